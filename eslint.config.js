@@ -1,0 +1,51 @@
+// Lint rules that matter are enforced here, not described in prose.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const ioModules = ['mongodb', 'ioredis', 'viem', 'viem/*', 'playwright', 'playwright-core', 'fastify', 'pino', '@solana/*', 'cheerio', 'turndown', 'undici'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.tools/**', '.data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    // Workflow code is replayed: it must stay deterministic and free of I/O.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', ...ioModules], message: 'Workflows are deterministic: do I/O in an activity.' },
+            { group: ['**/activities/**'], allowTypeImports: true, message: 'Import activity types only (import type).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts', 'infra/**/*.ts'],
+    rules: {
+      'no-console': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+  { files: ['*.js', '*.config.ts'], ...tseslint.configs.disableTypeChecked },
+);

