@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { toFunctionSelector } from 'viem';
+import { analyzeBytecode } from './analyzeBytecode.ts';
+import { findPrivileged } from './knownSelectors.ts';
+
+describe('analyzeBytecode', () => {
+  it('collects PUSH4 selectors and skips push data when looking for opcodes', () => {
+    const mint = toFunctionSelector('mint(address,uint256)').slice(2);
+    // PUSH4 <mint> ; PUSH2 0xfff4 (data bytes that look like SELFDESTRUCT/DELEGATECALL) ; STOP
+    const code = `0x63${mint}61fff400` as const;
+    const result = analyzeBytecode(code);
+    expect([...result.selectors]).toEqual([`0x${mint}`]);
+    expect(result.hasSelfdestruct).toBe(false);
+    expect(result.hasDelegatecall).toBe(false);
+    expect(findPrivileged('mint', result.selectors).map((entry) => entry.signature)).toEqual(['mint(address,uint256)']);
+  });
+
+  it('finds SELFDESTRUCT and DELEGATECALL as instructions', () => {
+    expect(analyzeBytecode('0x6000ff').hasSelfdestruct).toBe(true);
+    expect(analyzeBytecode('0x6000f4').hasDelegatecall).toBe(true);
+  });
+
+  it('ignores the Solidity metadata tail', () => {
+    // executable part `00`, then a 3-byte CBOR map a1 ff ff and its length 0x0003
+    const result = analyzeBytecode('0x00a1ffff0003');
+    expect(result.hasSelfdestruct).toBe(false);
+    expect(result.codeSize).toBe(1);
+  });
+
+  it('recognises an EIP-1167 minimal proxy and its target', () => {
+    const target = 'bebebebebebebebebebebebebebebebebebebebe';
+    const code = `0x363d3d373d3d3d363d73${target}5af43d82803e903d91602b57fd5bf3` as const;
+    expect(analyzeBytecode(code).minimalProxyTarget?.toLowerCase()).toBe(`0x${target}`);
+  });
+});

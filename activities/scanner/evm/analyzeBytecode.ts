@@ -1,0 +1,56 @@
+import { getAddress, type Hex } from 'viem';
+
+export interface AnalyzeBytecodeReturnType {
+  /** 4-byte values pushed by PUSH4: the function selectors the dispatcher compares against. */
+  selectors: Set<Hex>;
+  hasSelfdestruct: boolean;
+  hasDelegatecall: boolean;
+  /** Target of an EIP-1167 minimal proxy, when the code is one. */
+  minimalProxyTarget?: `0x${string}`;
+  /** Bytes of executable code analysed (the Solidity metadata tail excluded). */
+  codeSize: number;
+}
+
+const PUSH1 = 0x60;
+const PUSH4 = 0x63;
+const PUSH32 = 0x7f;
+const DELEGATECALL = 0xf4;
+const SELFDESTRUCT = 0xff;
+const MINIMAL_PROXY = /^0x363d3d373d3d3d363d73([0-9a-f]{40})5af43d82803e903d91602b57fd5bf3$/i;
+
+/**
+ * Walks the opcodes of runtime code, skipping PUSH data so bytes inside constants are not
+ * mistaken for instructions. Selectors come from PUSH4 immediates, which is how solc and vyper
+ * dispatchers compare calldata; a selector being present means the function may exist.
+ */
+export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
+  const bytes = Buffer.from(code.slice(2), 'hex');
+  const end = executableLength(bytes);
+  const selectors = new Set<Hex>();
+  let hasSelfdestruct = false;
+  let hasDelegatecall = false;
+  for (let i = 0; i < end; i++) {
+    const op = bytes[i] ?? 0;
+    if (op >= PUSH1 && op <= PUSH32) {
+      const size = op - PUSH1 + 1;
+      if (op === PUSH4 && i + 4 < bytes.length) selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
+      i += size;
+    } else if (op === SELFDESTRUCT) hasSelfdestruct = true;
+    else if (op === DELEGATECALL) hasDelegatecall = true;
+  }
+  const proxy = MINIMAL_PROXY.exec(code);
+  const result: AnalyzeBytecodeReturnType = { selectors, hasSelfdestruct, hasDelegatecall, codeSize: end };
+  if (proxy?.[1]) result.minimalProxyTarget = getAddress(`0x${proxy[1]}`);
+  return result;
+}
+
+/** Length without the CBOR metadata solc appends (its length is in the last two bytes). */
+function executableLength(bytes: Buffer): number {
+  if (bytes.length < 4) return bytes.length;
+  const metadataLength = bytes.readUInt16BE(bytes.length - 2);
+  const start = bytes.length - 2 - metadataLength;
+  const first = bytes[start];
+  // A CBOR map header (0xa1..0xa5) where the metadata should start; otherwise keep everything.
+  if (start > 0 && first !== undefined && first >= 0xa1 && first <= 0xa5) return start;
+  return bytes.length;
+}

@@ -1,0 +1,24 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { describeRpcError, isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
+import { isVigilError } from '../../core/errors/vigilError.ts';
+import { ScanFailureReason } from '../../core/scan/failureReasons.ts';
+
+/**
+ * Turns anything an activity throws into an ApplicationFailure with a stable `type` and a
+ * message safe to show (RPC URLs redacted): permanent problems are non-retryable, unreachable
+ * providers are retried by the policy declared at the workflow's proxy.
+ */
+export function toActivityFailure(error: unknown, rpcUrls: readonly string[]): ApplicationFailure {
+  if (error instanceof ApplicationFailure) return error;
+  if (isVigilError(error)) {
+    return ApplicationFailure.create({ message: error.message, type: error.code, nonRetryable: true });
+  }
+  if (isRpcUnreachable(error)) {
+    return ApplicationFailure.create({
+      message: `The chain's RPC did not answer: ${describeRpcError(error, rpcUrls)}`,
+      type: ScanFailureReason.chainUnreachable,
+    });
+  }
+  const message = error instanceof Error ? describeRpcError(error, rpcUrls) : String(error);
+  return ApplicationFailure.create({ message, type: ScanFailureReason.engineError });
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { IntEnv } from '../../core/config/env.ts';
+import { StoresEnv } from '../../core/config/stores.ts';
+
+export const BackendEnv = StoresEnv.extend({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: IntEnv(0, 65_535).default(3000),
+  /** The URL clients reach the backend at (problem type URLs, status URLs, OpenAPI servers). */
+  PUBLIC_URL: z.url().optional(),
+  /** Upper bound of a request's wait_ms. */
+  SCAN_WAIT_MAX_MS: IntEnv(0, 120_000).default(30_000),
+  RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
+  /** Commit the build came from, when the deployment knows it. */
+  VIGIL_COMMIT: z.string().optional(),
+});
+export type BackendEnv = z.infer<typeof BackendEnv>;
+
+export function publicUrlOf(env: BackendEnv): string {
+  return (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`).replace(/\/+$/, '');
+}

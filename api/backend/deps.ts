@@ -1,0 +1,49 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Redis } from 'ioredis';
+import { ChainClients } from '../../core/chains/chainClients.ts';
+import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
+import { createMongo, type MongoHandle } from '../../core/stores/mongo.ts';
+import { createRedis } from '../../core/stores/redis.ts';
+import { ScanStore } from '../../core/stores/scans.ts';
+import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+import type { BackendEnv } from './config.ts';
+import { readVersionInfo, type VersionInfo } from './version.ts';
+
+/** Everything the backend talks to; tests build it from real local services. */
+export interface BackendDeps {
+  temporal: { client: Client; connection: Connection };
+  mongo: MongoHandle;
+  redis: Redis;
+  chains: ChainClients;
+  scans: ScanStore;
+  version: VersionInfo;
+  /** Task queue the scanner workflows are started on (tests use a unique one). */
+  scannerTaskQueue: string;
+  scanWaitMaxMs: number;
+  /** Problems found while reading configuration that do not stop the service. */
+  configWarnings: string[];
+}
+
+export function createBackendDeps(env: BackendEnv): BackendDeps {
+  // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
+  const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
+  const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
+  const redis = createRedis(env.REDIS_URL);
+  const rpcUrls = readRpcConfig();
+  return {
+    temporal: { client, connection },
+    mongo,
+    redis,
+    chains: new ChainClients({ rpcUrls, requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS }),
+    scans: new ScanStore({ db: mongo.db, redis, ttlSeconds: env.SCAN_CACHE_TTL_SECONDS }),
+    version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
+    scannerTaskQueue: TaskQueue.scanner,
+    scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
+    configWarnings: rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : [],
+  };
+}
+
+export async function closeBackendDeps(deps: BackendDeps): Promise<void> {
+  await Promise.allSettled([deps.temporal.connection.close(), deps.mongo.close(), deps.redis.quit()]);
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { type ErrorCode, ErrorCodes, isErrorCode } from '../../../core/errors/codes.ts';
+import { VigilError } from '../../../core/errors/vigilError.ts';
+import { API_VERSION } from '../../plugins/openapi.ts';
+import type { VigilApp } from '../../plugins/service.ts';
+import type { BackendDeps } from '../deps.ts';
+import { VersionInfo } from '../version.ts';
+
+const Home = z
+  .object({
+    service: z.string(),
+    description: z.string(),
+    version: z.string(),
+    api_version: z.string(),
+    links: z.record(z.string(), z.string()),
+  })
+  .meta({ id: 'HomeResponse' });
+
+const ApiVersions = z
+  .object({
+    current: z.string(),
+    versions: z.array(z.object({ version: z.string(), base_path: z.string(), status: z.enum(['stable', 'legacy']), families: z.array(z.string()) })),
+    openapi: z.string(),
+  })
+  .meta({ id: 'ApiVersionsResponse' });
+
+const ErrorDoc = z.object({ code: z.string(), status: z.number().int(), title: z.string(), description: z.string() });
+
+/** Service metadata, versions, error documentation and the legacy health redirects. */
+export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
+  app.get('/', { schema: { tags: ['meta'], summary: 'Service metadata', response: { 200: Home } } }, () => ({
+    service: deps.version.service,
+    description: 'Vigil: multi-chain token risk scans, wallet forensics and alerts on durable workflows.',
+    version: deps.version.version,
+    api_version: API_VERSION,
+    links: {
+      docs: '/docs',
+      openapi: '/openapi.json',
+      health: '/health',
+      versions: '/api',
+      scans: '/api/v2/scanner/scans',
+    },
+  }));
+
+  app.get('/version', { schema: { tags: ['meta'], summary: 'Detailed version information', response: { 200: VersionInfo } } }, () => deps.version);
+
+  app.get('/api', { schema: { tags: ['meta'], summary: 'Available API versions', response: { 200: ApiVersions } } }, () => ({
+    current: 'v1',
+    versions: [
+      { version: 'v1', base_path: '/api/v1', status: 'stable' as const, families: ['health'] },
+      { version: 'v2', base_path: '/api/v2', status: 'stable' as const, families: ['scanner'] },
+    ],
+    openapi: '/openapi.json',
+  }));
+
+  const redirects: [string, string][] = [
+    ['/api/v1/health/live', '/live'],
+    ['/api/v1/health/ready', '/ready'],
+    ['/api/v1/health', '/health'],
+  ];
+  for (const [from, to] of redirects) {
+    app.get(from, { schema: { tags: ['health'], summary: `307 redirect to ${to}` } }, (request, reply) => {
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      return reply.redirect(`${to}${query}`, 307);
+    });
+  }
+
+  app.get(
+    '/errors/:code',
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'Documentation of one problem type',
+        params: z.object({ code: z.string().max(64) }),
+        response: { 200: ErrorDoc },
+      },
+    },
+    (request) => {
+      const { code } = request.params;
+      if (!isErrorCode(code)) throw new VigilError('not_found', `No error type "${code.slice(0, 64)}".`);
+      return { code, ...ErrorCodes[code as ErrorCode] };
+    },
+  );
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { CHAIN_IDS } from '../../../core/chains/registry.ts';
+import { Problem } from '../../plugins/problem.ts';
+import type { VigilApp } from '../../plugins/service.ts';
+import { ScanJob, ScanJobs } from '../scanJobs.ts';
+
+const ScanRequest = z
+  .object({
+    chain: z.enum(CHAIN_IDS).describe('Chain slug, e.g. ethereum, base, devnet'),
+    address: z.string().min(1).max(128).describe('Token contract address'),
+    wait_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(120_000)
+      .optional()
+      .describe('Wait up to this long for the outcome (capped by the server); 0 answers 202 at once'),
+    fresh: z.boolean().optional().describe('Ignore a cached result and scan again'),
+  })
+  .strict()
+  .meta({ id: 'ScanRequest' });
+
+const JobParams = z.object({ job_id: z.string().min(1).max(256) });
+const problems = { 400: Problem, 404: Problem, 422: Problem, 503: Problem };
+
+/** The async multi-engine scanner: start, read and cancel token scan jobs. */
+export function scanRoutes(app: VigilApp, jobs: ScanJobs): void {
+  app.post(
+    '/api/v2/scanner/scans',
+    {
+      schema: {
+        tags: ['scanner'],
+        summary: 'Start a token risk scan',
+        description:
+          'Answers 202 with the job id and a status URL, or 200 with the outcome when it is known within wait_ms ' +
+          '(or cached). Identical concurrent requests join the same job.',
+        body: ScanRequest,
+        response: { 200: ScanJob, 202: ScanJob, ...problems },
+      },
+    },
+    async (request, reply) => {
+      const job = await jobs.submit(request.body);
+      if (job.status === 'running') return reply.code(202).header('location', job.status_url).send(job);
+      return reply.code(200).send(job);
+    },
+  );
+
+  app.get(
+    '/api/v2/scanner/scans/:job_id',
+    {
+      schema: {
+        tags: ['scanner'],
+        summary: 'Status, per-engine progress, result or failure reason of a scan job',
+        params: JobParams,
+        response: { 200: ScanJob, ...problems },
+      },
+    },
+    (request) => jobs.get(request.params.job_id),
+  );
+
+  app.delete(
+    '/api/v2/scanner/scans/:job_id',
+    {
+      schema: {
+        tags: ['scanner'],
+        summary: 'Cancel a running scan job',
+        params: JobParams,
+        response: { 202: ScanJob, 409: Problem, ...problems },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await jobs.cancel(request.params.job_id)),
+  );
+}

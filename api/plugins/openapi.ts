@@ -1,0 +1,33 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { VigilApp } from './service.ts';
+
+/** The API contract's version string (the OpenAPI document's info.version). */
+export const API_VERSION = '2026.06.21';
+
+export interface OpenApiOptions {
+  title: string;
+  description: string;
+  publicUrl: string;
+  /** Where the interactive page is served. */
+  docsPath?: string;
+}
+
+/**
+ * OpenAPI 3.1 generated from the route schemas (register before the routes), served as JSON at
+ * /openapi.json and as an interactive page.
+ */
+export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: options.title, description: options.description, version: API_VERSION },
+      servers: [{ url: options.publicUrl }],
+    },
+    transform: createJsonSchemaTransform({ skipList: ['/openapi.json'] }),
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: options.docsPath ?? '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+}

@@ -1,0 +1,124 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type ErrorCode, ErrorCodes } from '../../core/errors/codes.ts';
+import { isVigilError, VigilError } from '../../core/errors/vigilError.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** The RFC 7807 problem document; extension members (errors, checks...) are allowed. */
+export const Problem = z
+  .looseObject({
+    type: z.string().describe('URL of the error type; GET it for its documentation'),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().describe('The request path that failed'),
+    code: z.string().describe('Stable machine code of the error type'),
+    request_id: z.string(),
+  })
+  .meta({ id: 'Problem' });
+export type Problem = z.infer<typeof Problem>;
+
+export interface ProblemPluginOptions {
+  /** Base of problem `type` URLs: `<publicUrl>/errors/<code>`. */
+  publicUrl: string;
+}
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Sends a problem document for a registered error code. */
+    problem(code: ErrorCode, detail: string, extensions?: Record<string, unknown>): FastifyReply;
+  }
+}
+
+/**
+ * Every error any Vigil service answers is a problem document: validation (400/422 naming the
+ * field), 404 for unknown routes, 405 with Allow for a known path and the wrong method, and 500
+ * without internals (logged with the request id).
+ */
+export const problemPlugin = fp<ProblemPluginOptions>(
+  (app, options) => {
+    const base = options.publicUrl.replace(/\/+$/, '');
+    const build = (request: FastifyRequest, code: ErrorCode, detail: string, extensions: Record<string, unknown> = {}): Problem => ({
+      type: `${base}/errors/${code}`,
+      title: ErrorCodes[code].title,
+      status: ErrorCodes[code].status,
+      detail,
+      instance: request.url.split('?')[0] ?? request.url,
+      code,
+      request_id: request.id,
+      ...extensions,
+    });
+    const send = (reply: FastifyReply, problem: Problem) =>
+      reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(problem);
+
+    app.decorateReply('problem', function (this: FastifyReply, code: ErrorCode, detail: string, extensions?: Record<string, unknown>) {
+      return send(this, build(this.request, code, detail, extensions));
+    });
+
+    // A mirror of the routing table, to tell "no such path" (404) from "wrong method" (405).
+    const routes = FindMyWay({ ignoreTrailingSlash: true });
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) {
+        try {
+          routes.on(method as HTTPMethod, route.url, () => undefined);
+        } catch {
+          // The same method and path registered twice (HEAD twins); one entry is enough.
+        }
+      }
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter(
+        (method) => routes.find(method, path) !== null,
+      );
+      if (allowed.length > 0) {
+        return send(
+          reply.header('allow', allowed.join(', ')),
+          build(request, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`, { allow: allowed }),
+        );
+      }
+      return send(reply, build(request, 'not_found', `No route answers ${request.method} ${path}.`));
+    });
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (isVigilError(error)) {
+        for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+        return send(reply, build(request, error.code, error.message, error.extensions));
+      }
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const where = error.validationContext ?? 'body';
+        const errors = error.validation.map((issue) => ({
+          loc: [where, ...issue.instancePath.split('/').filter(Boolean)],
+          msg: issue.message ?? 'invalid',
+          type: issue.keyword,
+        }));
+        const fields = errors.map((entry) => entry.loc.join('.')).join(', ');
+        const code: ErrorCode = where === 'body' ? 'validation_failed' : 'bad_request';
+        return send(reply, build(request, code, `Invalid ${fields}: ${errors.map((entry) => entry.msg).join('; ')}`, { errors }));
+      }
+      if (isResponseSerializationError(error)) {
+        request.log.error({ err: error }, 'response did not match its schema');
+        return send(reply, build(request, 'internal_error', 'The server could not produce a valid answer.'));
+      }
+      const status = error.statusCode ?? 500;
+      if (status === 413) return send(reply, build(request, 'payload_too_large', 'The request body is too large.'));
+      if (status === 415) return send(reply, build(request, 'unsupported_media_type', `Unsupported Content-Type: ${request.headers['content-type'] ?? 'none'}.`));
+      if (status === 404) return send(reply, build(request, 'not_found', 'Not found.'));
+      if (status >= 400 && status < 500) {
+        // Fastify's own client errors (malformed JSON, empty body with a JSON content type...).
+        return send(reply, build(request, 'bad_request', error.message));
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return send(reply, build(request, 'internal_error', 'An unexpected error occurred.'));
+    });
+  },
+  { name: 'vigil-problem', fastify: '5.x' },
+);
+
+export { VigilError };

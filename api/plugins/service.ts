@@ -1,0 +1,46 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { LoggerOptions } from 'pino';
+import { problemPlugin } from './problem.ts';
+import { genRequestId, requestContextPlugin } from './requestContext.ts';
+
+export type VigilApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+export interface ServiceOptions {
+  /** Base URL the service is reached at; problem type URLs are built from it. */
+  publicUrl: string;
+  /** pino options, or false for no logging (tests). */
+  logger: LoggerOptions | false;
+  bodyLimit?: number;
+}
+
+/** Headers that carry credentials or payment proofs never reach a log line. */
+export const REDACTED_LOG_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.headers["x-payment"]',
+  'req.headers["payment-signature"]',
+  'res.headers["set-cookie"]',
+];
+
+/**
+ * A Fastify instance with what every Vigil service shares: zod validation and serialization,
+ * request ids and timing headers, and problem documents for every error.
+ */
+export async function createService(options: ServiceOptions): Promise<VigilApp> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { ...options.logger, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+    genReqId: genRequestId,
+    requestIdLogLabel: 'request_id',
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(requestContextPlugin);
+  await app.register(problemPlugin, { publicUrl: options.publicUrl });
+  return app;
+}

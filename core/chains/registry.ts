@@ -1,0 +1,150 @@
+/**
+ * The one registry of chains Vigil covers. RPC endpoints are not here: they come from
+ * configuration (see rpcConfig.ts), so the same code runs against a devnet or mainnet providers.
+ */
+export const ChainKind = { evm: 'evm', solana: 'solana', tron: 'tron', bitcoin: 'bitcoin' } as const;
+export type ChainKind = (typeof ChainKind)[keyof typeof ChainKind];
+
+/** What Vigil can do on a chain; tools check this and answer a clear problem when it is false. */
+export const Capability = { tokenScan: 'token_scan', walletAnalysis: 'wallet_analysis' } as const;
+export type Capability = (typeof Capability)[keyof typeof Capability];
+
+export interface DexInfo {
+  /** A Uniswap-V2-compatible AMM: pairs found through factory.getPair(token, wrappedNative). */
+  readonly protocol: 'uniswap-v2';
+  readonly name: string;
+  readonly factory: `0x${string}`;
+  readonly router: `0x${string}`;
+  readonly wrappedNative: `0x${string}`;
+}
+
+export interface ChainInfo {
+  /** Slug used in URLs and requests. */
+  readonly id: string;
+  readonly name: string;
+  /** CAIP-2 chain id. */
+  readonly caip2: string;
+  readonly kind: ChainKind;
+  /** EVM chain id, for EVM chains. */
+  readonly evmChainId?: number;
+  readonly native: { readonly symbol: string; readonly decimals: number };
+  readonly explorer?: string;
+  readonly dexes: readonly DexInfo[];
+  readonly capabilities: readonly Capability[];
+  /** A local development chain; not part of the covered-chain count. */
+  readonly local?: boolean;
+}
+
+/** Uniswap V2 on Ethereum; the devnet deploys the same contracts at the same addresses. */
+export const UNISWAP_V2_MAINNET = {
+  protocol: 'uniswap-v2',
+  name: 'Uniswap V2',
+  factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
+  router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+  wrappedNative: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+} as const satisfies DexInfo;
+
+const evmScan = [Capability.tokenScan, Capability.walletAnalysis] as const;
+const eth = { symbol: 'ETH', decimals: 18 } as const;
+
+export const CHAINS = [
+  {
+    id: 'ethereum', name: 'Ethereum', caip2: 'eip155:1', kind: ChainKind.evm, evmChainId: 1, native: eth,
+    explorer: 'https://etherscan.io', dexes: [UNISWAP_V2_MAINNET], capabilities: evmScan,
+  },
+  {
+    id: 'base', name: 'Base', caip2: 'eip155:8453', kind: ChainKind.evm, evmChainId: 8453, native: eth,
+    explorer: 'https://basescan.org', capabilities: evmScan,
+    dexes: [{ protocol: 'uniswap-v2', name: 'Uniswap V2', factory: '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6',
+      router: '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24', wrappedNative: '0x4200000000000000000000000000000000000006' }],
+  },
+  {
+    id: 'bsc', name: 'BNB Smart Chain', caip2: 'eip155:56', kind: ChainKind.evm, evmChainId: 56,
+    native: { symbol: 'BNB', decimals: 18 }, explorer: 'https://bscscan.com', capabilities: evmScan,
+    dexes: [{ protocol: 'uniswap-v2', name: 'PancakeSwap V2', factory: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73',
+      router: '0x10ED43C718714eb63d5aA57B78B54704E256024E', wrappedNative: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c' }],
+  },
+  {
+    id: 'arbitrum', name: 'Arbitrum One', caip2: 'eip155:42161', kind: ChainKind.evm, evmChainId: 42161, native: eth,
+    explorer: 'https://arbiscan.io', capabilities: evmScan,
+    dexes: [{ protocol: 'uniswap-v2', name: 'Uniswap V2', factory: '0xf1D7CC64Fb4452F05c498126312eBE29f30Fbcf9',
+      router: '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24', wrappedNative: '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1' }],
+  },
+  {
+    id: 'optimism', name: 'OP Mainnet', caip2: 'eip155:10', kind: ChainKind.evm, evmChainId: 10, native: eth,
+    explorer: 'https://optimistic.etherscan.io', capabilities: evmScan,
+    dexes: [{ protocol: 'uniswap-v2', name: 'Uniswap V2', factory: '0x0c3c1c532F1e39EdF36BE9Fe0bE1410313E074Bf',
+      router: '0x4A7b5Da61326A6379179b40d00F57E5bbDC962c2', wrappedNative: '0x4200000000000000000000000000000000000006' }],
+  },
+  {
+    id: 'polygon', name: 'Polygon PoS', caip2: 'eip155:137', kind: ChainKind.evm, evmChainId: 137,
+    native: { symbol: 'POL', decimals: 18 }, explorer: 'https://polygonscan.com', capabilities: evmScan,
+    dexes: [{ protocol: 'uniswap-v2', name: 'QuickSwap', factory: '0x5757371414417b8C6CAad45bAeF941aBc7d3Ab32',
+      router: '0xa5E0829CaCEd8fFDD4De3c43696c57F7D7A678ff', wrappedNative: '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270' }],
+  },
+  {
+    id: 'avalanche', name: 'Avalanche C-Chain', caip2: 'eip155:43114', kind: ChainKind.evm, evmChainId: 43114,
+    native: { symbol: 'AVAX', decimals: 18 }, explorer: 'https://snowtrace.io', capabilities: evmScan,
+    dexes: [{ protocol: 'uniswap-v2', name: 'Trader Joe V1', factory: '0x9Ad6C38BE94206cA50bb0d90783181662f0Cfa10',
+      router: '0x60aE616a2155Ee3d9A68541Ba4544862310933d4', wrappedNative: '0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7' }],
+  },
+  {
+    id: 'fantom', name: 'Fantom Opera', caip2: 'eip155:250', kind: ChainKind.evm, evmChainId: 250,
+    native: { symbol: 'FTM', decimals: 18 }, explorer: 'https://ftmscan.com', capabilities: evmScan,
+    dexes: [{ protocol: 'uniswap-v2', name: 'SpookySwap', factory: '0x152eE697f2E276fA89E96742e9bB9aB1F2E61bE3',
+      router: '0xF491e7B69E4244ad4002BC14e878a34207E38c29', wrappedNative: '0x21be370D5312f44cB42ce377BC9b8a0cEF1A4C83' }],
+  },
+  {
+    id: 'gnosis', name: 'Gnosis', caip2: 'eip155:100', kind: ChainKind.evm, evmChainId: 100,
+    native: { symbol: 'XDAI', decimals: 18 }, explorer: 'https://gnosisscan.io', capabilities: evmScan,
+    dexes: [{ protocol: 'uniswap-v2', name: 'Honeyswap', factory: '0xA818b4F111Ccac7AA31D0BCc0806d64F2E0737D7',
+      router: '0x1C232F01118CB8B424793ae03F870aa7D0ac7f77', wrappedNative: '0xe91D153E0b41518A2Ce8Dd3D7944Fa863463a97d' }],
+  },
+  {
+    id: 'linea', name: 'Linea', caip2: 'eip155:59144', kind: ChainKind.evm, evmChainId: 59144, native: eth,
+    explorer: 'https://lineascan.build', dexes: [], capabilities: evmScan,
+  },
+  {
+    id: 'solana', name: 'Solana', caip2: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', kind: ChainKind.solana,
+    native: { symbol: 'SOL', decimals: 9 }, explorer: 'https://solscan.io', dexes: [],
+    // Token scans on Solana arrive with the full risk model; wallets are readable today.
+    capabilities: [Capability.walletAnalysis],
+  },
+  {
+    id: 'tron', name: 'TRON', caip2: 'tron:0x2b6653dc', kind: ChainKind.tron, native: { symbol: 'TRX', decimals: 6 },
+    explorer: 'https://tronscan.org', dexes: [], capabilities: [Capability.walletAnalysis],
+  },
+  {
+    id: 'bitcoin', name: 'Bitcoin', caip2: 'bip122:000000000019d6689c085ae165831e93', kind: ChainKind.bitcoin,
+    native: { symbol: 'BTC', decimals: 8 }, explorer: 'https://mempool.space', dexes: [],
+    capabilities: [Capability.walletAnalysis],
+  },
+  {
+    id: 'devnet', name: 'Local devnet', caip2: 'eip155:31337', kind: ChainKind.evm, evmChainId: 31337, native: eth,
+    dexes: [UNISWAP_V2_MAINNET], capabilities: evmScan, local: true,
+  },
+] as const satisfies readonly ChainInfo[];
+
+export type ChainId = (typeof CHAINS)[number]['id'];
+export const CHAIN_IDS = CHAINS.map((chain) => chain.id) as [ChainId, ...ChainId[]];
+
+const byId = new Map<string, ChainInfo>(CHAINS.map((chain) => [chain.id, chain]));
+
+export function findChain(id: string): ChainInfo | undefined {
+  return byId.get(id);
+}
+
+export function getChain(id: ChainId): ChainInfo {
+  const chain = byId.get(id);
+  if (!chain) throw new Error(`chain ${id} is not in the registry`);
+  return chain;
+}
+
+export function hasCapability(chain: ChainInfo, capability: Capability): boolean {
+  return chain.capabilities.includes(capability);
+}
+
+/** The chains Vigil covers in production (the local devnet is not counted). */
+export function coveredChains(): ChainInfo[] {
+  return CHAINS.filter((chain: ChainInfo) => !chain.local);
+}

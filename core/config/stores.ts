@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { IntEnv, LogLevel } from './env.ts';
+
+/** Connection settings every Vigil process shares: the workflow engine and the two stores. */
+export const StoresEnv = z.object({
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URI').default('mongodb://127.0.0.1:27017'),
+  MONGODB_DB: z.string().min(1).default('vigil'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URI').default('redis://127.0.0.1:6379'),
+  /** How long a finished scan answers from the Redis cache before a new scan runs. */
+  SCAN_CACHE_TTL_SECONDS: IntEnv(0, 86_400).default(300),
+  LOG_LEVEL: LogLevel.default('info'),
+});
+export type StoresEnv = z.infer<typeof StoresEnv>;

@@ -1,0 +1,76 @@
+/**
+ * Every problem Vigil answers with has a stable machine code here: its HTTP status, a title and
+ * what it means. The problem `type` is `<public url>/errors/<code>`, and GET /errors/<code>
+ * serves this entry, so a type URL always resolves to its documentation. Codes are never reused.
+ */
+export const ErrorCodes = {
+  bad_request: {
+    status: 400,
+    title: 'Bad request',
+    description: 'The request could not be read: malformed JSON, a bad path or query parameter, or a missing body.',
+  },
+  validation_failed: {
+    status: 422,
+    title: 'Validation failed',
+    description: 'The body was read but a field is invalid. `errors` names every failing field with `loc`, `msg` and `type`.',
+  },
+  invalid_address: {
+    status: 422,
+    title: 'Invalid address',
+    description: 'The address is not a valid address for the chain it was sent for.',
+  },
+  address_not_contract: {
+    status: 422,
+    title: 'Address has no contract code',
+    description: 'A token scan needs a contract; the address holds no code on that chain at the latest block.',
+  },
+  capability_not_supported: {
+    status: 422,
+    title: 'Not supported on this chain',
+    description: 'The tool does not apply to this chain (for example a token risk scan on Bitcoin). No result is made up.',
+  },
+  chain_unavailable: {
+    status: 422,
+    title: 'Chain not configured',
+    description: 'The chain is known but this deployment has no RPC endpoint configured for it.',
+  },
+  not_found: { status: 404, title: 'Not found', description: 'No route answers this path.' },
+  job_not_found: { status: 404, title: 'Job not found', description: 'No job has this id (or it is past retention).' },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    description: 'The path exists but not for this HTTP method; the Allow header lists the methods it takes.',
+  },
+  job_not_running: {
+    status: 409,
+    title: 'Job is not running',
+    description: 'The job has already finished, so it cannot be cancelled.',
+  },
+  payload_too_large: { status: 413, title: 'Payload too large', description: 'The request body exceeds the limit.' },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    description: 'Send JSON bodies with Content-Type: application/json.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    description: 'An unexpected error. Nothing internal is disclosed; quote the X-Request-ID when reporting it.',
+  },
+  not_ready: {
+    status: 503,
+    title: 'Not ready',
+    description: 'A critical store (Redis or MongoDB) does not answer; `checks` lists each probe.',
+  },
+  engine_unavailable: {
+    status: 503,
+    title: 'Job engine unavailable',
+    description: 'The workflow engine could not be reached to start or read the job. Retry after the Retry-After delay.',
+  },
+} as const satisfies Record<string, { status: number; title: string; description: string }>;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ErrorCodes, value);
+}

@@ -1,0 +1,105 @@
+import { type Check, CheckStatus, type RiskCategory, Severity } from '../scan/schema.ts';
+import {
+  CATEGORY_WEIGHTS,
+  type Confidence,
+  confidenceFor,
+  GATE_FLOOR,
+  MODEL_VERSION,
+  SEVERITY_POINTS,
+  type Tier,
+  Tier as Tiers,
+  tierFor,
+} from './model.ts';
+
+export interface CategoryScore {
+  /** 0 (safe) to 100; null when no check of the category could be decided. */
+  score: number | null;
+  weight: number;
+  /** Share of the category's checks that were decided (pass or fail). */
+  coverage: number;
+  checks: { pass: number; fail: number; unknown: number };
+}
+
+export interface RiskSummary {
+  model_version: string;
+  /** 0 (safest) to 100 (most dangerous); null only when nothing at all could be decided. */
+  risk_score: number | null;
+  tier: Tier;
+  confidence: Confidence;
+  /** Weighted share of the model's checks that were decided, 0 to 1. */
+  coverage: number;
+  categories: Record<RiskCategory, CategoryScore>;
+  /** Ids of failed gate checks: any one puts the token in the top band. */
+  gates: string[];
+  flags: Check[];
+  green_flags: Check[];
+  /** How the score arose, in words, one line per step. */
+  explanation: string[];
+}
+
+const SEVERITY_ORDER = [Severity.critical, Severity.high, Severity.medium, Severity.low, Severity.info];
+
+/**
+ * Scores a token from its checks. Unknown checks count neither as safe nor as dangerous: they
+ * lower coverage and so confidence. Gates come before weights.
+ */
+export function scoreToken(checks: readonly Check[]): RiskSummary {
+  const categories = {} as Record<RiskCategory, CategoryScore>;
+  const explanation: string[] = [];
+  let weighted = 0;
+  let decidedWeight = 0;
+  let coverage = 0;
+
+  for (const [category, weight] of Object.entries(CATEGORY_WEIGHTS) as [RiskCategory, number][]) {
+    const own = checks.filter((check) => check.category === category);
+    const count = (status: CheckStatus) => own.filter((check) => check.status === status).length;
+    const tally = { pass: count(CheckStatus.pass), fail: count(CheckStatus.fail), unknown: count(CheckStatus.unknown) };
+    const decided = tally.pass + tally.fail;
+    const categoryCoverage = own.length === 0 ? 0 : decided / own.length;
+    let score: number | null = null;
+    if (decided > 0) {
+      const points = own
+        .filter((check) => check.status === CheckStatus.fail)
+        .reduce((sum, check) => sum + SEVERITY_POINTS[check.severity], 0);
+      score = Math.min(100, points);
+      weighted += weight * score;
+      decidedWeight += weight;
+      explanation.push(
+        `${category}: ${tally.fail} failed of ${decided} decided checks → ${score}/100, weight ${weight}` +
+          (tally.unknown ? ` (${tally.unknown} unknown)` : ''),
+      );
+    } else {
+      explanation.push(`${category}: no decided check → left out of the weighted score, weight ${weight} not counted`);
+    }
+    coverage += weight * categoryCoverage;
+    categories[category] = { score, weight, coverage: round(categoryCoverage, 3), checks: tally };
+  }
+
+  const gates = checks.filter((check) => check.gate && check.status === CheckStatus.fail).map((check) => check.id);
+  let riskScore: number | null = decidedWeight > 0 ? Math.round(weighted / decidedWeight) : null;
+  if (riskScore !== null) explanation.push(`weighted mean over decided categories → ${riskScore}`);
+  if (gates.length > 0) {
+    riskScore = Math.max(riskScore ?? 0, GATE_FLOOR);
+    explanation.push(`hard gate failed (${gates.join(', ')}) → score lifted to at least ${GATE_FLOOR}`);
+  }
+  coverage = round(coverage, 3);
+
+  const bySeverity = (a: Check, b: Check) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity);
+  return {
+    model_version: MODEL_VERSION,
+    risk_score: riskScore,
+    tier: riskScore === null ? Tiers.unknown : tierFor(riskScore),
+    confidence: confidenceFor(coverage),
+    coverage,
+    categories,
+    gates,
+    flags: checks.filter((check) => check.status === CheckStatus.fail).sort(bySeverity),
+    green_flags: checks.filter((check) => check.status === CheckStatus.pass && check.green),
+    explanation,
+  };
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,30 @@
+/**
+ * A job is one workflow run. Its id is `<workflow id>:<run id>`: the workflow id is deterministic
+ * (identical concurrent requests join the running workflow), the run id tells runs of the same
+ * workflow id apart once a cached result has expired and a new scan runs.
+ */
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const WORKFLOW_ID = /^[a-z_]+:[a-z0-9-]+:[A-Za-z0-9]{16,64}$/;
+
+export interface JobRef {
+  readonly workflowId: string;
+  readonly runId: string;
+}
+
+export function scanWorkflowId(chain: string, address: string): string {
+  return `scan:${chain}:${address}`;
+}
+
+export function formatJobId(ref: JobRef): string {
+  return `${ref.workflowId}:${ref.runId}`;
+}
+
+/** Parses a job id from a URL; undefined when it is not one Vigil could have issued. */
+export function parseJobId(jobId: string): JobRef | undefined {
+  const cut = jobId.lastIndexOf(':');
+  if (cut < 0) return undefined;
+  const workflowId = jobId.slice(0, cut);
+  const runId = jobId.slice(cut + 1);
+  if (!RUN_ID.test(runId) || !WORKFLOW_ID.test(workflowId)) return undefined;
+  return { workflowId, runId };
+}

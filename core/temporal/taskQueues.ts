@@ -1,0 +1,15 @@
+/** Task queues: one worker pool each, scaled independently. Shared by the API and the workers. */
+export const TaskQueue = {
+  scanner: 'scanner',
+  scraper: 'scraper',
+  reports: 'reports',
+  ingest: 'ingest',
+  payments: 'payments',
+  social: 'social',
+  alerts: 'alerts',
+} as const;
+export type TaskQueue = (typeof TaskQueue)[keyof typeof TaskQueue];
+
+export function isTaskQueue(value: string): value is TaskQueue {
+  return Object.values<string>(TaskQueue).includes(value);
+}

@@ -1,0 +1,128 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { Redis } from 'ioredis';
+import { MongoClient } from 'mongodb';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../../core/temporal/searchAttributes.ts';
+import { type ManagedProcess, resolveTool, spawnService } from './processes.ts';
+
+export interface RunningService {
+  /** How clients reach it: host:port for Temporal, a URI for the stores. */
+  readonly address: string;
+  readonly process: ManagedProcess;
+}
+
+function requireTool(name: string, hint: string): string {
+  const found = resolveTool(name);
+  if (!found) throw new Error(`${name} is not installed: run 'bash infra/provision.sh' (${hint})`);
+  return found;
+}
+
+/**
+ * The Temporal dev server with Vigil's search attributes registered. With `dbFile` its state
+ * survives restarts; without, it is in memory. `uiPort` undefined = headless.
+ */
+export async function startTemporal(options: {
+  port: number;
+  uiPort?: number;
+  dbFile?: string;
+  logFile?: string;
+}): Promise<RunningService> {
+  const bin = requireTool('temporal', 'or set TEMPORAL_ADDRESS');
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
+  args.push(...(options.uiPort === undefined ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
+  if (options.dbFile) {
+    mkdirSync(path.dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
+  const address = `127.0.0.1:${options.port}`;
+  const process = await spawnService({
+    name: 'temporal',
+    command: bin,
+    args,
+    ...(options.logFile ? { logFile: options.logFile } : {}),
+    readyTimeoutMs: 90_000,
+    ready: async () => {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        const health = await connection.withDeadline(Date.now() + 1_000, () => connection.healthService.check({}));
+        return health.status === 1;
+      } finally {
+        await connection.close();
+      }
+    },
+  });
+  return { address, process };
+}
+
+/** redis-server on loopback; `dir` set = persistent (append-only file), else memory only. */
+export async function startRedis(options: { port: number; dir?: string; logFile?: string }): Promise<RunningService> {
+  const bin = requireTool('redis-server', 'or set REDIS_URL');
+  const args = ['--port', String(options.port), '--bind', '127.0.0.1', '--protected-mode', 'yes'];
+  if (options.dir) {
+    mkdirSync(options.dir, { recursive: true });
+    args.push('--dir', options.dir, '--appendonly', 'yes', '--save', '');
+  } else {
+    args.push('--save', '', '--appendonly', 'no');
+  }
+  const address = `redis://127.0.0.1:${options.port}`;
+  const process = await spawnService({
+    name: 'redis',
+    command: bin,
+    args,
+    ...(options.logFile ? { logFile: options.logFile } : {}),
+    ready: async () => {
+      const redis = new Redis(address, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      redis.on('error', () => undefined);
+      try {
+        await redis.connect();
+        return (await redis.ping()) === 'PONG';
+      } finally {
+        redis.disconnect();
+      }
+    },
+  });
+  return { address, process };
+}
+
+/**
+ * A MongoDB-wire server on loopback: mongod when installed, otherwise FerretDB with its SQLite
+ * backend (built by infra/provision.sh). Data lives in `dir`.
+ */
+export async function startMongo(options: { port: number; dir: string; logFile?: string }): Promise<RunningService> {
+  mkdirSync(options.dir, { recursive: true });
+  const mongod = resolveTool('mongod');
+  const address = `mongodb://127.0.0.1:${options.port}`;
+  const [name, command, args] = mongod
+    ? (['mongod', mongod, ['--dbpath', options.dir, '--port', String(options.port), '--bind_ip', '127.0.0.1', '--quiet']] as const)
+    : ([
+        'ferretdb',
+        requireTool('ferretdb', 'or set MONGODB_URI'),
+        [
+          '--handler=sqlite',
+          `--sqlite-url=file:${options.dir}/`,
+          `--listen-addr=127.0.0.1:${options.port}`,
+          `--state-dir=${options.dir}`,
+          '--telemetry=disable',
+          '--debug-addr=-',
+          '--log-level=warn',
+        ],
+      ] as const);
+  const process = await spawnService({
+    name,
+    command,
+    args: [...args],
+    ...(options.logFile ? { logFile: options.logFile } : {}),
+    ready: async () => {
+      const client = new MongoClient(address, { serverSelectionTimeoutMS: 500, connectTimeoutMS: 500 });
+      try {
+        await client.db('admin').command({ ping: 1 });
+        return true;
+      } finally {
+        await client.close();
+      }
+    },
+  });
+  return { address, process };
+}

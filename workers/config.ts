@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { IntEnv } from '../core/config/env.ts';
+import { StoresEnv } from '../core/config/stores.ts';
+
+/** Worker pool settings; per-queue slots are WORKER_<QUEUE>_ACTIVITIES / _WORKFLOWS. */
+export const WorkerEnv = StoresEnv.extend({
+  VIGIL_DATA_DIR: z.string().optional(),
+  WORKER_SCANNER_ACTIVITIES: IntEnv(1, 1000).default(64),
+  WORKER_SCANNER_WORKFLOWS: IntEnv(2, 1000).default(40),
+  /** Seconds in-flight activities get to finish on SIGTERM before the worker stops. */
+  WORKER_SHUTDOWN_GRACE_SECONDS: IntEnv(0, 600).default(10),
+  /** host:port for the worker's Prometheus metrics; unset = no metrics endpoint. */
+  WORKER_METRICS_ADDRESS: z.string().optional(),
+  RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
+});
+export type WorkerEnv = z.infer<typeof WorkerEnv>;

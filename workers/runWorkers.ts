@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { ChainClients } from '../core/chains/chainClients.ts';
+import { readRpcConfig } from '../core/chains/rpcConfig.ts';
+import { createMongo } from '../core/stores/mongo.ts';
+import { createRedis } from '../core/stores/redis.ts';
+import { ScanStore } from '../core/stores/scans.ts';
+import type { TaskQueue } from '../core/temporal/taskQueues.ts';
+import type { WorkerEnv } from './config.ts';
+import { POOLS } from './pools.ts';
+import { loadWorkflowBundle } from './workflowBundle.ts';
+
+const defaultDataDir = fileURLToPath(new URL('../.data', import.meta.url));
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Resolves when every worker has stopped (after a signal or shutdown()). */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts one Temporal worker per queue in this process, sharing one connection and one set of
+ * store clients. `taskQueueOverride` maps a queue to another name (tests use unique queues).
+ */
+export async function runWorkers(
+  env: WorkerEnv,
+  queues: readonly TaskQueue[],
+  options: { taskQueueOverride?: (queue: TaskQueue) => string } = {},
+): Promise<RunningWorkers> {
+  const dataDir = env.VIGIL_DATA_DIR ?? defaultDataDir;
+  const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
+  const redis = createRedis(env.REDIS_URL, { failFast: false });
+  const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
+  const scans = new ScanStore({ db: mongo.db, redis, ttlSeconds: env.SCAN_CACHE_TTL_SECONDS });
+  const chains = new ChainClients({ rpcUrls: readRpcConfig(), requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS });
+  const deps = { chains, scans };
+  const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
+
+  const workers = await Promise.all(
+    queues.map((queue) => {
+      const pool = POOLS[queue];
+      if (!pool) throw new Error(`no worker pool for task queue "${queue}"`);
+      const slots = pool.slots(env);
+      return Worker.create({
+        connection,
+        namespace: env.TEMPORAL_NAMESPACE,
+        taskQueue: options.taskQueueOverride?.(queue) ?? queue,
+        workflowBundle,
+        activities: pool.activities(deps),
+        maxConcurrentActivityTaskExecutions: slots.activities,
+        maxConcurrentWorkflowTaskExecutions: slots.workflows,
+        shutdownGraceTime: `${env.WORKER_SHUTDOWN_GRACE_SECONDS}s`,
+      });
+    }),
+  );
+
+  const done = Promise.all(workers.map((worker) => worker.run())).then(async () => {
+    await Promise.allSettled([connection.close(), mongo.close(), redis.quit()]);
+  });
+  return {
+    workers,
+    done,
+    async shutdown() {
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
+
+/** The stack may start workers while Temporal is still coming up: retry for a while. */
+async function connectWithRetry(address: string, deadlineMs = 60_000): Promise<NativeConnection> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      return await NativeConnection.connect({ address });
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}

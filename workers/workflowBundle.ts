@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const WORKFLOWS_ENTRY = path.join(root, 'workflows', 'index.ts');
+
+/**
+ * The workflow bundle, built once per source change: bundling takes seconds, so the code is
+ * cached under the data folder, keyed by a hash of everything a workflow can import.
+ */
+export async function loadWorkflowBundle(cacheDir: string): Promise<{ code: string }> {
+  const hash = await sourceHash(['workflows', 'core'], ['package-lock.json']);
+  const file = path.join(cacheDir, `workflow-bundle-${hash}.js`);
+  if (existsSync(file)) return { code: await readFile(file, 'utf8') };
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_ENTRY,
+    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+  });
+  await mkdir(cacheDir, { recursive: true });
+  const partial = `${file}.${process.pid}.part`;
+  await writeFile(partial, code);
+  await rename(partial, file);
+  return { code };
+}
+
+async function sourceHash(dirs: string[], files: string[]): Promise<string> {
+  const hash = createHash('sha256');
+  const all: string[] = [...files.map((file) => path.join(root, file))];
+  for (const dir of dirs) {
+    const entries = await readdir(path.join(root, dir), { recursive: true, withFileTypes: true });
+    for (const entry of entries) {
+      if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+        all.push(path.join(entry.parentPath, entry.name));
+      }
+    }
+  }
+  for (const file of all.sort()) {
+    hash.update(path.relative(root, file));
+    hash.update(existsSync(file) ? await readFile(file) : '');
+  }
+  return hash.digest('hex').slice(0, 16);
+}

@@ -1,0 +1,2 @@
+// The one entry the workflow bundle is built from: every workflow any pool runs.
+export { scanToken } from './scanToken.ts';

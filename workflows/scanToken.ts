@@ -1,0 +1,115 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { EngineFailure, ScannerActivities } from '../activities/scanner/index.ts';
+import type { Engine } from '../core/scan/engines.ts';
+import { NON_RETRYABLE_SCAN_ERRORS, ScanFailureReason } from '../core/scan/failureReasons.ts';
+import type { ScanResult } from '../core/scan/result.ts';
+import type { EngineReport, ScanTarget } from '../core/scan/schema.ts';
+import { SearchAttr } from '../core/temporal/searchAttributes.ts';
+import { formatJobId } from '../core/temporal/jobIds.ts';
+import {
+  EngineState,
+  type ScanProgress,
+  scanProgressQuery,
+  ScanStage,
+  type ScanTokenInput,
+} from '../core/temporal/scanMessages.ts';
+
+// Pinning the block is the first chain read: a few quick attempts, so an unreachable chain fails
+// the job with a clear reason within seconds instead of hanging.
+const { prepareScan } = proxyActivities<ScannerActivities>({
+  startToCloseTimeout: '15s',
+  retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 4, nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS },
+});
+
+// Engines are read-only and idempotent: retry transient RPC failures a few times, then report the
+// engine as failed (its checks become unknown) rather than failing the whole scan.
+const engines = proxyActivities<ScannerActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS },
+});
+
+// Storing is an upsert keyed by job id: safe to retry for as long as a store needs to come back.
+const { finalizeScan } = proxyActivities<ScannerActivities>({
+  startToCloseTimeout: '15s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
+});
+
+const ENGINE_ACTIVITIES: Record<Engine, (target: ScanTarget) => Promise<EngineReport>> = {
+  contract_safety: engines.scanContractSafety,
+  honeypot: engines.scanHoneypot,
+};
+
+/** A token risk scan: pin a block, run the engines in parallel, score, store. */
+export async function scanToken(input: ScanTokenInput): Promise<ScanResult> {
+  const progress: ScanProgress = { stage: ScanStage.preparing, engines: {} };
+  setHandler(scanProgressQuery, () => progress);
+
+  let prepared: Awaited<ReturnType<ScannerActivities['prepareScan']>>;
+  try {
+    prepared = await prepareScan(input);
+  } catch (error) {
+    throw asJobFailure(error);
+  }
+  const { target } = prepared;
+  progress.block = target.block;
+  progress.stage = ScanStage.scanning;
+  for (const engine of prepared.engines) progress.engines[engine] = { status: EngineState.pending };
+
+  const failures: EngineFailure[] = [];
+  const outcomes = await Promise.all(
+    prepared.engines.map(async (engine) => {
+      progress.engines[engine] = { status: EngineState.running };
+      try {
+        const report = await ENGINE_ACTIVITIES[engine](target);
+        progress.engines[engine] = { status: EngineState.completed, duration_ms: report.duration_ms };
+        return report;
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        const failure = { engine, ...reasonOf(error) };
+        failures.push(failure);
+        progress.engines[engine] = { status: EngineState.failed, error: { reason: failure.reason, message: failure.message } };
+        return undefined;
+      }
+    }),
+  );
+  const reports = outcomes.filter((report): report is EngineReport => report !== undefined);
+  if (reports.length === 0) {
+    const first = failures[0];
+    throw ApplicationFailure.create({
+      type: first?.reason ?? ScanFailureReason.allEnginesFailed,
+      message: `Every engine failed. ${first ? first.message : ''}`.trim(),
+      nonRetryable: true,
+    });
+  }
+
+  progress.stage = ScanStage.scoring;
+  const info = workflowInfo();
+  const result = await finalizeScan({ jobId: formatJobId(info), target, reports, failures });
+  upsertSearchAttributes([{ key: SearchAttr.RiskTier, value: result.tier }]);
+  progress.stage = ScanStage.done;
+  return result;
+}
+
+function reasonOf(error: unknown): { reason: string; message: string } {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure) {
+    return { reason: cause.type ?? ScanFailureReason.engineError, message: cause.message };
+  }
+  if (cause instanceof Error) return { reason: ScanFailureReason.engineError, message: cause.message };
+  return { reason: ScanFailureReason.engineError, message: String(cause) };
+}
+
+/** The job fails with the activity's own reason as its type, so callers see why. */
+function asJobFailure(error: unknown): unknown {
+  if (isCancellation(error)) return error;
+  const { reason, message } = reasonOf(error);
+  return ApplicationFailure.create({ type: reason, message, nonRetryable: true });
+}
