@@ -7,6 +7,7 @@ export default defineConfig({
     // The Temporal worker loads a native addon: separate processes are the safe pool.
     pool: 'forks',
     globalSetup: ['test/support/globalSetup.ts'],
+    setupFiles: ['test/support/setupFile.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     teardownTimeout: 60_000,

@@ -24,13 +24,18 @@ export interface BackendDeps {
   configWarnings: string[];
 }
 
-export function createBackendDeps(env: BackendEnv): BackendDeps {
+export interface BackendDepsOverrides {
+  rpcUrls?: ReturnType<typeof readRpcConfig>;
+  scannerTaskQueue?: string;
+}
+
+export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrides = {}): BackendDeps {
   // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
   const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
   const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const redis = createRedis(env.REDIS_URL);
-  const rpcUrls = readRpcConfig();
+  const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX });
+  const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
   return {
     temporal: { client, connection },
     mongo,
@@ -38,7 +43,7 @@ export function createBackendDeps(env: BackendEnv): BackendDeps {
     chains: new ChainClients({ rpcUrls, requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS }),
     scans: new ScanStore({ db: mongo.db, redis, ttlSeconds: env.SCAN_CACHE_TTL_SECONDS }),
     version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
-    scannerTaskQueue: TaskQueue.scanner,
+    scannerTaskQueue: overrides.scannerTaskQueue ?? TaskQueue.scanner,
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
     configWarnings: rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : [],
   };

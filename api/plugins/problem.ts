@@ -43,6 +43,8 @@ export const problemPlugin = fp<ProblemPluginOptions>(
   (app, options) => {
     const base = options.publicUrl.replace(/\/+$/, '');
     const build = (request: FastifyRequest, code: ErrorCode, detail: string, extensions: Record<string, unknown> = {}): Problem => ({
+      // Extension members never override the standard ones.
+      ...extensions,
       type: `${base}/errors/${code}`,
       title: ErrorCodes[code].title,
       status: ErrorCodes[code].status,
@@ -50,7 +52,6 @@ export const problemPlugin = fp<ProblemPluginOptions>(
       instance: request.url.split('?')[0] ?? request.url,
       code,
       request_id: request.id,
-      ...extensions,
     });
     const send = (reply: FastifyReply, problem: Problem) =>
       reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(problem);

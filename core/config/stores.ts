@@ -8,6 +8,8 @@ export const StoresEnv = z.object({
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URI').default('mongodb://127.0.0.1:27017'),
   MONGODB_DB: z.string().min(1).default('vigil'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URI').default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key Vigil writes, so deployments (or test runs) can share a Redis. */
+  REDIS_KEY_PREFIX: z.string().max(64).default('vigil:'),
   /** How long a finished scan answers from the Redis cache before a new scan runs. */
   SCAN_CACHE_TTL_SECONDS: IntEnv(0, 86_400).default(300),
   LOG_LEVEL: LogLevel.default('info'),

@@ -3,6 +3,8 @@ import { Redis } from 'ioredis';
 export interface RedisOptions {
   /** Fail commands at once while disconnected instead of queueing them (keeps the API responsive). */
   failFast?: boolean;
+  /** Prepended to every key (ioredis keyPrefix). */
+  keyPrefix?: string;
 }
 
 /**
@@ -13,6 +15,7 @@ export function createRedis(url: string, options: RedisOptions = {}): Redis {
   const failFast = options.failFast ?? true;
   const redis = new Redis(url, {
     lazyConnect: true,
+    keyPrefix: options.keyPrefix ?? '',
     connectTimeout: 2_000,
     maxRetriesPerRequest: failFast ? 1 : 20,
     enableOfflineQueue: !failFast,

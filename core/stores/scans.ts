@@ -33,7 +33,7 @@ export class ScanStore {
   }
 
   static cacheKey(chain: string, address: string): string {
-    return `vigil:scan:v1:${chain}:${address}`;
+    return `scan:v1:${chain}:${address}`;
   }
 
   async ensureIndexes(): Promise<void> {

@@ -24,7 +24,7 @@ export interface SpawnOptions {
   /** Output goes here (appended); otherwise it is kept only as a tail for error messages. */
   logFile?: string;
   /** Polled until it returns true; the process failing first is an error. */
-  ready: () => Promise<boolean>;
+  ready: (output: string) => Promise<boolean>;
   readyTimeoutMs?: number;
 }
 
@@ -36,8 +36,10 @@ export async function spawnService(options: SpawnOptions): Promise<ManagedProces
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';
+  let head = '';
   const keep = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-4_000);
+    if (head.length < 16_000) head += chunk.toString();
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -77,7 +79,7 @@ export async function spawnService(options: SpawnOptions): Promise<ManagedProces
     if (exitCode !== undefined) {
       throw new Error(`${options.name} exited (${exitCode}) before it was ready:\n${tail.trim()}`);
     }
-    if (await options.ready().catch(() => false)) return managed;
+    if (await options.ready(head).catch(() => false)) return managed;
     if (Date.now() > deadline) {
       await managed.stop(1_000);
       throw new Error(`${options.name} was not ready within ${options.readyTimeoutMs ?? 60_000} ms:\n${tail.trim()}`);

@@ -59,8 +59,8 @@ export function healthRoutes(app: VigilApp, deps: BackendDeps): void {
         degraded: down.map((store) => store.name),
         config: { valid: true, warnings: deps.configWarnings },
       } as const;
+      // A report, always 200: /ready is the gate load balancers use.
       if (down.length > 0) reply.header('x-degraded-stores', body.degraded.join(','));
-      if (status === 'down') return reply.problem('not_ready', 'A critical store is down.', body);
       return body;
     },
   );

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCodes } from '../../core/errors/codes.ts';
+import { scanWorkflowId } from '../../core/temporal/jobIds.ts';
+import { freePort } from '../../infra/stack/processes.ts';
+import { isolatedEnv, startTestBackend, testStack, type TestBackend, uniqueQueue } from '../../test/support/fixtures.ts';
+
+const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
+
+describe('backend routes', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await startTestBackend(isolatedEnv(), { scannerQueue: uniqueQueue('scanner') });
+  });
+  afterAll(() => backend.close());
+
+  it('answers service metadata, version and API versions', async () => {
+    const home = await backend.app.inject({ method: 'GET', url: '/' });
+    expect(home.statusCode).toBe(200);
+    expect(home.json()).toMatchObject({ service: 'vigil-backend', api_version: '2026.06.21' });
+    const version = await backend.app.inject({ method: 'GET', url: '/version' });
+    expect(version.json()).toMatchObject({ api_version: '2026.06.21', node: process.version });
+    const api = (await backend.app.inject({ method: 'GET', url: '/api' })).json();
+    expect(api.versions.map((entry: { version: string }) => entry.version)).toEqual(['v1', 'v2']);
+  });
+
+  it('puts X-Request-ID (echoed or generated) and X-Response-Time-Ms on every response', async () => {
+    const generated = await backend.app.inject({ method: 'GET', url: '/live' });
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number(generated.headers['x-response-time-ms'])).toBeGreaterThanOrEqual(0);
+    const echoed = await backend.app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'abc-123' } });
+    expect(echoed.headers['x-request-id']).toBe('abc-123');
+    expect(echoed.json().request_id).toBe('abc-123');
+    // A value that could forge log lines is replaced, not echoed.
+    const unsafe = await backend.app.inject({ method: 'GET', url: '/live', headers: { 'x-request-id': 'a\u0007b c' } });
+    expect(unsafe.headers['x-request-id']).not.toContain(' ');
+  });
+
+  it('redirects the legacy health paths with 307', async () => {
+    for (const [from, to] of [['/api/v1/health/live', '/live'], ['/api/v1/health/ready', '/ready'], ['/api/v1/health', '/health']]) {
+      const response = await backend.app.inject({ method: 'GET', url: from });
+      expect(response.statusCode).toBe(307);
+      expect(response.headers.location).toBe(to);
+    }
+  });
+
+  it('is live and ready, and reports every store with latency', async () => {
+    expect((await backend.app.inject({ method: 'GET', url: '/live' })).json().status).toBe('alive');
+    const ready = await backend.app.inject({ method: 'GET', url: '/ready' });
+    expect(ready.statusCode).toBe(200);
+    const health = await backend.app.inject({ method: 'GET', url: '/health' });
+    expect(health.statusCode).toBe(200);
+    const body = health.json();
+    expect(body.status).toBe('ok');
+    const names = body.stores.map((store: { name: string }) => store.name);
+    expect(names).toEqual(['redis', 'mongodb', 'temporal', 'rpc:devnet:0']);
+    for (const store of body.stores) {
+      expect(store.status).toBe('up');
+      expect(store.latency_ms).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('answers 404 problems for unknown routes and 405 with Allow for a wrong method', async () => {
+    const missing = await backend.app.inject({ method: 'GET', url: '/no/such/route?x=1' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toContain('application/problem+json');
+    const problem = missing.json();
+    for (const field of PROBLEM_FIELDS) expect(problem).toHaveProperty(field);
+    expect(problem).toMatchObject({ status: 404, instance: '/no/such/route', type: 'http://vigil.test/errors/not_found' });
+
+    const wrong = await backend.app.inject({ method: 'PUT', url: '/api/v2/scanner/scans' });
+    expect(wrong.statusCode).toBe(405);
+    expect(wrong.headers.allow).toBe('POST');
+    expect(wrong.json().code).toBe('method_not_allowed');
+  });
+
+  it('documents every error code at its type URL', async () => {
+    for (const code of Object.keys(ErrorCodes)) {
+      const response = await backend.app.inject({ method: 'GET', url: `/errors/${code}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ code, status: ErrorCodes[code as keyof typeof ErrorCodes].status });
+    }
+    expect((await backend.app.inject({ method: 'GET', url: '/errors/made_up' })).statusCode).toBe(404);
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the routes, and an interactive page', async () => {
+    const doc = (await backend.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('2026.06.21');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v2/scanner/scans', '/api/v2/scanner/scans/{job_id}', '/health']));
+    expect(doc.paths['/api/v2/scanner/scans'].post.requestBody.content['application/json'].schema).toBeDefined();
+    const page = await backend.app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+});
+
+describe('scan requests that must start no job', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await startTestBackend(isolatedEnv(), { scannerQueue: uniqueQueue('scanner') });
+  });
+  afterAll(() => backend.close());
+
+  const post = (payload: unknown, headers: Record<string, string> = {}) =>
+    backend.app.inject({
+      method: 'POST',
+      url: '/api/v2/scanner/scans',
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+
+  async function noWorkflowFor(chain: string, address: string): Promise<boolean> {
+    try {
+      await backend.deps.temporal.client.workflow.getHandle(scanWorkflowId(chain, address)).describe();
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
+  it('names the missing or invalid field (422)', async () => {
+    const missing = await post({ chain: 'devnet' });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors.map((error: { loc: string[] }) => error.loc.join('.'))).toContain('body.address');
+    const chain = await post({ chain: 'atlantis', address: testStack().scenario.tokens.clean.address });
+    expect(chain.statusCode).toBe(422);
+    expect(chain.json().detail).toContain('body.chain');
+  });
+
+  it('refuses malformed JSON with 400', async () => {
+    const response = await post('{"chain": "devnet",');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('bad_request');
+  });
+
+  it('refuses a malformed address (422) and an address with no code (422), starting no workflow', async () => {
+    const malformed = await post({ chain: 'devnet', address: '0x1234' });
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.json().code).toBe('invalid_address');
+
+    const eoa = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const noCode = await post({ chain: 'devnet', address: eoa });
+    expect(noCode.statusCode).toBe(422);
+    expect(noCode.json().code).toBe('address_not_contract');
+    expect(await noWorkflowFor('devnet', eoa)).toBe(true);
+  });
+
+  it('says clearly when a chain does not apply or is not configured', async () => {
+    const bitcoin = await post({ chain: 'bitcoin', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
+    expect(bitcoin.statusCode).toBe(422);
+    expect(bitcoin.json().code).toBe('capability_not_supported');
+    const ethereum = await post({ chain: 'ethereum', address: testStack().scenario.tokens.clean.address });
+    expect(ethereum.statusCode).toBe(422);
+    expect(ethereum.json().code).toBe('chain_unavailable');
+  });
+
+  it('answers 400 for a job id Vigil could not have issued, 404 for an unknown one', async () => {
+    expect((await backend.app.inject({ method: 'GET', url: '/api/v2/scanner/scans/not-a-job' })).statusCode).toBe(400);
+    const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
+    const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${unknown}` });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().code).toBe('job_not_found');
+  });
+
+  it('answers 500 without internals when something unexpected breaks', async () => {
+    const original = backend.deps.scans.byJobId.bind(backend.deps.scans);
+    backend.deps.scans.byJobId = () => Promise.reject(new Error('mongo password=hunter2 exploded'));
+    try {
+      const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
+      const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${unknown}` });
+      expect(response.statusCode).toBe(500);
+      expect(response.body).not.toContain('hunter2');
+      expect(response.json()).toMatchObject({ code: 'internal_error', status: 500 });
+    } finally {
+      backend.deps.scans.byJobId = original;
+    }
+  });
+});
+
+describe('readiness when a critical store is down', () => {
+  it('answers /ready 503 and /health down, naming the store, and stays up', async () => {
+    const deadRedis = `redis://127.0.0.1:${await freePort()}`;
+    const backend = await startTestBackend(isolatedEnv({ REDIS_URL: deadRedis }), { scannerQueue: uniqueQueue('scanner') });
+    try {
+      const ready = await backend.app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.headers['x-degraded-stores']).toBe('redis');
+      expect(ready.json().checks.find((check: { name: string }) => check.name === 'mongodb').status).toBe('up');
+      const health = await backend.app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(200);
+      expect(health.json()).toMatchObject({ status: 'down', degraded: ['redis'] });
+      expect((await backend.app.inject({ method: 'GET', url: '/live' })).statusCode).toBe(200);
+    } finally {
+      await backend.close();
+    }
+  });
+});

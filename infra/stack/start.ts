@@ -1,0 +1,165 @@
+// `npm start`: the whole embedded stack on loopback, a demo scan, and a clean stop on Ctrl-C.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseEnv } from '../../core/config/env.ts';
+import { startAnvil } from '../devnet/anvil.ts';
+import { loadOrDeployScenario, type Scenario } from '../devnet/scenario.ts';
+import { StackEnv } from './config.ts';
+import { runDemo } from './demo.ts';
+import { type ManagedProcess, portOpen, REPO_ROOT, spawnService } from './processes.ts';
+import { startMongo, startRedis, startTemporal } from './services.ts';
+
+const env = parseEnv(StackEnv);
+const dataDir = path.resolve(env.VIGIL_DATA_DIR ?? path.join(REPO_ROOT, '.data'));
+const logDir = path.join(dataDir, 'logs');
+mkdirSync(logDir, { recursive: true });
+const say = (line: string) => process.stdout.write(`[vigil] ${line}\n`);
+
+/** Everything started, in start order; stopped in reverse. */
+const running: { name: string; stop: () => Promise<void>; pid?: number | undefined }[] = [];
+let stopping = false;
+
+async function stopAll(exitCode: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    say('stopping...');
+    for (const entry of [...running].reverse()) {
+      await entry.stop().catch((error: unknown) => say(`${entry.name} did not stop cleanly: ${String(error)}`));
+    }
+    say('stopped');
+  }
+  process.exit(exitCode);
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
+
+function track(name: string, managed: ManagedProcess): void {
+  running.push({ name, pid: managed.child.pid, stop: () => managed.stop() });
+  void managed.exited.then((code) => {
+    if (!stopping) {
+      say(`${name} exited unexpectedly (${code}); see ${path.join(logDir, `${name}.log`)}`);
+      void stopAll(1);
+    }
+  });
+}
+
+async function assertFree(port: number, what: string, variable: string): Promise<void> {
+  if (await portOpen(port)) {
+    throw new Error(`port ${port} for ${what} is in use: stop what listens there or set ${variable}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const local = {
+    temporal: !env.TEMPORAL_ADDRESS,
+    redis: !env.REDIS_URL,
+    mongo: !env.MONGODB_URI,
+    anvil: !env.RPC_URLS_DEVNET,
+  };
+  await Promise.all([
+    local.temporal && assertFree(env.VIGIL_TEMPORAL_PORT, 'Temporal', 'VIGIL_TEMPORAL_PORT'),
+    local.temporal && assertFree(env.VIGIL_TEMPORAL_UI_PORT, 'the Temporal UI', 'VIGIL_TEMPORAL_UI_PORT'),
+    local.redis && assertFree(env.VIGIL_REDIS_PORT, 'Redis', 'VIGIL_REDIS_PORT'),
+    local.mongo && assertFree(env.VIGIL_MONGO_PORT, 'MongoDB', 'VIGIL_MONGO_PORT'),
+    local.anvil && assertFree(env.VIGIL_ANVIL_PORT, 'the devnet', 'VIGIL_ANVIL_PORT'),
+    assertFree(env.PORT, 'the backend', 'PORT'),
+  ]);
+
+  say(`starting the embedded stack (data in ${dataDir})`);
+  const [temporal, redis, mongo, anvil] = await Promise.all([
+    local.temporal
+      ? startTemporal({
+          port: env.VIGIL_TEMPORAL_PORT,
+          uiPort: env.VIGIL_TEMPORAL_UI_PORT,
+          dbFile: path.join(dataDir, 'temporal', 'temporal.db'),
+          logFile: path.join(logDir, 'temporal.log'),
+        }).then((service) => (track('temporal', service.process), service))
+      : undefined,
+    local.redis
+      ? startRedis({ port: env.VIGIL_REDIS_PORT, dir: path.join(dataDir, 'redis'), logFile: path.join(logDir, 'redis.log') }).then(
+          (service) => (track('redis', service.process), service),
+        )
+      : undefined,
+    local.mongo
+      ? startMongo({ port: env.VIGIL_MONGO_PORT, dir: path.join(dataDir, 'mongo'), logFile: path.join(logDir, 'mongo.log') }).then(
+          (service) => (track('mongo', service.process), service),
+        )
+      : undefined,
+    local.anvil
+      ? startAnvil({ port: env.VIGIL_ANVIL_PORT, statePath: path.join(dataDir, 'devnet', 'anvil-state.json') }).then((node) => {
+          running.push({ name: 'anvil', pid: node.process.pid, stop: () => node.stop() });
+          return node;
+        })
+      : undefined,
+  ]);
+
+  const rpcUrl = anvil?.url ?? env.RPC_URLS_DEVNET?.split(',')[0]?.trim() ?? '';
+  const scenario = await loadOrDeployScenario({ rpcUrl, file: path.join(dataDir, 'devnet', 'scenario.json') });
+  const urls = {
+    api: `http://127.0.0.1:${env.PORT}`,
+    docs: `http://127.0.0.1:${env.PORT}/docs`,
+    temporal: temporal?.address ?? env.TEMPORAL_ADDRESS ?? '',
+    temporal_ui: local.temporal ? `http://127.0.0.1:${env.VIGIL_TEMPORAL_UI_PORT}` : null,
+    redis: redis?.address ?? env.REDIS_URL ?? '',
+    mongodb: mongo?.address ?? env.MONGODB_URI ?? '',
+    devnet_rpc: rpcUrl,
+  };
+
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    TEMPORAL_ADDRESS: urls.temporal,
+    REDIS_URL: urls.redis,
+    MONGODB_URI: urls.mongodb,
+    RPC_URLS_DEVNET: env.RPC_URLS_DEVNET ?? rpcUrl,
+    PORT: String(env.PORT),
+    HOST: '127.0.0.1',
+    VIGIL_DATA_DIR: dataDir,
+  };
+  const node = process.execPath;
+  const [backend, workers] = await Promise.all([
+    spawnService({
+      name: 'backend',
+      command: node,
+      args: [path.join(REPO_ROOT, 'api', 'backend', 'server.ts')],
+      env: childEnv,
+      logFile: path.join(logDir, 'backend.log'),
+      ready: async () => (await fetch(`${urls.api}/ready`)).ok,
+    }),
+    spawnService({
+      name: 'workers',
+      command: node,
+      args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'all'],
+      env: childEnv,
+      logFile: path.join(logDir, 'workers.log'),
+      readyTimeoutMs: 120_000,
+      ready: (output) => Promise.resolve(output.includes('vigil worker: polling')),
+    }),
+  ]);
+  track('backend', backend);
+  track('workers', workers);
+
+  const stackFile = path.join(dataDir, 'stack.json');
+  writeStackFile(stackFile, urls, scenario);
+  say('ready');
+  for (const [name, url] of Object.entries(urls)) if (url) say(`  ${name.padEnd(12)} ${url}`);
+  say('devnet tokens:');
+  for (const [key, token] of Object.entries(scenario.tokens)) say(`  ${key.padEnd(12)} ${token.address}  ${token.symbol}`);
+  say(`(written to ${stackFile})`);
+
+  if (env.VIGIL_DEMO) await runDemo(urls.api, scenario, say);
+  say('running; Ctrl-C stops everything');
+  writeStackFile(stackFile, urls, scenario, 'running');
+}
+
+function writeStackFile(file: string, urls: Record<string, string | null>, scenario: Scenario, state = 'ready'): void {
+  const processes = running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
+  const tokens = Object.fromEntries(Object.entries(scenario.tokens).map(([key, token]) => [key, { address: token.address, symbol: token.symbol, kind: token.kind }]));
+  writeFileSync(
+    file,
+    `${JSON.stringify({ state, pid: process.pid, urls, chain: 'devnet', chain_id: scenario.chainId, dex: scenario.dex, tokens, processes }, null, 2)}\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  say(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  void stopAll(1);
+});

@@ -1,0 +1,202 @@
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanStore } from '../../core/stores/scans.ts';
+import { parseJobId } from '../../core/temporal/jobIds.ts';
+import { SearchAttr } from '../../core/temporal/searchAttributes.ts';
+import { freePort } from '../../infra/stack/processes.ts';
+import type { RunningWorkers } from '../../workers/runWorkers.ts';
+import { WORKFLOWS_ENTRY } from '../../workers/workflowBundle.ts';
+import {
+  devnetRpcUrls,
+  isolatedEnv,
+  startTestBackend,
+  startTestWorkers,
+  testStack,
+  type TestBackend,
+  uniqueQueue,
+} from '../support/fixtures.ts';
+import { until } from '../support/until.ts';
+
+type Job = {
+  job_id: string;
+  status: string;
+  cached: boolean;
+  progress: { stage: string; engines: Record<string, { status: string }> } | null;
+  result: {
+    tier: string;
+    risk_score: number;
+    gates: string[];
+    flags: { id: string; detail: string; evidence: { summary: string; block?: string }[] }[];
+    checks: { id: string; status: string }[];
+    block_number: string;
+  } | null;
+  error: { reason: string; message: string } | null;
+};
+
+describe('token scans through the API, Temporal and a real scanner worker', () => {
+  const env = isolatedEnv();
+  const scannerQueue = uniqueQueue('scanner');
+  let workers: RunningWorkers;
+  let backend: TestBackend;
+  const { scenario } = testStack();
+
+  beforeAll(async () => {
+    [workers, backend] = await Promise.all([
+      startTestWorkers(env, { scannerQueue }),
+      startTestBackend(env, { scannerQueue }),
+    ]);
+  });
+  afterAll(async () => {
+    await backend?.close();
+    await workers?.shutdown();
+  });
+
+  const scan = async (address: string, extra: Record<string, unknown> = {}) => {
+    const response = await backend.app.inject({
+      method: 'POST',
+      url: '/api/v2/scanner/scans',
+      payload: { chain: 'devnet', address, wait_ms: 20_000, ...extra },
+    });
+    return { status: response.statusCode, job: response.json<Job>(), headers: response.headers };
+  };
+
+  it.each(Object.entries(scenario.tokens))('gives the %s token its expected verdict', async (_key, token) => {
+    const { status, job } = await scan(token.address, { fresh: true });
+    expect(status).toBe(200);
+    expect(job.status).toBe('completed');
+    const result = job.result;
+    if (!result) throw new Error('no result');
+    const failed = result.checks.filter((check) => check.status === 'fail').map((check) => check.id).sort();
+    expect(failed).toEqual([...token.expected.flags].sort());
+    if (token.expected.honeypot) {
+      expect(result.gates).toContain('is_honeypot');
+      expect(result.tier).toBe('critical');
+      const flag = result.flags.find((entry) => entry.id === 'is_honeypot');
+      expect(flag?.detail).toContain(token.expected.sellRevertReason);
+      expect(flag?.evidence.every((evidence) => evidence.block === result.block_number)).toBe(true);
+    } else {
+      expect(result.gates).toEqual([]);
+    }
+    if (token.expected.flags.length === 0) expect(result.tier).toBe('low');
+    expect(job.progress?.stage).toBe('done');
+    expect(Object.values(job.progress?.engines ?? {}).map((engine) => engine.status)).toEqual(['completed', 'completed']);
+  });
+
+  it('stores the result, caches it with a TTL, and answers a repeat from the cache', async () => {
+    const token = scenario.tokens.mintable.address;
+    const first = await scan(token, { fresh: true });
+    const stored = await backend.deps.scans.byJobId(first.job.job_id);
+    expect(stored?.result.address).toBe(token);
+    const ttl = await backend.deps.redis.ttl(ScanStore.cacheKey('devnet', token));
+    expect(ttl).toBeGreaterThan(0);
+    const repeat = await scan(token.toLowerCase());
+    expect(repeat.status).toBe(200);
+    expect(repeat.job).toMatchObject({ cached: true, job_id: first.job.job_id, status: 'completed' });
+    const read = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${first.job.job_id}` });
+    expect(read.json<Job>().result?.tier).toBe(first.job.result?.tier);
+  });
+
+  it('sets search attributes so operators can find scans in the Temporal UI', async () => {
+    const { job } = await scan(scenario.tokens.honeypot.address, { fresh: true });
+    const ref = parseJobId(job.job_id);
+    if (!ref) throw new Error('bad job id');
+    const description = await backend.deps.temporal.client.workflow.getHandle(ref.workflowId, ref.runId).describe();
+    const attrs = description.typedSearchAttributes;
+    expect(attrs.get(SearchAttr.JobKind)).toBe('token_scan');
+    expect(attrs.get(SearchAttr.Chain)).toBe('devnet');
+    expect(attrs.get(SearchAttr.TokenAddress)).toBe(scenario.tokens.honeypot.address);
+    expect(attrs.get(SearchAttr.RiskTier)).toBe('critical');
+  });
+
+  it('joins concurrent identical requests onto one job', async () => {
+    const address = scenario.tokens.clean.address;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => scan(address, { fresh: true, wait_ms: 0 })));
+    const ids = new Set(answers.map((answer) => answer.job.job_id));
+    expect(ids.size).toBe(1);
+    for (const answer of answers) {
+      expect([200, 202]).toContain(answer.status);
+      if (answer.status === 202) expect(answer.headers.location).toBe(answer.job.job_id && `/api/v2/scanner/scans/${encodeURIComponent(answer.job.job_id)}`);
+    }
+    const [jobId] = ids;
+    const done = await until(async () => {
+      const job = (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<Job>();
+      return job.status === 'completed' ? job : undefined;
+    });
+    expect(done.result?.tier).toBe('low');
+  });
+
+  it('refuses to cancel a finished job (409)', async () => {
+    const { job } = await scan(scenario.tokens.clean.address);
+    const response = await backend.app.inject({ method: 'DELETE', url: `/api/v2/scanner/scans/${job.job_id}` });
+    expect(response.statusCode).toBe(409);
+  });
+
+  it('replays its own recorded history deterministically', async () => {
+    const { job } = await scan(scenario.tokens.high_tax.address, { fresh: true });
+    const ref = parseJobId(job.job_id);
+    if (!ref) throw new Error('bad job id');
+    const history = await backend.deps.temporal.client.workflow.getHandle(ref.workflowId, ref.runId).fetchHistory();
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, ref.workflowId);
+    if (process.env.RECORD_HISTORIES) {
+      writeFileSync(new URL('../histories/scanToken.json', import.meta.url), `${historyToJSON(history)}\n`);
+    }
+  });
+});
+
+describe('cancelling and failing scans', () => {
+  const env = isolatedEnv();
+
+  it('cancels a queued job; the worker that picks it up stops it', async () => {
+    const scannerQueue = uniqueQueue('scanner');
+    const backend = await startTestBackend(env, { scannerQueue });
+    let workers: RunningWorkers | undefined;
+    try {
+      const address = testStack().scenario.tokens.clean.address;
+      const started = await backend.app.inject({ method: 'POST', url: '/api/v2/scanner/scans', payload: { chain: 'devnet', address, fresh: true } });
+      expect(started.statusCode).toBe(202);
+      const jobId = started.json<Job>().job_id;
+      const cancel = await backend.app.inject({ method: 'DELETE', url: `/api/v2/scanner/scans/${jobId}` });
+      expect(cancel.statusCode).toBe(202);
+      workers = await startTestWorkers(env, { scannerQueue });
+      const job = await until(async () => {
+        const current = (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<Job>();
+        return current.status === 'cancelled' ? current : undefined;
+      });
+      expect(job.error?.reason).toBe('cancelled');
+    } finally {
+      await backend.close();
+      await workers?.shutdown();
+    }
+  });
+
+  it('fails the job with a clear reason when the chain is unreachable, and the API stays up', async () => {
+    const scannerQueue = uniqueQueue('scanner');
+    const dead = `http://127.0.0.1:${await freePort()}/rpc/secret-key-123456789`;
+    const rpcUrls = devnetRpcUrls(dead);
+    const [backend, workers] = await Promise.all([
+      startTestBackend(env, { scannerQueue, rpcUrls }),
+      startTestWorkers(env, { scannerQueue, rpcUrls }),
+    ]);
+    try {
+      const response = await backend.app.inject({
+        method: 'POST',
+        url: '/api/v2/scanner/scans',
+        payload: { chain: 'devnet', address: testStack().scenario.tokens.clean.address, wait_ms: 30_000 },
+      });
+      expect(response.statusCode).toBe(200);
+      const job = response.json<Job>();
+      expect(job.status).toBe('failed');
+      expect(job.error?.reason).toBe('chain_unreachable');
+      expect(job.error?.message).toContain('RPC');
+      expect(response.body).not.toContain('secret-key-123456789');
+      expect((await backend.app.inject({ method: 'GET', url: '/live' })).statusCode).toBe(200);
+      const health = (await backend.app.inject({ method: 'GET', url: '/health' })).json<{ degraded: string[] }>();
+      expect(health.degraded).toEqual(['rpc:devnet:0']);
+    } finally {
+      await backend.close();
+      await workers.shutdown();
+    }
+  });
+});

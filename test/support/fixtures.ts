@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { BackendEnv } from '../../api/backend/config.ts';
+import { buildBackendApp } from '../../api/backend/app.ts';
+import { type BackendDeps, closeBackendDeps, createBackendDeps } from '../../api/backend/deps.ts';
+import type { VigilApp } from '../../api/plugins/service.ts';
+import type { ChainId } from '../../core/chains/registry.ts';
+import { parseEnv } from '../../core/config/env.ts';
+import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+import { WorkerEnv } from '../../workers/config.ts';
+import { type RunningWorkers, runWorkers } from '../../workers/runWorkers.ts';
+import type { TestStack } from './globalSetup.ts';
+
+export function testStack(): TestStack {
+  return inject('stack');
+}
+
+/**
+ * Settings for one test file: the shared services, with its own MongoDB database, Redis key
+ * prefix and task queue, so files running in parallel never see each other's jobs or cache.
+ */
+export function isolatedEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const stack = testStack();
+  const id = randomUUID().slice(0, 8);
+  return {
+    TEMPORAL_ADDRESS: stack.temporalAddress,
+    MONGODB_URI: stack.mongoUri,
+    MONGODB_DB: `vigil_test_${id}`,
+    REDIS_URL: stack.redisUrl,
+    REDIS_KEY_PREFIX: `test:${id}:`,
+    LOG_LEVEL: 'warn',
+    VIGIL_DATA_DIR: `${process.cwd()}/.data`,
+    ...extra,
+  };
+}
+
+export function devnetRpcUrls(rpcUrl = testStack().rpcUrl): Map<ChainId, string[]> {
+  return new Map<ChainId, string[]>([['devnet', [rpcUrl]]]);
+}
+
+export function uniqueQueue(name: string): string {
+  return `${name}-test-${randomUUID().slice(0, 8)}`;
+}
+
+export async function startTestWorkers(
+  env: Record<string, string>,
+  options: { scannerQueue: string; rpcUrls?: Map<ChainId, string[]> },
+): Promise<RunningWorkers> {
+  return runWorkers(parseEnv(WorkerEnv, env), [TaskQueue.scanner], {
+    taskQueueOverride: () => options.scannerQueue,
+    rpcUrls: options.rpcUrls ?? devnetRpcUrls(),
+  });
+}
+
+export interface TestBackend {
+  app: VigilApp;
+  deps: BackendDeps;
+  close(): Promise<void>;
+}
+
+export async function startTestBackend(
+  env: Record<string, string>,
+  options: { scannerQueue: string; rpcUrls?: Map<ChainId, string[]> },
+): Promise<TestBackend> {
+  const parsed = parseEnv(BackendEnv, env);
+  const deps = createBackendDeps(parsed, { rpcUrls: options.rpcUrls ?? devnetRpcUrls(), scannerTaskQueue: options.scannerQueue });
+  const app = await buildBackendApp(deps, { publicUrl: 'http://vigil.test', logger: false });
+  return {
+    app,
+    deps,
+    async close() {
+      await app.close();
+      await closeBackendDeps(deps);
+    },
+  };
+}
