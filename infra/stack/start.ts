@@ -13,29 +13,45 @@ const env = parseEnv(StackEnv);
 const dataDir = path.resolve(env.VIGIL_DATA_DIR ?? path.join(REPO_ROOT, '.data'));
 const logDir = path.join(dataDir, 'logs');
 mkdirSync(logDir, { recursive: true });
-const say = (line: string) => process.stdout.write(`[vigil] ${line}\n`);
+// The terminal may be gone while we stop (the shell that ran us was killed): writing to it must
+// never crash the launcher half-way through stopping its children.
+process.stdout.on('error', () => undefined);
+const say = (line: string) => {
+  if (process.stdout.writable) process.stdout.write(`[vigil] ${line}\n`);
+};
 
 /** Everything started, in start order; stopped in reverse. */
 const running: { name: string; stop: () => Promise<void>; pid?: number | undefined }[] = [];
-let stopping = false;
+let stopping: Promise<void> | undefined;
 
-async function stopAll(exitCode: number): Promise<never> {
-  if (!stopping) {
-    stopping = true;
+/** Stops every child in reverse start order, once, however many times it is asked to. */
+function stopAll(exitCode: number): Promise<void> {
+  stopping ??= (async () => {
     say('stopping...');
     for (const entry of [...running].reverse()) {
       await entry.stop().catch((error: unknown) => say(`${entry.name} did not stop cleanly: ${String(error)}`));
     }
     say('stopped');
-  }
-  process.exit(exitCode);
+    process.exit(exitCode);
+  })();
+  return stopping;
 }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
+process.on('uncaughtException', (error) => {
+  say(`launcher error: ${error.message}`);
+  void stopAll(1);
+});
+// If whatever started us goes away without signalling (a shell killed under us), stop too rather
+// than leave the stack running with no owner.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) void stopAll(0);
+}, 1_000).unref();
 
 function track(name: string, managed: ManagedProcess): void {
   running.push({ name, pid: managed.child.pid, stop: () => managed.stop() });
   void managed.exited.then((code) => {
-    if (!stopping) {
+    if (stopping === undefined) {
       say(`${name} exited unexpectedly (${code}); see ${path.join(logDir, `${name}.log`)}`);
       void stopAll(1);
     }
