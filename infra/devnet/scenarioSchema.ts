@@ -1,0 +1,63 @@
+import { type Address, isAddress } from 'viem';
+import { z } from 'zod';
+
+// Kept free of deploy code so services and tests can read a scenario file without pulling in
+// the compiler.
+
+const address = z.custom<Address>((value) => typeof value === 'string' && isAddress(value), {
+  message: 'expected a 0x-prefixed, 20-byte address',
+});
+
+/** Every token the devnet deploys, by its key in `Scenario.tokens`. */
+export const TOKEN_KEYS = ['clean', 'honeypot', 'high_tax', 'mintable'] as const;
+export type TokenKey = (typeof TOKEN_KEYS)[number];
+
+/** What kind of trap a token is; several tokens may share a kind as the suite grows. */
+export const TokenKind = { clean: 'clean', honeypot: 'honeypot', tax: 'tax', mintable: 'mintable' } as const;
+export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
+
+/** The ground truth a scanner should arrive at for a token. */
+export const expectedVerdictSchema = z.object({
+  honeypot: z.boolean(),
+  /** The token's own revert reason for a sell, when sells fail. */
+  sellRevertReason: z.string().nullable(),
+  cannotBuy: z.boolean(),
+  buyTaxBps: z.number().int().min(0).max(10_000),
+  sellTaxBps: z.number().int().min(0).max(10_000),
+  transferTaxBps: z.number().int().min(0).max(10_000),
+  ownershipRenounced: z.boolean(),
+  ownerCanMint: z.boolean(),
+  /** Checks that should fail, by check id (core/scan/checks.ts). */
+  flags: z.array(z.string()),
+});
+export type ExpectedVerdict = z.infer<typeof expectedVerdictSchema>;
+
+export const scenarioTokenSchema = z.object({
+  address,
+  name: z.string(),
+  symbol: z.string(),
+  decimals: z.number().int().min(0).max(255),
+  kind: z.enum(TokenKind),
+  /** The token's WETH pair on the scenario's DEX. */
+  pair: address,
+  expected: expectedVerdictSchema,
+});
+export type ScenarioToken = z.infer<typeof scenarioTokenSchema>;
+
+export const scenarioSchema = z.object({
+  chainId: z.number().int().positive(),
+  /** First block holding a scenario transaction: where indexers should start. */
+  deployedAtBlock: z.number().int().nonnegative(),
+  dex: z.object({ name: z.literal('uniswap-v2'), factory: address, router: address, weth: address }),
+  deployer: address,
+  /** Dev accounts that bought and sold, so the tokens have trading history. */
+  traders: z.array(address),
+  tokens: z.record(z.enum(TOKEN_KEYS), scenarioTokenSchema),
+});
+export type Scenario = z.infer<typeof scenarioSchema>;
+
+/** Every address that must still hold code for a saved scenario to be reusable. */
+export function scenarioContracts(scenario: Scenario): Address[] {
+  const tokens = Object.values(scenario.tokens).flatMap((token) => [token.address, token.pair]);
+  return [scenario.dex.factory, scenario.dex.router, scenario.dex.weth, ...tokens];
+}
