@@ -1,0 +1,23 @@
+import { type Address, type Hex, isHex, parseAbi } from 'viem';
+import artifact from './contracts/HoneypotDetector.json' with { type: 'json' };
+
+/**
+ * Where simulations place the detector's code with a state override. Derived from
+ * keccak256("vigil.honeypot-detector"), so it holds nothing on any real chain.
+ */
+export const HONEYPOT_DETECTOR_ADDRESS: Address = '0x03CE4D511fd969Ae9C01fe10d11C6917cC1170dA';
+
+/** The detector's ABI, typed; a test checks it against the compiled artifact. */
+export const honeypotDetectorAbi = parseAbi([
+  'struct Leg { bool attempted; bool ok; uint256 amountIn; uint256 expected; uint256 received; uint256 gasUsed; bytes revertData; }',
+  'struct Result { address weth; address pair; Leg buy; Leg transfer; Leg sell; }',
+  'function roundTrip(address router, address token, uint256 amountIn) returns (Result r)',
+]);
+
+function runtimeCode(code: string): Hex {
+  if (!isHex(code) || code.length <= 2) throw new Error('HoneypotDetector.json holds no runtime code');
+  return code;
+}
+
+/** Runtime code of contracts/HoneypotDetector.sol, compiled ahead of time (see HoneypotDetector.json). */
+export const HONEYPOT_DETECTOR_CODE: Hex = runtimeCode(artifact.deployedBytecode);
