@@ -6,7 +6,7 @@ import { readRpcConfig } from '../core/chains/rpcConfig.ts';
 import { createMongo } from '../core/stores/mongo.ts';
 import { createRedis } from '../core/stores/redis.ts';
 import { ScanStore } from '../core/stores/scans.ts';
-import type { TaskQueue } from '../core/temporal/taskQueues.ts';
+import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
 import { POOLS } from './pools.ts';
 import { loadWorkflowBundle } from './workflowBundle.ts';
@@ -22,12 +22,12 @@ export interface RunningWorkers {
 
 /**
  * Starts one Temporal worker per queue in this process, sharing one connection and one set of
- * store clients. `taskQueueOverride` maps a queue to another name (tests use unique queues).
+ * store clients.
  */
 export async function runWorkers(
   env: WorkerEnv,
   queues: readonly TaskQueue[],
-  options: { taskQueueOverride?: (queue: TaskQueue) => string; rpcUrls?: ReturnType<typeof readRpcConfig> } = {},
+  options: { rpcUrls?: ReturnType<typeof readRpcConfig> } = {},
 ): Promise<RunningWorkers> {
   const dataDir = env.VIGIL_DATA_DIR ?? defaultDataDir;
   const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
@@ -46,7 +46,7 @@ export async function runWorkers(
       return Worker.create({
         connection,
         namespace: env.TEMPORAL_NAMESPACE,
-        taskQueue: options.taskQueueOverride?.(queue) ?? queue,
+        taskQueue: taskQueueName(queue, env.TASK_QUEUE_PREFIX),
         workflowBundle,
         activities: pool.activities(deps),
         maxConcurrentActivityTaskExecutions: slots.activities,

@@ -25,20 +25,21 @@ import {
 // Pinning the block is the first chain read: a few quick attempts, so an unreachable chain fails
 // the job with a clear reason within seconds instead of hanging.
 const { prepareScan } = proxyActivities<ScannerActivities>({
-  startToCloseTimeout: '15s',
+  startToCloseTimeout: '10s',
   retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 4, nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS },
 });
 
 // Engines are read-only and idempotent: retry transient RPC failures a few times, then report the
 // engine as failed (its checks become unknown) rather than failing the whole scan.
+// A worker that dies mid-activity is noticed when this timeout passes; reads take milliseconds.
 const engines = proxyActivities<ScannerActivities>({
-  startToCloseTimeout: '30s',
+  startToCloseTimeout: '10s',
   retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS },
 });
 
 // Storing is an upsert keyed by job id: safe to retry for as long as a store needs to come back.
 const { finalizeScan } = proxyActivities<ScannerActivities>({
-  startToCloseTimeout: '15s',
+  startToCloseTimeout: '10s',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
 });
 

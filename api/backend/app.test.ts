@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../core/errors/codes.ts';
 import { scanWorkflowId } from '../../core/temporal/jobIds.ts';
 import { freePort } from '../../infra/stack/processes.ts';
-import { isolatedEnv, startTestBackend, testStack, type TestBackend, uniqueQueue } from '../../test/support/fixtures.ts';
+import { isolatedEnv, startTestBackend, testStack, type TestBackend } from '../../test/support/fixtures.ts';
 
 const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 
 describe('backend routes', () => {
   let backend: TestBackend;
   beforeAll(async () => {
-    backend = await startTestBackend(isolatedEnv(), { scannerQueue: uniqueQueue('scanner') });
+    backend = await startTestBackend(isolatedEnv());
   });
   afterAll(() => backend.close());
 
@@ -36,7 +36,8 @@ describe('backend routes', () => {
   });
 
   it('redirects the legacy health paths with 307', async () => {
-    for (const [from, to] of [['/api/v1/health/live', '/live'], ['/api/v1/health/ready', '/ready'], ['/api/v1/health', '/health']]) {
+    const redirects: [string, string][] = [['/api/v1/health/live', '/live'], ['/api/v1/health/ready', '/ready'], ['/api/v1/health', '/health']];
+    for (const [from, to] of redirects) {
       const response = await backend.app.inject({ method: 'GET', url: from });
       expect(response.statusCode).toBe(307);
       expect(response.headers.location).toBe(to);
@@ -97,7 +98,7 @@ describe('backend routes', () => {
 describe('scan requests that must start no job', () => {
   let backend: TestBackend;
   beforeAll(async () => {
-    backend = await startTestBackend(isolatedEnv(), { scannerQueue: uniqueQueue('scanner') });
+    backend = await startTestBackend(isolatedEnv());
   });
   afterAll(() => backend.close());
 
@@ -180,7 +181,7 @@ describe('scan requests that must start no job', () => {
 describe('readiness when a critical store is down', () => {
   it('answers /ready 503 and /health down, naming the store, and stays up', async () => {
     const deadRedis = `redis://127.0.0.1:${await freePort()}`;
-    const backend = await startTestBackend(isolatedEnv({ REDIS_URL: deadRedis }), { scannerQueue: uniqueQueue('scanner') });
+    const backend = await startTestBackend(isolatedEnv({ REDIS_URL: deadRedis }));
     try {
       const ready = await backend.app.inject({ method: 'GET', url: '/ready' });
       expect(ready.statusCode).toBe(503);

@@ -5,7 +5,7 @@ import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
 import { createMongo, type MongoHandle } from '../../core/stores/mongo.ts';
 import { createRedis } from '../../core/stores/redis.ts';
 import { ScanStore } from '../../core/stores/scans.ts';
-import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
 
@@ -17,7 +17,7 @@ export interface BackendDeps {
   chains: ChainClients;
   scans: ScanStore;
   version: VersionInfo;
-  /** Task queue the scanner workflows are started on (tests use a unique one). */
+  /** Task queue the scanner workflows are started on (TASK_QUEUE_PREFIX applied). */
   scannerTaskQueue: string;
   scanWaitMaxMs: number;
   /** Problems found while reading configuration that do not stop the service. */
@@ -26,7 +26,6 @@ export interface BackendDeps {
 
 export interface BackendDepsOverrides {
   rpcUrls?: ReturnType<typeof readRpcConfig>;
-  scannerTaskQueue?: string;
 }
 
 export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrides = {}): BackendDeps {
@@ -43,7 +42,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     chains: new ChainClients({ rpcUrls, requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS }),
     scans: new ScanStore({ db: mongo.db, redis, ttlSeconds: env.SCAN_CACHE_TTL_SECONDS }),
     version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
-    scannerTaskQueue: overrides.scannerTaskQueue ?? TaskQueue.scanner,
+    scannerTaskQueue: taskQueueName(TaskQueue.scanner, env.TASK_QUEUE_PREFIX),
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
     configWarnings: rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : [],
   };

@@ -27,4 +27,10 @@ export const BoolEnv = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
 
+/** An optional string where an empty value means "not set" (as shells often leave it). */
+export const OptionalEnv = z
+  .string()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
 export const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);

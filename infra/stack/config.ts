@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BoolEnv, IntEnv } from '../../core/config/env.ts';
+import { BoolEnv, IntEnv, OptionalEnv } from '../../core/config/env.ts';
 
 /** The embedded stack's ports and folder; every store given by URL in the env is used instead. */
 export const StackEnv = z.object({
-  VIGIL_DATA_DIR: z.string().optional(),
+  VIGIL_DATA_DIR: OptionalEnv,
   PORT: IntEnv(1, 65_535).default(3000),
   VIGIL_TEMPORAL_PORT: IntEnv(1, 65_535).default(7233),
   VIGIL_TEMPORAL_UI_PORT: IntEnv(1, 65_535).default(8233),
@@ -12,9 +12,9 @@ export const StackEnv = z.object({
   VIGIL_ANVIL_PORT: IntEnv(1, 65_535).default(8545),
   /** Run the demo scans once the stack is up. */
   VIGIL_DEMO: BoolEnv.default(true),
-  TEMPORAL_ADDRESS: z.string().optional(),
-  REDIS_URL: z.string().optional(),
-  MONGODB_URI: z.string().optional(),
-  RPC_URLS_DEVNET: z.string().optional(),
+  TEMPORAL_ADDRESS: OptionalEnv,
+  REDIS_URL: OptionalEnv,
+  MONGODB_URI: OptionalEnv,
+  RPC_URLS_DEVNET: OptionalEnv,
 });
 export type StackEnv = z.infer<typeof StackEnv>;

@@ -15,7 +15,7 @@ import {
   startTestWorkers,
   testStack,
   type TestBackend,
-  uniqueQueue,
+  withoutWorkers,
 } from '../support/fixtures.ts';
 import { until } from '../support/until.ts';
 
@@ -37,15 +37,14 @@ type Job = {
 
 describe('token scans through the API, Temporal and a real scanner worker', () => {
   const env = isolatedEnv();
-  const scannerQueue = uniqueQueue('scanner');
   let workers: RunningWorkers;
   let backend: TestBackend;
   const { scenario } = testStack();
 
   beforeAll(async () => {
     [workers, backend] = await Promise.all([
-      startTestWorkers(env, { scannerQueue }),
-      startTestBackend(env, { scannerQueue }),
+      startTestWorkers(env),
+      startTestBackend(env),
     ]);
   });
   afterAll(async () => {
@@ -149,8 +148,8 @@ describe('cancelling and failing scans', () => {
   const env = isolatedEnv();
 
   it('cancels a queued job; the worker that picks it up stops it', async () => {
-    const scannerQueue = uniqueQueue('scanner');
-    const backend = await startTestBackend(env, { scannerQueue });
+    const idle = withoutWorkers(env);
+    const backend = await startTestBackend(idle);
     let workers: RunningWorkers | undefined;
     try {
       const address = testStack().scenario.tokens.clean.address;
@@ -159,7 +158,7 @@ describe('cancelling and failing scans', () => {
       const jobId = started.json<Job>().job_id;
       const cancel = await backend.app.inject({ method: 'DELETE', url: `/api/v2/scanner/scans/${jobId}` });
       expect(cancel.statusCode).toBe(202);
-      workers = await startTestWorkers(env, { scannerQueue });
+      workers = await startTestWorkers(idle);
       const job = await until(async () => {
         const current = (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<Job>();
         return current.status === 'cancelled' ? current : undefined;
@@ -172,12 +171,11 @@ describe('cancelling and failing scans', () => {
   });
 
   it('fails the job with a clear reason when the chain is unreachable, and the API stays up', async () => {
-    const scannerQueue = uniqueQueue('scanner');
     const dead = `http://127.0.0.1:${await freePort()}/rpc/secret-key-123456789`;
     const rpcUrls = devnetRpcUrls(dead);
     const [backend, workers] = await Promise.all([
-      startTestBackend(env, { scannerQueue, rpcUrls }),
-      startTestWorkers(env, { scannerQueue, rpcUrls }),
+      startTestBackend(env, { rpcUrls }),
+      startTestWorkers(env, { rpcUrls }),
     ]);
     try {
       const response = await backend.app.inject({

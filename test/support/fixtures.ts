@@ -15,41 +15,41 @@ export function testStack(): TestStack {
   return inject('stack');
 }
 
+const shortId = () => randomUUID().slice(0, 8);
+
 /**
- * Settings for one test file: the shared services, with its own MongoDB database, Redis key
- * prefix and task queue, so files running in parallel never see each other's jobs or cache.
+ * Settings for one test: the shared services, with its own MongoDB database, Redis key prefix
+ * and task queue prefix, so tests running in parallel never see each other's jobs or cache.
  */
 export function isolatedEnv(extra: Record<string, string> = {}): Record<string, string> {
   const stack = testStack();
-  const id = randomUUID().slice(0, 8);
+  const id = shortId();
   return {
     TEMPORAL_ADDRESS: stack.temporalAddress,
+    TASK_QUEUE_PREFIX: `test-${id}-`,
     MONGODB_URI: stack.mongoUri,
     MONGODB_DB: `vigil_test_${id}`,
     REDIS_URL: stack.redisUrl,
     REDIS_KEY_PREFIX: `test:${id}:`,
     LOG_LEVEL: 'warn',
-    VIGIL_DATA_DIR: `${process.cwd()}/.data`,
     ...extra,
   };
+}
+
+/** The same settings with another task queue prefix: a queue no worker polls. */
+export function withoutWorkers(env: Record<string, string>): Record<string, string> {
+  return { ...env, TASK_QUEUE_PREFIX: `idle-${shortId()}-` };
 }
 
 export function devnetRpcUrls(rpcUrl = testStack().rpcUrl): Map<ChainId, string[]> {
   return new Map<ChainId, string[]>([['devnet', [rpcUrl]]]);
 }
 
-export function uniqueQueue(name: string): string {
-  return `${name}-test-${randomUUID().slice(0, 8)}`;
-}
-
 export async function startTestWorkers(
   env: Record<string, string>,
-  options: { scannerQueue: string; rpcUrls?: Map<ChainId, string[]> },
+  options: { rpcUrls?: Map<ChainId, string[]> } = {},
 ): Promise<RunningWorkers> {
-  return runWorkers(parseEnv(WorkerEnv, env), [TaskQueue.scanner], {
-    taskQueueOverride: () => options.scannerQueue,
-    rpcUrls: options.rpcUrls ?? devnetRpcUrls(),
-  });
+  return runWorkers(parseEnv(WorkerEnv, env), [TaskQueue.scanner], { rpcUrls: options.rpcUrls ?? devnetRpcUrls() });
 }
 
 export interface TestBackend {
@@ -60,10 +60,9 @@ export interface TestBackend {
 
 export async function startTestBackend(
   env: Record<string, string>,
-  options: { scannerQueue: string; rpcUrls?: Map<ChainId, string[]> },
+  options: { rpcUrls?: Map<ChainId, string[]> } = {},
 ): Promise<TestBackend> {
-  const parsed = parseEnv(BackendEnv, env);
-  const deps = createBackendDeps(parsed, { rpcUrls: options.rpcUrls ?? devnetRpcUrls(), scannerTaskQueue: options.scannerQueue });
+  const deps = createBackendDeps(parseEnv(BackendEnv, env), { rpcUrls: options.rpcUrls ?? devnetRpcUrls() });
   const app = await buildBackendApp(deps, { publicUrl: 'http://vigil.test', logger: false });
   return {
     app,

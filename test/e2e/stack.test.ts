@@ -1,0 +1,108 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../../infra/stack/processes.ts';
+
+interface StackFile {
+  state: string;
+  urls: { api: string; temporal_ui: string | null };
+  tokens: Record<string, { address: string }>;
+  processes: { name: string; pid: number | null }[];
+}
+
+interface Job {
+  job_id: string;
+  status: string;
+  result: { tier: string; risk_score: number; gates: string[]; flags: { id: string }[] } | null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `npm start`'s launcher as a user runs it, on free ports and a throwaway data folder. */
+async function startStack(dataDir: string, ports: Record<string, number>): Promise<ManagedProcess> {
+  // Every store local: whatever the outer environment points at is not used here.
+  const inherited = { ...process.env };
+  for (const name of ['TEMPORAL_ADDRESS', 'REDIS_URL', 'MONGODB_URI', 'RPC_URLS_DEVNET', 'PUBLIC_URL']) delete inherited[name];
+  return spawnService({
+    name: 'stack',
+    command: process.execPath,
+    args: [path.join(REPO_ROOT, 'infra', 'stack', 'start.ts')],
+    env: {
+      ...inherited,
+      VIGIL_DATA_DIR: dataDir,
+      VIGIL_DEMO: '0',
+      PORT: String(ports.api),
+      VIGIL_TEMPORAL_PORT: String(ports.temporal),
+      VIGIL_TEMPORAL_UI_PORT: String(ports.ui),
+      VIGIL_REDIS_PORT: String(ports.redis),
+      VIGIL_MONGO_PORT: String(ports.mongo),
+      VIGIL_ANVIL_PORT: String(ports.anvil),
+    },
+    readyTimeoutMs: 180_000,
+    ready: (output) => {
+      if (output.includes('failed to start')) throw new Error(output);
+      return Promise.resolve(output.includes('running; Ctrl-C'));
+    },
+  });
+}
+
+describe('the embedded stack (npm start)', () => {
+  let dataDir = '';
+  afterAll(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('comes up, scans the seeded honeypot and clean token over HTTP, stops without orphans, and restarts on its saved state', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'vigil-e2e-'));
+    const ports = {
+      api: await freePort(), temporal: await freePort(), ui: await freePort(),
+      redis: await freePort(), mongo: await freePort(), anvil: await freePort(),
+    };
+    const stack = await startStack(dataDir, ports);
+    const info = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
+    expect(info.state).toBe('running');
+    expect(info.urls.api).toBe(`http://127.0.0.1:${ports.api}`);
+    expect((await fetch(info.urls.temporal_ui ?? '')).status).toBe(200);
+
+    const scan = async (address: string) => {
+      const response = await fetch(`${info.urls.api}/api/v2/scanner/scans`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chain: 'devnet', address, wait_ms: 30_000 }),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Job;
+    };
+    const [honeypot, clean] = await Promise.all([scan(info.tokens.honeypot?.address ?? ''), scan(info.tokens.clean?.address ?? '')]);
+    expect(honeypot.result?.tier).toBe('critical');
+    expect(honeypot.result?.gates).toEqual(['is_honeypot']);
+    expect(clean.result?.tier).toBe('low');
+    expect(clean.result?.flags).toEqual([]);
+
+    const pids = info.processes.map((entry) => entry.pid).filter((pid): pid is number => pid !== null);
+    expect(pids.length).toBeGreaterThanOrEqual(6);
+    await stack.stop(60_000);
+    expect(pids.filter(alive)).toEqual([]);
+
+    // Second start: same devnet contracts, and the first run's jobs still answer (Temporal,
+    // MongoDB and the chain all kept their state).
+    const again = await startStack(dataDir, ports);
+    try {
+      const second = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
+      expect(second.tokens).toEqual(info.tokens);
+      const old = await fetch(`${second.urls.api}/api/v2/scanner/scans/${encodeURIComponent(honeypot.job_id)}`);
+      expect(old.status).toBe(200);
+      expect(((await old.json()) as Job).result?.tier).toBe('critical');
+    } finally {
+      await again.stop(60_000);
+    }
+  });
+});
