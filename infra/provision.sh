@@ -53,8 +53,11 @@ provision_npm() {
   local stamp="$root/node_modules/.vigil-lock-hash" want
   want=$(sha256sum "$root/package-lock.json" | cut -d' ' -f1)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return; fi
-  log "installing npm dependencies (npm ci)"
-  (cd "$root" && PATH="$tools/node/bin:$PATH" npm ci --no-audit --no-fund --loglevel=error)
+  log "installing npm dependencies from package-lock.json"
+  # `npm install` rather than `npm ci`: the lockfile pins every version, but registries that serve
+  # only this platform's optional binaries leave the other platforms' entries out of it, which
+  # `npm ci` refuses.
+  (cd "$root" && PATH="$tools/node/bin:$PATH" npm install --no-audit --no-fund --loglevel=error)
   echo "$want" >"$stamp"
 }
 

@@ -26,7 +26,13 @@ import {
 // the job with a clear reason within seconds instead of hanging.
 const { prepareScan } = proxyActivities<ScannerActivities>({
   startToCloseTimeout: '10s',
-  retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 4, nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS },
+  retry: {
+    initialInterval: '250ms',
+    backoffCoefficient: 2,
+    maximumInterval: '2s',
+    maximumAttempts: 4,
+    nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS,
+  },
 });
 
 // Engines are read-only and idempotent: retry transient RPC failures a few times, then report the
@@ -34,7 +40,13 @@ const { prepareScan } = proxyActivities<ScannerActivities>({
 // A worker that dies mid-activity is noticed when this timeout passes; reads take milliseconds.
 const engines = proxyActivities<ScannerActivities>({
   startToCloseTimeout: '10s',
-  retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS },
+  retry: {
+    initialInterval: '250ms',
+    backoffCoefficient: 2,
+    maximumInterval: '2s',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS,
+  },
 });
 
 // Storing is an upsert keyed by job id: safe to retry for as long as a store needs to come back.
@@ -76,7 +88,10 @@ export async function scanToken(input: ScanTokenInput): Promise<ScanResult> {
         if (isCancellation(error)) throw error;
         const failure = { engine, ...reasonOf(error) };
         failures.push(failure);
-        progress.engines[engine] = { status: EngineState.failed, error: { reason: failure.reason, message: failure.message } };
+        progress.engines[engine] = {
+          status: EngineState.failed,
+          error: { reason: failure.reason, message: failure.message },
+        };
         return undefined;
       }
     }),

@@ -88,7 +88,9 @@ export function createScannerActivities({ chains, scans }: ScannerDeps) {
 
     async scanHoneypot(target: ScanTarget): Promise<EngineReport> {
       const chain = findChain(target.chain);
-      return runEngine('honeypot', target, (input) => honeypot(chains.evm(target.chain), chain?.dexes ?? [], input));
+      return runEngine('honeypot', target, (input) =>
+        honeypot(chains.evm(target.chain), chain?.dexes ?? [], input),
+      );
     },
 
     /** Scores the checks, stores the result (MongoDB + Redis cache) and returns it. */
@@ -96,16 +98,24 @@ export function createScannerActivities({ chains, scans }: ScannerDeps) {
       const checks = [
         ...reports.flatMap((report) => report.checks),
         ...failures.flatMap((failure) =>
-          ENGINE_CHECKS[failure.engine].map((id) => unknownCheck(id, `The ${failure.engine} engine failed: ${failure.message}`)),
+          ENGINE_CHECKS[failure.engine].map((id) =>
+            unknownCheck(id, `The ${failure.engine} engine failed: ${failure.message}`),
+          ),
         ),
       ];
       const summary = scoreToken(checks);
       const engines: ScanResult['engines'] = {};
-      for (const report of reports) engines[report.engine] = { status: 'ok', duration_ms: report.duration_ms };
+      for (const report of reports)
+        engines[report.engine] = { status: 'ok', duration_ms: report.duration_ms };
       for (const failure of failures) {
-        engines[failure.engine] = { status: 'failed', duration_ms: 0, error: { reason: failure.reason, message: failure.message } };
+        engines[failure.engine] = {
+          status: 'failed',
+          duration_ms: 0,
+          error: { reason: failure.reason, message: failure.message },
+        };
       }
-      const token = reports.map((report) => report.facts.token).find((value) => value !== undefined) as TokenFacts | undefined;
+      const token = reports.map((report) => report.facts.token).find((value) => value !== undefined) as
+        TokenFacts | undefined;
       const result = ScanResult.parse({
         chain: target.chain,
         address: target.address,

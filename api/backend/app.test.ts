@@ -27,16 +27,28 @@ describe('backend routes', () => {
     const generated = await backend.app.inject({ method: 'GET', url: '/live' });
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number(generated.headers['x-response-time-ms'])).toBeGreaterThanOrEqual(0);
-    const echoed = await backend.app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'abc-123' } });
+    const echoed = await backend.app.inject({
+      method: 'GET',
+      url: '/nowhere',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(echoed.headers['x-request-id']).toBe('abc-123');
     expect(echoed.json().request_id).toBe('abc-123');
     // A value that could forge log lines is replaced, not echoed.
-    const unsafe = await backend.app.inject({ method: 'GET', url: '/live', headers: { 'x-request-id': 'a\u0007b c' } });
+    const unsafe = await backend.app.inject({
+      method: 'GET',
+      url: '/live',
+      headers: { 'x-request-id': 'a\u0007b c' },
+    });
     expect(unsafe.headers['x-request-id']).not.toContain(' ');
   });
 
   it('redirects the legacy health paths with 307', async () => {
-    const redirects: [string, string][] = [['/api/v1/health/live', '/live'], ['/api/v1/health/ready', '/ready'], ['/api/v1/health', '/health']];
+    const redirects: [string, string][] = [
+      ['/api/v1/health/live', '/live'],
+      ['/api/v1/health/ready', '/ready'],
+      ['/api/v1/health', '/health'],
+    ];
     for (const [from, to] of redirects) {
       const response = await backend.app.inject({ method: 'GET', url: from });
       expect(response.statusCode).toBe(307);
@@ -66,7 +78,11 @@ describe('backend routes', () => {
     expect(missing.headers['content-type']).toContain('application/problem+json');
     const problem = missing.json();
     for (const field of PROBLEM_FIELDS) expect(problem).toHaveProperty(field);
-    expect(problem).toMatchObject({ status: 404, instance: '/no/such/route', type: 'http://vigil.test/errors/not_found' });
+    expect(problem).toMatchObject({
+      status: 404,
+      instance: '/no/such/route',
+      type: 'http://vigil.test/errors/not_found',
+    });
 
     const wrong = await backend.app.inject({ method: 'PUT', url: '/api/v2/scanner/scans' });
     expect(wrong.statusCode).toBe(405);
@@ -78,7 +94,10 @@ describe('backend routes', () => {
     for (const code of Object.keys(ErrorCodes)) {
       const response = await backend.app.inject({ method: 'GET', url: `/errors/${code}` });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ code, status: ErrorCodes[code as keyof typeof ErrorCodes].status });
+      expect(response.json()).toMatchObject({
+        code,
+        status: ErrorCodes[code as keyof typeof ErrorCodes].status,
+      });
     }
     expect((await backend.app.inject({ method: 'GET', url: '/errors/made_up' })).statusCode).toBe(404);
   });
@@ -87,8 +106,12 @@ describe('backend routes', () => {
     const doc = (await backend.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('2026.06.21');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v2/scanner/scans', '/api/v2/scanner/scans/{job_id}', '/health']));
-    expect(doc.paths['/api/v2/scanner/scans'].post.requestBody.content['application/json'].schema).toBeDefined();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v2/scanner/scans', '/api/v2/scanner/scans/{job_id}', '/health']),
+    );
+    expect(
+      doc.paths['/api/v2/scanner/scans'].post.requestBody.content['application/json'].schema,
+    ).toBeDefined();
     const page = await backend.app.inject({ method: 'GET', url: '/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
@@ -122,7 +145,9 @@ describe('scan requests that must start no job', () => {
   it('names the missing or invalid field (422)', async () => {
     const missing = await post({ chain: 'devnet' });
     expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors.map((error: { loc: string[] }) => error.loc.join('.'))).toContain('body.address');
+    expect(missing.json().errors.map((error: { loc: string[] }) => error.loc.join('.'))).toContain(
+      'body.address',
+    );
     const chain = await post({ chain: 'atlantis', address: testStack().scenario.tokens.clean.address });
     expect(chain.statusCode).toBe(422);
     expect(chain.json().detail).toContain('body.chain');
@@ -156,7 +181,9 @@ describe('scan requests that must start no job', () => {
   });
 
   it('answers 400 for a job id Vigil could not have issued, 404 for an unknown one', async () => {
-    expect((await backend.app.inject({ method: 'GET', url: '/api/v2/scanner/scans/not-a-job' })).statusCode).toBe(400);
+    expect(
+      (await backend.app.inject({ method: 'GET', url: '/api/v2/scanner/scans/not-a-job' })).statusCode,
+    ).toBe(400);
     const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
     const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${unknown}` });
     expect(response.statusCode).toBe(404);
@@ -186,7 +213,9 @@ describe('readiness when a critical store is down', () => {
       const ready = await backend.app.inject({ method: 'GET', url: '/ready' });
       expect(ready.statusCode).toBe(503);
       expect(ready.headers['x-degraded-stores']).toBe('redis');
-      expect(ready.json().checks.find((check: { name: string }) => check.name === 'mongodb').status).toBe('up');
+      expect(ready.json().checks.find((check: { name: string }) => check.name === 'mongodb').status).toBe(
+        'up',
+      );
       const health = await backend.app.inject({ method: 'GET', url: '/health' });
       expect(health.statusCode).toBe(200);
       expect(health.json()).toMatchObject({ status: 'down', degraded: ['redis'] });

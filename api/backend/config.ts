@@ -16,5 +16,8 @@ export const BackendEnv = StoresEnv.extend({
 export type BackendEnv = z.infer<typeof BackendEnv>;
 
 export function publicUrlOf(env: BackendEnv): string {
-  return (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`).replace(/\/+$/, '');
+  return (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`).replace(
+    /\/+$/,
+    '',
+  );
 }

@@ -1,3 +1,4 @@
+import proto from '@temporalio/proto';
 import { z } from 'zod';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
 import { ChainKind, findChain } from '../../core/chains/registry.ts';
@@ -28,7 +29,10 @@ async function timed(
     await Promise.race([
       probe(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)),
+          PROBE_TIMEOUT_MS,
+        );
       }),
     ]);
     return { ...base, status: 'up', latency_ms: round(performance.now() - started) };
@@ -45,14 +49,20 @@ export function probeRedis(deps: BackendDeps): Promise<ProbeResult> {
 }
 
 export function probeMongo(deps: BackendDeps): Promise<ProbeResult> {
-  return timed({ name: 'mongodb', kind: 'mongodb', critical: true }, () => deps.mongo.db.command({ ping: 1 }));
+  return timed({ name: 'mongodb', kind: 'mongodb', critical: true }, () =>
+    deps.mongo.db.command({ ping: 1 }),
+  );
 }
 
 export function probeTemporal(deps: BackendDeps): Promise<ProbeResult> {
   const { connection } = deps.temporal;
   return timed({ name: 'temporal', kind: 'temporal', critical: false }, async () => {
-    const response = await connection.withDeadline(Date.now() + PROBE_TIMEOUT_MS, () => connection.healthService.check({}));
-    if (response.status !== 1) throw new Error(`health status ${response.status ?? 'unknown'}`);
+    const response = await connection.withDeadline(Date.now() + PROBE_TIMEOUT_MS, () =>
+      connection.healthService.check({}),
+    );
+    if (response.status !== proto.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING) {
+      throw new Error(`health status ${response.status ?? 'unknown'}`);
+    }
   });
 }
 
@@ -60,10 +70,22 @@ export function probeTemporal(deps: BackendDeps): Promise<ProbeResult> {
 export function probeRpcs(deps: BackendDeps): Promise<ProbeResult>[] {
   return deps.chains.configured().flatMap((chainId) => {
     const chain = findChain(chainId);
-    const method = chain?.kind === ChainKind.evm ? 'eth_blockNumber' : chain?.kind === ChainKind.solana ? 'getSlot' : undefined;
+    const method =
+      chain?.kind === ChainKind.evm
+        ? 'eth_blockNumber'
+        : chain?.kind === ChainKind.solana
+          ? 'getSlot'
+          : undefined;
     return deps.chains.rpcUrls(chainId).map((url, index) => {
-      const base = { name: `rpc:${chainId}:${index}`, kind: 'rpc' as const, critical: false, chain: chainId, endpoint: redactUrl(url) };
-      if (!method || !url.startsWith('http')) return Promise.resolve({ ...base, status: 'unchecked' as const, latency_ms: null });
+      const base = {
+        name: `rpc:${chainId}:${index}`,
+        kind: 'rpc' as const,
+        critical: false,
+        chain: chainId,
+        endpoint: redactUrl(url),
+      };
+      if (!method || !url.startsWith('http'))
+        return Promise.resolve({ ...base, status: 'unchecked' as const, latency_ms: null });
       return timed(base, () => jsonRpc(url, method));
     });
   });

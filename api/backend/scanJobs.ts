@@ -5,7 +5,13 @@ import {
   WorkflowFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure, WorkflowNotFoundError } from '@temporalio/common';
+import {
+  ApplicationFailure,
+  CancelledFailure,
+  TerminatedFailure,
+  TimeoutFailure,
+  WorkflowNotFoundError,
+} from '@temporalio/common';
 import { z } from 'zod';
 import { isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
@@ -13,7 +19,11 @@ import { assertContract, checkScanRequest } from '../../core/scan/resolveTarget.
 import { ScanResult } from '../../core/scan/result.ts';
 import type { StoredScan } from '../../core/stores/scans.ts';
 import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
-import { scanProgressQuery, type ScanProgress, type ScanTokenInput } from '../../core/temporal/scanMessages.ts';
+import {
+  scanProgressQuery,
+  type ScanProgress,
+  type ScanTokenInput,
+} from '../../core/temporal/scanMessages.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import type { scanToken } from '../../workflows/scanToken.ts';
 import type { BackendDeps } from './deps.ts';
@@ -135,7 +145,9 @@ export class ScanJobs {
     const waitMs = Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs);
     if (waitMs > 0) {
       try {
-        const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () => handle.result());
+        const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
+          handle.result(),
+        );
         return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
       } catch (error) {
         if (error instanceof WorkflowFailedError) return this.get(jobId);
@@ -147,7 +159,8 @@ export class ScanJobs {
 
   async get(jobId: string): Promise<ScanJob> {
     const ref = parseJobId(jobId);
-    if (!ref) throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
+    if (!ref)
+      throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
     const stored = await this.#deps.scans.byJobId(jobId);
     if (stored) return completedView(stored, false);
 
@@ -179,11 +192,15 @@ export class ScanJobs {
   /** Requests cancellation; the workflow stops at its next step. */
   async cancel(jobId: string): Promise<ScanJob> {
     const ref = parseJobId(jobId);
-    if (!ref) throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
+    if (!ref)
+      throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
     const handle = this.#deps.temporal.client.workflow.getHandle<typeof scanToken>(ref.workflowId, ref.runId);
     const description = await this.#describe(handle, jobId);
     if (description.status.name !== 'RUNNING') {
-      throw new VigilError('job_not_running', `The job has already finished (${description.status.name.toLowerCase()}).`);
+      throw new VigilError(
+        'job_not_running',
+        `The job has already finished (${description.status.name.toLowerCase()}).`,
+      );
     }
     await handle.cancel();
     return this.get(jobId);
@@ -256,7 +273,8 @@ function failureOf(error: unknown): { reason: string; message: string } {
   const cause = error instanceof WorkflowFailedError ? error.cause : error;
   if (cause instanceof ApplicationFailure) return { reason: cause.type ?? 'failed', message: cause.message };
   if (cause instanceof CancelledFailure) return { reason: 'cancelled', message: 'The job was cancelled.' };
-  if (cause instanceof TerminatedFailure) return { reason: 'terminated', message: 'The job was terminated by an operator.' };
+  if (cause instanceof TerminatedFailure)
+    return { reason: 'terminated', message: 'The job was terminated by an operator.' };
   if (cause instanceof TimeoutFailure) return { reason: 'timed_out', message: 'The job ran out of time.' };
   return { reason: 'failed', message: cause instanceof Error ? cause.message : 'The job failed.' };
 }

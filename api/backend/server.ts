@@ -14,7 +14,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     if (closing) return;
     closing = true;
-    void app.close().then(() => closeBackendDeps(deps)).then(() => process.exit(0));
+    void app
+      .close()
+      .then(() => closeBackendDeps(deps))
+      .then(() => process.exit(0));
   });
 }
 await app.listen({ host: env.HOST, port: env.PORT });

@@ -25,7 +25,9 @@ export function readVersionInfo(service: string, commit?: string): VersionInfo {
     api_version: API_VERSION,
     commit: commit ?? gitCommit(),
     node: process.version,
-    temporal_sdk: readJson(new URL('../../node_modules/@temporalio/client/package.json', import.meta.url)).version ?? 'unknown',
+    temporal_sdk:
+      readJson(new URL('../../node_modules/@temporalio/client/package.json', import.meta.url)).version ??
+      'unknown',
     started_at: new Date().toISOString(),
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -42,7 +42,12 @@ declare module 'fastify' {
 export const problemPlugin = fp<ProblemPluginOptions>(
   (app, options) => {
     const base = options.publicUrl.replace(/\/+$/, '');
-    const build = (request: FastifyRequest, code: ErrorCode, detail: string, extensions: Record<string, unknown> = {}): Problem => ({
+    const build = (
+      request: FastifyRequest,
+      code: ErrorCode,
+      detail: string,
+      extensions: Record<string, unknown> = {},
+    ): Problem => ({
       // Extension members never override the standard ones.
       ...extensions,
       type: `${base}/errors/${code}`,
@@ -56,9 +61,12 @@ export const problemPlugin = fp<ProblemPluginOptions>(
     const send = (reply: FastifyReply, problem: Problem) =>
       reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(problem);
 
-    app.decorateReply('problem', function (this: FastifyReply, code: ErrorCode, detail: string, extensions?: Record<string, unknown>) {
-      return send(this, build(this.request, code, detail, extensions));
-    });
+    app.decorateReply(
+      'problem',
+      function (this: FastifyReply, code: ErrorCode, detail: string, extensions?: Record<string, unknown>) {
+        return send(this, build(this.request, code, detail, extensions));
+      },
+    );
 
     // A mirror of the routing table, to tell "no such path" (404) from "wrong method" (405).
     const routes = FindMyWay({ ignoreTrailingSlash: true });
@@ -81,7 +89,12 @@ export const problemPlugin = fp<ProblemPluginOptions>(
       if (allowed.length > 0) {
         return send(
           reply.header('allow', allowed.join(', ')),
-          build(request, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`, { allow: allowed }),
+          build(
+            request,
+            'method_not_allowed',
+            `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`,
+            { allow: allowed },
+          ),
         );
       }
       return send(reply, build(request, 'not_found', `No route answers ${request.method} ${path}.`));
@@ -101,15 +114,29 @@ export const problemPlugin = fp<ProblemPluginOptions>(
         }));
         const fields = errors.map((entry) => entry.loc.join('.')).join(', ');
         const code: ErrorCode = where === 'body' ? 'validation_failed' : 'bad_request';
-        return send(reply, build(request, code, `Invalid ${fields}: ${errors.map((entry) => entry.msg).join('; ')}`, { errors }));
+        return send(
+          reply,
+          build(request, code, `Invalid ${fields}: ${errors.map((entry) => entry.msg).join('; ')}`, {
+            errors,
+          }),
+        );
       }
       if (isResponseSerializationError(error)) {
         request.log.error({ err: error }, 'response did not match its schema');
         return send(reply, build(request, 'internal_error', 'The server could not produce a valid answer.'));
       }
       const status = error.statusCode ?? 500;
-      if (status === 413) return send(reply, build(request, 'payload_too_large', 'The request body is too large.'));
-      if (status === 415) return send(reply, build(request, 'unsupported_media_type', `Unsupported Content-Type: ${request.headers['content-type'] ?? 'none'}.`));
+      if (status === 413)
+        return send(reply, build(request, 'payload_too_large', 'The request body is too large.'));
+      if (status === 415)
+        return send(
+          reply,
+          build(
+            request,
+            'unsupported_media_type',
+            `Unsupported Content-Type: ${request.headers['content-type'] ?? 'none'}.`,
+          ),
+        );
       if (status === 404) return send(reply, build(request, 'not_found', 'Not found.'));
       if (status >= 400 && status < 500) {
         // Fastify's own client errors (malformed JSON, empty body with a JSON content type...).

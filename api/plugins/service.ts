@@ -1,11 +1,22 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  LogController,
+  type RawServerDefault,
+} from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { LoggerOptions } from 'pino';
 import { problemPlugin } from './problem.ts';
 import { genRequestId, requestContextPlugin } from './requestContext.ts';
 
-export type VigilApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+export type VigilApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 export interface ServiceOptions {
   /** Base URL the service is reached at; problem type URLs are built from it. */
@@ -31,7 +42,10 @@ export const REDACTED_LOG_PATHS = [
  */
 export async function createService(options: ServiceOptions): Promise<VigilApp> {
   const app = Fastify({
-    logger: options.logger === false ? false : { ...options.logger, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+    logger:
+      options.logger === false
+        ? false
+        : { ...options.logger, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
     genReqId: genRequestId,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: options.bodyLimit ?? 64 * 1024,

@@ -1,4 +1,12 @@
-import { type Chain, createPublicClient, defineChain, fallback, http, type PublicClient, webSocket } from 'viem';
+import {
+  type Chain,
+  createPublicClient,
+  defineChain,
+  fallback,
+  http,
+  type PublicClient,
+  webSocket,
+} from 'viem';
 import { VigilError } from '../errors/vigilError.ts';
 import { type ChainId, type ChainInfo, ChainKind, findChain } from './registry.ts';
 
@@ -48,11 +56,14 @@ export class ChainClients {
       });
     }
     const transports = urls.map((url) =>
-      url.startsWith('ws') ? webSocket(url, { timeout: this.#timeoutMs, retryCount: 0 }) : http(url, { timeout: this.#timeoutMs, retryCount: 0 }),
+      url.startsWith('ws')
+        ? webSocket(url, { timeout: this.#timeoutMs, retryCount: 0 })
+        : http(url, { timeout: this.#timeoutMs, retryCount: 0 }),
     );
     const client = createPublicClient({
       chain: toViemChain(chain, chain.evmChainId, urls),
-      transport: transports.length === 1 && transports[0] ? transports[0] : fallback(transports, { retryCount: 0 }),
+      transport:
+        transports.length === 1 && transports[0] ? transports[0] : fallback(transports, { retryCount: 0 }),
       // Scans pin a block and read at it; nothing here benefits from polling caches.
       cacheTime: 0,
       batch: { multicall: false },
@@ -66,7 +77,11 @@ function toViemChain(chain: ChainInfo, id: number, urls: readonly string[]): Cha
   return defineChain({
     id,
     name: chain.name,
-    nativeCurrency: { name: chain.native.symbol, symbol: chain.native.symbol, decimals: chain.native.decimals },
+    nativeCurrency: {
+      name: chain.native.symbol,
+      symbol: chain.native.symbol,
+      decimals: chain.native.decimals,
+    },
     rpcUrls: { default: { http: urls.filter((url) => url.startsWith('http')) } },
   });
 }

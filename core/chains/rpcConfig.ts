@@ -16,7 +16,8 @@ export function readRpcConfig(env: NodeJS.ProcessEnv = process.env): Map<ChainId
   const out = new Map<ChainId, string[]>();
   for (const chain of CHAINS) {
     const raw = env[rpcEnvName(chain.id)];
-    const urls = raw === undefined ? (DEFAULT_RPC_URLS[chain.id] ?? []) : parseUrlList(raw, rpcEnvName(chain.id));
+    const urls =
+      raw === undefined ? (DEFAULT_RPC_URLS[chain.id] ?? []) : parseUrlList(raw, rpcEnvName(chain.id));
     if (urls.length > 0) out.set(chain.id, urls);
   }
   return out;

@@ -7,8 +7,16 @@ import { redactUrl } from '../errors/redactUrl.ts';
  */
 export function isRpcUnreachable(error: unknown): boolean {
   // Follow the cause chain through wrappers of our own down to viem's transport errors.
-  for (let current = error, depth = 0; current instanceof Error && depth < 10; current = current.cause, depth++) {
-    if (current instanceof HttpRequestError || current instanceof TimeoutError || current instanceof WebSocketRequestError) {
+  for (
+    let current = error, depth = 0;
+    current instanceof Error && depth < 10;
+    current = current.cause, depth++
+  ) {
+    if (
+      current instanceof HttpRequestError ||
+      current instanceof TimeoutError ||
+      current instanceof WebSocketRequestError
+    ) {
       return true;
     }
   }
@@ -17,7 +25,8 @@ export function isRpcUnreachable(error: unknown): boolean {
 
 /** A short message without URLs (viem's long messages embed the RPC URL, which may hold a key). */
 export function describeRpcError(error: unknown, urls: readonly string[]): string {
-  const short = error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error);
+  const short =
+    error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error);
   const providers = urls.map(redactUrl).join(', ');
   return `${scrubUrls(short)} (providers: ${providers || 'none'})`;
 }

@@ -6,10 +6,20 @@ export const StoresEnv = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   /** Prepended to every task queue name, so deployments can share a namespace. */
-  TASK_QUEUE_PREFIX: z.string().max(64).regex(/^[A-Za-z0-9._-]*$/).default(''),
-  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URI').default('mongodb://127.0.0.1:27017'),
+  TASK_QUEUE_PREFIX: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .default(''),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URI')
+    .default('mongodb://127.0.0.1:27017'),
   MONGODB_DB: z.string().min(1).default('vigil'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URI').default('redis://127.0.0.1:6379'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URI')
+    .default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key Vigil writes, so deployments (or test runs) can share a Redis. */
   REDIS_KEY_PREFIX: z.string().max(64).default('vigil:'),
   /** How long a finished scan answers from the Redis cache before a new scan runs. */

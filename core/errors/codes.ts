@@ -7,12 +7,14 @@ export const ErrorCodes = {
   bad_request: {
     status: 400,
     title: 'Bad request',
-    description: 'The request could not be read: malformed JSON, a bad path or query parameter, or a missing body.',
+    description:
+      'The request could not be read: malformed JSON, a bad path or query parameter, or a missing body.',
   },
   validation_failed: {
     status: 422,
     title: 'Validation failed',
-    description: 'The body was read but a field is invalid. `errors` names every failing field with `loc`, `msg` and `type`.',
+    description:
+      'The body was read but a field is invalid. `errors` names every failing field with `loc`, `msg` and `type`.',
   },
   invalid_address: {
     status: 422,
@@ -22,12 +24,14 @@ export const ErrorCodes = {
   address_not_contract: {
     status: 422,
     title: 'Address has no contract code',
-    description: 'A token scan needs a contract; the address holds no code on that chain at the latest block.',
+    description:
+      'A token scan needs a contract; the address holds no code on that chain at the latest block.',
   },
   capability_not_supported: {
     status: 422,
     title: 'Not supported on this chain',
-    description: 'The tool does not apply to this chain (for example a token risk scan on Bitcoin). No result is made up.',
+    description:
+      'The tool does not apply to this chain (for example a token risk scan on Bitcoin). No result is made up.',
   },
   chain_unavailable: {
     status: 422,
@@ -35,7 +39,11 @@ export const ErrorCodes = {
     description: 'The chain is known but this deployment has no RPC endpoint configured for it.',
   },
   not_found: { status: 404, title: 'Not found', description: 'No route answers this path.' },
-  job_not_found: { status: 404, title: 'Job not found', description: 'No job has this id (or it is past retention).' },
+  job_not_found: {
+    status: 404,
+    title: 'Job not found',
+    description: 'No job has this id (or it is past retention).',
+  },
   method_not_allowed: {
     status: 405,
     title: 'Method not allowed',
@@ -46,7 +54,11 @@ export const ErrorCodes = {
     title: 'Job is not running',
     description: 'The job has already finished, so it cannot be cancelled.',
   },
-  payload_too_large: { status: 413, title: 'Payload too large', description: 'The request body exceeds the limit.' },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    description: 'The request body exceeds the limit.',
+  },
   unsupported_media_type: {
     status: 415,
     title: 'Unsupported media type',
@@ -55,7 +67,8 @@ export const ErrorCodes = {
   internal_error: {
     status: 500,
     title: 'Internal error',
-    description: 'An unexpected error. Nothing internal is disclosed; quote the X-Request-ID when reporting it.',
+    description:
+      'An unexpected error. Nothing internal is disclosed; quote the X-Request-ID when reporting it.',
   },
   not_ready: {
     status: 503,
@@ -65,7 +78,8 @@ export const ErrorCodes = {
   engine_unavailable: {
     status: 503,
     title: 'Job engine unavailable',
-    description: 'The workflow engine could not be reached to start or read the job. Retry after the Retry-After delay.',
+    description:
+      'The workflow engine could not be reached to start or read the job. Retry after the Retry-After delay.',
   },
 } as const satisfies Record<string, { status: number; title: string; description: string }>;
 

@@ -25,7 +25,13 @@ export const SEVERITY_POINTS = {
   [Severity.critical]: 100,
 } as const satisfies Record<Severity, number>;
 
-export const Tier = { low: 'low', medium: 'medium', high: 'high', critical: 'critical', unknown: 'unknown' } as const;
+export const Tier = {
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  critical: 'critical',
+  unknown: 'unknown',
+} as const;
 export type Tier = (typeof Tier)[keyof typeof Tier];
 
 /** Inclusive lower bound of each band, highest first. */

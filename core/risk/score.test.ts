@@ -9,15 +9,30 @@ const fail = (id: Parameters<typeof makeCheck>[0], severity?: 'low' | 'medium' |
 
 describe('scoreToken', () => {
   it('gives a clean contract a low score, and green flags for what passed', () => {
-    const summary = scoreToken([pass('owner_not_renounced'), pass('is_mintable'), pass('is_honeypot'), pass('sell_tax')]);
+    const summary = scoreToken([
+      pass('owner_not_renounced'),
+      pass('is_mintable'),
+      pass('is_honeypot'),
+      pass('sell_tax'),
+    ]);
     expect(summary.risk_score).toBe(0);
     expect(summary.tier).toBe('low');
     expect(summary.flags).toEqual([]);
-    expect(summary.green_flags.map((flag) => flag.id)).toEqual(['owner_not_renounced', 'is_mintable', 'is_honeypot', 'sell_tax']);
+    expect(summary.green_flags.map((flag) => flag.id)).toEqual([
+      'owner_not_renounced',
+      'is_mintable',
+      'is_honeypot',
+      'sell_tax',
+    ]);
   });
 
   it('puts a failed gate in the top band whatever the other checks say', () => {
-    const summary = scoreToken([fail('is_honeypot'), pass('owner_not_renounced'), pass('is_mintable'), pass('is_proxy')]);
+    const summary = scoreToken([
+      fail('is_honeypot'),
+      pass('owner_not_renounced'),
+      pass('is_mintable'),
+      pass('is_proxy'),
+    ]);
     expect(summary.gates).toEqual(['is_honeypot']);
     expect(summary.risk_score).toBeGreaterThanOrEqual(GATE_FLOOR);
     expect(summary.tier).toBe('critical');
@@ -25,7 +40,11 @@ describe('scoreToken', () => {
   });
 
   it('adds severity points within a category, capped at 100', () => {
-    const summary = scoreToken([fail('is_mintable', 'high'), fail('is_blacklisted', 'medium'), fail('transfer_pausable', 'medium')]);
+    const summary = scoreToken([
+      fail('is_mintable', 'high'),
+      fail('is_blacklisted', 'medium'),
+      fail('transfer_pausable', 'medium'),
+    ]);
     expect(summary.categories.contract_safety.score).toBe(100);
     const one = scoreToken([fail('is_blacklisted', 'medium'), pass('is_mintable')]);
     expect(one.categories.contract_safety.score).toBe(30);
@@ -35,7 +54,11 @@ describe('scoreToken', () => {
 
   it('counts unknown checks neither as safe nor as dangerous: they lower coverage only', () => {
     const known = scoreToken([fail('is_blacklisted', 'medium'), pass('is_mintable')]);
-    const withUnknown = scoreToken([fail('is_blacklisted', 'medium'), pass('is_mintable'), unknownCheck('is_honeypot', 'no pool')]);
+    const withUnknown = scoreToken([
+      fail('is_blacklisted', 'medium'),
+      pass('is_mintable'),
+      unknownCheck('is_honeypot', 'no pool'),
+    ]);
     expect(withUnknown.risk_score).toBe(known.risk_score);
     expect(withUnknown.coverage).toBeLessThan(known.coverage);
     expect(withUnknown.categories.contract_safety.checks).toEqual({ pass: 1, fail: 1, unknown: 1 });

@@ -53,7 +53,11 @@ export function scoreToken(checks: readonly Check[]): RiskSummary {
   for (const [category, weight] of Object.entries(CATEGORY_WEIGHTS) as [RiskCategory, number][]) {
     const own = checks.filter((check) => check.category === category);
     const count = (status: CheckStatus) => own.filter((check) => check.status === status).length;
-    const tally = { pass: count(CheckStatus.pass), fail: count(CheckStatus.fail), unknown: count(CheckStatus.unknown) };
+    const tally = {
+      pass: count(CheckStatus.pass),
+      fail: count(CheckStatus.fail),
+      unknown: count(CheckStatus.unknown),
+    };
     const decided = tally.pass + tally.fail;
     const categoryCoverage = own.length === 0 ? 0 : decided / own.length;
     let score: number | null = null;
@@ -69,13 +73,17 @@ export function scoreToken(checks: readonly Check[]): RiskSummary {
           (tally.unknown ? ` (${tally.unknown} unknown)` : ''),
       );
     } else {
-      explanation.push(`${category}: no decided check → left out of the weighted score, weight ${weight} not counted`);
+      explanation.push(
+        `${category}: no decided check → left out of the weighted score, weight ${weight} not counted`,
+      );
     }
     coverage += weight * categoryCoverage;
     categories[category] = { score, weight, coverage: round(categoryCoverage, 3), checks: tally };
   }
 
-  const gates = checks.filter((check) => check.gate && check.status === CheckStatus.fail).map((check) => check.id);
+  const gates = checks
+    .filter((check) => check.gate && check.status === CheckStatus.fail)
+    .map((check) => check.id);
   let riskScore: number | null = decidedWeight > 0 ? Math.round(weighted / decidedWeight) : null;
   if (riskScore !== null) explanation.push(`weighted mean over decided categories → ${riskScore}`);
   if (gates.length > 0) {
@@ -84,7 +92,8 @@ export function scoreToken(checks: readonly Check[]): RiskSummary {
   }
   coverage = round(coverage, 3);
 
-  const bySeverity = (a: Check, b: Check) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity);
+  const bySeverity = (a: Check, b: Check) =>
+    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity);
   return {
     model_version: MODEL_VERSION,
     risk_score: riskScore,

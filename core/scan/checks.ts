@@ -15,19 +15,33 @@ const contract = RiskCategory.contractSafety;
 /** Every check Vigil runs, by flag name. Engines only decide status, detail, value and evidence. */
 export const CHECKS = {
   owner_not_renounced: {
-    category: contract, severity: Severity.low, title: 'Contract has an active owner',
+    category: contract,
+    severity: Severity.low,
+    title: 'Contract has an active owner',
     green: 'Ownership renounced',
   },
-  is_mintable: { category: contract, severity: Severity.high, title: 'Supply can be minted', green: 'No mint function' },
+  is_mintable: {
+    category: contract,
+    severity: Severity.high,
+    title: 'Supply can be minted',
+    green: 'No mint function',
+  },
   is_blacklisted: { category: contract, severity: Severity.medium, title: 'Addresses can be blacklisted' },
   transfer_pausable: { category: contract, severity: Severity.medium, title: 'Transfers can be paused' },
-  slippage_modifiable: { category: contract, severity: Severity.medium, title: 'Taxes can be changed by the owner' },
+  slippage_modifiable: {
+    category: contract,
+    severity: Severity.medium,
+    title: 'Taxes can be changed by the owner',
+  },
   is_anti_whale: { category: contract, severity: Severity.low, title: 'Max transaction / wallet limits' },
   is_proxy: { category: contract, severity: Severity.medium, title: 'Upgradeable proxy' },
   selfdestruct: { category: contract, severity: Severity.high, title: 'Contract can self-destruct' },
   external_call: { category: contract, severity: Severity.medium, title: 'Delegates calls to other code' },
   is_honeypot: {
-    category: contract, severity: Severity.critical, title: 'Honeypot: sells fail', gate: true,
+    category: contract,
+    severity: Severity.critical,
+    title: 'Honeypot: sells fail',
+    gate: true,
     green: 'Buy and sell succeed in simulation',
   },
   cannot_buy: { category: contract, severity: Severity.high, title: 'Buys fail in simulation' },
@@ -56,7 +70,10 @@ export function makeCheck(id: CheckId, input: CheckInput): Check {
     category: definition.category,
     status: input.status,
     severity: input.severity ?? definition.severity,
-    title: input.status === 'pass' && definition.green && input.green !== false ? definition.green : definition.title,
+    title:
+      input.status === 'pass' && definition.green && input.green !== false
+        ? definition.green
+        : definition.title,
     detail: input.detail,
     evidence: input.evidence ?? [],
   };

@@ -8,8 +8,15 @@ export type Engine = (typeof Engine)[keyof typeof Engine];
 /** The checks each engine decides, so a failed engine's checks are reported as unknown. */
 export const ENGINE_CHECKS = {
   contract_safety: [
-    'owner_not_renounced', 'is_mintable', 'is_blacklisted', 'transfer_pausable', 'slippage_modifiable',
-    'is_anti_whale', 'is_proxy', 'selfdestruct', 'external_call',
+    'owner_not_renounced',
+    'is_mintable',
+    'is_blacklisted',
+    'transfer_pausable',
+    'slippage_modifiable',
+    'is_anti_whale',
+    'is_proxy',
+    'selfdestruct',
+    'external_call',
   ],
   honeypot: ['is_honeypot', 'cannot_buy', 'buy_tax', 'sell_tax', 'transfer_tax'],
 } as const satisfies Record<Engine, readonly CheckId[]>;

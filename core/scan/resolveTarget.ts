@@ -28,9 +28,13 @@ export function checkScanRequest(chains: ChainClients, request: ScanRequestTarge
     });
   }
   if (!isAddress(request.address, { strict: false })) {
-    throw new VigilError('invalid_address', `"${request.address.slice(0, 64)}" is not a valid ${chain.name} address.`, {
-      extensions: { field: 'address' },
-    });
+    throw new VigilError(
+      'invalid_address',
+      `"${request.address.slice(0, 64)}" is not a valid ${chain.name} address.`,
+      {
+        extensions: { field: 'address' },
+      },
+    );
   }
   return { chain, address: getAddress(request.address), client: chains.evm(chain.id) };
 }
@@ -41,9 +45,13 @@ export async function assertContract(target: CheckedRequest, blockNumber?: bigin
     blockNumber === undefined ? { address: target.address } : { address: target.address, blockNumber },
   );
   if (!code || code === '0x') {
-    throw new VigilError('address_not_contract', `${target.address} holds no contract code on ${target.chain.name}.`, {
-      extensions: { chain: target.chain.id, address: target.address },
-    });
+    throw new VigilError(
+      'address_not_contract',
+      `${target.address} holds no contract code on ${target.chain.name}.`,
+      {
+        extensions: { chain: target.chain.id, address: target.address },
+      },
+    );
   }
   return code;
 }

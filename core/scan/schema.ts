@@ -7,7 +7,13 @@ import { z } from 'zod';
 export const CheckStatus = { pass: 'pass', fail: 'fail', unknown: 'unknown' } as const;
 export type CheckStatus = (typeof CheckStatus)[keyof typeof CheckStatus];
 
-export const Severity = { info: 'info', low: 'low', medium: 'medium', high: 'high', critical: 'critical' } as const;
+export const Severity = {
+  info: 'info',
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  critical: 'critical',
+} as const;
 export type Severity = (typeof Severity)[keyof typeof Severity];
 
 export const RiskCategory = {

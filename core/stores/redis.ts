@@ -1,15 +1,17 @@
 import { Redis } from 'ioredis';
 
 export interface RedisOptions {
-  /** Fail commands at once while disconnected instead of queueing them (keeps the API responsive). */
+  /** Fail commands within about a second while Redis is down, instead of waiting for it. */
   failFast?: boolean;
   /** Prepended to every key (ioredis keyPrefix). */
   keyPrefix?: string;
 }
 
 /**
- * A Redis client for request paths: commands fail fast while Redis is down, so a route degrades
- * or answers a problem instead of hanging; the client keeps reconnecting in the background.
+ * A Redis client for request paths: while Redis is down, commands fail after one reconnection
+ * attempt or a short timeout, so a route degrades or answers a problem instead of hanging; the
+ * client keeps reconnecting in the background. Commands sent while the first connection is being
+ * made wait for it.
  */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {
   const failFast = options.failFast ?? true;
@@ -18,7 +20,7 @@ export function createRedis(url: string, options: RedisOptions = {}): Redis {
     keyPrefix: options.keyPrefix ?? '',
     connectTimeout: 2_000,
     maxRetriesPerRequest: failFast ? 1 : 20,
-    enableOfflineQueue: !failFast,
+    ...(failFast ? { commandTimeout: 2_000 } : {}),
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
   // Connection errors are reported by health checks; without a listener ioredis logs each one.

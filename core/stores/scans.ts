@@ -51,7 +51,12 @@ export class ScanStore {
         { upsert: true },
       );
     if (this.#ttlSeconds > 0) {
-      await this.#redis.set(ScanStore.cacheKey(result.chain, result.address), JSON.stringify(stored), 'EX', this.#ttlSeconds);
+      await this.#redis.set(
+        ScanStore.cacheKey(result.chain, result.address),
+        JSON.stringify(stored),
+        'EX',
+        this.#ttlSeconds,
+      );
     }
     return stored;
   }

@@ -1,10 +1,20 @@
 import { defineQuery } from '@temporalio/workflow';
 
 /** Shared by the scanToken workflow and the API that queries it. */
-export const EngineState = { pending: 'pending', running: 'running', completed: 'completed', failed: 'failed' } as const;
+export const EngineState = {
+  pending: 'pending',
+  running: 'running',
+  completed: 'completed',
+  failed: 'failed',
+} as const;
 export type EngineState = (typeof EngineState)[keyof typeof EngineState];
 
-export const ScanStage = { preparing: 'preparing', scanning: 'scanning', scoring: 'scoring', done: 'done' } as const;
+export const ScanStage = {
+  preparing: 'preparing',
+  scanning: 'scanning',
+  scoring: 'scoring',
+  done: 'done',
+} as const;
 export type ScanStage = (typeof ScanStage)[keyof typeof ScanStage];
 
 export interface EngineProgress {

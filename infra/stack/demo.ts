@@ -24,9 +24,13 @@ export async function runDemo(api: string, scenario: Scenario, say: (line: strin
   for (const { key, job } of jobs) {
     if (job.result) {
       const flags = job.result.flags.map((flag) => flag.id).join(', ') || 'none';
-      say(`  ${key.padEnd(10)} risk ${String(job.result.risk_score).padStart(3)}  ${job.result.tier.padEnd(8)} flags: ${flags}`);
+      say(
+        `  ${key.padEnd(10)} risk ${String(job.result.risk_score).padStart(3)}  ${job.result.tier.padEnd(8)} flags: ${flags}`,
+      );
     } else {
-      say(`  ${key.padEnd(10)} ${job.status}${job.error ? `: ${job.error.reason} ${job.error.message}` : ''} (${job.job_id})`);
+      say(
+        `  ${key.padEnd(10)} ${job.status}${job.error ? `: ${job.error.reason} ${job.error.message}` : ''} (${job.job_id})`,
+      );
     }
   }
 }

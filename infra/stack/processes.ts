@@ -82,7 +82,9 @@ export async function spawnService(options: SpawnOptions): Promise<ManagedProces
     if (await options.ready(head).catch(() => false)) return managed;
     if (Date.now() > deadline) {
       await managed.stop(1_000);
-      throw new Error(`${options.name} was not ready within ${options.readyTimeoutMs ?? 60_000} ms:\n${tail.trim()}`);
+      throw new Error(
+        `${options.name} was not ready within ${options.readyTimeoutMs ?? 60_000} ms:\n${tail.trim()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -96,7 +98,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../../core/temporal/searchAttributes.ts';
@@ -29,7 +30,16 @@ export async function startTemporal(options: {
   logFile?: string;
 }): Promise<RunningService> {
   const bin = requireTool('temporal', 'or set TEMPORAL_ADDRESS');
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--log-level',
+    'warn',
+  ];
   args.push(...(options.uiPort === undefined ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
   if (options.dbFile) {
     mkdirSync(path.dirname(options.dbFile), { recursive: true });
@@ -46,8 +56,10 @@ export async function startTemporal(options: {
     ready: async () => {
       const connection = await Connection.connect({ address, connectTimeout: 1_000 });
       try {
-        const health = await connection.withDeadline(Date.now() + 1_000, () => connection.healthService.check({}));
-        return health.status === 1;
+        const health = await connection.withDeadline(Date.now() + 1_000, () =>
+          connection.healthService.check({}),
+        );
+        return health.status === proto.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING;
       } finally {
         await connection.close();
       }
@@ -57,7 +69,11 @@ export async function startTemporal(options: {
 }
 
 /** redis-server on loopback; `dir` set = persistent (append-only file), else memory only. */
-export async function startRedis(options: { port: number; dir?: string; logFile?: string }): Promise<RunningService> {
+export async function startRedis(options: {
+  port: number;
+  dir?: string;
+  logFile?: string;
+}): Promise<RunningService> {
   const bin = requireTool('redis-server', 'or set REDIS_URL');
   const args = ['--port', String(options.port), '--bind', '127.0.0.1', '--protected-mode', 'yes'];
   if (options.dir) {
@@ -73,7 +89,11 @@ export async function startRedis(options: { port: number; dir?: string; logFile?
     args,
     ...(options.logFile ? { logFile: options.logFile } : {}),
     ready: async () => {
-      const redis = new Redis(address, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const redis = new Redis(address, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
       redis.on('error', () => undefined);
       try {
         await redis.connect();
@@ -90,12 +110,20 @@ export async function startRedis(options: { port: number; dir?: string; logFile?
  * A MongoDB-wire server on loopback: mongod when installed, otherwise FerretDB with its SQLite
  * backend (built by infra/provision.sh). Data lives in `dir`.
  */
-export async function startMongo(options: { port: number; dir: string; logFile?: string }): Promise<RunningService> {
+export async function startMongo(options: {
+  port: number;
+  dir: string;
+  logFile?: string;
+}): Promise<RunningService> {
   mkdirSync(options.dir, { recursive: true });
   const mongod = resolveTool('mongod');
   const address = `mongodb://127.0.0.1:${options.port}`;
   const [name, command, args] = mongod
-    ? (['mongod', mongod, ['--dbpath', options.dir, '--port', String(options.port), '--bind_ip', '127.0.0.1', '--quiet']] as const)
+    ? ([
+        'mongod',
+        mongod,
+        ['--dbpath', options.dir, '--port', String(options.port), '--bind_ip', '127.0.0.1', '--quiet'],
+      ] as const)
     : ([
         'ferretdb',
         requireTool('ferretdb', 'or set MONGODB_URI'),

@@ -29,7 +29,9 @@ function stopAll(exitCode: number): Promise<void> {
   stopping ??= (async () => {
     say('stopping...');
     for (const entry of [...running].reverse()) {
-      await entry.stop().catch((error: unknown) => say(`${entry.name} did not stop cleanly: ${String(error)}`));
+      await entry
+        .stop()
+        .catch((error: unknown) => say(`${entry.name} did not stop cleanly: ${String(error)}`));
     }
     say('stopped');
     process.exit(exitCode);
@@ -91,17 +93,24 @@ async function main(): Promise<void> {
         }).then((service) => (track('temporal', service.process), service))
       : undefined,
     local.redis
-      ? startRedis({ port: env.VIGIL_REDIS_PORT, dir: path.join(dataDir, 'redis'), logFile: path.join(logDir, 'redis.log') }).then(
-          (service) => (track('redis', service.process), service),
-        )
+      ? startRedis({
+          port: env.VIGIL_REDIS_PORT,
+          dir: path.join(dataDir, 'redis'),
+          logFile: path.join(logDir, 'redis.log'),
+        }).then((service) => (track('redis', service.process), service))
       : undefined,
     local.mongo
-      ? startMongo({ port: env.VIGIL_MONGO_PORT, dir: path.join(dataDir, 'mongo'), logFile: path.join(logDir, 'mongo.log') }).then(
-          (service) => (track('mongo', service.process), service),
-        )
+      ? startMongo({
+          port: env.VIGIL_MONGO_PORT,
+          dir: path.join(dataDir, 'mongo'),
+          logFile: path.join(logDir, 'mongo.log'),
+        }).then((service) => (track('mongo', service.process), service))
       : undefined,
     local.anvil
-      ? startAnvil({ port: env.VIGIL_ANVIL_PORT, statePath: path.join(dataDir, 'devnet', 'anvil-state.json') }).then((node) => {
+      ? startAnvil({
+          port: env.VIGIL_ANVIL_PORT,
+          statePath: path.join(dataDir, 'devnet', 'anvil-state.json'),
+        }).then((node) => {
           running.push({ name: 'anvil', pid: node.process.pid, stop: () => node.stop() });
           return node;
         })
@@ -109,7 +118,10 @@ async function main(): Promise<void> {
   ]);
 
   const rpcUrl = anvil?.url ?? env.RPC_URLS_DEVNET?.split(',')[0]?.trim() ?? '';
-  const scenario = await loadOrDeployScenario({ rpcUrl, file: path.join(dataDir, 'devnet', 'scenario.json') });
+  const scenario = await loadOrDeployScenario({
+    rpcUrl,
+    file: path.join(dataDir, 'devnet', 'scenario.json'),
+  });
   const urls = {
     api: `http://127.0.0.1:${env.PORT}`,
     docs: `http://127.0.0.1:${env.PORT}/docs`,
@@ -158,7 +170,8 @@ async function main(): Promise<void> {
   say('ready');
   for (const [name, url] of Object.entries(urls)) if (url) say(`  ${name.padEnd(12)} ${url}`);
   say('devnet tokens:');
-  for (const [key, token] of Object.entries(scenario.tokens)) say(`  ${key.padEnd(12)} ${token.address}  ${token.symbol}`);
+  for (const [key, token] of Object.entries(scenario.tokens))
+    say(`  ${key.padEnd(12)} ${token.address}  ${token.symbol}`);
   say(`(written to ${stackFile})`);
 
   if (env.VIGIL_DEMO) await runDemo(urls.api, scenario, say);
@@ -166,9 +179,19 @@ async function main(): Promise<void> {
   writeStackFile(stackFile, urls, scenario, 'running');
 }
 
-function writeStackFile(file: string, urls: Record<string, string | null>, scenario: Scenario, state = 'ready'): void {
+function writeStackFile(
+  file: string,
+  urls: Record<string, string | null>,
+  scenario: Scenario,
+  state = 'ready',
+): void {
   const processes = running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
-  const tokens = Object.fromEntries(Object.entries(scenario.tokens).map(([key, token]) => [key, { address: token.address, symbol: token.symbol, kind: token.kind }]));
+  const tokens = Object.fromEntries(
+    Object.entries(scenario.tokens).map(([key, token]) => [
+      key,
+      { address: token.address, symbol: token.symbol, kind: token.kind },
+    ]),
+  );
   writeFileSync(
     file,
     `${JSON.stringify({ state, pid: process.pid, urls, chain: 'devnet', chain_id: scenario.chainId, dex: scenario.dex, tokens, processes }, null, 2)}\n`,

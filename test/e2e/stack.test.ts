@@ -30,7 +30,8 @@ function alive(pid: number): boolean {
 async function startStack(dataDir: string, ports: Record<string, number>): Promise<ManagedProcess> {
   // Every store local: whatever the outer environment points at is not used here.
   const inherited = { ...process.env };
-  for (const name of ['TEMPORAL_ADDRESS', 'REDIS_URL', 'MONGODB_URI', 'RPC_URLS_DEVNET', 'PUBLIC_URL']) delete inherited[name];
+  for (const name of ['TEMPORAL_ADDRESS', 'REDIS_URL', 'MONGODB_URI', 'RPC_URLS_DEVNET', 'PUBLIC_URL'])
+    delete inherited[name];
   return spawnService({
     name: 'stack',
     command: process.execPath,
@@ -63,8 +64,12 @@ describe('the embedded stack (npm start)', () => {
   it('comes up, scans the seeded honeypot and clean token over HTTP, stops without orphans, and restarts on its saved state', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'vigil-e2e-'));
     const ports = {
-      api: await freePort(), temporal: await freePort(), ui: await freePort(),
-      redis: await freePort(), mongo: await freePort(), anvil: await freePort(),
+      api: await freePort(),
+      temporal: await freePort(),
+      ui: await freePort(),
+      redis: await freePort(),
+      mongo: await freePort(),
+      anvil: await freePort(),
     };
     const stack = await startStack(dataDir, ports);
     const info = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
@@ -81,7 +86,10 @@ describe('the embedded stack (npm start)', () => {
       expect(response.status).toBe(200);
       return (await response.json()) as Job;
     };
-    const [honeypot, clean] = await Promise.all([scan(info.tokens.honeypot?.address ?? ''), scan(info.tokens.clean?.address ?? '')]);
+    const [honeypot, clean] = await Promise.all([
+      scan(info.tokens.honeypot?.address ?? ''),
+      scan(info.tokens.clean?.address ?? ''),
+    ]);
     expect(honeypot.result?.tier).toBe('critical');
     expect(honeypot.result?.gates).toEqual(['is_honeypot']);
     expect(clean.result?.tier).toBe('low');
@@ -98,7 +106,9 @@ describe('the embedded stack (npm start)', () => {
     try {
       const second = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
       expect(second.tokens).toEqual(info.tokens);
-      const old = await fetch(`${second.urls.api}/api/v2/scanner/scans/${encodeURIComponent(honeypot.job_id)}`);
+      const old = await fetch(
+        `${second.urls.api}/api/v2/scanner/scans/${encodeURIComponent(honeypot.job_id)}`,
+      );
       expect(old.status).toBe(200);
       expect(((await old.json()) as Job).result?.tier).toBe('critical');
     } finally {

@@ -13,14 +13,21 @@ const DEPLOYER_INDEX = 7;
 
 async function deployCleanTokens(rpcUrl: string, count: number): Promise<Address[]> {
   const client = createDevnetClient(rpcUrl);
-  const [artifacts, accounts] = await Promise.all([compileContracts(), client.request({ method: 'eth_accounts' })]);
+  const [artifacts, accounts] = await Promise.all([
+    compileContracts(),
+    client.request({ method: 'eth_accounts' }),
+  ]);
   const from = accounts[DEPLOYER_INDEX];
   const artifact = artifacts.CleanToken;
   if (!from || !artifact) throw new Error('no dev account or CleanToken artifact');
   const sender = new DevSender(client, from);
   const addresses: Address[] = [];
   for (let i = 0; i < count; i++) {
-    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args: [`Durable ${i}`, `DUR${i}`, parseEther('1000')] });
+    const data = encodeDeployData({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args: [`Durable ${i}`, `DUR${i}`, parseEther('1000')],
+    });
     const nonce = await sender.send({ label: `durable token ${i}`, data });
     addresses.push(getContractAddress({ from, nonce: BigInt(nonce) }));
   }
@@ -43,7 +50,11 @@ function spawnScannerWorker(env: Record<string, string>): Promise<ManagedProcess
 describe('durability', () => {
   const { rpcUrl } = testStack();
   // Few slots, so the first worker is still busy when it is killed.
-  const env = isolatedEnv({ RPC_URLS_DEVNET: rpcUrl, WORKER_SCANNER_ACTIVITIES: '2', WORKER_SCANNER_WORKFLOWS: '2' });
+  const env = isolatedEnv({
+    RPC_URLS_DEVNET: rpcUrl,
+    WORKER_SCANNER_ACTIVITIES: '2',
+    WORKER_SCANNER_WORKFLOWS: '2',
+  });
   let backend: TestBackend;
   const workers: ManagedProcess[] = [];
 
@@ -56,14 +67,22 @@ describe('durability', () => {
   });
 
   const status = async (jobId: string) =>
-    (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<{ status: string; result: { tier: string } | null }>();
-  const completed = async (jobIds: string[]) => (await Promise.all(jobIds.map(status))).filter((job) => job.status === 'completed').length;
+    (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<{
+      status: string;
+      result: { tier: string } | null;
+    }>();
+  const completed = async (jobIds: string[]) =>
+    (await Promise.all(jobIds.map(status))).filter((job) => job.status === 'completed').length;
 
   it('completes every scan after the scanner worker is SIGKILLed mid-run, and every job id still answers', async () => {
     const tokens = await deployCleanTokens(rpcUrl, SCANS);
     const jobIds = await Promise.all(
       tokens.map(async (address) => {
-        const response = await backend.app.inject({ method: 'POST', url: '/api/v2/scanner/scans', payload: { chain: 'devnet', address } });
+        const response = await backend.app.inject({
+          method: 'POST',
+          url: '/api/v2/scanner/scans',
+          payload: { chain: 'devnet', address },
+        });
         expect(response.statusCode).toBe(202);
         return response.json<{ job_id: string }>().job_id;
       }),
@@ -71,7 +90,10 @@ describe('durability', () => {
 
     const first = await spawnScannerWorker(env);
     workers.push(first);
-    await until(async () => ((await completed(jobIds)) >= 1 ? true : undefined), { timeoutMs: 60_000, intervalMs: 20 });
+    await until(async () => ((await completed(jobIds)) >= 1 ? true : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    });
     first.child.kill('SIGKILL');
     await first.exited;
     const doneAtKill = await completed(jobIds);
@@ -79,7 +101,10 @@ describe('durability', () => {
 
     const fresh = await spawnScannerWorker(env);
     workers.push(fresh);
-    await until(async () => ((await completed(jobIds)) === SCANS ? true : undefined), { timeoutMs: 90_000, intervalMs: 250 });
+    await until(async () => ((await completed(jobIds)) === SCANS ? true : undefined), {
+      timeoutMs: 90_000,
+      intervalMs: 250,
+    });
     for (const jobId of jobIds) {
       const job = await status(jobId);
       expect(job.status).toBe('completed');

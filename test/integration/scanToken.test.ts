@@ -42,10 +42,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
   const { scenario } = testStack();
 
   beforeAll(async () => {
-    [workers, backend] = await Promise.all([
-      startTestWorkers(env),
-      startTestBackend(env),
-    ]);
+    [workers, backend] = await Promise.all([startTestWorkers(env), startTestBackend(env)]);
   });
   afterAll(async () => {
     await backend?.close();
@@ -67,7 +64,10 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     expect(job.status).toBe('completed');
     const result = job.result;
     if (!result) throw new Error('no result');
-    const failed = result.checks.filter((check) => check.status === 'fail').map((check) => check.id).sort();
+    const failed = result.checks
+      .filter((check) => check.status === 'fail')
+      .map((check) => check.id)
+      .sort();
     expect(failed).toEqual([...token.expected.flags].sort());
     if (token.expected.honeypot) {
       expect(result.gates).toContain('is_honeypot');
@@ -80,7 +80,10 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     }
     if (token.expected.flags.length === 0) expect(result.tier).toBe('low');
     expect(job.progress?.stage).toBe('done');
-    expect(Object.values(job.progress?.engines ?? {}).map((engine) => engine.status)).toEqual(['completed', 'completed']);
+    expect(Object.values(job.progress?.engines ?? {}).map((engine) => engine.status)).toEqual([
+      'completed',
+      'completed',
+    ]);
   });
 
   it('stores the result, caches it with a TTL, and answers a repeat from the cache', async () => {
@@ -93,7 +96,10 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const repeat = await scan(token.toLowerCase());
     expect(repeat.status).toBe(200);
     expect(repeat.job).toMatchObject({ cached: true, job_id: first.job.job_id, status: 'completed' });
-    const read = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${first.job.job_id}` });
+    const read = await backend.app.inject({
+      method: 'GET',
+      url: `/api/v2/scanner/scans/${first.job.job_id}`,
+    });
     expect(read.json<Job>().result?.tier).toBe(first.job.result?.tier);
   });
 
@@ -101,7 +107,9 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const { job } = await scan(scenario.tokens.honeypot.address, { fresh: true });
     const ref = parseJobId(job.job_id);
     if (!ref) throw new Error('bad job id');
-    const description = await backend.deps.temporal.client.workflow.getHandle(ref.workflowId, ref.runId).describe();
+    const description = await backend.deps.temporal.client.workflow
+      .getHandle(ref.workflowId, ref.runId)
+      .describe();
     const attrs = description.typedSearchAttributes;
     expect(attrs.get(SearchAttr.JobKind)).toBe('token_scan');
     expect(attrs.get(SearchAttr.Chain)).toBe('devnet');
@@ -111,16 +119,23 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
 
   it('joins concurrent identical requests onto one job', async () => {
     const address = scenario.tokens.clean.address;
-    const answers = await Promise.all(Array.from({ length: 6 }, () => scan(address, { fresh: true, wait_ms: 0 })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => scan(address, { fresh: true, wait_ms: 0 })),
+    );
     const ids = new Set(answers.map((answer) => answer.job.job_id));
     expect(ids.size).toBe(1);
     for (const answer of answers) {
       expect([200, 202]).toContain(answer.status);
-      if (answer.status === 202) expect(answer.headers.location).toBe(answer.job.job_id && `/api/v2/scanner/scans/${encodeURIComponent(answer.job.job_id)}`);
+      if (answer.status === 202)
+        expect(answer.headers.location).toBe(
+          answer.job.job_id && `/api/v2/scanner/scans/${encodeURIComponent(answer.job.job_id)}`,
+        );
     }
     const [jobId] = ids;
     const done = await until(async () => {
-      const job = (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<Job>();
+      const job = (
+        await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })
+      ).json<Job>();
       return job.status === 'completed' ? job : undefined;
     });
     expect(done.result?.tier).toBe('low');
@@ -128,7 +143,10 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
 
   it('refuses to cancel a finished job (409)', async () => {
     const { job } = await scan(scenario.tokens.clean.address);
-    const response = await backend.app.inject({ method: 'DELETE', url: `/api/v2/scanner/scans/${job.job_id}` });
+    const response = await backend.app.inject({
+      method: 'DELETE',
+      url: `/api/v2/scanner/scans/${job.job_id}`,
+    });
     expect(response.statusCode).toBe(409);
   });
 
@@ -136,7 +154,9 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const { job } = await scan(scenario.tokens.high_tax.address, { fresh: true });
     const ref = parseJobId(job.job_id);
     if (!ref) throw new Error('bad job id');
-    const history = await backend.deps.temporal.client.workflow.getHandle(ref.workflowId, ref.runId).fetchHistory();
+    const history = await backend.deps.temporal.client.workflow
+      .getHandle(ref.workflowId, ref.runId)
+      .fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, ref.workflowId);
     if (process.env.RECORD_HISTORIES) {
       writeFileSync(new URL('../histories/scanToken.json', import.meta.url), `${historyToJSON(history)}\n`);
@@ -153,14 +173,20 @@ describe('cancelling and failing scans', () => {
     let workers: RunningWorkers | undefined;
     try {
       const address = testStack().scenario.tokens.clean.address;
-      const started = await backend.app.inject({ method: 'POST', url: '/api/v2/scanner/scans', payload: { chain: 'devnet', address, fresh: true } });
+      const started = await backend.app.inject({
+        method: 'POST',
+        url: '/api/v2/scanner/scans',
+        payload: { chain: 'devnet', address, fresh: true },
+      });
       expect(started.statusCode).toBe(202);
       const jobId = started.json<Job>().job_id;
       const cancel = await backend.app.inject({ method: 'DELETE', url: `/api/v2/scanner/scans/${jobId}` });
       expect(cancel.statusCode).toBe(202);
       workers = await startTestWorkers(idle);
       const job = await until(async () => {
-        const current = (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<Job>();
+        const current = (
+          await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })
+        ).json<Job>();
         return current.status === 'cancelled' ? current : undefined;
       });
       expect(job.error?.reason).toBe('cancelled');
@@ -190,7 +216,9 @@ describe('cancelling and failing scans', () => {
       expect(job.error?.message).toContain('RPC');
       expect(response.body).not.toContain('secret-key-123456789');
       expect((await backend.app.inject({ method: 'GET', url: '/live' })).statusCode).toBe(200);
-      const health = (await backend.app.inject({ method: 'GET', url: '/health' })).json<{ degraded: string[] }>();
+      const health = (await backend.app.inject({ method: 'GET', url: '/health' })).json<{
+        degraded: string[];
+      }>();
       expect(health.degraded).toEqual(['rpc:devnet:0']);
     } finally {
       await backend.close();

@@ -10,7 +10,8 @@ import { loadWorkflowBundle } from '../../workers/workflowBundle.ts';
 
 const historiesDir = fileURLToPath(new URL('../histories/', import.meta.url));
 const histories = readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
-const load = (file: string) => historyFromJSON(JSON.parse(readFileSync(path.join(historiesDir, file), 'utf8')));
+const load = (file: string) =>
+  historyFromJSON(JSON.parse(readFileSync(path.join(historiesDir, file), 'utf8')));
 
 // Recorded from real runs (RECORD_HISTORIES=1 npx vitest run test/integration/scanToken.test.ts).
 // A change to workflow code that would break running scans fails here, offline.
@@ -24,6 +25,8 @@ describe('recorded workflow histories replay on the current workflow code', () =
     const file = histories.find((name) => name.startsWith('scanToken'));
     if (!file) throw new Error('no scanToken history recorded');
     const changed = fileURLToPath(new URL('./fixtures/reorderedScanToken.ts', import.meta.url));
-    await expect(Worker.runReplayHistory({ workflowsPath: changed }, load(file))).rejects.toBeInstanceOf(DeterminismViolationError);
+    await expect(Worker.runReplayHistory({ workflowsPath: changed }, load(file))).rejects.toBeInstanceOf(
+      DeterminismViolationError,
+    );
   });
 });

@@ -49,7 +49,9 @@ export async function startTestWorkers(
   env: Record<string, string>,
   options: { rpcUrls?: Map<ChainId, string[]> } = {},
 ): Promise<RunningWorkers> {
-  return runWorkers(parseEnv(WorkerEnv, env), [TaskQueue.scanner], { rpcUrls: options.rpcUrls ?? devnetRpcUrls() });
+  return runWorkers(parseEnv(WorkerEnv, env), [TaskQueue.scanner], {
+    rpcUrls: options.rpcUrls ?? devnetRpcUrls(),
+  });
 }
 
 export interface TestBackend {

@@ -40,12 +40,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const [temporal, redis, mongo, anvil] = await Promise.all([
       process.env.TEMPORAL_ADDRESS ? undefined : freePort().then((port) => startTemporal({ port })),
       process.env.REDIS_URL ? undefined : freePort().then((port) => startRedis({ port })),
-      process.env.MONGODB_URI ? undefined : freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
+      process.env.MONGODB_URI
+        ? undefined
+        : freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
       startAnvil(),
       // Warm the workflow bundle cache so every test file's worker starts at once.
       loadWorkflowBundle(path.join(REPO_ROOT, '.data', 'cache')),
     ]);
-    for (const service of [temporal, redis, mongo]) if (service) stops.push(() => service.process.stop(5_000));
+    for (const service of [temporal, redis, mongo])
+      if (service) stops.push(() => service.process.stop(5_000));
     stops.push(() => anvil.stop());
     const scenario = await deployScenario(anvil.url);
     project.provide('stack', {

@@ -1,5 +1,8 @@
 /** Polls `probe` until it returns a value (not undefined), or fails after the deadline. No fixed sleeps. */
-export async function until<T>(probe: () => Promise<T | undefined>, { timeoutMs = 30_000, intervalMs = 50 } = {}): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T | undefined>,
+  { timeoutMs = 30_000, intervalMs = 50 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -10,7 +13,8 @@ export async function until<T>(probe: () => Promise<T | undefined>, { timeoutMs 
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+      const cause = lastError instanceof Error ? `: ${lastError.message}` : '';
+      throw new Error(`condition not met within ${timeoutMs} ms${cause}`);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

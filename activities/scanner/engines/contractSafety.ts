@@ -44,7 +44,9 @@ export async function contractSafety(
   ]);
   const own = analyzeBytecode(code ?? '0x');
   const implementation = await resolveImplementation(client, proxy, own.minimalProxyTarget, blockNumber);
-  const implCode = implementation ? await client.getCode({ address: implementation, blockNumber }) : undefined;
+  const implCode = implementation
+    ? await client.getCode({ address: implementation, blockNumber })
+    : undefined;
   const impl = implCode ? analyzeBytecode(implCode) : undefined;
   const selectors = new Set<Hex>([...own.selectors, ...(impl?.selectors ?? [])]);
 
@@ -52,21 +54,54 @@ export async function contractSafety(
   const renounced = owner === zeroAddress;
   const checks: Check[] = [];
   const ownerEvidence: Evidence[] = ownerInfo.getter
-    ? [{ kind: 'call', summary: `${ownerInfo.getter} returned ${owner}`, data: { function: ownerInfo.getter, result: owner ?? null }, block }]
+    ? [
+        {
+          kind: 'call',
+          summary: `${ownerInfo.getter} returned ${owner}`,
+          data: { function: ownerInfo.getter, result: owner ?? null },
+          block,
+        },
+      ]
     : [{ kind: 'call', summary: 'neither owner() nor getOwner() answered', block }];
 
   if (owner === undefined) {
-    checks.push(makeCheck('owner_not_renounced', { status: 'pass', green: false, detail: 'The contract exposes no owner getter.', evidence: ownerEvidence }));
+    checks.push(
+      makeCheck('owner_not_renounced', {
+        status: 'pass',
+        green: false,
+        detail: 'The contract exposes no owner getter.',
+        evidence: ownerEvidence,
+      }),
+    );
   } else if (renounced) {
-    checks.push(makeCheck('owner_not_renounced', { status: 'pass', detail: 'The owner is the zero address.', evidence: ownerEvidence }));
+    checks.push(
+      makeCheck('owner_not_renounced', {
+        status: 'pass',
+        detail: 'The owner is the zero address.',
+        evidence: ownerEvidence,
+      }),
+    );
   } else {
-    checks.push(makeCheck('owner_not_renounced', { status: 'fail', value: owner, detail: `The owner ${owner} holds the contract's privileges.`, evidence: ownerEvidence }));
+    checks.push(
+      makeCheck('owner_not_renounced', {
+        status: 'fail',
+        value: owner,
+        detail: `The owner ${owner} holds the contract's privileges.`,
+        evidence: ownerEvidence,
+      }),
+    );
   }
 
   for (const { id, group, power } of PRIVILEGE_CHECKS) {
     const found = findPrivileged(group, selectors);
     if (found.length === 0) {
-      checks.push(makeCheck(id, { status: 'pass', detail: `No known function to ${power}.`, evidence: [bytecodeEvidence(selectors.size, block)] }));
+      checks.push(
+        makeCheck(id, {
+          status: 'pass',
+          detail: `No known function to ${power}.`,
+          evidence: [bytecodeEvidence(selectors.size, block)],
+        }),
+      );
       continue;
     }
     const names = found.map((entry) => entry.signature).join(', ');
@@ -94,8 +129,17 @@ export async function contractSafety(
   checks.push(
     makeCheck('selfdestruct', {
       status: selfdestruct ? 'fail' : 'pass',
-      detail: selfdestruct ? 'The code contains the SELFDESTRUCT opcode.' : 'No SELFDESTRUCT opcode in the code.',
-      evidence: [{ kind: 'bytecode', summary: `opcode walk of ${own.codeSize} bytes`, data: { opcode: '0xff', found: selfdestruct }, block }],
+      detail: selfdestruct
+        ? 'The code contains the SELFDESTRUCT opcode.'
+        : 'No SELFDESTRUCT opcode in the code.',
+      evidence: [
+        {
+          kind: 'bytecode',
+          summary: `opcode walk of ${own.codeSize} bytes`,
+          data: { opcode: '0xff', found: selfdestruct },
+          block,
+        },
+      ],
     }),
   );
   const isProxy = Boolean(proxy || own.minimalProxyTarget);
@@ -104,11 +148,18 @@ export async function contractSafety(
     makeCheck('external_call', {
       status: delegates ? 'fail' : 'pass',
       detail: delegates
-        ? 'The code runs other contracts\' code in its own context (DELEGATECALL).'
+        ? "The code runs other contracts' code in its own context (DELEGATECALL)."
         : isProxy
           ? 'Only the proxy itself delegates, to its implementation.'
           : 'No DELEGATECALL in the code.',
-      evidence: [{ kind: 'bytecode', summary: 'opcode walk', data: { opcode: '0xf4', found: own.hasDelegatecall || Boolean(impl?.hasDelegatecall) }, block }],
+      evidence: [
+        {
+          kind: 'bytecode',
+          summary: 'opcode walk',
+          data: { opcode: '0xf4', found: own.hasDelegatecall || Boolean(impl?.hasDelegatecall) },
+          block,
+        },
+      ],
     }),
   );
 
@@ -133,12 +184,18 @@ async function resolveImplementation(
   if (proxy.implementation) return proxy.implementation;
   if (proxy.beacon) {
     const beacon = proxy.beacon;
-    return tryRead(() => client.readContract({ address: beacon, abi: beaconAbi, functionName: 'implementation', blockNumber }));
+    return tryRead(() =>
+      client.readContract({ address: beacon, abi: beaconAbi, functionName: 'implementation', blockNumber }),
+    );
   }
   return undefined;
 }
 
-function proxyCheck(proxy: ReadProxyReturnType | undefined, minimalProxyTarget: Address | undefined, block: string): Check {
+function proxyCheck(
+  proxy: ReadProxyReturnType | undefined,
+  minimalProxyTarget: Address | undefined,
+  block: string,
+): Check {
   if (proxy) {
     const data: Record<string, string> = { kind: proxy.kind, slot: proxy.slot };
     if (proxy.implementation) data.implementation = proxy.implementation;
@@ -156,7 +213,14 @@ function proxyCheck(proxy: ReadProxyReturnType | undefined, minimalProxyTarget: 
       status: 'pass',
       green: false,
       detail: `An EIP-1167 clone of ${minimalProxyTarget}; clones cannot be upgraded.`,
-      evidence: [{ kind: 'bytecode', summary: 'EIP-1167 minimal proxy code', data: { target: minimalProxyTarget }, block }],
+      evidence: [
+        {
+          kind: 'bytecode',
+          summary: 'EIP-1167 minimal proxy code',
+          data: { target: minimalProxyTarget },
+          block,
+        },
+      ],
     });
   }
   return makeCheck('is_proxy', {
@@ -167,5 +231,10 @@ function proxyCheck(proxy: ReadProxyReturnType | undefined, minimalProxyTarget: 
 }
 
 function bytecodeEvidence(selectorCount: number, block: string): Evidence {
-  return { kind: 'bytecode', summary: `${selectorCount} selectors in the dispatcher`, data: { selectors: selectorCount }, block };
+  return {
+    kind: 'bytecode',
+    summary: `${selectorCount} selectors in the dispatcher`,
+    data: { selectors: selectorCount },
+    block,
+  };
 }

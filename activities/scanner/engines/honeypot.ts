@@ -3,7 +3,7 @@ import type { DexInfo } from '../../../core/chains/registry.ts';
 import { TAX_THRESHOLDS } from '../../../core/risk/model.ts';
 import { type CheckId, makeCheck, unknownCheck } from '../../../core/scan/checks.ts';
 import { ENGINE_CHECKS } from '../../../core/scan/engines.ts';
-import type { Check, Evidence, Severity } from '../../../core/scan/schema.ts';
+import type { Check, Evidence } from '../../../core/scan/schema.ts';
 import { findPool } from '../evm/findPool.ts';
 import { type RoundTripLeg, simulateRoundTrip } from '../evm/simulateRoundTrip.ts';
 import type { EngineOutput } from './contractSafety.ts';
@@ -25,16 +25,22 @@ export async function honeypot(
   const block = blockNumber.toString();
   const pool = await findPool(client, { token: address, dexes, blockNumber });
   if (!pool) {
-    const reason = dexes.length === 0
-      ? 'No DEX is configured for this chain, so trading could not be simulated.'
-      : `No pool against the wrapped native asset on ${dexes.map((dex) => dex.name).join(', ')}.`;
+    const reason =
+      dexes.length === 0
+        ? 'No DEX is configured for this chain, so trading could not be simulated.'
+        : `No pool against the wrapped native asset on ${dexes.map((dex) => dex.name).join(', ')}.`;
     return { checks: ENGINE_CHECKS.honeypot.map((id) => unknownCheck(id, reason)), facts: { pool: null } };
   }
 
   let amountIn = pool.reserveNative / POOL_SHARE_DIVISOR;
   if (amountIn < MIN_AMOUNT_IN) amountIn = MIN_AMOUNT_IN;
   if (amountIn > MAX_AMOUNT_IN) amountIn = MAX_AMOUNT_IN;
-  const sim = await simulateRoundTrip(client, { router: pool.dex.router, token: address, amountIn, blockNumber });
+  const sim = await simulateRoundTrip(client, {
+    router: pool.dex.router,
+    token: address,
+    amountIn,
+    blockNumber,
+  });
   const simEvidence = (leg: string, result: RoundTripLeg): Evidence => ({
     kind: 'simulation',
     summary: `${leg} ${result.ok ? 'succeeded' : `reverted${result.revertReason ? `: ${result.revertReason}` : ''}`}`,
@@ -57,7 +63,9 @@ export async function honeypot(
   checks.push(
     makeCheck('cannot_buy', {
       status: buy.ok ? 'pass' : 'fail',
-      detail: buy.ok ? `Buying with ${formatEther(amountIn)} of the native asset works.` : `Buying reverts: ${buy.revertReason ?? 'no reason given'}.`,
+      detail: buy.ok
+        ? `Buying with ${formatEther(amountIn)} of the native asset works.`
+        : `Buying reverts: ${buy.revertReason ?? 'no reason given'}.`,
       evidence: [simEvidence('buy', buy)],
     }),
   );
@@ -67,21 +75,45 @@ export async function honeypot(
     }
     return { checks, facts: { pool: poolFacts(pool) } };
   }
-  checks.push(
-    makeCheck('is_honeypot', {
-      status: sell.ok ? 'pass' : 'fail',
-      value: !sell.ok,
-      detail: sell.ok
-        ? 'The bought tokens can be sold back.'
-        : `Buying works but selling reverts: ${sell.revertReason ?? 'no reason given'}.`,
-      evidence: [simEvidence('buy', buy), simEvidence('sell', sell)],
-    }),
-  );
+  if (!sell.attempted) {
+    checks.push(unknownCheck('is_honeypot', 'The buy delivered no tokens, so selling could not be tried.'));
+  } else
+    checks.push(
+      makeCheck('is_honeypot', {
+        status: sell.ok ? 'pass' : 'fail',
+        value: !sell.ok,
+        detail: sell.ok
+          ? 'The bought tokens can be sold back.'
+          : `Buying works but selling reverts: ${sell.revertReason ?? 'no reason given'}.`,
+        evidence: [simEvidence('buy', buy), simEvidence('sell', sell)],
+      }),
+    );
   checks.push(taxCheck('buy_tax', buy, simEvidence('buy', buy)));
-  checks.push(transfer.ok ? taxCheck('transfer_tax', transfer, simEvidence('transfer', transfer))
-    : makeCheck('transfer_tax', { status: 'fail', severity: 'high', value: 100, detail: `Wallet-to-wallet transfers revert: ${transfer.revertReason ?? 'no reason given'}.`, evidence: [simEvidence('transfer', transfer)] }));
-  checks.push(sell.ok ? taxCheck('sell_tax', sell, simEvidence('sell', sell)) : unknownCheck('sell_tax', 'The sell reverted, so no tax could be measured.'));
+  checks.push(transferCheck(transfer, simEvidence('transfer', transfer)));
+  checks.push(
+    sell.ok
+      ? taxCheck('sell_tax', sell, simEvidence('sell', sell))
+      : unknownCheck(
+          'sell_tax',
+          sell.attempted
+            ? 'The sell reverted, so no tax could be measured.'
+            : 'Nothing was bought, so nothing could be sold.',
+        ),
+  );
   return { checks, facts: { pool: poolFacts(pool) } };
+}
+
+function transferCheck(leg: RoundTripLeg, evidence: Evidence): Check {
+  if (!leg.attempted)
+    return unknownCheck('transfer_tax', 'Nothing was bought, so no transfer could be tried.');
+  if (leg.ok) return taxCheck('transfer_tax', leg, evidence);
+  return makeCheck('transfer_tax', {
+    status: 'fail',
+    severity: 'high',
+    value: 100,
+    detail: `Wallet-to-wallet transfers revert: ${leg.revertReason ?? 'no reason given'}.`,
+    evidence: [evidence],
+  });
 }
 
 function taxCheck(id: CheckId, leg: RoundTripLeg, evidence: Evidence): Check {
@@ -98,7 +130,13 @@ function taxCheck(id: CheckId, leg: RoundTripLeg, evidence: Evidence): Check {
       evidence: [evidence],
     });
   }
-  return makeCheck(id, { status: 'fail', value: pct, severity: band.severity as Severity, detail: `Measured ${label}.`, evidence: [evidence] });
+  return makeCheck(id, {
+    status: 'fail',
+    value: pct,
+    severity: band.severity,
+    detail: `Measured ${label}.`,
+    evidence: [evidence],
+  });
 }
 
 function poolFacts(pool: NonNullable<Awaited<ReturnType<typeof findPool>>>): Record<string, string> {

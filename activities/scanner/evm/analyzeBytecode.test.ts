@@ -12,7 +12,9 @@ describe('analyzeBytecode', () => {
     expect([...result.selectors]).toEqual([`0x${mint}`]);
     expect(result.hasSelfdestruct).toBe(false);
     expect(result.hasDelegatecall).toBe(false);
-    expect(findPrivileged('mint', result.selectors).map((entry) => entry.signature)).toEqual(['mint(address,uint256)']);
+    expect(findPrivileged('mint', result.selectors).map((entry) => entry.signature)).toEqual([
+      'mint(address,uint256)',
+    ]);
   });
 
   it('finds SELFDESTRUCT and DELEGATECALL as instructions', () => {

@@ -33,7 +33,8 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
     const op = bytes[i] ?? 0;
     if (op >= PUSH1 && op <= PUSH32) {
       const size = op - PUSH1 + 1;
-      if (op === PUSH4 && i + 4 < bytes.length) selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
+      if (op === PUSH4 && i + 4 < bytes.length)
+        selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
       i += size;
     } else if (op === SELFDESTRUCT) hasSelfdestruct = true;
     else if (op === DELEGATECALL) hasDelegatecall = true;

@@ -27,7 +27,13 @@ export async function findPool(
     dexes.map(async (dex): Promise<FindPoolReturnType | undefined> => {
       // A factory that does not answer (not deployed on this chain) is skipped, not fatal.
       const pair = await tryRead(() =>
-        client.readContract({ address: dex.factory, abi: factoryAbi, functionName: 'getPair', args: [token, dex.wrappedNative], blockNumber }),
+        client.readContract({
+          address: dex.factory,
+          abi: factoryAbi,
+          functionName: 'getPair',
+          args: [token, dex.wrappedNative],
+          blockNumber,
+        }),
       );
       if (pair === undefined || pair === zeroAddress) return undefined;
       const [[reserve0, reserve1], token0] = await Promise.all([
@@ -45,5 +51,7 @@ export async function findPool(
   );
   return pools
     .filter((pool): pool is FindPoolReturnType => pool !== undefined)
-    .sort((a, b) => (a.reserveNative === b.reserveNative ? 0 : a.reserveNative > b.reserveNative ? -1 : 1))[0];
+    .sort((a, b) =>
+      a.reserveNative === b.reserveNative ? 0 : a.reserveNative > b.reserveNative ? -1 : 1,
+    )[0];
 }

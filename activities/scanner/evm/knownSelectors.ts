@@ -7,21 +7,43 @@ import { type Hex, toFunctionSelector } from 'viem';
 export const PRIVILEGED_SIGNATURES = {
   mint: ['mint(address,uint256)', 'mint(uint256)', 'mintTo(address,uint256)', 'issue(uint256)'],
   blacklist: [
-    'blacklist(address)', 'addBlackList(address)', 'addToBlacklist(address)', 'setBlacklist(address,bool)',
-    'setBlackList(address,bool)', 'blacklistAddress(address,bool)', 'setBots(address[])', 'addBots(address[])',
-    'isBlacklisted(address)', 'isBlackListed(address)',
+    'blacklist(address)',
+    'addBlackList(address)',
+    'addToBlacklist(address)',
+    'setBlacklist(address,bool)',
+    'setBlackList(address,bool)',
+    'blacklistAddress(address,bool)',
+    'setBots(address[])',
+    'addBots(address[])',
+    'isBlacklisted(address)',
+    'isBlackListed(address)',
   ],
   pause: ['pause()', 'unpause()', 'setPaused(bool)', 'setTradingEnabled(bool)', 'enableTrading(bool)'],
   fees: [
-    'setFee(uint256)', 'setFees(uint256,uint256)', 'setTaxFeePercent(uint256)', 'setBuyFee(uint256)',
-    'setSellFee(uint256)', 'setTax(uint256)', 'setTaxes(uint256,uint256)', 'updateFees(uint256,uint256)',
-    'setSellTax(uint256)', 'setBuyTax(uint256)', 'setSellTaxBps(uint256)', 'setBuyTaxBps(uint256)',
-    'updateBuyFees(uint256,uint256,uint256)', 'updateSellFees(uint256,uint256,uint256)',
+    'setFee(uint256)',
+    'setFees(uint256,uint256)',
+    'setTaxFeePercent(uint256)',
+    'setBuyFee(uint256)',
+    'setSellFee(uint256)',
+    'setTax(uint256)',
+    'setTaxes(uint256,uint256)',
+    'updateFees(uint256,uint256)',
+    'setSellTax(uint256)',
+    'setBuyTax(uint256)',
+    'setSellTaxBps(uint256)',
+    'setBuyTaxBps(uint256)',
+    'updateBuyFees(uint256,uint256,uint256)',
+    'updateSellFees(uint256,uint256,uint256)',
     'setLiquidityFeePercent(uint256)',
   ],
   limits: [
-    'setMaxTxAmount(uint256)', 'setMaxWalletSize(uint256)', 'setMaxTxPercent(uint256)', 'setMaxWallet(uint256)',
-    'updateMaxTxnAmount(uint256)', 'updateMaxWalletAmount(uint256)', 'setMaxTransactionAmount(uint256)',
+    'setMaxTxAmount(uint256)',
+    'setMaxWalletSize(uint256)',
+    'setMaxTxPercent(uint256)',
+    'setMaxWallet(uint256)',
+    'updateMaxTxnAmount(uint256)',
+    'updateMaxWalletAmount(uint256)',
+    'setMaxTransactionAmount(uint256)',
   ],
 } as const;
 
@@ -35,6 +57,9 @@ const SELECTORS = Object.fromEntries(
 ) as Record<PrivilegeGroup, { signature: string; selector: Hex }[]>;
 
 /** The privileged functions of a group whose selectors appear in the code. */
-export function findPrivileged(group: PrivilegeGroup, selectors: ReadonlySet<Hex>): { signature: string; selector: Hex }[] {
+export function findPrivileged(
+  group: PrivilegeGroup,
+  selectors: ReadonlySet<Hex>,
+): { signature: string; selector: Hex }[] {
   return SELECTORS[group].filter((entry) => selectors.has(entry.selector));
 }

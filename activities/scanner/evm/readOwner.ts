@@ -1,7 +1,10 @@
 import { type Address, type PublicClient, parseAbi } from 'viem';
 import { tryRead } from './tryRead.ts';
 
-const ownerAbi = parseAbi(['function owner() view returns (address)', 'function getOwner() view returns (address)']);
+const ownerAbi = parseAbi([
+  'function owner() view returns (address)',
+  'function getOwner() view returns (address)',
+]);
 
 export interface ReadOwnerReturnType {
   /** The owner, or the zero address when renounced; undefined when there is no owner getter. */
@@ -15,7 +18,9 @@ export async function readOwner(
   { address, blockNumber }: { address: Address; blockNumber: bigint },
 ): Promise<ReadOwnerReturnType> {
   for (const functionName of ['owner', 'getOwner'] as const) {
-    const owner = await tryRead(() => client.readContract({ address, abi: ownerAbi, functionName, blockNumber }));
+    const owner = await tryRead(() =>
+      client.readContract({ address, abi: ownerAbi, functionName, blockNumber }),
+    );
     if (owner !== undefined) return { owner, getter: `${functionName}()` };
   }
   return {};

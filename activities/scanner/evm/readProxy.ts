@@ -31,9 +31,15 @@ export async function readProxy(
     read(PROXY_SLOTS.eip1822Proxiable),
   ]);
   if (implementation) {
-    return { kind: 'eip1967', implementation, slot: PROXY_SLOTS.eip1967Implementation, ...(admin ? { admin } : {}) };
+    return {
+      kind: 'eip1967',
+      implementation,
+      slot: PROXY_SLOTS.eip1967Implementation,
+      ...(admin ? { admin } : {}),
+    };
   }
-  if (beacon) return { kind: 'eip1967-beacon', beacon, slot: PROXY_SLOTS.eip1967Beacon, ...(admin ? { admin } : {}) };
+  if (beacon)
+    return { kind: 'eip1967-beacon', beacon, slot: PROXY_SLOTS.eip1967Beacon, ...(admin ? { admin } : {}) };
   if (proxiable) return { kind: 'eip1822', implementation: proxiable, slot: PROXY_SLOTS.eip1822Proxiable };
   return undefined;
 }

@@ -21,23 +21,33 @@ const Health = z
 
 /** /live (process only), /ready (critical stores), /health (every store, with latency). */
 export function healthRoutes(app: VigilApp, deps: BackendDeps): void {
-  app.get('/live', { schema: { tags: ['health'], summary: 'The process is alive', response: { 200: Live } } }, () => ({
-    status: 'alive' as const,
-    uptime_s: Math.round(process.uptime()),
-  }));
+  app.get(
+    '/live',
+    { schema: { tags: ['health'], summary: 'The process is alive', response: { 200: Live } } },
+    () => ({
+      status: 'alive' as const,
+      uptime_s: Math.round(process.uptime()),
+    }),
+  );
 
   app.get(
     '/ready',
-    { schema: { tags: ['health'], summary: 'Ready when Redis and MongoDB answer', response: { 200: Ready } } },
+    {
+      schema: { tags: ['health'], summary: 'Ready when Redis and MongoDB answer', response: { 200: Ready } },
+    },
     async (_request, reply) => {
       const checks = await Promise.all([probeRedis(deps), probeMongo(deps)]);
       const down = checks.filter((check) => check.status === 'down');
       if (down.length > 0) {
         return reply
           .header('x-degraded-stores', down.map((check) => check.name).join(','))
-          .problem('not_ready', `Not ready: ${down.map((check) => `${check.name} (${check.detail ?? 'down'})`).join(', ')}.`, {
-            checks,
-          });
+          .problem(
+            'not_ready',
+            `Not ready: ${down.map((check) => `${check.name} (${check.detail ?? 'down'})`).join(', ')}.`,
+            {
+              checks,
+            },
+          );
       }
       return { status: 'ready' as const, checks };
     },
@@ -45,9 +55,20 @@ export function healthRoutes(app: VigilApp, deps: BackendDeps): void {
 
   app.get(
     '/health',
-    { schema: { tags: ['health'], summary: 'Every store and chain RPC with latency', response: { 200: Health } } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Every store and chain RPC with latency',
+        response: { 200: Health },
+      },
+    },
     async (_request, reply) => {
-      const stores = await Promise.all([probeRedis(deps), probeMongo(deps), probeTemporal(deps), ...probeRpcs(deps)]);
+      const stores = await Promise.all([
+        probeRedis(deps),
+        probeMongo(deps),
+        probeTemporal(deps),
+        ...probeRpcs(deps),
+      ]);
       const down = stores.filter((store) => store.status === 'down');
       const status = down.some((store) => store.critical) ? 'down' : down.length > 0 ? 'degraded' : 'ok';
       const body = {

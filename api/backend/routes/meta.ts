@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ErrorCode, ErrorCodes, isErrorCode } from '../../../core/errors/codes.ts';
+import { ErrorCodes, isErrorCode } from '../../../core/errors/codes.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { API_VERSION } from '../../plugins/openapi.ts';
 import type { VigilApp } from '../../plugins/service.ts';
@@ -19,12 +19,24 @@ const Home = z
 const ApiVersions = z
   .object({
     current: z.string(),
-    versions: z.array(z.object({ version: z.string(), base_path: z.string(), status: z.enum(['stable', 'legacy']), families: z.array(z.string()) })),
+    versions: z.array(
+      z.object({
+        version: z.string(),
+        base_path: z.string(),
+        status: z.enum(['stable', 'legacy']),
+        families: z.array(z.string()),
+      }),
+    ),
     openapi: z.string(),
   })
   .meta({ id: 'ApiVersionsResponse' });
 
-const ErrorDoc = z.object({ code: z.string(), status: z.number().int(), title: z.string(), description: z.string() });
+const ErrorDoc = z.object({
+  code: z.string(),
+  status: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+});
 
 /** Service metadata, versions, error documentation and the legacy health redirects. */
 export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
@@ -42,16 +54,24 @@ export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
     },
   }));
 
-  app.get('/version', { schema: { tags: ['meta'], summary: 'Detailed version information', response: { 200: VersionInfo } } }, () => deps.version);
+  app.get(
+    '/version',
+    { schema: { tags: ['meta'], summary: 'Detailed version information', response: { 200: VersionInfo } } },
+    () => deps.version,
+  );
 
-  app.get('/api', { schema: { tags: ['meta'], summary: 'Available API versions', response: { 200: ApiVersions } } }, () => ({
-    current: 'v1',
-    versions: [
-      { version: 'v1', base_path: '/api/v1', status: 'stable' as const, families: ['health'] },
-      { version: 'v2', base_path: '/api/v2', status: 'stable' as const, families: ['scanner'] },
-    ],
-    openapi: '/openapi.json',
-  }));
+  app.get(
+    '/api',
+    { schema: { tags: ['meta'], summary: 'Available API versions', response: { 200: ApiVersions } } },
+    () => ({
+      current: 'v1',
+      versions: [
+        { version: 'v1', base_path: '/api/v1', status: 'stable' as const, families: ['health'] },
+        { version: 'v2', base_path: '/api/v2', status: 'stable' as const, families: ['scanner'] },
+      ],
+      openapi: '/openapi.json',
+    }),
+  );
 
   const redirects: [string, string][] = [
     ['/api/v1/health/live', '/live'],
@@ -78,7 +98,7 @@ export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
     (request) => {
       const { code } = request.params;
       if (!isErrorCode(code)) throw new VigilError('not_found', `No error type "${code.slice(0, 64)}".`);
-      return { code, ...ErrorCodes[code as ErrorCode] };
+      return { code, ...ErrorCodes[code] };
     },
   );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CHAIN_IDS } from '../../../core/chains/registry.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
-import { ScanJob, ScanJobs } from '../scanJobs.ts';
+import { ScanJob, type ScanJobs } from '../scanJobs.ts';
 
 const ScanRequest = z
   .object({
