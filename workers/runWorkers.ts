@@ -33,7 +33,12 @@ export async function runWorkers(
   const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
   const redis = createRedis(env.REDIS_URL, { failFast: false, keyPrefix: env.REDIS_KEY_PREFIX });
   const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const scans = new ScanStore({ db: mongo.db, redis, ttlSeconds: env.SCAN_CACHE_TTL_SECONDS });
+  const scans = new ScanStore({
+    db: mongo.db,
+    redis,
+    ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
+    jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
+  });
   const chains = new ChainClients({
     rpcUrls: options.rpcUrls ?? readRpcConfig(),
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,

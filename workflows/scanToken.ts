@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -22,9 +23,10 @@ import {
   type ScanTokenInput,
 } from '../core/temporal/scanMessages.ts';
 
-// Pinning the block is the first chain read: a few quick attempts, so an unreachable chain fails
-// the job with a clear reason within seconds instead of hanging.
-const { prepareScan } = proxyActivities<ScannerActivities>({
+// Pinning the block is two quick chain reads: a local activity (no scheduling round trip, the
+// result is recorded in the workflow task). A few attempts, so an unreachable chain fails the job
+// with a clear reason within seconds instead of hanging.
+const { prepareScan } = proxyLocalActivities<ScannerActivities>({
   startToCloseTimeout: '10s',
   retry: {
     initialInterval: '250ms',
@@ -49,8 +51,9 @@ const engines = proxyActivities<ScannerActivities>({
   },
 });
 
-// Storing is an upsert keyed by job id: safe to retry for as long as a store needs to come back.
-const { finalizeScan } = proxyActivities<ScannerActivities>({
+// Storing is an upsert keyed by job id, done locally like the block pin: safe to retry for as
+// long as a store needs to come back.
+const { finalizeScan } = proxyLocalActivities<ScannerActivities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
 });

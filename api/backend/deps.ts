@@ -40,7 +40,12 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     mongo,
     redis,
     chains: new ChainClients({ rpcUrls, requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS }),
-    scans: new ScanStore({ db: mongo.db, redis, ttlSeconds: env.SCAN_CACHE_TTL_SECONDS }),
+    scans: new ScanStore({
+      db: mongo.db,
+      redis,
+      ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
+      jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
+    }),
     version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
     scannerTaskQueue: taskQueueName(TaskQueue.scanner, env.TASK_QUEUE_PREFIX),
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,

@@ -161,11 +161,25 @@ export class ScanJobs {
     const ref = parseJobId(jobId);
     if (!ref)
       throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
-    const stored = await this.#deps.scans.byJobId(jobId);
-    if (stored) return completedView(stored, false);
-
+    // Hot copy first, then the job's own state in Temporal, then the permanent record (a job
+    // past Temporal's retention, or Temporal unreachable).
+    const cached = await this.#deps.scans.cachedJob(jobId);
+    if (cached) return completedView(cached, false);
     const handle = this.#deps.temporal.client.workflow.getHandle<typeof scanToken>(ref.workflowId, ref.runId);
-    const description = await this.#describe(handle, jobId);
+    let description: WorkflowExecutionDescription | undefined;
+    let unavailable: VigilError | undefined;
+    try {
+      description = await this.#describe(handle, jobId);
+    } catch (error) {
+      if (!(error instanceof VigilError) || error.code === 'engine_unavailable')
+        unavailable = engineUnavailable(error);
+      else if (error.code !== 'job_not_found') throw error;
+    }
+    if (!description) {
+      const stored = await this.#deps.scans.byJobId(jobId);
+      if (stored) return completedView(stored, false);
+      throw unavailable ?? new VigilError('job_not_found', `No scan job ${jobId}.`);
+    }
     const [, chain = '', address = ''] = ref.workflowId.split(':');
     const status = CLOSED[description.status.name];
     if (!status) {

@@ -24,6 +24,8 @@ export const StoresEnv = z.object({
   REDIS_KEY_PREFIX: z.string().max(64).default('vigil:'),
   /** How long a finished scan answers from the Redis cache before a new scan runs. */
   SCAN_CACHE_TTL_SECONDS: IntEnv(0, 86_400).default(300),
+  /** How long a finished job's result stays in Redis for status reads (then Temporal, then MongoDB). */
+  SCAN_JOB_CACHE_TTL_SECONDS: IntEnv(1, 604_800).default(3_600),
   LOG_LEVEL: LogLevel.default('info'),
 });
 export type StoresEnv = z.infer<typeof StoresEnv>;

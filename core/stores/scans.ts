@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import { type Db, MongoServerError } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ScanResult } from '../scan/result.ts';
 
@@ -16,67 +16,93 @@ interface ScanDocument extends StoredScan {
 }
 
 const COLLECTION = 'scans';
+const DUPLICATE_KEY = 11_000;
+
+export interface ScanStoreOptions {
+  db: Db;
+  redis: Redis;
+  /** How long the latest scan of a token answers repeated requests. */
+  ttlSeconds: number;
+  /** How long a job's result stays in Redis for status reads. */
+  jobTtlSeconds?: number;
+}
 
 /**
- * Scan results: MongoDB keeps every one (by job id); Redis caches the latest per token for a TTL,
- * so a repeated request answers without running a workflow.
+ * Scan results. MongoDB keeps every one, written once per job and read only as the record of
+ * last resort; Redis holds the hot copies: the latest scan per token (so a repeated request runs
+ * no workflow) and each job's result (so status reads touch neither MongoDB nor Temporal).
+ * Keeping MongoDB off the read path also matters on the embedded stack: FerretDB v1 answers an
+ * `_id` lookup by scanning the collection.
  */
 export class ScanStore {
   readonly #db: Db;
   readonly #redis: Redis;
   readonly #ttlSeconds: number;
+  readonly #jobTtlSeconds: number;
 
-  constructor(deps: { db: Db; redis: Redis; ttlSeconds: number }) {
-    this.#db = deps.db;
-    this.#redis = deps.redis;
-    this.#ttlSeconds = deps.ttlSeconds;
+  constructor(options: ScanStoreOptions) {
+    this.#db = options.db;
+    this.#redis = options.redis;
+    this.#ttlSeconds = options.ttlSeconds;
+    this.#jobTtlSeconds = options.jobTtlSeconds ?? 3_600;
   }
 
   static cacheKey(chain: string, address: string): string {
     return `scan:v1:${chain}:${address}`;
   }
 
+  static jobKey(jobId: string): string {
+    return `scan:v1:job:${jobId}`;
+  }
+
   async ensureIndexes(): Promise<void> {
     await this.#db.collection<ScanDocument>(COLLECTION).createIndex({ chain: 1, address: 1, stored_at: -1 });
   }
 
-  /** Stores a result (idempotent per job: activity retries rewrite the same document). */
+  /** Stores a job's result once; a retried activity finds it stored and changes nothing. */
   async save(jobId: string, result: ScanResult): Promise<StoredScan> {
     const stored: StoredScan = { job_id: jobId, result, stored_at: new Date().toISOString() };
-    await this.#db
-      .collection<ScanDocument>(COLLECTION)
-      .replaceOne(
-        { _id: jobId },
-        { chain: result.chain, address: result.address, ...stored },
-        { upsert: true },
-      );
-    if (this.#ttlSeconds > 0) {
-      await this.#redis.set(
-        ScanStore.cacheKey(result.chain, result.address),
-        JSON.stringify(stored),
-        'EX',
-        this.#ttlSeconds,
-      );
-    }
+    const json = JSON.stringify(stored);
+    await Promise.all([
+      this.#db
+        .collection<ScanDocument>(COLLECTION)
+        .insertOne({ _id: jobId, chain: result.chain, address: result.address, ...stored })
+        .catch((error: unknown) => {
+          if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+        }),
+      this.#ttlSeconds > 0
+        ? this.#redis.set(ScanStore.cacheKey(result.chain, result.address), json, 'EX', this.#ttlSeconds)
+        : undefined,
+      this.#redis.set(ScanStore.jobKey(jobId), json, 'EX', this.#jobTtlSeconds),
+    ]);
     return stored;
   }
 
   /** The cached latest scan of a token, or undefined (also when Redis is unreachable). */
-  async cached(chain: string, address: string): Promise<StoredScan | undefined> {
-    let raw: string | null;
-    try {
-      raw = await this.#redis.get(ScanStore.cacheKey(chain, address));
-    } catch {
-      return undefined;
-    }
-    if (raw === null) return undefined;
-    return parseStored(raw);
+  cached(chain: string, address: string): Promise<StoredScan | undefined> {
+    return this.#fromRedis(ScanStore.cacheKey(chain, address));
   }
 
+  /** A job's result from the Redis copy, or undefined. */
+  cachedJob(jobId: string): Promise<StoredScan | undefined> {
+    return this.#fromRedis(ScanStore.jobKey(jobId));
+  }
+
+  /** A job's result from the permanent record. */
   async byJobId(jobId: string): Promise<StoredScan | undefined> {
     const doc = await this.#db.collection<ScanDocument>(COLLECTION).findOne({ _id: jobId });
     if (!doc) return undefined;
     return { job_id: doc.job_id, result: ScanResult.parse(doc.result), stored_at: doc.stored_at };
+  }
+
+  async #fromRedis(key: string): Promise<StoredScan | undefined> {
+    let raw: string | null;
+    try {
+      raw = await this.#redis.get(key);
+    } catch {
+      return undefined;
+    }
+    return raw === null ? undefined : parseStored(raw);
   }
 }
 

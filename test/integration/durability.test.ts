@@ -1,8 +1,6 @@
 import path from 'node:path';
-import { encodeDeployData, getContractAddress, parseEther, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
-import { compileContracts } from '../../infra/devnet/compile.ts';
+import { deployCleanTokens } from '../../infra/devnet/bulkTokens.ts';
 import { type ManagedProcess, REPO_ROOT, spawnService } from '../../infra/stack/processes.ts';
 import { isolatedEnv, startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
 import { until } from '../support/until.ts';
@@ -10,30 +8,6 @@ import { until } from '../support/until.ts';
 const SCANS = 16;
 /** A dev account no other test sends from, so nonces never collide on the shared devnet. */
 const DEPLOYER_INDEX = 7;
-
-async function deployCleanTokens(rpcUrl: string, count: number): Promise<Address[]> {
-  const client = createDevnetClient(rpcUrl);
-  const [artifacts, accounts] = await Promise.all([
-    compileContracts(),
-    client.request({ method: 'eth_accounts' }),
-  ]);
-  const from = accounts[DEPLOYER_INDEX];
-  const artifact = artifacts.CleanToken;
-  if (!from || !artifact) throw new Error('no dev account or CleanToken artifact');
-  const sender = new DevSender(client, from);
-  const addresses: Address[] = [];
-  for (let i = 0; i < count; i++) {
-    const data = encodeDeployData({
-      abi: artifact.abi,
-      bytecode: artifact.bytecode,
-      args: [`Durable ${i}`, `DUR${i}`, parseEther('1000')],
-    });
-    const nonce = await sender.send({ label: `durable token ${i}`, data });
-    addresses.push(getContractAddress({ from, nonce: BigInt(nonce) }));
-  }
-  await sender.settle();
-  return addresses;
-}
 
 /** The scanner pool as its own process, exactly as `npm run worker -- scanner` runs it. */
 function spawnScannerWorker(env: Record<string, string>): Promise<ManagedProcess> {
@@ -75,7 +49,12 @@ describe('durability', () => {
     (await Promise.all(jobIds.map(status))).filter((job) => job.status === 'completed').length;
 
   it('completes every scan after the scanner worker is SIGKILLed mid-run, and every job id still answers', async () => {
-    const tokens = await deployCleanTokens(rpcUrl, SCANS);
+    const tokens = await deployCleanTokens(rpcUrl, {
+      count: SCANS,
+      accountIndex: DEPLOYER_INDEX,
+      withLiquidity: true,
+      renounce: true,
+    });
     const jobIds = await Promise.all(
       tokens.map(async (address) => {
         const response = await backend.app.inject({

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanResult } from '../../core/scan/result.ts';
 import { ScanStore } from '../../core/stores/scans.ts';
 import { parseJobId } from '../../core/temporal/jobIds.ts';
 import { SearchAttr } from '../../core/temporal/searchAttributes.ts';
@@ -101,6 +102,22 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
       url: `/api/v2/scanner/scans/${first.job.job_id}`,
     });
     expect(read.json<Job>().result?.tier).toBe(first.job.result?.tier);
+  });
+
+  it('answers a job from the permanent record once Redis and Temporal no longer know it', async () => {
+    const { job } = await scan(scenario.tokens.clean.address);
+    const result = ScanResult.parse(job.result);
+    // A job id whose workflow Temporal never saw (as after its retention period).
+    const jobId = `scan:devnet:${scenario.tokens.clean.address}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
+    await backend.deps.scans.save(jobId, result);
+    await backend.deps.redis.del(ScanStore.jobKey(jobId));
+    const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<Job>()).toMatchObject({
+      job_id: jobId,
+      status: 'completed',
+      result: { tier: result.tier },
+    });
   });
 
   it('sets search attributes so operators can find scans in the Temporal UI', async () => {

@@ -1,0 +1,126 @@
+// Scan latency through the whole engine (REST → Temporal → scanner worker → devnet) against the
+// same engines called in-process, in one run on one machine.
+//   npm run bench -- [--n 200] [--concurrency 8]
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { getAddress } from 'viem';
+import { ChainClients } from '../core/chains/chainClients.ts';
+import { getChain } from '../core/chains/registry.ts';
+import { scoreToken } from '../core/risk/score.ts';
+import { contractSafety } from '../activities/scanner/engines/contractSafety.ts';
+import { honeypot } from '../activities/scanner/engines/honeypot.ts';
+import { startAnvil } from '../infra/devnet/anvil.ts';
+import { deployCleanTokens } from '../infra/devnet/bulkTokens.ts';
+import { deployScenario } from '../infra/devnet/scenario.ts';
+import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../infra/stack/processes.ts';
+import { startMongo, startRedis, startTemporal } from '../infra/stack/services.ts';
+import { markdownTable, type PhaseStats, runPhase } from './stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '8' },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'bench', 'results') },
+  },
+});
+const n = Number(values.n);
+const concurrency = Number(values.concurrency);
+const WARMUP = 20;
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-'));
+const stops: (() => Promise<void>)[] = [];
+try {
+  const [temporal, redis, mongo, anvil] = await Promise.all([
+    freePort().then((port) => startTemporal({ port })),
+    freePort().then((port) => startRedis({ port })),
+    freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
+    startAnvil(),
+  ]);
+  stops.push(() => temporal.process.stop(), () => redis.process.stop(), () => mongo.process.stop(), () => anvil.stop());
+  await deployScenario(anvil.url);
+  // One fresh token per scan: identical scans would join one job or hit the cache.
+  const tokens = await deployCleanTokens(anvil.url, { count: n * 4 + WARMUP, accountIndex: 5, withLiquidity: true, renounce: true });
+  const slice = (index: number) => tokens.slice(WARMUP + index * n, WARMUP + (index + 1) * n);
+  const warmupTokens = tokens.slice(0, WARMUP);
+
+  const apiPort = await freePort();
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: temporal.address,
+    REDIS_URL: redis.address,
+    MONGODB_URI: mongo.address,
+    RPC_URLS_DEVNET: anvil.url,
+    PORT: String(apiPort),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  };
+  const children: ManagedProcess[] = await Promise.all([
+    spawnService({
+      name: 'backend',
+      command: process.execPath,
+      args: [path.join(REPO_ROOT, 'api', 'backend', 'server.ts')],
+      env,
+      ready: async () => (await fetch(`http://127.0.0.1:${apiPort}/ready`)).ok,
+    }),
+    spawnService({
+      name: 'workers',
+      command: process.execPath,
+      args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'scanner'],
+      env,
+      readyTimeoutMs: 120_000,
+      ready: (output) => Promise.resolve(output.includes('vigil worker: polling')),
+    }),
+  ]);
+  for (const child of children) stops.push(() => child.stop());
+
+  const api = `http://127.0.0.1:${apiPort}/api/v2/scanner/scans`;
+  const scanThroughApi = async (address: string, fresh = true) => {
+    const response = await fetch(api, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain: 'devnet', address, wait_ms: 30_000, fresh }),
+    });
+    const job = (await response.json()) as { status: string; result: { tier: string } | null };
+    if (response.status !== 200 || job.status !== 'completed') throw new Error(`HTTP ${response.status} ${job.status}`);
+  };
+
+  const chains = new ChainClients({ rpcUrls: new Map([['devnet', [anvil.url]]]) });
+  const client = chains.evm('devnet');
+  const dexes = getChain('devnet').dexes;
+  const scanInProcess = async (address: string) => {
+    const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
+    const target = { address: getAddress(address), blockNumber };
+    const [safety, trading] = await Promise.all([contractSafety(client, target), honeypot(client, dexes, target)]);
+    const summary = scoreToken([...safety.checks, ...trading.checks]);
+    if (summary.tier !== 'low') throw new Error(`unexpected tier ${summary.tier}`);
+  };
+
+  await runPhase('warmup', warmupTokens, concurrency, (address) => scanThroughApi(address));
+  const rows: PhaseStats[] = [
+    await runPhase('in-process engines (no Temporal)', slice(0), 1, scanInProcess),
+    await runPhase('REST → Temporal → worker', slice(1), 1, (address) => scanThroughApi(address)),
+    await runPhase('in-process engines (no Temporal)', slice(2), concurrency, scanInProcess),
+    await runPhase('REST → Temporal → worker', slice(3), concurrency, (address) => scanThroughApi(address)),
+    await runPhase('REST, cached repeat', slice(3), concurrency, (address) => scanThroughApi(address, false)),
+  ];
+  const ratioOf = (api?: PhaseStats, local?: PhaseStats) => (api && local ? Math.round((api.p50_ms / local.p50_ms) * 100) / 100 : null);
+  const ratios = { concurrency_1: ratioOf(rows[1], rows[0]), [`concurrency_${concurrency}`]: ratioOf(rows[3], rows[2]) };
+  const report = {
+    benchmark: 'scan-latency',
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    parameters: { n, concurrency, warmup: WARMUP },
+    phases: rows,
+    api_over_in_process_p50: ratios,
+  };
+  const ratioText = Object.entries(ratios).map(([key, value]) => `${key.replace('_', ' ')}: ${value}×`).join(', ');
+  const table = `${markdownTable(rows)}\n\nREST p50 / in-process p50 — ${ratioText}`;
+  console.log(table);
+  await writeFile(path.join(values.out, 'scan-latency.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(values.out, 'scan-latency.md'), `# Scan latency (${report.date.slice(0, 10)}, ${report.machine.cpus} cores, Node ${process.version})\n\n${table}\n`);
+} finally {
+  for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+}
