@@ -29,7 +29,7 @@ export interface DeployCleanTokensParameters {
 
 /**
  * Many distinct clean tokens, for load and durability runs that need one fresh scan per token
- * (identical scans would join one job). Transactions are pipelined and settled once.
+ * (identical scans would join one job). Transactions are pipelined and settled in chunks.
  */
 export async function deployCleanTokens(
   rpcUrl: string,
@@ -86,6 +86,8 @@ export async function deployCleanTokens(
         data: encodeFunctionData({ abi: ownableAbi, functionName: 'renounceOwnership' }),
       });
     }
+    // Settle in chunks: one long pipeline of thousands of transactions outlives receipt timeouts.
+    if (i % 50 === 49) await sender.settle();
   }
   await sender.settle();
   return addresses;
