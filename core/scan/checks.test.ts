@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from './checks.ts';
+import { ENGINE_CHECKS } from './engines.ts';
+
+const doc = readFileSync(new URL('../../docs/risk-model.md', import.meta.url), 'utf8');
+const documented = new Map(
+  [...doc.matchAll(/^\| `([a-z_]+)` \| ([a-z_]+) \|/gm)].map((match) => [match[1] ?? '', match[2] ?? '']),
+);
+
+describe('the check catalog', () => {
+  it('is documented in docs/risk-model.md, with each check in its category', () => {
+    for (const [id, check] of Object.entries(CHECKS)) expect(documented.get(id), id).toBe(check.category);
+    expect([...documented.keys()].filter((id) => !(id in CHECKS))).toEqual([]);
+  });
+
+  it('assigns every check to exactly one engine', () => {
+    const owned = Object.values(ENGINE_CHECKS).flat();
+    expect([...owned].sort()).toEqual(Object.keys(CHECKS).sort());
+    expect(new Set(owned).size).toBe(owned.length);
+  });
+});
