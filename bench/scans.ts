@@ -38,10 +38,20 @@ try {
     freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
     startAnvil(),
   ]);
-  stops.push(() => temporal.process.stop(), () => redis.process.stop(), () => mongo.process.stop(), () => anvil.stop());
+  stops.push(
+    () => temporal.process.stop(),
+    () => redis.process.stop(),
+    () => mongo.process.stop(),
+    () => anvil.stop(),
+  );
   await deployScenario(anvil.url);
   // One fresh token per scan: identical scans would join one job or hit the cache.
-  const tokens = await deployCleanTokens(anvil.url, { count: n * 4 + WARMUP, accountIndex: 5, withLiquidity: true, renounce: true });
+  const tokens = await deployCleanTokens(anvil.url, {
+    count: n * 4 + WARMUP,
+    accountIndex: 5,
+    withLiquidity: true,
+    renounce: true,
+  });
   const slice = (index: number) => tokens.slice(WARMUP + index * n, WARMUP + (index + 1) * n);
   const warmupTokens = tokens.slice(0, WARMUP);
 
@@ -83,7 +93,8 @@ try {
       body: JSON.stringify({ chain: 'devnet', address, wait_ms: 30_000, fresh }),
     });
     const job = (await response.json()) as { status: string; result: { tier: string } | null };
-    if (response.status !== 200 || job.status !== 'completed') throw new Error(`HTTP ${response.status} ${job.status}`);
+    if (response.status !== 200 || job.status !== 'completed')
+      throw new Error(`HTTP ${response.status} ${job.status}`);
   };
 
   const chains = new ChainClients({ rpcUrls: new Map([['devnet', [anvil.url]]]) });
@@ -92,7 +103,10 @@ try {
   const scanInProcess = async (address: string) => {
     const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
     const target = { address: getAddress(address), blockNumber };
-    const [safety, trading] = await Promise.all([contractSafety(client, target), honeypot(client, dexes, target)]);
+    const [safety, trading] = await Promise.all([
+      contractSafety(client, target),
+      honeypot(client, dexes, target),
+    ]);
     const summary = scoreToken([...safety.checks, ...trading.checks]);
     if (summary.tier !== 'low') throw new Error(`unexpected tier ${summary.tier}`);
   };
@@ -105,21 +119,35 @@ try {
     await runPhase('REST → Temporal → worker', slice(3), concurrency, (address) => scanThroughApi(address)),
     await runPhase('REST, cached repeat', slice(3), concurrency, (address) => scanThroughApi(address, false)),
   ];
-  const ratioOf = (api?: PhaseStats, local?: PhaseStats) => (api && local ? Math.round((api.p50_ms / local.p50_ms) * 100) / 100 : null);
-  const ratios = { concurrency_1: ratioOf(rows[1], rows[0]), [`concurrency_${concurrency}`]: ratioOf(rows[3], rows[2]) };
+  const ratioOf = (api?: PhaseStats, local?: PhaseStats) =>
+    api && local ? Math.round((api.p50_ms / local.p50_ms) * 100) / 100 : null;
+  const ratios = {
+    concurrency_1: ratioOf(rows[1], rows[0]),
+    [`concurrency_${concurrency}`]: ratioOf(rows[3], rows[2]),
+  };
   const report = {
     benchmark: 'scan-latency',
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model ?? 'unknown',
+      memory_gb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
     parameters: { n, concurrency, warmup: WARMUP },
     phases: rows,
     api_over_in_process_p50: ratios,
   };
-  const ratioText = Object.entries(ratios).map(([key, value]) => `${key.replace('_', ' ')}: ${value}×`).join(', ');
+  const ratioText = Object.entries(ratios)
+    .map(([key, value]) => `${key.replace('_', ' ')}: ${value}×`)
+    .join(', ');
   const table = `${markdownTable(rows)}\n\nREST p50 / in-process p50 — ${ratioText}`;
   console.log(table);
   await writeFile(path.join(values.out, 'scan-latency.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(values.out, 'scan-latency.md'), `# Scan latency (${report.date.slice(0, 10)}, ${report.machine.cpus} cores, Node ${process.version})\n\n${table}\n`);
+  await writeFile(
+    path.join(values.out, 'scan-latency.md'),
+    `# Scan latency (${report.date.slice(0, 10)}, ${report.machine.cpus} cores, Node ${process.version})\n\n${table}\n`,
+  );
 } finally {
   for (const stop of stops.reverse()) await stop().catch(() => undefined);
   await rm(dir, { recursive: true, force: true });

@@ -24,7 +24,12 @@ const round = (value: number) => Math.round(value * 10) / 10;
  * Runs `task` for every item with at most `concurrency` in flight and summarises latency.
  * A task that throws counts as an error and its time is left out of the percentiles.
  */
-export async function runPhase<T>(phase: string, items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<PhaseStats> {
+export async function runPhase<T>(
+  phase: string,
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+): Promise<PhaseStats> {
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -39,7 +44,8 @@ export async function runPhase<T>(phase: string, items: readonly T[], concurrenc
           latencies.push(performance.now() - t0);
         } catch (error) {
           errors++;
-          if (errors <= 3) console.error(`[bench] ${phase}: ${error instanceof Error ? error.message : String(error)}`);
+          if (errors <= 3)
+            console.error(`[bench] ${phase}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
     }),
@@ -61,7 +67,11 @@ export async function runPhase<T>(phase: string, items: readonly T[], concurrenc
 }
 
 export function markdownTable(rows: PhaseStats[]): string {
-  const header = '| phase | n | concurrency | scans/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|';
-  const lines = rows.map((row) => `| ${row.phase} | ${row.n} | ${row.concurrency} | ${row.per_second} | ${row.p50_ms} | ${row.p95_ms} | ${row.p99_ms} | ${row.errors} |`);
+  const header =
+    '| phase | n | concurrency | scans/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|';
+  const lines = rows.map(
+    (row) =>
+      `| ${row.phase} | ${row.n} | ${row.concurrency} | ${row.per_second} | ${row.p50_ms} | ${row.p95_ms} | ${row.p99_ms} | ${row.errors} |`,
+  );
   return [header, ...lines].join('\n');
 }

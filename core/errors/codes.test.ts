@@ -9,7 +9,8 @@ const documented = new Map(
 
 describe('the error registry and docs/errors.md', () => {
   it('documents every code with its status', () => {
-    for (const [code, entry] of Object.entries(ErrorCodes)) expect(documented.get(code), code).toBe(entry.status);
+    for (const [code, entry] of Object.entries(ErrorCodes))
+      expect(documented.get(code), code).toBe(entry.status);
   });
 
   it('documents no code that does not exist', () => {
