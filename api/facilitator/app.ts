@@ -1,0 +1,110 @@
+import type { LoggerOptions } from 'pino';
+import { z } from 'zod';
+import { registerOpenApi } from '../plugins/openapi.ts';
+import { createService, type VigilApp } from '../plugins/service.ts';
+import type { EvmFacilitator } from './evmFacilitator.ts';
+
+/** What the routes need; the EvmFacilitator in production, anything shaped like it in a test. */
+export type FacilitatorEngine = Pick<EvmFacilitator, 'verify' | 'settle' | 'supported' | 'health'>;
+
+export interface FacilitatorOptions {
+  publicUrl: string;
+  logger: LoggerOptions | false;
+}
+
+const PaymentRequest = z
+  .looseObject({
+    x402Version: z.number().int().describe('2'),
+    paymentPayload: z.looseObject({}).describe('x402 v2 PaymentPayload, as the client sent it'),
+    paymentRequirements: z.looseObject({}).describe('the PaymentRequirements the resource server quoted'),
+  })
+  .meta({ id: 'FacilitatorRequest' });
+
+const VerifyResponse = z
+  .looseObject({
+    isValid: z.boolean(),
+    invalidReason: z.string().optional(),
+    invalidMessage: z.string().optional(),
+    payer: z.string().optional(),
+  })
+  .meta({ id: 'VerifyResponse' });
+
+const SettleResponse = z
+  .looseObject({
+    success: z.boolean(),
+    transaction: z.string().describe('transaction hash; empty when nothing was sent'),
+    network: z.string(),
+    payer: z.string().optional(),
+    errorReason: z.string().optional(),
+    errorMessage: z.string().optional(),
+  })
+  .meta({ id: 'SettleResponse' });
+
+/** The facilitator ({coffer_url}): verify and settle x402 exact payments on-chain. */
+export async function buildFacilitatorApp(engine: FacilitatorEngine, options: FacilitatorOptions): Promise<VigilApp> {
+  const app = await createService({ publicUrl: options.publicUrl, logger: options.logger });
+  await registerOpenApi(app, {
+    title: 'Vigil x402 facilitator',
+    description:
+      'Verifies and settles x402 v2 `exact` payments (EIP-3009 transferWithAuthorization). Business refusals ' +
+      'answer 200 with isValid/success false and a machine reason; a body that is not an x402 request answers 400.',
+    publicUrl: options.publicUrl,
+  });
+
+  // A body that is not an x402 request at all is the transport's 400; the reason stays in the body
+  // in the shape x402 clients read.
+  const status = (reason: string | undefined) =>
+    reason === 'invalid_payload' || reason === 'invalid_payment_requirements' || reason === 'invalid_x402_version'
+      ? 400
+      : 200;
+
+  app.post(
+    '/verify',
+    {
+      schema: {
+        tags: ['x402'],
+        summary: 'Check a payment without moving anything',
+        body: PaymentRequest,
+        response: { 200: VerifyResponse, 400: VerifyResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await engine.verify(request.body);
+      return reply.code(result.isValid ? 200 : status(result.invalidReason)).send(result);
+    },
+  );
+
+  app.post(
+    '/settle',
+    {
+      schema: {
+        tags: ['x402'],
+        summary: 'Verify, submit transferWithAuthorization, answer the receipt (idempotent per authorization)',
+        body: PaymentRequest,
+        response: { 200: SettleResponse, 400: SettleResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await engine.settle(request.body);
+      return reply.code(result.success ? 200 : status(result.errorReason)).send(result);
+    },
+  );
+
+  app.get(
+    '/supported',
+    { schema: { tags: ['x402'], summary: 'Networks, schemes, assets, signers and limits' } },
+    () => engine.supported(),
+  );
+
+  app.get(
+    '/healthz',
+    { schema: { tags: ['health'], summary: 'RPC reachable on the right chain, signer funded' } },
+    async (_request, reply) => {
+      const health = await engine.health();
+      return reply.code(health.status === 'ok' ? 200 : 503).send(health);
+    },
+  );
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { IntEnv, LogLevel } from '../../core/config/env.ts';
+import { StoresEnv } from '../../core/config/stores.ts';
+
+const AddressList = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x-prefixed 20-byte addresses')).min(1));
+
+/** The facilitator ({coffer_url}): one EVM chain, the EIP-3009 tokens it settles, one signer. */
+export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX: true }).extend({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: IntEnv(0, 65_535).default(3002),
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: LogLevel.default('info'),
+  /** Registry slug of the chain settled on; its RPC endpoints come from RPC_URLS_<CHAIN>. */
+  FACILITATOR_CHAIN: z.string().default('devnet'),
+  /** The signer that submits transferWithAuthorization and pays the gas. Keep it in a secret store. */
+  FACILITATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key'),
+  /** EIP-3009 tokens accepted (USDC); name, version and decimals are read from each contract at boot. */
+  FACILITATOR_ASSETS: AddressList,
+  /** Receipt wait per settlement; past it the answer is settlement_pending with the transaction hash. */
+  FACILITATOR_CONFIRMATION_TIMEOUT_MS: IntEnv(100, 600_000).default(15_000),
+  /** Largest payment accepted, in the asset's atomic units. */
+  FACILITATOR_MAX_AMOUNT: z.string().regex(/^\d+$/).default('5000000'),
+  /** Longest authorization validity accepted (validBefore − now). */
+  FACILITATOR_MAX_TIMEOUT_SECONDS: IntEnv(10, 86_400).default(900),
+  /** /healthz reports the signer unfunded below this native balance (wei). */
+  FACILITATOR_MIN_SIGNER_BALANCE_WEI: z.string().regex(/^\d+$/).default('1000000000000000'),
+  RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
+});
+export type FacilitatorEnv = z.infer<typeof FacilitatorEnv>;
+
+export function facilitatorPublicUrl(env: FacilitatorEnv): string {
+  return (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`).replace(
+    /\/+$/,
+    '',
+  );
+}

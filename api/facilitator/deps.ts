@@ -1,0 +1,40 @@
+import type { Hex } from 'viem';
+import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
+import { findChain } from '../../core/chains/registry.ts';
+import { createRedis } from '../../core/stores/redis.ts';
+import type { FacilitatorEnv } from './config.ts';
+import { EvmFacilitator } from './evmFacilitator.ts';
+import { SettlementStore } from './settlementStore.ts';
+
+export interface FacilitatorDeps {
+  facilitator: EvmFacilitator;
+  close(): Promise<void>;
+}
+
+/** Connects to the chain and Redis; fails at boot when the chain or an asset is not what config says. */
+export async function createFacilitatorDeps(
+  env: FacilitatorEnv,
+  rpcUrls = readRpcConfig(),
+): Promise<FacilitatorDeps> {
+  const chain = findChain(env.FACILITATOR_CHAIN);
+  if (!chain) throw new Error(`FACILITATOR_CHAIN: unknown chain "${env.FACILITATOR_CHAIN}"`);
+  const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX, failFast: false });
+  try {
+    const facilitator = await EvmFacilitator.create({
+      chain,
+      rpcUrls: rpcUrls.get(chain.id as never) ?? [],
+      privateKey: env.FACILITATOR_PRIVATE_KEY as Hex,
+      assets: env.FACILITATOR_ASSETS,
+      store: new SettlementStore(redis),
+      confirmationTimeoutMs: env.FACILITATOR_CONFIRMATION_TIMEOUT_MS,
+      maxAmount: BigInt(env.FACILITATOR_MAX_AMOUNT),
+      maxTimeoutSeconds: env.FACILITATOR_MAX_TIMEOUT_SECONDS,
+      minSignerBalanceWei: BigInt(env.FACILITATOR_MIN_SIGNER_BALANCE_WEI),
+      rpcTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
+    });
+    return { facilitator, close: async () => void (await redis.quit()) };
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+}

@@ -1,0 +1,25 @@
+// Runs the x402 facilitator alone: `npm run facilitator`.
+import { parseEnv } from '../../core/config/env.ts';
+import { buildFacilitatorApp } from './app.ts';
+import { FacilitatorEnv, facilitatorPublicUrl } from './config.ts';
+import { createFacilitatorDeps } from './deps.ts';
+
+const env = parseEnv(FacilitatorEnv);
+const deps = await createFacilitatorDeps(env);
+const app = await buildFacilitatorApp(deps.facilitator, {
+  publicUrl: facilitatorPublicUrl(env),
+  logger: { level: env.LOG_LEVEL },
+});
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (closing) return;
+    closing = true;
+    void app
+      .close()
+      .then(() => deps.close())
+      .then(() => process.exit(0));
+  });
+}
+await app.listen({ host: env.HOST, port: env.PORT });

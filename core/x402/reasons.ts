@@ -1,0 +1,53 @@
+/**
+ * Machine reasons a payment is refused with. Where the official @x402/evm facilitator has a code
+ * for the condition, it is the same string, so clients match one vocabulary; the rest are Vigil's
+ * additions for checks the SDK does not make.
+ */
+export const PaymentReason = {
+  invalidPayload: 'invalid_payload',
+  invalidRequirements: 'invalid_payment_requirements',
+  invalidVersion: 'invalid_x402_version',
+  unsupportedScheme: 'unsupported_scheme',
+  invalidNetwork: 'invalid_network',
+  unsupportedAsset: 'unsupported_asset',
+  assetMismatch: 'invalid_exact_evm_asset_mismatch',
+  recipientMismatch: 'invalid_exact_evm_recipient_mismatch',
+  valueMismatch: 'invalid_exact_evm_payload_authorization_value_mismatch',
+  networkMismatch: 'invalid_exact_evm_network_mismatch',
+  validBefore: 'invalid_exact_evm_payload_authorization_valid_before',
+  validityTooLong: 'invalid_exact_evm_authorization_window_too_long',
+  nonceUsed: 'invalid_exact_evm_nonce_already_used',
+  insufficientBalance: 'invalid_exact_evm_insufficient_balance',
+  amountAboveLimit: 'amount_above_limit',
+  settlementPending: 'settlement_pending',
+  unexpectedVerify: 'unexpected_verify_error',
+  unexpectedSettle: 'unexpected_settle_error',
+  /** The proof already paid for another request. */
+  proofUsedElsewhere: 'payment_already_used',
+  missingPayment: 'payment_required',
+} as const;
+export type PaymentReason = (typeof PaymentReason)[keyof typeof PaymentReason];
+
+/** Outcomes that are final for an authorization: retrying the same one can never succeed. */
+export const TERMINAL_SETTLE_REASONS: readonly string[] = [
+  PaymentReason.invalidPayload,
+  PaymentReason.invalidRequirements,
+  PaymentReason.invalidVersion,
+  PaymentReason.unsupportedScheme,
+  PaymentReason.invalidNetwork,
+  PaymentReason.unsupportedAsset,
+  PaymentReason.assetMismatch,
+  PaymentReason.recipientMismatch,
+  PaymentReason.valueMismatch,
+  PaymentReason.networkMismatch,
+  PaymentReason.validBefore,
+  PaymentReason.validityTooLong,
+  PaymentReason.nonceUsed,
+  PaymentReason.amountAboveLimit,
+  'invalid_exact_evm_signature',
+  'invalid_exact_evm_payload_signature',
+  'invalid_exact_evm_payload_authorization_valid_after',
+  'invalid_exact_evm_missing_eip712_domain',
+  'invalid_exact_evm_scheme',
+  'invalid_exact_evm_failed_to_parse_signature',
+];

@@ -1,0 +1,99 @@
+import { x402Client } from '@x402/core/client';
+import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import type { Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { buildFacilitatorApp } from '../../api/facilitator/app.ts';
+import { EvmFacilitator } from '../../api/facilitator/evmFacilitator.ts';
+import { SettlementStore } from '../../api/facilitator/settlementStore.ts';
+import type { VigilApp } from '../../api/plugins/service.ts';
+import { getChain } from '../../core/chains/registry.ts';
+import { createRedis } from '../../core/stores/redis.ts';
+import {
+  deployPaymentToken,
+  fundedDevAccount,
+  mintPaymentToken,
+  type PaymentTokenInfo,
+} from '../../infra/devnet/paymentToken.ts';
+
+export const DEVNET_NETWORK = 'eip155:31337' as const;
+
+export interface TestFacilitator {
+  app: VigilApp;
+  facilitator: EvmFacilitator;
+  url: string;
+  signer: Hex;
+  close(): Promise<void>;
+}
+
+/** A real facilitator (HTTP on a free port) over a devnet token, with its own funded signer. */
+export async function startTestFacilitator(
+  env: Record<string, string>,
+  rpcUrl: string,
+  token: PaymentTokenInfo,
+  options: { confirmationTimeoutMs?: number; listen?: boolean } = {},
+): Promise<TestFacilitator> {
+  const signer = await fundedDevAccount(rpcUrl);
+  const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: `${env.REDIS_KEY_PREFIX ?? ''}fac:` });
+  const facilitator = await EvmFacilitator.create({
+    chain: getChain('devnet'),
+    rpcUrls: [rpcUrl],
+    privateKey: signer.privateKey,
+    assets: [token.address],
+    store: new SettlementStore(redis),
+    confirmationTimeoutMs: options.confirmationTimeoutMs ?? 10_000,
+    maxAmount: 5_000_000n,
+    maxTimeoutSeconds: 900,
+    minSignerBalanceWei: 10n ** 15n,
+  });
+  const app = await buildFacilitatorApp(facilitator, { publicUrl: 'http://facilitator.test', logger: false });
+  const url = options.listen === false ? '' : await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    facilitator,
+    url,
+    signer: signer.account.address,
+    async close() {
+      await app.close();
+      await redis.quit();
+    },
+  };
+}
+
+export async function setupPaymentToken(rpcUrl: string): Promise<PaymentTokenInfo> {
+  return deployPaymentToken(rpcUrl);
+}
+
+/** A payer with a fresh key holding `amount` devnet USDC. */
+export async function fundedPayer(rpcUrl: string, token: PaymentTokenInfo, amount: bigint) {
+  const privateKey = generatePrivateKey();
+  const account = privateKeyToAccount(privateKey);
+  if (amount > 0n) await mintPaymentToken(rpcUrl, token, [{ to: account.address, amount }]);
+  return { privateKey, account };
+}
+
+/** The official x402 client for a payer, allowed to pay in the devnet token. */
+export function payerClient(privateKey: Hex, token: PaymentTokenInfo): x402Client {
+  return x402Client.fromConfig({
+    schemes: [{ network: DEVNET_NETWORK, client: new ExactEvmScheme(privateKeyToAccount(privateKey)) }],
+    spendControls: {
+      allowedAssets: [{ network: DEVNET_NETWORK, asset: token.address, maxAmountPerPayment: '1000000' }],
+    },
+  });
+}
+
+export function requirementsFor(token: PaymentTokenInfo, payTo: string, amount: bigint): PaymentRequirements {
+  return {
+    scheme: 'exact',
+    network: DEVNET_NETWORK,
+    amount: amount.toString(),
+    asset: token.address,
+    payTo,
+    maxTimeoutSeconds: 300,
+    extra: { name: token.name, version: token.version },
+  };
+}
+
+export function paymentRequiredFor(requirements: PaymentRequirements): PaymentRequired {
+  return { x402Version: 2, resource: { url: 'http://vigil.test/paid' }, accepts: [requirements] };
+}
