@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../risk/model.ts';
+import { Capability, CHAINS, type ChainId, type ChainInfo, hasCapability } from '../chains/registry.ts';
+import { type ToolDefinition, PriceTier, ScanView } from './schema.ts';
+
+/** Chains where token scans run, computed from the registry's capabilities. */
+const TOKEN_SCAN_CHAINS = CHAINS.filter((chain: ChainInfo) => hasCapability(chain, Capability.tokenScan)).map(
+  (chain) => chain.id,
+) as [ChainId, ...ChainId[]];
+
+const TokenTarget = z
+  .object({
+    chain: z.enum(TOKEN_SCAN_CHAINS).describe('Chain slug, e.g. ethereum, base, devnet'),
+    address: z.string().min(1).max(128).describe('Token contract address'),
+  })
+  .strict();
+
+const NoInput = z.object({}).strict();
+
+/**
+ * Every tool Vigil sells, declared once. REST routes, prices, the discovery documents and (later)
+ * MCP are generated from this list; every count anywhere is computed from it.
+ *
+ * Deployer reputation plugs in here as `deployer_reputation` once its function and route land:
+ * a `{ kind: 'function' }` run entry and its case in api/backend/x402/toolRunner.ts.
+ */
+export const TOOLS = [
+  {
+    name: 'token_risk',
+    title: 'Token risk score',
+    description:
+      'Risk score 0-100 with tier, confidence, the five-category breakdown, flags, green flags and the evidence ' +
+      'behind every check, from a token scan pinned at one block.',
+    input: TokenTarget,
+    chains: TOKEN_SCAN_CHAINS,
+    tier: PriceTier.premium,
+    priceUsd: 0.05,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'workflow', workflow: 'scanToken', view: ScanView.full },
+    sources: 'chain RPC',
+  },
+  {
+    name: 'honeypot_check',
+    title: 'Honeypot check',
+    description:
+      'Buys, transfers and sells the token against its deepest pool in one simulated call: honeypot verdict, ' +
+      'buy/sell/transfer taxes, with the simulation as evidence.',
+    input: TokenTarget,
+    chains: TOKEN_SCAN_CHAINS,
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 5, wallet: 5 },
+    run: { kind: 'workflow', workflow: 'scanToken', view: ScanView.honeypot },
+    sources: 'DEX pools',
+  },
+  {
+    name: 'contract_audit',
+    title: 'Contract audit',
+    description:
+      'Contract safety from code and state: ownership, mint/blacklist/pause/fee powers, proxies, selfdestruct ' +
+      'and delegatecall, with the selectors and slots as evidence.',
+    input: TokenTarget,
+    chains: TOKEN_SCAN_CHAINS,
+    tier: PriceTier.premium,
+    priceUsd: 0.05,
+    trials: { fingerprint: 2, wallet: 4 },
+    run: { kind: 'workflow', workflow: 'scanToken', view: ScanView.contractSafety },
+    sources: 'contract bytecode and storage',
+  },
+  {
+    name: 'risk_model',
+    title: 'Risk model',
+    description: `How scores arise (${MODEL_VERSION}): category weights, tier bands, gates and confidence. Free.`,
+    input: NoInput,
+    chains: [],
+    tier: PriceTier.free,
+    priceUsd: 0,
+    trials: { fingerprint: 0, wallet: 0 },
+    run: { kind: 'function', fn: 'riskModel' },
+    sources: 'risk model',
+  },
+] as const satisfies readonly ToolDefinition[];
+
+export type Tool = (typeof TOOLS)[number];
+export type ToolName = Tool['name'];
+
+const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
+
+export function findTool(name: string): ToolDefinition | undefined {
+  return byName.get(name);
+}
+
+export function isPaid(tool: ToolDefinition): boolean {
+  return tool.priceUsd > 0;
+}
+
+/** What the risk model tool answers: the constants the score is computed from. */
+export function riskModelFacts() {
+  return { model_version: MODEL_VERSION, category_weights: CATEGORY_WEIGHTS, tier_bands: TIER_BANDS };
+}

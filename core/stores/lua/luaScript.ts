@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+
+type Reply = number | string | null | Reply[];
+
+/**
+ * A named Lua script from this folder, registered on the client (EVALSHA, falling back to EVAL
+ * after a Redis restart). Keys go through the client's key prefix like any other command's.
+ */
+export function luaScript(redis: Redis, name: string, numberOfKeys: number) {
+  const command = `vigil_${name}`;
+  if (!(command in redis)) {
+    redis.defineCommand(command, {
+      numberOfKeys,
+      lua: readFileSync(new URL(`./${name}.lua`, import.meta.url), 'utf8'),
+    });
+  }
+  const run = (redis as unknown as Record<string, (...args: (string | number)[]) => Promise<Reply>>)[command];
+  if (!run) throw new Error(`Redis script ${name} did not register`);
+  return (keys: readonly string[], args: readonly (string | number)[]): Promise<Reply> => {
+    if (keys.length !== numberOfKeys) throw new Error(`${name} takes ${numberOfKeys} keys`);
+    return run.call(redis, ...keys, ...args);
+  };
+}
+
+export function asNumbers(reply: Reply): number[] {
+  if (!Array.isArray(reply)) throw new Error('expected an array reply');
+  return reply.map((value) => Number(value));
+}

@@ -1,0 +1,47 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../../../test/support/fixtures.ts';
+import { createRedis } from '../redis.ts';
+import { asNumbers, luaScript } from './luaScript.ts';
+
+describe('the Redis Lua scripts', () => {
+  const env = isolatedEnv();
+  const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: env.REDIS_KEY_PREFIX });
+  afterAll(() => redis.quit());
+
+  it('trialConsume grants exactly the allotment under concurrency, then names when the oldest call ages out', async () => {
+    const consume = luaScript(redis, 'trialConsume', 1);
+    const now = 1_000_000;
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => consume(['trial:t'], [now + index, 60_000, 5, `call-${index}`])),
+    );
+    const granted = replies.map(asNumbers).filter(([ok]) => ok === 1);
+    expect(granted).toHaveLength(5);
+    expect(asNumbers(await consume(['trial:t'], [now + 100, 60_000, 5, 'late']))).toEqual([0, 5, now]);
+    // Keys carry the client's prefix.
+    expect(await redis.zcard('trial:t')).toBe(5);
+    // A minute later the window has rolled past the first calls.
+    expect(asNumbers(await consume(['trial:t'], [now + 60_001, 60_000, 5, 'next']))[0]).toBe(1);
+  });
+
+  it('rateLimit counts both windows atomically and sets their expiry once', async () => {
+    const count = luaScript(redis, 'rateLimit', 2);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => count(['rl:m', 'rl:d'], [60_000, 86_400_000, 1])));
+    const minutes = replies.map((reply) => asNumbers(reply)[0]).sort((a = 0, b = 0) => a - b);
+    expect(minutes).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    const [, day, minuteTtl, dayTtl] = asNumbers(await count(['rl:m', 'rl:d'], [60_000, 86_400_000, 1]));
+    expect(day).toBe(21);
+    expect(minuteTtl).toBeGreaterThan(55_000);
+    expect(dayTtl).toBeGreaterThan(86_000_000);
+  });
+
+  it('reservePayment lets exactly one of many concurrent callers reserve', async () => {
+    const reserve = luaScript(redis, 'reservePayment', 1);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => reserve(['pay:x'], [JSON.stringify({ by: index }), 60_000])),
+    );
+    const winners = replies.filter((reply) => Array.isArray(reply) && Number(reply[0]) === 1);
+    expect(winners).toHaveLength(1);
+    const holder = (winners[0] as [number, string])[1];
+    for (const reply of replies) expect((reply as [number, string])[1]).toBe(holder);
+  });
+});
