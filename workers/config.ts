@@ -7,6 +7,10 @@ export const WorkerEnv = StoresEnv.extend({
   VIGIL_DATA_DIR: z.string().optional(),
   WORKER_SCANNER_ACTIVITIES: IntEnv(1, 1000).default(64),
   WORKER_SCANNER_WORKFLOWS: IntEnv(2, 1000).default(40),
+  WORKER_PAYMENTS_ACTIVITIES: IntEnv(1, 1000).default(32),
+  WORKER_PAYMENTS_WORKFLOWS: IntEnv(2, 1000).default(32),
+  /** The x402 facilitator the payments pool settles through. */
+  FACILITATOR_URL: z.url().default('http://127.0.0.1:3002'),
   /** Seconds in-flight activities get to finish on SIGTERM before the worker stops. */
   WORKER_SHUTDOWN_GRACE_SECONDS: IntEnv(0, 600).default(10),
   /** host:port for the worker's Prometheus metrics; unset = no metrics endpoint. */

@@ -1,6 +1,8 @@
 import type { ChainClients } from '../core/chains/chainClients.ts';
+import type { ReceiptStore } from '../core/stores/receipts.ts';
 import type { ScanStore } from '../core/stores/scans.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
+import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
 import type { WorkerEnv } from './config.ts';
 
@@ -8,6 +10,8 @@ import type { WorkerEnv } from './config.ts';
 export interface PoolDeps {
   chains: ChainClients;
   scans: ScanStore;
+  receipts: ReceiptStore;
+  facilitatorUrl: string;
 }
 
 export interface PoolDefinition {
@@ -21,6 +25,12 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   [TaskQueue.scanner]: {
     activities: (deps) => createScannerActivities(deps),
     slots: (env) => ({ activities: env.WORKER_SCANNER_ACTIVITIES, workflows: env.WORKER_SCANNER_WORKFLOWS }),
+  },
+  // Settlement: its own slots, so a burst of scans never delays a payer's receipt. The signer's
+  // transaction nonces are one stream, kept by the facilitator service this pool calls.
+  [TaskQueue.payments]: {
+    activities: (deps) => createPaymentActivities(deps),
+    slots: (env) => ({ activities: env.WORKER_PAYMENTS_ACTIVITIES, workflows: env.WORKER_PAYMENTS_WORKFLOWS }),
   },
 };
 

@@ -5,6 +5,7 @@ import { ChainClients } from '../core/chains/chainClients.ts';
 import { readRpcConfig } from '../core/chains/rpcConfig.ts';
 import { createMongo } from '../core/stores/mongo.ts';
 import { createRedis } from '../core/stores/redis.ts';
+import { ReceiptStore } from '../core/stores/receipts.ts';
 import { ScanStore } from '../core/stores/scans.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
@@ -43,7 +44,7 @@ export async function runWorkers(
     rpcUrls: options.rpcUrls ?? readRpcConfig(),
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
   });
-  const deps = { chains, scans };
+  const deps = { chains, scans, receipts: new ReceiptStore(mongo.db, redis), facilitatorUrl: env.FACILITATOR_URL };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
   const workers = await Promise.all(

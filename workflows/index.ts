@@ -1,2 +1,3 @@
 // The one entry the workflow bundle is built from: every workflow any pool runs.
 export { scanToken } from './scanToken.ts';
+export { settlePayment } from './settlePayment.ts';

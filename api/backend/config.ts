@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IntEnv } from '../../core/config/env.ts';
 import { StoresEnv } from '../../core/config/stores.ts';
+import { PaymentsEnvShape } from './x402/config.ts';
 
 export const BackendEnv = StoresEnv.extend({
   HOST: z.string().default('127.0.0.1'),
@@ -12,7 +13,11 @@ export const BackendEnv = StoresEnv.extend({
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
   /** Commit the build came from, when the deployment knows it. */
   VIGIL_COMMIT: z.string().optional(),
-});
+  /** Operating entity named in the x402 discovery document. */
+  VIGIL_OPERATOR: z.string().default('Vigil'),
+  /** The MCP host ({mcp_url}) the discovery document points agents at. */
+  MCP_PUBLIC_URL: z.url().default('http://127.0.0.1:3006'),
+}).extend(PaymentsEnvShape);
 export type BackendEnv = z.infer<typeof BackendEnv>;
 
 export function publicUrlOf(env: BackendEnv): string {

@@ -4,10 +4,14 @@ import { ChainClients } from '../../core/chains/chainClients.ts';
 import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
 import { createMongo, type MongoHandle } from '../../core/stores/mongo.ts';
 import { createRedis } from '../../core/stores/redis.ts';
+import { ReceiptStore } from '../../core/stores/receipts.ts';
 import { ScanStore } from '../../core/stores/scans.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
+import { PaymentOptions } from './x402/paymentOptions.ts';
+import { PaymentReservations } from './x402/reservations.ts';
+import { Trials } from './x402/trials.ts';
 
 /** Everything the backend talks to; tests build it from real local services. */
 export interface BackendDeps {
@@ -22,6 +26,25 @@ export interface BackendDeps {
   scanWaitMaxMs: number;
   /** Problems found while reading configuration that do not stop the service. */
   configWarnings: string[];
+  /** The x402 gateway's stores and settings. */
+  x402: {
+    options: PaymentOptions;
+    trials: Trials;
+    reservations: PaymentReservations;
+    receipts: ReceiptStore;
+    facilitatorUrl: string;
+    paymentsTaskQueue: string;
+    settleWaitMs: number;
+    toolWaitMs: number;
+    operator: string;
+  };
+  rateLimits: {
+    enabled: boolean;
+    failOpen: boolean;
+    apiKeys: { id: string; tier: 'free' | 'pro'; key: string }[];
+    limits: { anonymous: { perMinute: number }; free: { perMinute: number; perDay: number }; pro: { perMinute: number; perDay: number } };
+  };
+  mcpPublicUrl: string;
 }
 
 export interface BackendDepsOverrides {
@@ -49,7 +72,38 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
     scannerTaskQueue: taskQueueName(TaskQueue.scanner, env.TASK_QUEUE_PREFIX),
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
-    configWarnings: rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : [],
+    configWarnings: [
+      ...(rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : []),
+      ...(env.X402_ASSET && env.X402_PAY_TO ? [] : ['X402_ASSET/X402_PAY_TO unset: tools answer free trials only.']),
+    ],
+    x402: {
+      options: new PaymentOptions({
+        facilitatorUrl: env.FACILITATOR_URL,
+        network: env.X402_NETWORK,
+        asset: env.X402_ASSET,
+        payTo: env.X402_PAY_TO,
+        maxTimeoutSeconds: env.X402_MAX_TIMEOUT_SECONDS,
+      }),
+      trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS),
+      reservations: new PaymentReservations(redis),
+      receipts: new ReceiptStore(mongo.db, redis),
+      facilitatorUrl: env.FACILITATOR_URL,
+      paymentsTaskQueue: taskQueueName(TaskQueue.payments, env.TASK_QUEUE_PREFIX),
+      settleWaitMs: env.X402_SETTLE_WAIT_MS,
+      toolWaitMs: env.TOOL_WAIT_MS,
+      operator: env.VIGIL_OPERATOR,
+    },
+    rateLimits: {
+      enabled: env.RATE_LIMITS,
+      failOpen: env.RATE_LIMIT_FAIL_OPEN,
+      apiKeys: env.API_KEYS,
+      limits: {
+        anonymous: { perMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE },
+        free: { perMinute: env.RATE_LIMIT_FREE_PER_MINUTE, perDay: env.RATE_LIMIT_FREE_PER_DAY },
+        pro: { perMinute: env.RATE_LIMIT_PRO_PER_MINUTE, perDay: env.RATE_LIMIT_PRO_PER_DAY },
+      },
+    },
+    mcpPublicUrl: env.MCP_PUBLIC_URL.replace(/\/+$/, ''),
   };
 }
 

@@ -38,6 +38,62 @@ export const ErrorCodes = {
     title: 'Chain not configured',
     description: 'The chain is known but this deployment has no RPC endpoint configured for it.',
   },
+  unauthorized: {
+    status: 401,
+    title: 'Unauthorized',
+    description: 'The X-API-Key is not one this deployment knows, or a route needs a caller identity (an API key).',
+  },
+  payment_required: {
+    status: 402,
+    title: 'Payment required',
+    description:
+      'No free trial is left and no valid x402 payment came with the call. The body is also an x402 v2 PaymentRequired ' +
+      '(`x402Version`, `accepts`, `error`); the same document is base64 in the PAYMENT-REQUIRED header.',
+  },
+  unknown_tool: { status: 404, title: 'Unknown tool', description: 'No tool in the catalog has this name.' },
+  receipt_not_found: {
+    status: 404,
+    title: 'Receipt not found',
+    description: 'No payment, receipt or invoice has this id or transaction hash.',
+  },
+  payment_in_progress: {
+    status: 409,
+    title: 'Payment in progress',
+    description:
+      'A request with the same payment proof is still running; retry after Retry-After for its answer. Nothing is charged twice.',
+  },
+  refund_not_allowed: {
+    status: 409,
+    title: 'Refund not allowed',
+    description:
+      'Only a settled payment for an empty result is refundable, once, within 48 hours of settlement.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limited',
+    description:
+      'Too many requests for the caller’s tier in the current window; retry after Retry-After seconds. x402-paid calls are not capped.',
+  },
+  tool_failed: {
+    status: 503,
+    title: 'Tool failed',
+    description: 'The tool could not produce an answer (its scan failed or did not finish in time). Nothing was charged.',
+  },
+  facilitator_unavailable: {
+    status: 503,
+    title: 'Facilitator unavailable',
+    description: 'The payment facilitator could not be reached, so no quote or payment could be made. Nothing was charged.',
+  },
+  payments_not_configured: {
+    status: 503,
+    title: 'Payments not configured',
+    description: 'This deployment takes no payments (no asset or recipient configured); free trials still work.',
+  },
+  rate_limit_unavailable: {
+    status: 503,
+    title: 'Rate limiting unavailable',
+    description: 'Redis could not count the request and rate limits are configured to fail closed.',
+  },
   not_found: { status: 404, title: 'Not found', description: 'No route answers this path.' },
   job_not_found: {
     status: 404,

@@ -32,6 +32,8 @@ export function isolatedEnv(extra: Record<string, string> = {}): Record<string, 
     REDIS_URL: stack.redisUrl,
     REDIS_KEY_PREFIX: `test:${id}:`,
     LOG_LEVEL: 'warn',
+    // Tests make many calls from one address; the rate-limit tests set their own caps.
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
     ...extra,
   };
 }
@@ -47,9 +49,9 @@ export function devnetRpcUrls(rpcUrl = testStack().rpcUrl): Map<ChainId, string[
 
 export async function startTestWorkers(
   env: Record<string, string>,
-  options: { rpcUrls?: Map<ChainId, string[]> } = {},
+  options: { rpcUrls?: Map<ChainId, string[]>; queues?: TaskQueue[] } = {},
 ): Promise<RunningWorkers> {
-  return runWorkers(parseEnv(WorkerEnv, env), [TaskQueue.scanner], {
+  return runWorkers(parseEnv(WorkerEnv, env), options.queues ?? [TaskQueue.scanner], {
     rpcUrls: options.rpcUrls ?? devnetRpcUrls(),
   });
 }

@@ -5,7 +5,7 @@ import { asNumbers, luaScript } from './luaScript.ts';
 
 describe('the Redis Lua scripts', () => {
   const env = isolatedEnv();
-  const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: env.REDIS_KEY_PREFIX });
+  const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: env.REDIS_KEY_PREFIX ?? '' });
   afterAll(() => redis.quit());
 
   it('trialConsume grants exactly the allotment under concurrency, then names when the oldest call ages out', async () => {

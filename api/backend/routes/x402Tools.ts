@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { describeTool, TOOLS } from '../../../core/catalog/index.ts';
+import { VigilError } from '../../../core/errors/vigilError.ts';
+import { Problem } from '../../plugins/problem.ts';
+import type { VigilApp } from '../../plugins/service.ts';
+import type { X402Gateway } from '../x402/gateway.ts';
+
+const ToolAnswer = z
+  .looseObject({
+    tool: z.string(),
+    data: z.unknown().describe('the tool’s result; null with reason no_data when its sources had nothing'),
+    reason: z.literal('no_data').optional(),
+    sources_tried: z.array(z.string()).optional(),
+    payment: z
+      .looseObject({ payment_id: z.string(), status: z.enum(['settled', 'pending']), transaction: z.string().nullable() })
+      .nullable()
+      .describe('the payment when the call was paid with x402; the receipt is also in X-PAYMENT-RESPONSE'),
+    trial: z.looseObject({ limit: z.number(), remaining: z.number() }).nullable(),
+  })
+  .meta({ id: 'ToolAnswer' });
+
+const problems = { 400: Problem, 402: Problem, 404: Problem, 409: Problem, 422: Problem, 429: Problem, 503: Problem };
+
+const PAY_DESCRIPTION =
+  'Free trial with X-Client-ID (more with X-Wallet-Address); otherwise pay per call with x402: the 402 answer ' +
+  'carries a v2 PaymentRequired (body and PAYMENT-REQUIRED header); retry with the signed proof in X-PAYMENT or ' +
+  'PAYMENT-SIGNATURE; the receipt comes back in X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. Calls that find no data ' +
+  'answer 200 with data null and are not charged.';
+
+/** POST /api/v1/x402-tools/{tool}: one route per catalog tool, plus a catch-all that names unknown tools. */
+export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
+  for (const tool of TOOLS) {
+    app.post(
+      `/api/v1/x402-tools/${tool.name}`,
+      {
+        schema: {
+          tags: ['x402 tools'],
+          summary: `${tool.title} (${tool.priceUsd > 0 ? `$${tool.priceUsd} per call` : 'free'})`,
+          description: `${tool.description}\n\n${tool.priceUsd > 0 ? PAY_DESCRIPTION : 'Free.'}`,
+          body: tool.input,
+          response: { 200: ToolAnswer, ...problems },
+        },
+        // The gateway validates against the same schema, naming the field; Fastify's own check is
+        // kept off so both paths (known and catch-all) answer identically.
+        validatorCompiler: () => (data) => ({ value: data }),
+      },
+      async (request, reply) => {
+        answer(reply, await gateway.call(toCall(tool.name, request)));
+        return reply;
+      },
+    );
+  }
+
+  app.post(
+    '/api/v1/x402-tools/:tool_name',
+    {
+      schema: {
+        tags: ['x402 tools'],
+        summary: 'Run a tool by name (unknown names answer 404 unknown_tool)',
+        params: z.object({ tool_name: z.string().max(128) }),
+        response: { 200: ToolAnswer, ...problems },
+      },
+    },
+    async (request, reply) => {
+      answer(reply, await gateway.call(toCall(request.params.tool_name, request)));
+      return reply;
+    },
+  );
+
+  app.get(
+    '/api/v1/x402-tools/discovery',
+    { schema: { tags: ['x402 tools'], summary: 'Tool catalog: inputs, prices, trials, chains' } },
+    () => ({ x402Version: 2, count: TOOLS.length, tools: TOOLS.map(describeTool) }),
+  );
+}
+
+function toCall(toolName: string, request: { body: unknown; headers: Record<string, string | string[] | undefined>; id: string; caller: { apiKeyId: string | null } }) {
+  return { toolName, body: request.body, headers: request.headers, requestId: request.id, apiKeyId: request.caller.apiKeyId };
+}
+
+function answer(
+  reply: { code(status: number): unknown; header(name: string, value: string): unknown; send(body: unknown): unknown },
+  result: { status: number; body: unknown; headers: Record<string, string> },
+): void {
+  for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+  reply.code(result.status);
+  reply.send(result.body);
+}
+
+export { VigilError };

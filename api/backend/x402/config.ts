@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { BoolEnv, IntEnv, OptionalEnv } from '../../../core/config/env.ts';
+
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
+
+/** `API_KEYS=id:tier:key,...`: the keys this deployment recognises until accounts land. */
+const ApiKeys = OptionalEnv.transform((value, context) => {
+  const keys: { id: string; tier: 'free' | 'pro'; key: string }[] = [];
+  for (const entry of (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+    const [id, tier, key] = entry.split(':');
+    if (!id || (tier !== 'free' && tier !== 'pro') || !key || key.length < 16 || !/^[A-Za-z0-9_-]+$/.test(id)) {
+      context.addIssue({ code: 'custom', message: 'each entry must be id:free|pro:key with a key of 16+ characters' });
+      return [];
+    }
+    keys.push({ id, tier, key });
+  }
+  return keys;
+});
+
+/** The backend's x402 gateway, trials and rate limits. */
+export const PaymentsEnvShape = {
+  /** The x402 facilitator that verifies (here) and settles (in the payments pool). */
+  FACILITATOR_URL: z.url().default('http://127.0.0.1:3002'),
+  /** CAIP-2 network payments are quoted on. */
+  X402_NETWORK: z.string().regex(/^[a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}$/).default('eip155:31337'),
+  /** The EIP-3009 token (USDC) quoted in; unset = tools answer trials only and quote nothing. */
+  X402_ASSET: OptionalEnv.pipe(Address.optional()),
+  /** Where payments go. */
+  X402_PAY_TO: OptionalEnv.pipe(Address.optional()),
+  /** How long a signed payment may stay valid (quoted as maxTimeoutSeconds). */
+  X402_MAX_TIMEOUT_SECONDS: IntEnv(10, 3_600).default(300),
+  /** How long a paid call waits for its settlement before answering with a pending receipt. */
+  X402_SETTLE_WAIT_MS: IntEnv(0, 120_000).default(15_000),
+  /** How long a tool call waits for its scan. */
+  TOOL_WAIT_MS: IntEnv(1_000, 120_000).default(30_000),
+  /** Rolling window of the free trial allotments. */
+  TRIAL_WINDOW_SECONDS: IntEnv(60, 30 * 86_400).default(86_400),
+  RATE_LIMITS: BoolEnv.default(true),
+  /** When Redis cannot count: true lets requests through, false refuses them (503). */
+  RATE_LIMIT_FAIL_OPEN: BoolEnv.default(true),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: IntEnv(1, 1_000_000).default(10),
+  RATE_LIMIT_FREE_PER_MINUTE: IntEnv(1, 1_000_000).default(10),
+  RATE_LIMIT_FREE_PER_DAY: IntEnv(1, 100_000_000).default(100),
+  RATE_LIMIT_PRO_PER_MINUTE: IntEnv(1, 1_000_000).default(60),
+  RATE_LIMIT_PRO_PER_DAY: IntEnv(1, 100_000_000).default(10_000),
+  API_KEYS: ApiKeys,
+};

@@ -1,0 +1,89 @@
+import type { PaymentRequirements } from '@x402/core/types';
+import { z } from 'zod';
+import type { ToolDefinition } from '../../../core/catalog/index.ts';
+import { VigilError } from '../../../core/errors/vigilError.ts';
+import { usdToAtomic } from '../../../core/x402/amounts.ts';
+
+const SupportedAssets = z.object({
+  kinds: z.array(z.object({ x402Version: z.number(), scheme: z.string(), network: z.string() })),
+  assets: z.array(
+    z.object({ network: z.string(), address: z.string(), name: z.string(), version: z.string(), decimals: z.number(), symbol: z.string() }),
+  ),
+});
+export type SupportedAssets = z.infer<typeof SupportedAssets>;
+export type AssetInfo = SupportedAssets['assets'][number];
+
+export interface PaymentOptionsConfig {
+  facilitatorUrl: string;
+  network: string;
+  asset: string | undefined;
+  payTo: string | undefined;
+  maxTimeoutSeconds: number;
+}
+
+const CACHE_MS = 60_000;
+
+/**
+ * What a call costs, as x402 PaymentRequirements: the catalog's USD price in the configured
+ * token's atomic units, with the token's EIP-712 domain as the facilitator read it from the chain.
+ */
+export class PaymentOptions {
+  readonly #config: PaymentOptionsConfig;
+  #supported: { value: SupportedAssets; at: number } | undefined;
+
+  constructor(config: PaymentOptionsConfig) {
+    this.#config = config;
+  }
+
+  get configured(): boolean {
+    return this.#config.asset !== undefined && this.#config.payTo !== undefined;
+  }
+
+  get network(): string {
+    return this.#config.network;
+  }
+
+  /** The facilitator's /supported, cached for a minute. */
+  async supported(): Promise<SupportedAssets> {
+    if (this.#supported && Date.now() - this.#supported.at < CACHE_MS) return this.#supported.value;
+    let value: SupportedAssets;
+    try {
+      const response = await fetch(`${this.#config.facilitatorUrl}/supported`, { signal: AbortSignal.timeout(3_000) });
+      value = SupportedAssets.parse(await response.json());
+    } catch (error) {
+      throw new VigilError('facilitator_unavailable', 'The payment facilitator did not answer; no quote can be made.', {
+        headers: { 'retry-after': '5' },
+        cause: error,
+      });
+    }
+    this.#supported = { value, at: Date.now() };
+    return value;
+  }
+
+  async asset(): Promise<AssetInfo> {
+    const { asset, payTo, network } = this.#config;
+    if (!asset || !payTo) {
+      throw new VigilError('payments_not_configured', 'This deployment takes no payments (X402_ASSET and X402_PAY_TO are unset).');
+    }
+    const info = (await this.supported()).assets.find(
+      (entry) => entry.network === network && entry.address.toLowerCase() === asset.toLowerCase(),
+    );
+    if (!info) {
+      throw new VigilError('facilitator_unavailable', `The facilitator does not settle ${asset} on ${network}.`);
+    }
+    return info;
+  }
+
+  async requirementsFor(tool: ToolDefinition): Promise<PaymentRequirements> {
+    const asset = await this.asset();
+    return {
+      scheme: 'exact',
+      network: this.#config.network as PaymentRequirements['network'],
+      amount: usdToAtomic(tool.priceUsd, asset.decimals).toString(),
+      asset: asset.address,
+      payTo: this.#config.payTo ?? '',
+      maxTimeoutSeconds: this.#config.maxTimeoutSeconds,
+      extra: { name: asset.name, version: asset.version },
+    };
+  }
+}

@@ -1,0 +1,83 @@
+import { findChain } from '../../../core/chains/registry.ts';
+import { riskModelFacts, ScanView, type ToolDefinition } from '../../../core/catalog/index.ts';
+import { VigilError } from '../../../core/errors/vigilError.ts';
+import { ENGINE_CHECKS } from '../../../core/scan/engines.ts';
+import type { ScanResult } from '../../../core/scan/result.ts';
+import type { ScanJobs } from '../scanJobs.ts';
+
+/** A tool's answer: data, or the empty-data result (answered 200, never charged). */
+export type ToolOutcome =
+  | { kind: 'data'; data: unknown }
+  | { kind: 'empty'; sourcesTried: string[] };
+
+/** Runs a catalog tool by its `run` reference. Failures throw a problem; nothing is charged for them. */
+export class ToolRunner {
+  readonly #jobs: ScanJobs;
+  readonly #waitMs: number;
+
+  constructor(jobs: ScanJobs, waitMs: number) {
+    this.#jobs = jobs;
+    this.#waitMs = waitMs;
+  }
+
+  async run(tool: ToolDefinition, input: unknown): Promise<ToolOutcome> {
+    const run = tool.run;
+    if (run.kind === 'function') return { kind: 'data', data: riskModelFacts() };
+    const { chain, address } = input as { chain: string; address: string };
+    const job = await this.#jobs.submit({ chain, address, wait_ms: this.#waitMs });
+    if (job.status === 'running') {
+      throw new VigilError('tool_failed', 'The scan did not finish in time; it goes on, and a retry answers from it.', {
+        headers: { 'retry-after': '5' },
+        extensions: { reason: 'timed_out', job_id: job.job_id, status_url: job.status_url },
+      });
+    }
+    if (!job.result) {
+      throw new VigilError('tool_failed', `The scan failed: ${job.error?.message ?? job.status}.`, {
+        extensions: { reason: job.error?.reason ?? job.status, job_id: job.job_id },
+      });
+    }
+    return viewOf(run.view, job.result);
+  }
+}
+
+function viewOf(view: ScanView, result: ScanResult): ToolOutcome {
+  if (view === ScanView.full) {
+    return result.coverage === 0 ? { kind: 'empty', sourcesTried: ['chain RPC'] } : { kind: 'data', data: result };
+  }
+  const engine = view === ScanView.honeypot ? 'honeypot' : 'contract_safety';
+  const outcome = result.engines[engine];
+  if (outcome?.status !== 'ok') {
+    throw new VigilError('tool_failed', `The ${engine} engine failed: ${outcome?.error?.message ?? 'not run'}.`, {
+      extensions: { reason: outcome?.error?.reason ?? 'engine_error' },
+    });
+  }
+  const ids: readonly string[] = ENGINE_CHECKS[engine];
+  const checks = result.checks.filter((check) => ids.includes(check.id));
+  if (checks.every((check) => check.status === 'unknown')) {
+    // The engine ran but its source had nothing: no pool to trade against, say.
+    const dexes = findChain(result.chain)?.dexes.map((dex) => dex.name) ?? [];
+    return { kind: 'empty', sourcesTried: view === ScanView.honeypot ? dexes : ['contract bytecode'] };
+  }
+  const base = { chain: result.chain, address: result.address, block_number: result.block_number, scanned_at: result.scanned_at };
+  if (view === ScanView.honeypot) {
+    const honeypot = checks.find((check) => check.id === 'is_honeypot');
+    return {
+      kind: 'data',
+      data: {
+        ...base,
+        is_honeypot: honeypot?.status === 'fail' ? true : honeypot?.status === 'pass' ? false : null,
+        flags: checks.filter((check) => check.status === 'fail').map((check) => check.id),
+        checks,
+      },
+    };
+  }
+  return {
+    kind: 'data',
+    data: {
+      ...base,
+      token: result.token,
+      flags: checks.filter((check) => check.status === 'fail').map((check) => check.id),
+      checks,
+    },
+  };
+}

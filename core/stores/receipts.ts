@@ -1,0 +1,107 @@
+import { type Db, MongoServerError } from 'mongodb';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+export const ReceiptStatus = { pending: 'pending', settled: 'settled', failed: 'failed' } as const;
+export type ReceiptStatus = (typeof ReceiptStatus)[keyof typeof ReceiptStatus];
+
+/** The record of one paid call: what was paid, by whom, for which tool, and how it settled. */
+export const PaymentReceipt = z
+  .object({
+    payment_id: z.string(),
+    status: z.enum(['pending', 'settled', 'failed']),
+    transaction: z.string().nullable(),
+    network: z.string(),
+    asset: z.string(),
+    amount: z.string().describe('atomic units of the asset'),
+    amount_usd: z.number(),
+    payer: z.string(),
+    pay_to: z.string(),
+    tool: z.string(),
+    request_id: z.string(),
+    api_key_id: z.string().nullable().describe('the caller’s API key id, when the call carried one'),
+    created_at: z.iso.datetime(),
+    settled_at: z.iso.datetime().nullable(),
+    error_reason: z.string().nullable(),
+    /** The paid call answered no data (refundable within the window). */
+    empty_result: z.boolean(),
+    refund: z
+      .object({ status: z.enum(['requested', 'refunded', 'failed']), transaction: z.string().nullable(), requested_at: z.iso.datetime() })
+      .nullable(),
+  })
+  .meta({ id: 'PaymentReceipt' });
+export type PaymentReceipt = z.infer<typeof PaymentReceipt>;
+
+interface ReceiptDocument extends PaymentReceipt {
+  _id: string;
+}
+
+const COLLECTION = 'payment_receipts';
+const DUPLICATE_KEY = 11_000;
+const HOT_TTL_SECONDS = 7 * 86_400;
+
+/**
+ * Receipts in MongoDB (the record, written once per payment and updated as it settles) with hot
+ * copies in Redis by payment id and by transaction hash, so receipt reads stay off MongoDB.
+ */
+export class ReceiptStore {
+  readonly #db: Db;
+  readonly #redis: Redis;
+
+  constructor(db: Db, redis: Redis) {
+    this.#db = db;
+    this.#redis = redis;
+  }
+
+  async ensureIndexes(): Promise<void> {
+    const receipts = this.#db.collection<ReceiptDocument>(COLLECTION);
+    await Promise.all([receipts.createIndex({ transaction: 1 }), receipts.createIndex({ api_key_id: 1, created_at: -1 })]);
+  }
+
+  /** Writes or replaces the receipt of a payment; safe to repeat (activities retry). */
+  async put(receipt: PaymentReceipt): Promise<void> {
+    const doc: ReceiptDocument = { _id: receipt.payment_id, ...receipt };
+    const receipts = this.#db.collection<ReceiptDocument>(COLLECTION);
+    try {
+      await receipts.insertOne(doc);
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      await receipts.replaceOne({ _id: receipt.payment_id }, doc);
+    }
+    const json = JSON.stringify(receipt);
+    const writes = this.#redis.multi().set(`receipt:pay:${receipt.payment_id}`, json, 'EX', HOT_TTL_SECONDS);
+    if (receipt.transaction) writes.set(`receipt:tx:${receipt.transaction.toLowerCase()}`, receipt.payment_id, 'EX', HOT_TTL_SECONDS);
+    await writes.exec();
+  }
+
+  async byPaymentId(paymentId: string): Promise<PaymentReceipt | undefined> {
+    const hot = await this.#redis.get(`receipt:pay:${paymentId}`).catch(() => null);
+    if (hot !== null) return PaymentReceipt.parse(JSON.parse(hot));
+    const doc = await this.#db.collection<ReceiptDocument>(COLLECTION).findOne({ _id: paymentId });
+    return doc ? strip(doc) : undefined;
+  }
+
+  async byTransaction(hash: string): Promise<PaymentReceipt | undefined> {
+    const paymentId = await this.#redis.get(`receipt:tx:${hash.toLowerCase()}`).catch(() => null);
+    if (paymentId !== null) return this.byPaymentId(paymentId);
+    const doc = await this.#db.collection<ReceiptDocument>(COLLECTION).findOne({ transaction: hash });
+    return doc ? strip(doc) : undefined;
+  }
+
+  /** A caller's receipts, newest first. */
+  async byApiKey(apiKeyId: string, limit: number): Promise<PaymentReceipt[]> {
+    const docs = await this.#db
+      .collection<ReceiptDocument>(COLLECTION)
+      .find({ api_key_id: apiKeyId })
+      .sort({ created_at: -1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(strip);
+  }
+}
+
+function strip(doc: ReceiptDocument): PaymentReceipt {
+  const { _id, ...receipt } = doc;
+  void _id;
+  return PaymentReceipt.parse(receipt);
+}
