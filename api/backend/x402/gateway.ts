@@ -14,7 +14,7 @@ import { PaymentReason } from '../../../core/x402/reasons.ts';
 import { type SettlePaymentInput, settlementWorkflowId } from '../../../core/x402/settlement.ts';
 import type { settlePayment } from '../../../workflows/settlePayment.ts';
 import type { PaymentOptions } from './paymentOptions.ts';
-import type { PaymentReservations, StoredAnswer } from './reservations.ts';
+import type { PaymentReservations, Reservation, StoredAnswer } from './reservations.ts';
 import type { ToolOutcome, ToolRunner } from './toolRunner.ts';
 import { type TrialGrant, type TrialIdentity, trialIdentityOf, type Trials } from './trials.ts';
 
@@ -135,6 +135,14 @@ export class X402Gateway {
 
   async #paid(tool: ToolDefinition, input: unknown, proof: DecodedProof, call: ToolCall): Promise<GatewayAnswer> {
     const requirements = await this.#deps.options.requirementsFor(tool);
+    const { authorization } = proof;
+    const key = authorizationKey(requirements.network, requirements.asset, authorization.from, authorization.nonce);
+    const paymentId = `pay_${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+    const fingerprint = createHash('sha256').update(`${tool.name}\n${canonicalJson(input)}`).digest('hex');
+    // A proof that already answered: the same request gets that answer again (no second run or
+    // charge, even though the chain now reports the authorization used); any other is refused.
+    const held = await this.#deps.reservations.peek(key);
+    if (held) return this.#heldBy(tool, held, fingerprint, paymentId);
     const verified = await this.#verify(proof, requirements);
     if (!verified.isValid) {
       throw await this.paymentRequired(
@@ -143,24 +151,9 @@ export class X402Gateway {
         `The payment was refused: ${verified.invalidMessage ?? verified.invalidReason ?? 'invalid'}.`,
       );
     }
-    const { authorization } = proof;
-    const key = authorizationKey(requirements.network, requirements.asset, authorization.from, authorization.nonce);
-    const paymentId = `pay_${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
-    const fingerprint = createHash('sha256').update(`${tool.name}\n${canonicalJson(input)}`).digest('hex');
     const ttlMs = Math.max(60_000, Number(authorization.validBefore) * 1000 - Date.now()) + RESERVATION_GRACE_MS;
     const reserved = await this.#deps.reservations.reserve(key, { state: 'running', fingerprint, payment_id: paymentId }, ttlMs);
-    if (!reserved.reserved) {
-      const { holder } = reserved;
-      if (holder.fingerprint !== fingerprint) {
-        throw await this.paymentRequired(tool, PaymentReason.proofUsedElsewhere, 'This payment proof already paid for another request.');
-      }
-      // The same request again with the same proof: the first answer, never a second run or charge.
-      if (holder.state === 'done' && holder.answer) return holder.answer;
-      throw new VigilError('payment_in_progress', 'A request with this payment proof is still running; retry shortly.', {
-        headers: { 'retry-after': '1' },
-        extensions: { payment_id: paymentId },
-      });
-    }
+    if (!reserved.reserved) return this.#heldBy(tool, reserved.holder, fingerprint, paymentId);
 
     let outcome: ToolOutcome;
     try {
@@ -228,6 +221,17 @@ export class X402Gateway {
     answer.headers['x-payment-response'] = header;
     await this.#deps.reservations.update(key, { state: 'done', fingerprint, payment_id: paymentId, answer }).catch(() => undefined);
     return answer;
+  }
+
+  async #heldBy(tool: ToolDefinition, holder: Reservation, fingerprint: string, paymentId: string): Promise<GatewayAnswer> {
+    if (holder.fingerprint !== fingerprint) {
+      throw await this.paymentRequired(tool, PaymentReason.proofUsedElsewhere, 'This payment proof already paid for another request.');
+    }
+    if (holder.state === 'done' && holder.answer) return holder.answer;
+    throw new VigilError('payment_in_progress', 'A request with this payment proof is still running; retry shortly.', {
+      headers: { 'retry-after': '1' },
+      extensions: { payment_id: paymentId },
+    });
   }
 
   async #verify(proof: DecodedProof, requirements: PaymentRequirements): Promise<VerifyResponse> {

@@ -47,6 +47,11 @@ export class PaymentReservations {
     return { reserved: false, holder: Reservation.parse(JSON.parse(String(holder))) };
   }
 
+  async peek(authorizationKey: string): Promise<Reservation | undefined> {
+    const raw = await this.#redis.get(PaymentReservations.key(authorizationKey));
+    return raw === null ? undefined : Reservation.parse(JSON.parse(raw));
+  }
+
   async update(authorizationKey: string, reservation: Reservation): Promise<void> {
     // KEEPTTL: the reservation lives as long as the authorization could still be presented.
     await this.#redis.set(PaymentReservations.key(authorizationKey), JSON.stringify(reservation), 'KEEPTTL', 'XX');
