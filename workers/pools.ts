@@ -30,7 +30,10 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   // transaction nonces are one stream, kept by the facilitator service this pool calls.
   [TaskQueue.payments]: {
     activities: (deps) => createPaymentActivities(deps),
-    slots: (env) => ({ activities: env.WORKER_PAYMENTS_ACTIVITIES, workflows: env.WORKER_PAYMENTS_WORKFLOWS }),
+    slots: (env) => ({
+      activities: env.WORKER_PAYMENTS_ACTIVITIES,
+      workflows: env.WORKER_PAYMENTS_WORKFLOWS,
+    }),
   },
 };
 

@@ -44,7 +44,12 @@ export async function runWorkers(
     rpcUrls: options.rpcUrls ?? readRpcConfig(),
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
   });
-  const deps = { chains, scans, receipts: new ReceiptStore(mongo.db, redis), facilitatorUrl: env.FACILITATOR_URL };
+  const deps = {
+    chains,
+    scans,
+    receipts: new ReceiptStore(mongo.db, redis),
+    facilitatorUrl: env.FACILITATOR_URL,
+  };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
   const workers = await Promise.all(

@@ -39,7 +39,10 @@ export async function settlePayment(input: SettlePaymentInput): Promise<PaymentR
     return receipt;
   } catch (error) {
     const cause = error instanceof ActivityFailure ? error.cause : error;
-    const reason = cause instanceof ApplicationFailure ? (cause.type ?? PaymentReason.unexpectedSettle) : PaymentReason.unexpectedSettle;
+    const reason =
+      cause instanceof ApplicationFailure
+        ? (cause.type ?? PaymentReason.unexpectedSettle)
+        : PaymentReason.unexpectedSettle;
     await recordReceipt({ ...input.receipt, status: 'failed', error_reason: reason });
     throw ApplicationFailure.create({
       type: reason,

@@ -14,7 +14,10 @@ export interface PaymentsDeps {
 
 /** The payments pool's activities: settle through the facilitator, record the receipt. */
 export function createPaymentActivities({ facilitatorUrl, receipts, facilitatorTimeoutMs }: PaymentsDeps) {
-  const facilitator = new HTTPFacilitatorClient({ url: facilitatorUrl, timeoutMs: facilitatorTimeoutMs ?? 60_000 });
+  const facilitator = new HTTPFacilitatorClient({
+    url: facilitatorUrl,
+    timeoutMs: facilitatorTimeoutMs ?? 60_000,
+  });
   return {
     /**
      * Settles once; the facilitator is idempotent per authorization, so a retry (after a crash, a
@@ -55,7 +58,13 @@ export type PaymentActivities = ReturnType<typeof createPaymentActivities>;
 /** A SettleError (non-2xx with a settle body) carries the facilitator's answer. */
 function settleFailureOf(error: unknown): SettleResponse | undefined {
   if (typeof error !== 'object' || error === null || !('errorReason' in error)) return undefined;
-  const failure = error as { errorReason?: string; errorMessage?: string; transaction?: string; network?: string; payer?: string };
+  const failure = error as {
+    errorReason?: string;
+    errorMessage?: string;
+    transaction?: string;
+    network?: string;
+    payer?: string;
+  };
   if (!failure.errorReason) return undefined;
   return {
     success: false,

@@ -42,7 +42,11 @@ export interface BackendDeps {
     enabled: boolean;
     failOpen: boolean;
     apiKeys: { id: string; tier: 'free' | 'pro'; key: string }[];
-    limits: { anonymous: { perMinute: number }; free: { perMinute: number; perDay: number }; pro: { perMinute: number; perDay: number } };
+    limits: {
+      anonymous: { perMinute: number };
+      free: { perMinute: number; perDay: number };
+      pro: { perMinute: number; perDay: number };
+    };
   };
   mcpPublicUrl: string;
 }
@@ -74,7 +78,9 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
     configWarnings: [
       ...(rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : []),
-      ...(env.X402_ASSET && env.X402_PAY_TO ? [] : ['X402_ASSET/X402_PAY_TO unset: tools answer free trials only.']),
+      ...(env.X402_ASSET && env.X402_PAY_TO
+        ? []
+        : ['X402_ASSET/X402_PAY_TO unset: tools answer free trials only.']),
     ],
     x402: {
       options: new PaymentOptions({

@@ -41,7 +41,10 @@ const SettleResponse = z
   .meta({ id: 'SettleResponse' });
 
 /** The facilitator ({coffer_url}): verify and settle x402 exact payments on-chain. */
-export async function buildFacilitatorApp(engine: FacilitatorEngine, options: FacilitatorOptions): Promise<VigilApp> {
+export async function buildFacilitatorApp(
+  engine: FacilitatorEngine,
+  options: FacilitatorOptions,
+): Promise<VigilApp> {
   const app = await createService({ publicUrl: options.publicUrl, logger: options.logger });
   await registerOpenApi(app, {
     title: 'Vigil x402 facilitator',
@@ -54,7 +57,9 @@ export async function buildFacilitatorApp(engine: FacilitatorEngine, options: Fa
   // A body that is not an x402 request at all is the transport's 400; the reason stays in the body
   // in the shape x402 clients read.
   const status = (reason: string | undefined) =>
-    reason === 'invalid_payload' || reason === 'invalid_payment_requirements' || reason === 'invalid_x402_version'
+    reason === 'invalid_payload' ||
+    reason === 'invalid_payment_requirements' ||
+    reason === 'invalid_x402_version'
       ? 400
       : 200;
 
@@ -79,7 +84,8 @@ export async function buildFacilitatorApp(engine: FacilitatorEngine, options: Fa
     {
       schema: {
         tags: ['x402'],
-        summary: 'Verify, submit transferWithAuthorization, answer the receipt (idempotent per authorization)',
+        summary:
+          'Verify, submit transferWithAuthorization, answer the receipt (idempotent per authorization)',
         body: PaymentRequest,
         response: { 200: SettleResponse, 400: SettleResponse },
       },

@@ -4,7 +4,12 @@ import { StoresEnv } from '../../core/config/stores.ts';
 
 const AddressList = z
   .string()
-  .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x-prefixed 20-byte addresses')).min(1));
 
 /** The facilitator ({coffer_url}): one EVM chain, the EIP-3009 tokens it settles, one signer. */

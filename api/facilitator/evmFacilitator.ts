@@ -99,11 +99,12 @@ export class EvmFacilitator {
     const signer = toFacilitatorEvmSigner(
       {
         address: wallet.account.address,
-        readContract: (args) => wallet.readContract(args as never),
+        readContract: (args) => wallet.readContract(args),
         verifyTypedData: (args) => wallet.verifyTypedData(args as never),
-        writeContract: (args) => this.#send(() => wallet.writeContract(args as never)),
+        writeContract: (args) => this.#send(() => wallet.writeContract(args)),
         sendTransaction: (args) => this.#send(() => wallet.sendTransaction(args as never)),
-        waitForTransactionReceipt: (args) => wallet.waitForTransactionReceipt({ ...args, pollingInterval: 50 }),
+        waitForTransactionReceipt: (args) =>
+          wallet.waitForTransactionReceipt({ ...args, pollingInterval: 50 }),
         getCode: (args) => wallet.getCode(args),
       },
       { confirmationTimeoutMs: options.confirmationTimeoutMs },
@@ -177,7 +178,13 @@ export class EvmFacilitator {
   async settle(body: unknown): Promise<SettleResponse> {
     const parsed = parseFacilitatorRequest(body);
     if (!parsed.ok) {
-      return { success: false, errorReason: parsed.reason, errorMessage: parsed.message, transaction: '', network: parsed.network as Network };
+      return {
+        success: false,
+        errorReason: parsed.reason,
+        errorMessage: parsed.message,
+        transaction: '',
+        network: parsed.network as Network,
+      };
     }
     const { request } = parsed;
     const key = authorizationKey(
@@ -202,7 +209,8 @@ export class EvmFacilitator {
       ]);
       const funded = balance >= this.#options.minSignerBalanceWei;
       return {
-        status: chainId === this.#options.chain.evmChainId && funded ? ('ok' as const) : ('degraded' as const),
+        status:
+          chainId === this.#options.chain.evmChainId && funded ? ('ok' as const) : ('degraded' as const),
         network: this.network,
         rpc: { reachable: true, chain_id: chainId, latency_ms: Math.round(performance.now() - started) },
         signer: { address: this.signer, balance_wei: balance.toString(), funded },
@@ -239,7 +247,7 @@ export class EvmFacilitator {
 
   async #settleLocked(request: FacilitatorRequest): Promise<SettleResponse> {
     const { requirements, authorization } = request;
-    const network = requirements.network as Network;
+    const network = requirements.network;
     const refused = await this.#precheck(request);
     if (refused) {
       if (refused.invalidReason === PaymentReason.nonceUsed) {
@@ -272,7 +280,11 @@ export class EvmFacilitator {
   }
 
   /** Another replica holds the lock: wait for its answer rather than racing it. */
-  async #awaitOtherReplica(key: string, request: FacilitatorRequest, waitMs: number): Promise<SettleResponse> {
+  async #awaitOtherReplica(
+    key: string,
+    request: FacilitatorRequest,
+    waitMs: number,
+  ): Promise<SettleResponse> {
     const deadline = Date.now() + waitMs;
     while (Date.now() < deadline) {
       const result = await this.#options.store.result(key);
@@ -285,13 +297,17 @@ export class EvmFacilitator {
       errorReason: PaymentReason.settlementPending,
       errorMessage: 'Another settlement of this authorization is still in progress.',
       transaction: '',
-      network: request.requirements.network as Network,
+      network: request.requirements.network,
       payer: request.authorization.from,
     };
   }
 
   /** Vigil's checks before the SDK's, each with its own reason. */
-  async #precheck({ payload, requirements, authorization }: FacilitatorRequest): Promise<VerifyResponse | undefined> {
+  async #precheck({
+    payload,
+    requirements,
+    authorization,
+  }: FacilitatorRequest): Promise<VerifyResponse | undefined> {
     const payer = authorization.from;
     const refuse = (invalidReason: string, invalidMessage: string): VerifyResponse => ({
       isValid: false,
@@ -305,8 +321,11 @@ export class EvmFacilitator {
     if (requirements.network !== this.network) {
       return refuse(PaymentReason.invalidNetwork, `This facilitator settles on ${this.network} only.`);
     }
-    const asset = this.assets.find((entry) => entry.address.toLowerCase() === requirements.asset.toLowerCase());
-    if (!asset) return refuse(PaymentReason.unsupportedAsset, `${requirements.asset} is not an accepted asset.`);
+    const asset = this.assets.find(
+      (entry) => entry.address.toLowerCase() === requirements.asset.toLowerCase(),
+    );
+    if (!asset)
+      return refuse(PaymentReason.unsupportedAsset, `${requirements.asset} is not an accepted asset.`);
     const accepted = payload.accepted;
     if (accepted.network !== requirements.network)
       return refuse(PaymentReason.networkMismatch, 'The payment was made for another network.');
@@ -318,11 +337,20 @@ export class EvmFacilitator {
     )
       return refuse(PaymentReason.recipientMismatch, 'The authorization pays another recipient.');
     if (accepted.amount !== requirements.amount || authorization.value !== requirements.amount)
-      return refuse(PaymentReason.valueMismatch, `The authorization is not for exactly ${requirements.amount}.`);
+      return refuse(
+        PaymentReason.valueMismatch,
+        `The authorization is not for exactly ${requirements.amount}.`,
+      );
     if (!isDeepStrictEqual(normalise(accepted), normalise(requirements)))
-      return refuse(PaymentReason.invalidRequirements, 'The accepted requirements differ from the quoted ones.');
+      return refuse(
+        PaymentReason.invalidRequirements,
+        'The accepted requirements differ from the quoted ones.',
+      );
     if (BigInt(requirements.amount) > this.#options.maxAmount)
-      return refuse(PaymentReason.amountAboveLimit, `Payments above ${this.#options.maxAmount} are not settled here.`);
+      return refuse(
+        PaymentReason.amountAboveLimit,
+        `Payments above ${this.#options.maxAmount} are not settled here.`,
+      );
     const now = BigInt(Math.floor(Date.now() / 1000));
     const longest = BigInt(Math.min(requirements.maxTimeoutSeconds, this.#options.maxTimeoutSeconds));
     if (BigInt(authorization.validBefore) > now + longest + CLOCK_SKEW_SECONDS)
@@ -344,12 +372,18 @@ export class EvmFacilitator {
     ]);
     if (used) return refuse(PaymentReason.nonceUsed, 'This authorization has already been used.');
     if (balance < BigInt(authorization.value))
-      return refuse(PaymentReason.insufficientBalance, `The payer holds ${balance}, less than ${authorization.value}.`);
+      return refuse(
+        PaymentReason.insufficientBalance,
+        `The payer holds ${balance}, less than ${authorization.value}.`,
+      );
     return undefined;
   }
 
   /** The transaction that used this authorization, when it paid exactly what is required. */
-  async #findSettlement({ requirements, authorization }: FacilitatorRequest): Promise<SettleResponse | undefined> {
+  async #findSettlement({
+    requirements,
+    authorization,
+  }: FacilitatorRequest): Promise<SettleResponse | undefined> {
     const asset = getAddress(requirements.asset);
     const logs = await this.#wallet.getLogs({
       address: asset,
@@ -367,7 +401,7 @@ export class EvmFacilitator {
         log.args.value === BigInt(requirements.amount),
     );
     if (receipt.status !== 'success' || !paid) return undefined;
-    return { success: true, transaction: hash, network: requirements.network as Network, payer: authorization.from };
+    return { success: true, transaction: hash, network: requirements.network, payer: authorization.from };
   }
 
   /** Sends one transaction; on failure the locally counted nonce is re-read before the next. */
@@ -388,10 +422,16 @@ function walletClient(options: EvmFacilitatorOptions) {
   const viemChain: Chain = defineChain({
     id: chain.evmChainId,
     name: chain.name,
-    nativeCurrency: { name: chain.native.symbol, symbol: chain.native.symbol, decimals: chain.native.decimals },
+    nativeCurrency: {
+      name: chain.native.symbol,
+      symbol: chain.native.symbol,
+      decimals: chain.native.decimals,
+    },
     rpcUrls: { default: { http: [...rpcUrls] } },
   });
-  const transports = rpcUrls.map((url) => http(url, { timeout: options.rpcTimeoutMs ?? 5_000, retryCount: 1 }));
+  const transports = rpcUrls.map((url) =>
+    http(url, { timeout: options.rpcTimeoutMs ?? 5_000, retryCount: 1 }),
+  );
   return createWalletClient({
     // Transaction nonces counted in this process: concurrent settles get consecutive nonces.
     account: privateKeyToAccount(options.privateKey, { nonceManager }),
@@ -403,7 +443,12 @@ function walletClient(options: EvmFacilitatorOptions) {
 }
 
 function normalise(requirements: { extra?: unknown } & Record<string, unknown>) {
-  return { ...requirements, extra: requirements.extra ?? {}, asset: String(requirements.asset).toLowerCase(), payTo: String(requirements.payTo).toLowerCase() };
+  return {
+    ...requirements,
+    extra: requirements.extra ?? {},
+    asset: String(requirements.asset).toLowerCase(),
+    payTo: String(requirements.payTo).toLowerCase(),
+  };
 }
 
 function scrub(error: unknown): string {

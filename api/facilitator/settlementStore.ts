@@ -44,7 +44,8 @@ export class SettlementStore {
 
   async unlock(key: string, token: string): Promise<void> {
     // Only the holder releases; a lock that expired and was taken by another replica stays.
-    if ((await this.#redis.get(`x402:settling:${key}`)) === token) await this.#redis.del(`x402:settling:${key}`);
+    if ((await this.#redis.get(`x402:settling:${key}`)) === token)
+      await this.#redis.del(`x402:settling:${key}`);
   }
 
   async isLocked(key: string): Promise<boolean> {

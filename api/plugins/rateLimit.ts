@@ -97,7 +97,10 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
         throw new VigilError(
           'rate_limited',
           `The ${request.caller.tier} tier allows ${dayLeft < 0 ? `${limit.perDay} requests a day` : `${limit.perMinute} requests a minute`}.`,
-          { headers: { 'retry-after': String(retryAfter) }, extensions: { tier: request.caller.tier, retry_after_s: retryAfter } },
+          {
+            headers: { 'retry-after': String(retryAfter) },
+            extensions: { tier: request.caller.tier, retry_after_s: retryAfter },
+          },
         );
       }
     });
@@ -105,7 +108,10 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
   { name: 'vigil-rate-limit', fastify: '5.x' },
 );
 
-function identify(request: FastifyRequest, keys: readonly { id: string; tier: 'free' | 'pro'; hash: Buffer }[]): Caller {
+function identify(
+  request: FastifyRequest,
+  keys: readonly { id: string; tier: 'free' | 'pro'; hash: Buffer }[],
+): Caller {
   const sent = request.headers['x-api-key'];
   const apiKey = Array.isArray(sent) ? sent[0] : sent;
   if (apiKey !== undefined) {

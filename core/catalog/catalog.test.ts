@@ -32,7 +32,9 @@ describe('the tool catalog', () => {
   });
 
   it('derives token tool chains from the registry and JSON Schema from zod', () => {
-    const scanChains = CHAINS.filter((chain) => hasCapability(chain, Capability.tokenScan)).map((chain) => chain.id);
+    const scanChains = CHAINS.filter((chain) => hasCapability(chain, Capability.tokenScan)).map(
+      (chain) => chain.id,
+    );
     const risk = describeTool(TOOLS[0]);
     expect(risk.chains.map((chain) => chain.id)).toEqual(scanChains);
     expect(risk.chains.map((chain) => chain.id)).not.toContain('bitcoin');

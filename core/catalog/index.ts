@@ -14,14 +14,17 @@ export function catalogStats(tools: readonly ToolDefinition[] = TOOLS) {
     total_tools: tools.length,
     paid_tools: paid.length,
     free_tools: tools.length - paid.length,
-    price_range_usd: { min: prices.length ? Math.min(...prices) : 0, max: prices.length ? Math.max(...prices) : 0 },
+    price_range_usd: {
+      min: prices.length ? Math.min(...prices) : 0,
+      max: prices.length ? Math.max(...prices) : 0,
+    },
     free_trials: paid.every((tool) => tool.trials.fingerprint > 0),
   };
 }
 
 /** The tool's input as JSON Schema (derived from its zod schema). */
 export function toolInputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
-  return z.toJSONSchema(tool.input, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  return z.toJSONSchema(tool.input, { target: 'draft-2020-12' });
 }
 
 /** A tool as listed in pricing and discovery documents. */

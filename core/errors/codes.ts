@@ -41,7 +41,8 @@ export const ErrorCodes = {
   unauthorized: {
     status: 401,
     title: 'Unauthorized',
-    description: 'The X-API-Key is not one this deployment knows, or a route needs a caller identity (an API key).',
+    description:
+      'The X-API-Key is not one this deployment knows, or a route needs a caller identity (an API key).',
   },
   payment_required: {
     status: 402,
@@ -77,17 +78,20 @@ export const ErrorCodes = {
   tool_failed: {
     status: 503,
     title: 'Tool failed',
-    description: 'The tool could not produce an answer (its scan failed or did not finish in time). Nothing was charged.',
+    description:
+      'The tool could not produce an answer (its scan failed or did not finish in time). Nothing was charged.',
   },
   facilitator_unavailable: {
     status: 503,
     title: 'Facilitator unavailable',
-    description: 'The payment facilitator could not be reached, so no quote or payment could be made. Nothing was charged.',
+    description:
+      'The payment facilitator could not be reached, so no quote or payment could be made. Nothing was charged.',
   },
   payments_not_configured: {
     status: 503,
     title: 'Payments not configured',
-    description: 'This deployment takes no payments (no asset or recipient configured); free trials still work.',
+    description:
+      'This deployment takes no payments (no asset or recipient configured); free trials still work.',
   },
   rate_limit_unavailable: {
     status: 503,

@@ -26,7 +26,11 @@ export const PaymentReceipt = z
     /** The paid call answered no data (refundable within the window). */
     empty_result: z.boolean(),
     refund: z
-      .object({ status: z.enum(['requested', 'refunded', 'failed']), transaction: z.string().nullable(), requested_at: z.iso.datetime() })
+      .object({
+        status: z.enum(['requested', 'refunded', 'failed']),
+        transaction: z.string().nullable(),
+        requested_at: z.iso.datetime(),
+      })
       .nullable(),
   })
   .meta({ id: 'PaymentReceipt' });
@@ -55,7 +59,10 @@ export class ReceiptStore {
 
   async ensureIndexes(): Promise<void> {
     const receipts = this.#db.collection<ReceiptDocument>(COLLECTION);
-    await Promise.all([receipts.createIndex({ transaction: 1 }), receipts.createIndex({ api_key_id: 1, created_at: -1 })]);
+    await Promise.all([
+      receipts.createIndex({ transaction: 1 }),
+      receipts.createIndex({ api_key_id: 1, created_at: -1 }),
+    ]);
   }
 
   /** Writes or replaces the receipt of a payment; safe to repeat (activities retry). */
@@ -70,7 +77,13 @@ export class ReceiptStore {
     }
     const json = JSON.stringify(receipt);
     const writes = this.#redis.multi().set(`receipt:pay:${receipt.payment_id}`, json, 'EX', HOT_TTL_SECONDS);
-    if (receipt.transaction) writes.set(`receipt:tx:${receipt.transaction.toLowerCase()}`, receipt.payment_id, 'EX', HOT_TTL_SECONDS);
+    if (receipt.transaction)
+      writes.set(
+        `receipt:tx:${receipt.transaction.toLowerCase()}`,
+        receipt.payment_id,
+        'EX',
+        HOT_TTL_SECONDS,
+      );
     await writes.exec();
   }
 

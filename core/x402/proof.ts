@@ -53,20 +53,30 @@ export function readPaymentProof(headers: {
 }
 
 export function decodePaymentProof(raw: string): DecodedProof {
-  if (raw.length > 16_384) throw new PaymentProofError(PaymentReason.invalidPayload, 'The payment proof is too large.');
+  if (raw.length > 16_384)
+    throw new PaymentProofError(PaymentReason.invalidPayload, 'The payment proof is too large.');
   let decoded: unknown;
   try {
     decoded = decodePaymentSignatureHeader(raw);
   } catch {
-    throw new PaymentProofError(PaymentReason.invalidPayload, 'The payment proof is not base64-encoded JSON.');
+    throw new PaymentProofError(
+      PaymentReason.invalidPayload,
+      'The payment proof is not base64-encoded JSON.',
+    );
   }
   const parsed = parsePaymentPayload(decoded);
   if (!parsed.success) {
-    throw new PaymentProofError(PaymentReason.invalidPayload, 'The payment proof is not an x402 payment payload.');
+    throw new PaymentProofError(
+      PaymentReason.invalidPayload,
+      'The payment proof is not an x402 payment payload.',
+    );
   }
   const payload = parsed.data;
   if (payload.x402Version !== 2) {
-    throw new PaymentProofError(PaymentReason.invalidVersion, 'Only x402 version 2 payment payloads are accepted.');
+    throw new PaymentProofError(
+      PaymentReason.invalidVersion,
+      'Only x402 version 2 payment payloads are accepted.',
+    );
   }
   const exact = ExactEvmPayload.safeParse(payload.payload);
   if (!exact.success) {

@@ -44,8 +44,9 @@ export const PaymentTokenInfo = z.object({
 });
 export type PaymentTokenInfo = z.infer<typeof PaymentTokenInfo>;
 
-export const fiatTokenAbi = (require(`${ARTIFACTS}/v2/FiatTokenV2_2.sol/FiatTokenV2_2.json`) as HardhatArtifact)
-  .abi;
+export const fiatTokenAbi = (
+  require(`${ARTIFACTS}/v2/FiatTokenV2_2.sol/FiatTokenV2_2.json`) as HardhatArtifact
+).abi;
 
 /** A devnet account with a fresh key, funded with native gas money through anvil's cheat method. */
 export async function fundedDevAccount(rpcUrl: string, ether = '100') {
@@ -58,9 +59,7 @@ export async function fundedDevAccount(rpcUrl: string, ether = '100') {
 function walletFor(rpcUrl: string, privateKey: Hex) {
   // Nonces counted locally: mints from one owner go out back to back without colliding.
   const account = privateKeyToAccount(privateKey, { nonceManager });
-  return createWalletClient({ account, transport: http(rpcUrl, { retryCount: 0 }) }).extend(
-    publicActions,
-  );
+  return createWalletClient({ account, transport: http(rpcUrl, { retryCount: 0 }) }).extend(publicActions);
 }
 
 /** Deploys the SignatureChecker library, links it into FiatTokenV2_2, deploys and initialises it. */
@@ -92,11 +91,26 @@ export async function deployPaymentToken(rpcUrl: string): Promise<PaymentTokenIn
     ['configureMinter', [o, 10n ** 30n]],
   ];
   for (const [functionName, args] of calls) {
-    const hash = await wallet.writeContract({ address, abi: fiat.abi, functionName, args, gas: 1_000_000n, chain: null });
+    const hash = await wallet.writeContract({
+      address,
+      abi: fiat.abi,
+      functionName,
+      args,
+      gas: 1_000_000n,
+      chain: null,
+    });
     const receipt = await wallet.waitForTransactionReceipt({ hash, pollingInterval: 5 });
     if (receipt.status !== 'success') throw new Error(`USDC ${functionName} reverted`);
   }
-  return { address, chainId, name: 'USD Coin', version: '2', symbol: 'USDC', decimals: 6, ownerKey: owner.privateKey };
+  return {
+    address,
+    chainId,
+    name: 'USD Coin',
+    version: '2',
+    symbol: 'USDC',
+    decimals: 6,
+    ownerKey: owner.privateKey,
+  };
 }
 
 /** Mints devnet USDC (atomic units, 6 decimals) to each recipient; waits until all are mined. */
@@ -146,7 +160,11 @@ export async function deployUnlistedToken(rpcUrl: string): Promise<Address> {
   const wallet = walletFor(rpcUrl, owner.privateKey);
   return deploy(
     wallet,
-    encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args: ['Unlisted', 'NOPOOL', 10n ** 24n] }),
+    encodeDeployData({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args: ['Unlisted', 'NOPOOL', 10n ** 24n],
+    }),
   );
 }
 

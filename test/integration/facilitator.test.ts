@@ -1,5 +1,5 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { type Address, createPublicClient, http } from 'viem';
+import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentTokenBalance, type PaymentTokenInfo } from '../../infra/devnet/paymentToken.ts';
@@ -29,7 +29,11 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
   });
   afterAll(() => fac?.close());
 
-  const post = async (path: '/verify' | '/settle', payload: PaymentPayload, requirements: PaymentRequirements) => {
+  const post = async (
+    path: '/verify' | '/settle',
+    payload: PaymentPayload,
+    requirements: PaymentRequirements,
+  ) => {
     const response = await fac.app.inject({
       method: 'POST',
       url: path,
@@ -45,12 +49,21 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
   it('lists its network, asset with EIP-712 domain, signer and limits; says Solana is not offered', async () => {
     const supported = (await fac.app.inject({ method: 'GET', url: '/supported' })).json();
     expect(supported.kinds).toEqual([{ x402Version: 2, scheme: 'exact', network: 'eip155:31337' }]);
-    expect(supported.assets[0]).toMatchObject({ address: token.address, name: 'USD Coin', version: '2', decimals: 6 });
+    expect(supported.assets[0]).toMatchObject({
+      address: token.address,
+      name: 'USD Coin',
+      version: '2',
+      decimals: 6,
+    });
     expect(supported.signers['eip155:*']).toEqual([fac.signer]);
     expect(supported.unsupported[0].network).toMatch(/^solana:/);
     const health = await fac.app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);
-    expect(health.json()).toMatchObject({ status: 'ok', rpc: { reachable: true, chain_id: 31337 }, signer: { funded: true } });
+    expect(health.json()).toMatchObject({
+      status: 'ok',
+      rpc: { reachable: true, chain_id: 31337 },
+      signer: { funded: true },
+    });
   });
 
   it('verifies, settles exactly the amount once, and answers a repeated settle with the same receipt', async () => {
@@ -58,8 +71,14 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     const requirements = requirementsFor(token, payTo, PRICE);
     const payload = await signed(payer.privateKey, requirements);
     const before = await paymentTokenBalance(rpcUrl, token.address, payTo);
-    expect((await post('/verify', payload, requirements)).body).toMatchObject({ isValid: true, payer: payer.account.address });
-    const [first, second] = await Promise.all([post('/settle', payload, requirements), post('/settle', payload, requirements)]);
+    expect((await post('/verify', payload, requirements)).body).toMatchObject({
+      isValid: true,
+      payer: payer.account.address,
+    });
+    const [first, second] = await Promise.all([
+      post('/settle', payload, requirements),
+      post('/settle', payload, requirements),
+    ]);
     expect(first.body.success).toBe(true);
     expect(second.body).toEqual(first.body);
     const third = await post('/settle', payload, requirements);
@@ -81,7 +100,10 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     const poor = await fundedPayer(rpcUrl, token, PRICE - 1n);
     const requirements = requirementsFor(token, payTo, PRICE);
     const cheaper = await signed(payer.privateKey, { ...requirements, amount: '10000' });
-    const elsewhere = await signed(payer.privateKey, { ...requirements, payTo: privateKeyToAccount(generatePrivateKey()).address });
+    const elsewhere = await signed(payer.privateKey, {
+      ...requirements,
+      payTo: privateKeyToAccount(generatePrivateKey()).address,
+    });
     const wrongAsset = await payerClient(payer.privateKey, other).createPaymentPayload(
       paymentRequiredFor({ ...requirements, asset: other.address }),
     );
@@ -100,20 +122,33 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
 
     const cases: [string, PaymentPayload, PaymentRequirements, string][] = [
       ['tampered amount', cheaper, requirements, 'invalid_exact_evm_payload_authorization_value_mismatch'],
-      ['inflated after signing', inflated, { ...requirements, amount: '60000' }, 'invalid_exact_evm_signature'],
+      [
+        'inflated after signing',
+        inflated,
+        { ...requirements, amount: '60000' },
+        'invalid_exact_evm_signature',
+      ],
       ['wrong recipient', elsewhere, requirements, 'invalid_exact_evm_recipient_mismatch'],
       ['wrong asset', wrongAsset, requirements, 'invalid_exact_evm_asset_mismatch'],
       ['expired', expired, shortLived, 'invalid_exact_evm_payload_authorization_valid_before'],
       ['underfunded', underfunded, requirements, 'invalid_exact_evm_insufficient_balance'],
     ];
-    const before = await Promise.all([payTo, payer.account.address, poor.account.address].map((a) => paymentTokenBalance(rpcUrl, token.address, a)));
+    const before = await Promise.all(
+      [payTo, payer.account.address, poor.account.address].map((a) =>
+        paymentTokenBalance(rpcUrl, token.address, a),
+      ),
+    );
     for (const [name, payload, reqs, reason] of cases) {
       const verify = await post('/verify', payload, reqs);
       expect(verify.body, name).toMatchObject({ isValid: false, invalidReason: reason });
       const settle = await post('/settle', payload, reqs);
       expect(settle.body, name).toMatchObject({ success: false, errorReason: reason, transaction: '' });
     }
-    const after = await Promise.all([payTo, payer.account.address, poor.account.address].map((a) => paymentTokenBalance(rpcUrl, token.address, a)));
+    const after = await Promise.all(
+      [payTo, payer.account.address, poor.account.address].map((a) =>
+        paymentTokenBalance(rpcUrl, token.address, a),
+      ),
+    );
     expect(after).toEqual(before);
   });
 
@@ -129,9 +164,15 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
   });
 
   it('refuses a body that is not an x402 request with 400 and the reason', async () => {
-    const response = await fac.app.inject({ method: 'POST', url: '/verify', payload: { x402Version: 1, paymentPayload: {}, paymentRequirements: {} } });
+    const response = await fac.app.inject({
+      method: 'POST',
+      url: '/verify',
+      payload: { x402Version: 1, paymentPayload: {}, paymentRequirements: {} },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ isValid: false, invalidReason: 'invalid_x402_version' });
-    expect((await paymentTokenBalance(rpcUrl, token.address, '0x0000000000000000000000000000000000000001' as Address))).toBe(0n);
+    expect(
+      await paymentTokenBalance(rpcUrl, token.address, '0x0000000000000000000000000000000000000001'),
+    ).toBe(0n);
   });
 });

@@ -6,12 +6,30 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ScanJobs } from '../../api/backend/scanJobs.ts';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
-import { deployUnlistedToken, fiatTokenAbi, paymentTokenBalance, type PaymentTokenInfo } from '../../infra/devnet/paymentToken.ts';
+import {
+  deployUnlistedToken,
+  fiatTokenAbi,
+  paymentTokenBalance,
+  type PaymentTokenInfo,
+} from '../../infra/devnet/paymentToken.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
-import { isolatedEnv, startTestBackend, startTestWorkers, testStack, type TestBackend } from '../support/fixtures.ts';
-import { fundedPayer, payerClient, setupPaymentToken, startTestFacilitator, type TestFacilitator } from '../support/payments.ts';
+import {
+  isolatedEnv,
+  startTestBackend,
+  startTestWorkers,
+  testStack,
+  type TestBackend,
+} from '../support/fixtures.ts';
+import {
+  fundedPayer,
+  payerClient,
+  setupPaymentToken,
+  startTestFacilitator,
+  type TestFacilitator,
+} from '../support/payments.ts';
 
-const json = (response: Response | undefined): Promise<any> => (response ? response.json() : Promise.resolve(undefined)) as Promise<any>;
+const json = (response: Response | undefined): Promise<any> =>
+  (response ? response.json() : Promise.resolve(undefined)) as Promise<any>;
 const RISK_PRICE = 50_000n; // token_risk: $0.05 in 6-decimal USDC
 const HONEYPOT_PRICE = 10_000n; // honeypot_check: $0.01
 
@@ -45,16 +63,24 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
 
   const body = (address: string) => JSON.stringify({ chain: 'devnet', address });
   const post = (tool: string, payload: string, headers: Record<string, string> = {}) =>
-    fetch(`${api}/api/v1/x402-tools/${tool}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+    fetch(`${api}/api/v1/x402-tools/${tool}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: payload,
+    });
 
   it('answers 404 for an unknown tool, 422 naming the field, and 402 with a v2 quote in body and header', async () => {
     const unknown = await post('no_such_tool', body(scenario.tokens.clean.address));
     expect(unknown.status).toBe(404);
     expect((await json(unknown)).code).toBe('unknown_tool');
 
-    const invalid = await post('token_risk', JSON.stringify({ chain: 'devnet' }), { 'x-client-id': 'client-invalid-1' });
+    const invalid = await post('token_risk', JSON.stringify({ chain: 'devnet' }), {
+      'x-client-id': 'client-invalid-1',
+    });
     expect(invalid.status).toBe(422);
-    expect((await json(invalid)).errors.map((error: { loc: string[] }) => error.loc.join('.'))).toEqual(['body.address']);
+    expect((await json(invalid)).errors.map((error: { loc: string[] }) => error.loc.join('.'))).toEqual([
+      'body.address',
+    ]);
 
     const unpaid = await post('token_risk', body(scenario.tokens.clean.address));
     expect(unpaid.status).toBe(402);
@@ -80,24 +106,37 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
 
   it('spends a client’s trial per tool, then quotes; shows the balances; a wallet gets more', async () => {
     const client = `trial-client-${Date.now()}`;
-    const call = () => post('contract_audit', body(scenario.tokens.mintable.address), { 'x-client-id': client });
+    const call = () =>
+      post('contract_audit', body(scenario.tokens.mintable.address), { 'x-client-id': client });
     const answers = [await call(), await call(), await call()];
     expect(answers.map((response) => response.status)).toEqual([200, 200, 402]);
     expect(answers.map((response) => response.headers.get('x-trial-remaining'))).toEqual(['1', '0', null]);
-    const audit = (await json(answers[0]?)).data;
+    const audit = (await json(answers[0])).data;
     expect(audit.flags).toContain('is_mintable');
     const balances = await json(await fetch(`${api}/api/v1/x402-databus/trials/${client}`));
-    expect(balances.tools.find((tool: { tool: string }) => tool.tool === 'contract_audit')).toMatchObject({ limit: 2, used: 2, remaining: 0 });
-    expect(balances.tools.find((tool: { tool: string }) => tool.tool === 'token_risk')).toMatchObject({ limit: 3, used: 0 });
+    expect(balances.tools.find((tool: { tool: string }) => tool.tool === 'contract_audit')).toMatchObject({
+      limit: 2,
+      used: 2,
+      remaining: 0,
+    });
+    expect(balances.tools.find((tool: { tool: string }) => tool.tool === 'token_risk')).toMatchObject({
+      limit: 3,
+      used: 0,
+    });
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
-    const walletCall = await post('contract_audit', body(scenario.tokens.mintable.address), { 'x-wallet-address': wallet });
+    const walletCall = await post('contract_audit', body(scenario.tokens.mintable.address), {
+      'x-wallet-address': wallet,
+    });
     expect(walletCall.headers.get('x-trial-limit')).toBe('4');
   });
 
   it('is paid by the unmodified @x402/fetch client: balances move by exactly the quote and the receipt matches the chain', async () => {
     const payer = await fundedPayer(rpcUrl, token, 1_000_000n);
     const payFetch = wrapFetchWithPayment(fetch, payerClient(payer.privateKey, token));
-    const before = await Promise.all([paymentTokenBalance(rpcUrl, token.address, payTo), paymentTokenBalance(rpcUrl, token.address, payer.account.address)]);
+    const before = await Promise.all([
+      paymentTokenBalance(rpcUrl, token.address, payTo),
+      paymentTokenBalance(rpcUrl, token.address, payer.account.address),
+    ]);
     const response = await payFetch(`${api}/api/v1/x402-tools/token_risk`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -109,14 +148,29 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
     const receipt = decodePaymentResponseHeader(response.headers.get('payment-response') ?? '');
     expect(decodePaymentResponseHeader(response.headers.get('x-payment-response') ?? '')).toEqual(receipt);
     expect(receipt).toMatchObject({ success: true, network: 'eip155:31337', payer: payer.account.address });
-    const after = await Promise.all([paymentTokenBalance(rpcUrl, token.address, payTo), paymentTokenBalance(rpcUrl, token.address, payer.account.address)]);
+    const after = await Promise.all([
+      paymentTokenBalance(rpcUrl, token.address, payTo),
+      paymentTokenBalance(rpcUrl, token.address, payer.account.address),
+    ]);
     expect(after[0] - (before[0] ?? 0n)).toBe(RISK_PRICE);
     expect((before[1] ?? 0n) - after[1]).toBe(RISK_PRICE);
     const onChain = await chain.getTransactionReceipt({ hash: receipt.transaction as `0x${string}` });
-    const transfers = parseEventLogs({ abi: fiatTokenAbi, logs: onChain.logs, eventName: 'Transfer' }) as unknown as { args: { from: string; to: string; value: bigint } }[];
-    expect(transfers.map((log) => [log.args.from, log.args.to, log.args.value])).toEqual([[payer.account.address, payTo, RISK_PRICE]]);
+    const transfers = parseEventLogs({
+      abi: fiatTokenAbi,
+      logs: onChain.logs,
+      eventName: 'Transfer',
+    }) as unknown as { args: { from: string; to: string; value: bigint } }[];
+    expect(transfers.map((log) => [log.args.from, log.args.to, log.args.value])).toEqual([
+      [payer.account.address, payTo, RISK_PRICE],
+    ]);
     const stored = await json(await fetch(`${api}/api/v1/x402/receipts/${receipt.transaction}`));
-    expect(stored).toMatchObject({ status: 'settled', transaction: receipt.transaction, amount: RISK_PRICE.toString(), tool: 'token_risk', payer: payer.account.address });
+    expect(stored).toMatchObject({
+      status: 'settled',
+      transaction: receipt.transaction,
+      amount: RISK_PRICE.toString(),
+      tool: 'token_risk',
+      payer: payer.account.address,
+    });
   });
 
   it('answers an empty result 200 with data null and charges nothing', async () => {
@@ -128,18 +182,30 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
       body: body(unlisted),
     });
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({ data: null, reason: 'no_data', sources_tried: ['Uniswap V2'], payment: null });
+    expect(await json(response)).toMatchObject({
+      data: null,
+      reason: 'no_data',
+      sources_tried: ['Uniswap V2'],
+      payment: null,
+    });
     expect(response.headers.get('payment-response')).toBeNull();
     expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(1_000_000n);
   });
 
   it('runs a proof sent 20 times at once once, charges once, and refuses it for another request', async () => {
     const payer = await fundedPayer(rpcUrl, token, 1_000_000n);
-    const quote = decodePaymentRequiredHeader((await post('honeypot_check', body(scenario.tokens.clean.address))).headers.get('payment-required') ?? '');
-    const proof = encodePaymentSignatureHeader(await payerClient(payer.privateKey, token).createPaymentPayload(quote));
+    const quote = decodePaymentRequiredHeader(
+      (await post('honeypot_check', body(scenario.tokens.clean.address))).headers.get('payment-required') ??
+        '',
+    );
+    const proof = encodePaymentSignatureHeader(
+      await payerClient(payer.privateKey, token).createPaymentPayload(quote),
+    );
     const submit = vi.spyOn(ScanJobs.prototype, 'submit');
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof })),
+      Array.from({ length: 20 }, () =>
+        post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof }),
+      ),
     );
     const runs = submit.mock.calls.length;
     submit.mockRestore();
@@ -147,38 +213,55 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
     const statuses = responses.map((response) => response.status);
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
-    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(1_000_000n - HONEYPOT_PRICE);
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
+      1_000_000n - HONEYPOT_PRICE,
+    );
     // The same request again gets the first answer; another request with the same proof is refused.
     const again = await post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof });
     expect(again.status).toBe(200);
     const first = responses.find((response) => response.status === 200);
     expect(again.headers.get('payment-response')).toBe(first?.headers.get('payment-response'));
-    const elsewhere = await post('honeypot_check', body(scenario.tokens.mintable.address), { 'payment-signature': proof });
+    const elsewhere = await post('honeypot_check', body(scenario.tokens.mintable.address), {
+      'payment-signature': proof,
+    });
     expect(elsewhere.status).toBe(402);
     expect((await json(elsewhere)).error).toBe('payment_already_used');
-    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(1_000_000n - HONEYPOT_PRICE);
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
+      1_000_000n - HONEYPOT_PRICE,
+    );
   });
 
   it('settles 50 concurrent paid calls once each, with no lost receipt', async () => {
-    const payers = await Promise.all(Array.from({ length: 50 }, () => fundedPayer(rpcUrl, token, HONEYPOT_PRICE)));
+    const payers = await Promise.all(
+      Array.from({ length: 50 }, () => fundedPayer(rpcUrl, token, HONEYPOT_PRICE)),
+    );
     const before = await paymentTokenBalance(rpcUrl, token.address, payTo);
     const responses = await Promise.all(
       payers.map((payer) =>
-        wrapFetchWithPayment(fetch, payerClient(payer.privateKey, token))(`${api}/api/v1/x402-tools/honeypot_check`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: body(scenario.tokens.high_tax.address),
-        }),
+        wrapFetchWithPayment(fetch, payerClient(payer.privateKey, token))(
+          `${api}/api/v1/x402-tools/honeypot_check`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: body(scenario.tokens.high_tax.address),
+          },
+        ),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(payers.map(() => 200));
-    const receipts = responses.map((response) => decodePaymentResponseHeader(response.headers.get('payment-response') ?? ''));
+    const receipts = responses.map((response) =>
+      decodePaymentResponseHeader(response.headers.get('payment-response') ?? ''),
+    );
     expect(receipts.every((receipt) => receipt.success)).toBe(true);
     expect(new Set(receipts.map((receipt) => receipt.transaction)).size).toBe(50);
     expect(await paymentTokenBalance(rpcUrl, token.address, payTo)).toBe(before + HONEYPOT_PRICE * 50n);
-    const balances = await Promise.all(payers.map((payer) => paymentTokenBalance(rpcUrl, token.address, payer.account.address)));
+    const balances = await Promise.all(
+      payers.map((payer) => paymentTokenBalance(rpcUrl, token.address, payer.account.address)),
+    );
     expect(balances.every((balance) => balance === 0n)).toBe(true);
-    const stored = await Promise.all(receipts.map((receipt) => backend.deps.x402.receipts.byTransaction(receipt.transaction)));
+    const stored = await Promise.all(
+      receipts.map((receipt) => backend.deps.x402.receipts.byTransaction(receipt.transaction)),
+    );
     expect(stored.filter((entry) => entry?.status === 'settled')).toHaveLength(50);
   });
 });

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { catalogStats, describeTool, isPaid, PRICE_TIER_RANGES_USD, TOOLS } from '../../../core/catalog/index.ts';
+import {
+  catalogStats,
+  describeTool,
+  isPaid,
+  PRICE_TIER_RANGES_USD,
+  TOOLS,
+} from '../../../core/catalog/index.ts';
 import { CHAINS, type ChainInfo } from '../../../core/chains/registry.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { PaymentReceipt } from '../../../core/stores/receipts.ts';
@@ -16,10 +22,14 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
 
   app.get(
     '/.well-known/x402',
-    { schema: { tags: ['x402'], summary: 'x402 discovery document (counts computed from the tool catalog)' } },
+    {
+      schema: { tags: ['x402'], summary: 'x402 discovery document (counts computed from the tool catalog)' },
+    },
     async () => {
       const stats = catalogStats();
-      const statuses = await Promise.all(FACILITATORS.map((facilitator) => facilitatorStatus(facilitator, x402.facilitatorUrl)));
+      const statuses = await Promise.all(
+        FACILITATORS.map((facilitator) => facilitatorStatus(facilitator, x402.facilitatorUrl)),
+      );
       return {
         x402_version: '2.0',
         service: 'Vigil',
@@ -43,50 +53,79 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
     },
   );
 
-  app.get('/api/v1/x402/pricing', { schema: { tags: ['x402'], summary: 'Price list per tool and tier' } }, async () => {
-    const asset = x402.options.configured ? await x402.options.asset().catch(() => null) : null;
-    return {
-      currency: 'USD',
-      tiers: PRICE_TIER_RANGES_USD,
-      payment: asset ? { network: x402.options.network, asset: asset.address, symbol: asset.symbol, decimals: asset.decimals } : null,
-      tools: TOOLS.map((tool) => ({
-        name: tool.name,
-        price_usd: tool.priceUsd,
-        tier: tool.tier,
-        trials: { per_fingerprint: tool.trials.fingerprint, per_wallet: tool.trials.wallet },
-      })),
-      trial_window_seconds: x402.trials.windowSeconds,
-    };
-  });
+  app.get(
+    '/api/v1/x402/pricing',
+    { schema: { tags: ['x402'], summary: 'Price list per tool and tier' } },
+    async () => {
+      const asset = x402.options.configured ? await x402.options.asset().catch(() => null) : null;
+      return {
+        currency: 'USD',
+        tiers: PRICE_TIER_RANGES_USD,
+        payment: asset
+          ? {
+              network: x402.options.network,
+              asset: asset.address,
+              symbol: asset.symbol,
+              decimals: asset.decimals,
+            }
+          : null,
+        tools: TOOLS.map((tool) => ({
+          name: tool.name,
+          price_usd: tool.priceUsd,
+          tier: tool.tier,
+          trials: { per_fingerprint: tool.trials.fingerprint, per_wallet: tool.trials.wallet },
+        })),
+        trial_window_seconds: x402.trials.windowSeconds,
+      };
+    },
+  );
 
-  app.get('/api/v1/x402/chains', { schema: { tags: ['x402'], summary: 'Payment chains and their status here' } }, async () => {
-    const supported = await x402.options.supported().catch(() => null);
-    const chainOf = (caip2: string) => CHAINS.find((chain: ChainInfo) => chain.caip2 === caip2);
-    const live = (supported?.kinds ?? []).map((kind) => ({
-      network: kind.network,
-      chain: chainOf(kind.network)?.id ?? null,
-      scheme: kind.scheme,
-      status: kind.network === x402.options.network && x402.options.configured ? 'live' : 'settleable',
-      assets: (supported?.assets ?? []).filter((asset) => asset.network === kind.network),
-      facilitator: 'vigil',
-    }));
-    return { count: live.length, chains: live, facilitator_reachable: supported !== null };
-  });
+  app.get(
+    '/api/v1/x402/chains',
+    { schema: { tags: ['x402'], summary: 'Payment chains and their status here' } },
+    async () => {
+      const supported = await x402.options.supported().catch(() => null);
+      const chainOf = (caip2: string) => CHAINS.find((chain: ChainInfo) => chain.caip2 === caip2);
+      const live = (supported?.kinds ?? []).map((kind) => ({
+        network: kind.network,
+        chain: chainOf(kind.network)?.id ?? null,
+        scheme: kind.scheme,
+        status: kind.network === x402.options.network && x402.options.configured ? 'live' : 'settleable',
+        assets: (supported?.assets ?? []).filter((asset) => asset.network === kind.network),
+        facilitator: 'vigil',
+      }));
+      return { count: live.length, chains: live, facilitator_reachable: supported !== null };
+    },
+  );
 
-  app.get('/api/v1/x402-databus/catalog', { schema: { tags: ['x402'], summary: 'Data bus tool catalog' } }, () => ({
-    ...catalogStats(),
-    tools: TOOLS.map(describeTool),
-  }));
+  app.get(
+    '/api/v1/x402-databus/catalog',
+    { schema: { tags: ['x402'], summary: 'Data bus tool catalog' } },
+    () => ({
+      ...catalogStats(),
+      tools: TOOLS.map(describeTool),
+    }),
+  );
 
   app.get(
     '/api/v1/x402/facilitator-health/status/:name',
-    { schema: { tags: ['x402'], summary: 'Health of one facilitator', params: z.object({ name: z.string().max(64) }) } },
+    {
+      schema: {
+        tags: ['x402'],
+        summary: 'Health of one facilitator',
+        params: z.object({ name: z.string().max(64) }),
+      },
+    },
     async (request) => {
       const facilitator = FACILITATORS.find((entry) => entry.name === request.params.name);
       if (!facilitator) {
-        throw new VigilError('not_found', `No facilitator is named "${request.params.name}"; see /.well-known/x402.`, {
-          extensions: { facilitators: FACILITATORS.map((entry) => entry.name) },
-        });
+        throw new VigilError(
+          'not_found',
+          `No facilitator is named "${request.params.name}"; see /.well-known/x402.`,
+          {
+            extensions: { facilitators: FACILITATORS.map((entry) => entry.name) },
+          },
+        );
       }
       return facilitatorStatus(facilitator, x402.facilitatorUrl);
     },
@@ -104,9 +143,13 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
     async (request) => {
       const identity = identityFromIdentifier(request.params.identifier);
       if (!identity) {
-        throw new VigilError('bad_request', 'The identifier is neither a client id (8-128 of A-Z a-z 0-9 . _ : -) nor a 0x wallet.', {
-          extensions: { field: 'identifier' },
-        });
+        throw new VigilError(
+          'bad_request',
+          'The identifier is neither a client id (8-128 of A-Z a-z 0-9 . _ : -) nor a 0x wallet.',
+          {
+            extensions: { field: 'identifier' },
+          },
+        );
       }
       return {
         identifier: identity.id,
@@ -129,7 +172,8 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
     },
     async (request) => {
       const receipt = await x402.receipts.byTransaction(request.params.tx_hash);
-      if (!receipt) throw new VigilError('receipt_not_found', `No receipt for transaction ${request.params.tx_hash}.`);
+      if (!receipt)
+        throw new VigilError('receipt_not_found', `No receipt for transaction ${request.params.tx_hash}.`);
       return receipt;
     },
   );
@@ -153,34 +197,45 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
   );
 
   const requireKey = (apiKeyId: string | null): string => {
-    if (!apiKeyId) throw new VigilError('unauthorized', 'Send X-API-Key: usage and history belong to an API key.');
+    if (!apiKeyId)
+      throw new VigilError('unauthorized', 'Send X-API-Key: usage and history belong to an API key.');
     return apiKeyId;
   };
 
-  app.get('/api/v1/x402/history', { schema: { tags: ['x402'], summary: 'Payment history of the calling API key' } }, async (request) => {
-    const receipts = await x402.receipts.byApiKey(requireKey(request.caller.apiKeyId), 100);
-    return { api_key: request.caller.apiKeyId, count: receipts.length, payments: receipts };
-  });
+  app.get(
+    '/api/v1/x402/history',
+    { schema: { tags: ['x402'], summary: 'Payment history of the calling API key' } },
+    async (request) => {
+      const receipts = await x402.receipts.byApiKey(requireKey(request.caller.apiKeyId), 100);
+      return { api_key: request.caller.apiKeyId, count: receipts.length, payments: receipts };
+    },
+  );
 
-  app.get('/api/v1/x402/usage', { schema: { tags: ['x402'], summary: 'Usage of the calling API key' } }, async (request) => {
-    const receipts = await x402.receipts.byApiKey(requireKey(request.caller.apiKeyId), 1_000);
-    const byTool = new Map<string, { calls: number; spent_usd: number }>();
-    for (const receipt of receipts.filter((entry) => entry.status === 'settled')) {
-      const entry = byTool.get(receipt.tool) ?? { calls: 0, spent_usd: 0 };
-      entry.calls += 1;
-      entry.spent_usd = Math.round((entry.spent_usd + receipt.amount_usd) * 1e6) / 1e6;
-      byTool.set(receipt.tool, entry);
-    }
-    return {
-      api_key: request.caller.apiKeyId,
-      tier: request.caller.tier,
-      paid_calls: [...byTool.values()].reduce((sum, entry) => sum + entry.calls, 0),
-      tools: Object.fromEntries(byTool),
-    };
-  });
+  app.get(
+    '/api/v1/x402/usage',
+    { schema: { tags: ['x402'], summary: 'Usage of the calling API key' } },
+    async (request) => {
+      const receipts = await x402.receipts.byApiKey(requireKey(request.caller.apiKeyId), 1_000);
+      const byTool = new Map<string, { calls: number; spent_usd: number }>();
+      for (const receipt of receipts.filter((entry) => entry.status === 'settled')) {
+        const entry = byTool.get(receipt.tool) ?? { calls: 0, spent_usd: 0 };
+        entry.calls += 1;
+        entry.spent_usd = Math.round((entry.spent_usd + receipt.amount_usd) * 1e6) / 1e6;
+        byTool.set(receipt.tool, entry);
+      }
+      return {
+        api_key: request.caller.apiKeyId,
+        tier: request.caller.tier,
+        paid_calls: [...byTool.values()].reduce((sum, entry) => sum + entry.calls, 0),
+        tools: Object.fromEntries(byTool),
+      };
+    },
+  );
 
-  app.get('/x402/docs', { schema: { tags: ['x402'], summary: 'How to pay for tools, with the live price list' } }, (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(docsPage()),
+  app.get(
+    '/x402/docs',
+    { schema: { tags: ['x402'], summary: 'How to pay for tools, with the live price list' } },
+    (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage()),
   );
 }
 

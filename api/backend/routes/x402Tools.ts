@@ -12,14 +12,26 @@ const ToolAnswer = z
     reason: z.literal('no_data').optional(),
     sources_tried: z.array(z.string()).optional(),
     payment: z
-      .looseObject({ payment_id: z.string(), status: z.enum(['settled', 'pending']), transaction: z.string().nullable() })
+      .looseObject({
+        payment_id: z.string(),
+        status: z.enum(['settled', 'pending']),
+        transaction: z.string().nullable(),
+      })
       .nullable()
       .describe('the payment when the call was paid with x402; the receipt is also in X-PAYMENT-RESPONSE'),
     trial: z.looseObject({ limit: z.number(), remaining: z.number() }).nullable(),
   })
   .meta({ id: 'ToolAnswer' });
 
-const problems = { 400: Problem, 402: Problem, 404: Problem, 409: Problem, 422: Problem, 429: Problem, 503: Problem };
+const problems = {
+  400: Problem,
+  402: Problem,
+  404: Problem,
+  409: Problem,
+  422: Problem,
+  429: Problem,
+  503: Problem,
+};
 
 const PAY_DESCRIPTION =
   'Free trial with X-Client-ID (more with X-Wallet-Address); otherwise pay per call with x402: the 402 answer ' +
@@ -42,7 +54,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
         },
         // The gateway validates against the same schema, naming the field; Fastify's own check is
         // kept off so both paths (known and catch-all) answer identically.
-        validatorCompiler: () => (data) => ({ value: data }),
+        validatorCompiler: () => (data: unknown) => ({ value: data }),
       },
       async (request, reply) => {
         answer(reply, await gateway.call(toCall(tool.name, request)));
@@ -74,12 +86,30 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
   );
 }
 
-function toCall(toolName: string, request: { body: unknown; headers: Record<string, string | string[] | undefined>; id: string; caller: { apiKeyId: string | null } }) {
-  return { toolName, body: request.body, headers: request.headers, requestId: request.id, apiKeyId: request.caller.apiKeyId };
+function toCall(
+  toolName: string,
+  request: {
+    body: unknown;
+    headers: Record<string, string | string[] | undefined>;
+    id: string;
+    caller: { apiKeyId: string | null };
+  },
+) {
+  return {
+    toolName,
+    body: request.body,
+    headers: request.headers,
+    requestId: request.id,
+    apiKeyId: request.caller.apiKeyId,
+  };
 }
 
 function answer(
-  reply: { code(status: number): unknown; header(name: string, value: string): unknown; send(body: unknown): unknown },
+  reply: {
+    code(status: number): unknown;
+    header(name: string, value: string): unknown;
+    send(body: unknown): unknown;
+  },
   result: { status: number; body: unknown; headers: Record<string, string> },
 ): void {
   for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);

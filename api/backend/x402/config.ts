@@ -6,10 +6,22 @@ const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 2
 /** `API_KEYS=id:tier:key,...`: the keys this deployment recognises until accounts land. */
 const ApiKeys = OptionalEnv.transform((value, context) => {
   const keys: { id: string; tier: 'free' | 'pro'; key: string }[] = [];
-  for (const entry of (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [id, tier, key] = entry.split(':');
-    if (!id || (tier !== 'free' && tier !== 'pro') || !key || key.length < 16 || !/^[A-Za-z0-9_-]+$/.test(id)) {
-      context.addIssue({ code: 'custom', message: 'each entry must be id:free|pro:key with a key of 16+ characters' });
+    if (
+      !id ||
+      (tier !== 'free' && tier !== 'pro') ||
+      !key ||
+      key.length < 16 ||
+      !/^[A-Za-z0-9_-]+$/.test(id)
+    ) {
+      context.addIssue({
+        code: 'custom',
+        message: 'each entry must be id:free|pro:key with a key of 16+ characters',
+      });
       return [];
     }
     keys.push({ id, tier, key });
@@ -22,7 +34,10 @@ export const PaymentsEnvShape = {
   /** The x402 facilitator that verifies (here) and settles (in the payments pool). */
   FACILITATOR_URL: z.url().default('http://127.0.0.1:3002'),
   /** CAIP-2 network payments are quoted on. */
-  X402_NETWORK: z.string().regex(/^[a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}$/).default('eip155:31337'),
+  X402_NETWORK: z
+    .string()
+    .regex(/^[a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}$/)
+    .default('eip155:31337'),
   /** The EIP-3009 token (USDC) quoted in; unset = tools answer trials only and quote nothing. */
   X402_ASSET: OptionalEnv.pipe(Address.optional()),
   /** Where payments go. */

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { isGrpcDeadlineError, WorkflowFailedError, type Client, type Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { encodePaymentRequiredHeader, encodePaymentResponseHeader, type HTTPFacilitatorClient } from '@x402/core/http';
+import {
+  encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
+  type HTTPFacilitatorClient,
+} from '@x402/core/http';
 import type { x402ResourceServer } from '@x402/core/server';
 import type { PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { findTool, isPaid, type ToolDefinition } from '../../../core/catalog/index.ts';
@@ -9,7 +13,12 @@ import { VigilError } from '../../../core/errors/vigilError.ts';
 import type { PaymentReceipt } from '../../../core/stores/receipts.ts';
 import { JobKind, SearchAttr } from '../../../core/temporal/searchAttributes.ts';
 import { formatAtomic } from '../../../core/x402/amounts.ts';
-import { authorizationKey, type DecodedProof, PaymentProofError, readPaymentProof } from '../../../core/x402/proof.ts';
+import {
+  authorizationKey,
+  type DecodedProof,
+  PaymentProofError,
+  readPaymentProof,
+} from '../../../core/x402/proof.ts';
 import { PaymentReason } from '../../../core/x402/reasons.ts';
 import { type SettlePaymentInput, settlementWorkflowId } from '../../../core/x402/settlement.ts';
 import type { settlePayment } from '../../../workflows/settlePayment.ts';
@@ -72,7 +81,8 @@ export class X402Gateway {
     try {
       proof = readPaymentProof(call.headers);
     } catch (error) {
-      if (error instanceof PaymentProofError) throw await this.paymentRequired(tool, error.reason, error.message);
+      if (error instanceof PaymentProofError)
+        throw await this.paymentRequired(tool, error.reason, error.message);
       throw error;
     }
     if (proof) return this.#paid(tool, input, proof, call);
@@ -107,7 +117,11 @@ export class X402Gateway {
     const requirements = await this.#deps.options.requirementsFor(tool);
     const required = await this.#deps.resourceServer.createPaymentRequiredResponse(
       [requirements],
-      { url: `${this.#deps.publicUrl}/api/v1/x402-tools/${tool.name}`, description: tool.title, mimeType: 'application/json' },
+      {
+        url: `${this.#deps.publicUrl}/api/v1/x402-tools/${tool.name}`,
+        description: tool.title,
+        mimeType: 'application/json',
+      },
       reason,
     );
     return new VigilError('payment_required', detail, {
@@ -116,7 +130,12 @@ export class X402Gateway {
     });
   }
 
-  async #trial(tool: ToolDefinition, input: unknown, identity: TrialIdentity, grant: TrialGrant): Promise<GatewayAnswer> {
+  async #trial(
+    tool: ToolDefinition,
+    input: unknown,
+    identity: TrialIdentity,
+    grant: TrialGrant,
+  ): Promise<GatewayAnswer> {
     let outcome: ToolOutcome;
     try {
       outcome = await this.#deps.runner.run(tool, input);
@@ -126,19 +145,36 @@ export class X402Gateway {
     }
     // An empty result costs nothing, trial calls included.
     const remaining = outcome.kind === 'empty' ? grant.remaining + 1 : grant.remaining;
-    if (outcome.kind === 'empty') await this.#deps.trials.release(identity, tool, grant.callId).catch(() => undefined);
-    const answer = this.#answer(tool, outcome, null, { identity: identity.kind, limit: grant.limit, remaining });
+    if (outcome.kind === 'empty')
+      await this.#deps.trials.release(identity, tool, grant.callId).catch(() => undefined);
+    const answer = this.#answer(tool, outcome, null, {
+      identity: identity.kind,
+      limit: grant.limit,
+      remaining,
+    });
     answer.headers['x-trial-limit'] = String(grant.limit);
     answer.headers['x-trial-remaining'] = String(remaining);
     return answer;
   }
 
-  async #paid(tool: ToolDefinition, input: unknown, proof: DecodedProof, call: ToolCall): Promise<GatewayAnswer> {
+  async #paid(
+    tool: ToolDefinition,
+    input: unknown,
+    proof: DecodedProof,
+    call: ToolCall,
+  ): Promise<GatewayAnswer> {
     const requirements = await this.#deps.options.requirementsFor(tool);
     const { authorization } = proof;
-    const key = authorizationKey(requirements.network, requirements.asset, authorization.from, authorization.nonce);
+    const key = authorizationKey(
+      requirements.network,
+      requirements.asset,
+      authorization.from,
+      authorization.nonce,
+    );
     const paymentId = `pay_${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
-    const fingerprint = createHash('sha256').update(`${tool.name}\n${canonicalJson(input)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${tool.name}\n${canonicalJson(input)}`)
+      .digest('hex');
     // A proof that already answered: the same request gets that answer again (no second run or
     // charge, even though the chain now reports the authorization used); any other is refused.
     const held = await this.#deps.reservations.peek(key);
@@ -151,8 +187,13 @@ export class X402Gateway {
         `The payment was refused: ${verified.invalidMessage ?? verified.invalidReason ?? 'invalid'}.`,
       );
     }
-    const ttlMs = Math.max(60_000, Number(authorization.validBefore) * 1000 - Date.now()) + RESERVATION_GRACE_MS;
-    const reserved = await this.#deps.reservations.reserve(key, { state: 'running', fingerprint, payment_id: paymentId }, ttlMs);
+    const ttlMs =
+      Math.max(60_000, Number(authorization.validBefore) * 1000 - Date.now()) + RESERVATION_GRACE_MS;
+    const reserved = await this.#deps.reservations.reserve(
+      key,
+      { state: 'running', fingerprint, payment_id: paymentId },
+      ttlMs,
+    );
     if (!reserved.reserved) return this.#heldBy(tool, reserved.holder, fingerprint, paymentId);
 
     let outcome: ToolOutcome;
@@ -188,20 +229,32 @@ export class X402Gateway {
       empty_result: false,
       refund: null,
     };
-    const settled = await this.#settle({ paymentId, paymentPayload: proof.payload, requirements, receipt }, tool);
+    const settled = await this.#settle(
+      { paymentId, paymentPayload: proof.payload, requirements, receipt },
+      tool,
+    );
     if (settled.kind === 'failed') {
       await this.#deps.reservations.release(key).catch(() => undefined);
-      throw await this.paymentRequired(tool, settled.reason, `The payment could not be settled: ${settled.message}`);
+      throw await this.paymentRequired(
+        tool,
+        settled.reason,
+        `The payment could not be settled: ${settled.message}`,
+      );
     }
     const settleResponse: SettleResponse =
       settled.kind === 'settled'
-        ? { success: true, transaction: settled.receipt.transaction ?? '', network: requirements.network as SettleResponse['network'], payer: authorization.from }
+        ? {
+            success: true,
+            transaction: settled.receipt.transaction ?? '',
+            network: requirements.network,
+            payer: authorization.from,
+          }
         : {
             success: false,
             errorReason: PaymentReason.settlementPending,
             errorMessage: 'Settlement is still confirming; the receipt is at payment.status_url.',
             transaction: '',
-            network: requirements.network as SettleResponse['network'],
+            network: requirements.network,
             payer: authorization.from,
           };
     const payment = {
@@ -219,19 +272,34 @@ export class X402Gateway {
     const header = encodePaymentResponseHeader(settleResponse);
     answer.headers['payment-response'] = header;
     answer.headers['x-payment-response'] = header;
-    await this.#deps.reservations.update(key, { state: 'done', fingerprint, payment_id: paymentId, answer }).catch(() => undefined);
+    await this.#deps.reservations
+      .update(key, { state: 'done', fingerprint, payment_id: paymentId, answer })
+      .catch(() => undefined);
     return answer;
   }
 
-  async #heldBy(tool: ToolDefinition, holder: Reservation, fingerprint: string, paymentId: string): Promise<GatewayAnswer> {
+  async #heldBy(
+    tool: ToolDefinition,
+    holder: Reservation,
+    fingerprint: string,
+    paymentId: string,
+  ): Promise<GatewayAnswer> {
     if (holder.fingerprint !== fingerprint) {
-      throw await this.paymentRequired(tool, PaymentReason.proofUsedElsewhere, 'This payment proof already paid for another request.');
+      throw await this.paymentRequired(
+        tool,
+        PaymentReason.proofUsedElsewhere,
+        'This payment proof already paid for another request.',
+      );
     }
     if (holder.state === 'done' && holder.answer) return holder.answer;
-    throw new VigilError('payment_in_progress', 'A request with this payment proof is still running; retry shortly.', {
-      headers: { 'retry-after': '1' },
-      extensions: { payment_id: paymentId },
-    });
+    throw new VigilError(
+      'payment_in_progress',
+      'A request with this payment proof is still running; retry shortly.',
+      {
+        headers: { 'retry-after': '1' },
+        extensions: { payment_id: paymentId },
+      },
+    );
   }
 
   async #verify(proof: DecodedProof, requirements: PaymentRequirements): Promise<VerifyResponse> {
@@ -240,14 +308,26 @@ export class X402Gateway {
     } catch (error) {
       // A VerifyError is the facilitator's answer in a non-2xx response; anything else means it
       // could not be asked.
-      if (typeof error === 'object' && error !== null && 'invalidReason' in error && typeof error.invalidReason === 'string') {
-        const message = 'invalidMessage' in error && typeof error.invalidMessage === 'string' ? error.invalidMessage : error.invalidReason;
+      if (
+        typeof error === 'object' &&
+        error !== null &&
+        'invalidReason' in error &&
+        typeof error.invalidReason === 'string'
+      ) {
+        const message =
+          'invalidMessage' in error && typeof error.invalidMessage === 'string'
+            ? error.invalidMessage
+            : error.invalidReason;
         return { isValid: false, invalidReason: error.invalidReason, invalidMessage: message };
       }
-      throw new VigilError('facilitator_unavailable', 'The payment facilitator did not answer; nothing was charged.', {
-        headers: { 'retry-after': '5' },
-        cause: error,
-      });
+      throw new VigilError(
+        'facilitator_unavailable',
+        'The payment facilitator did not answer; nothing was charged.',
+        {
+          headers: { 'retry-after': '5' },
+          cause: error,
+        },
+      );
     }
   }
 
@@ -255,7 +335,11 @@ export class X402Gateway {
   async #settle(
     input: SettlePaymentInput,
     tool: ToolDefinition,
-  ): Promise<{ kind: 'settled'; receipt: PaymentReceipt } | { kind: 'pending' } | { kind: 'failed'; reason: string; message: string }> {
+  ): Promise<
+    | { kind: 'settled'; receipt: PaymentReceipt }
+    | { kind: 'pending' }
+    | { kind: 'failed'; reason: string; message: string }
+  > {
     const { client, connection } = this.#deps.temporal;
     let handle;
     try {
@@ -278,16 +362,25 @@ export class X402Gateway {
       } else {
         // The data was produced but settlement could not even be scheduled: answer pending would
         // be a lie, so withhold nothing and charge nothing; the payer keeps the authorization.
-        return { kind: 'failed', reason: PaymentReason.unexpectedSettle, message: 'the settlement engine is unreachable.' };
+        return {
+          kind: 'failed',
+          reason: PaymentReason.unexpectedSettle,
+          message: 'the settlement engine is unreachable.',
+        };
       }
     }
     try {
-      const receipt = await connection.withDeadline(Date.now() + this.#deps.settleWaitMs, () => handle.result());
+      const receipt = await connection.withDeadline(Date.now() + this.#deps.settleWaitMs, () =>
+        handle.result(),
+      );
       return { kind: 'settled', receipt };
     } catch (error) {
       if (error instanceof WorkflowFailedError) {
         const cause = error.cause;
-        const reason = cause instanceof ApplicationFailure ? (cause.type ?? PaymentReason.unexpectedSettle) : PaymentReason.unexpectedSettle;
+        const reason =
+          cause instanceof ApplicationFailure
+            ? (cause.type ?? PaymentReason.unexpectedSettle)
+            : PaymentReason.unexpectedSettle;
         return { kind: 'failed', reason, message: cause?.message ?? 'settlement failed.' };
       }
       if (isGrpcDeadlineError(error)) return { kind: 'pending' };
@@ -304,7 +397,15 @@ export class X402Gateway {
     const body =
       outcome.kind === 'data'
         ? { tool: tool.name, data: outcome.data, payment, trial }
-        : { tool: tool.name, data: null, reason: 'no_data', sources_tried: outcome.sourcesTried, charged: false, payment: null, trial };
+        : {
+            tool: tool.name,
+            data: null,
+            reason: 'no_data',
+            sources_tried: outcome.sourcesTried,
+            charged: false,
+            payment: null,
+            trial,
+          };
     return { status: 200, body, headers: {} };
   }
 }

@@ -7,7 +7,14 @@ import { usdToAtomic } from '../../../core/x402/amounts.ts';
 const SupportedAssets = z.object({
   kinds: z.array(z.object({ x402Version: z.number(), scheme: z.string(), network: z.string() })),
   assets: z.array(
-    z.object({ network: z.string(), address: z.string(), name: z.string(), version: z.string(), decimals: z.number(), symbol: z.string() }),
+    z.object({
+      network: z.string(),
+      address: z.string(),
+      name: z.string(),
+      version: z.string(),
+      decimals: z.number(),
+      symbol: z.string(),
+    }),
   ),
 });
 export type SupportedAssets = z.infer<typeof SupportedAssets>;
@@ -48,13 +55,19 @@ export class PaymentOptions {
     if (this.#supported && Date.now() - this.#supported.at < CACHE_MS) return this.#supported.value;
     let value: SupportedAssets;
     try {
-      const response = await fetch(`${this.#config.facilitatorUrl}/supported`, { signal: AbortSignal.timeout(3_000) });
+      const response = await fetch(`${this.#config.facilitatorUrl}/supported`, {
+        signal: AbortSignal.timeout(3_000),
+      });
       value = SupportedAssets.parse(await response.json());
     } catch (error) {
-      throw new VigilError('facilitator_unavailable', 'The payment facilitator did not answer; no quote can be made.', {
-        headers: { 'retry-after': '5' },
-        cause: error,
-      });
+      throw new VigilError(
+        'facilitator_unavailable',
+        'The payment facilitator did not answer; no quote can be made.',
+        {
+          headers: { 'retry-after': '5' },
+          cause: error,
+        },
+      );
     }
     this.#supported = { value, at: Date.now() };
     return value;
@@ -63,13 +76,19 @@ export class PaymentOptions {
   async asset(): Promise<AssetInfo> {
     const { asset, payTo, network } = this.#config;
     if (!asset || !payTo) {
-      throw new VigilError('payments_not_configured', 'This deployment takes no payments (X402_ASSET and X402_PAY_TO are unset).');
+      throw new VigilError(
+        'payments_not_configured',
+        'This deployment takes no payments (X402_ASSET and X402_PAY_TO are unset).',
+      );
     }
     const info = (await this.supported()).assets.find(
       (entry) => entry.network === network && entry.address.toLowerCase() === asset.toLowerCase(),
     );
     if (!info) {
-      throw new VigilError('facilitator_unavailable', `The facilitator does not settle ${asset} on ${network}.`);
+      throw new VigilError(
+        'facilitator_unavailable',
+        `The facilitator does not settle ${asset} on ${network}.`,
+      );
     }
     return info;
   }

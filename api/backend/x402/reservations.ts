@@ -40,7 +40,10 @@ export class PaymentReservations {
   }
 
   async reserve(authorizationKey: string, reservation: Reservation, ttlMs: number): Promise<ReserveResult> {
-    const reply = await this.#reserve([PaymentReservations.key(authorizationKey)], [JSON.stringify(reservation), ttlMs]);
+    const reply = await this.#reserve(
+      [PaymentReservations.key(authorizationKey)],
+      [JSON.stringify(reservation), ttlMs],
+    );
     if (!Array.isArray(reply)) throw new Error('unexpected reservation reply');
     const [won, holder] = reply;
     if (Number(won) === 1) return { reserved: true };
@@ -54,7 +57,12 @@ export class PaymentReservations {
 
   async update(authorizationKey: string, reservation: Reservation): Promise<void> {
     // KEEPTTL: the reservation lives as long as the authorization could still be presented.
-    await this.#redis.set(PaymentReservations.key(authorizationKey), JSON.stringify(reservation), 'KEEPTTL', 'XX');
+    await this.#redis.set(
+      PaymentReservations.key(authorizationKey),
+      JSON.stringify(reservation),
+      'KEEPTTL',
+      'XX',
+    );
   }
 
   async release(authorizationKey: string): Promise<void> {

@@ -6,9 +6,7 @@ import type { ScanResult } from '../../../core/scan/result.ts';
 import type { ScanJobs } from '../scanJobs.ts';
 
 /** A tool's answer: data, or the empty-data result (answered 200, never charged). */
-export type ToolOutcome =
-  | { kind: 'data'; data: unknown }
-  | { kind: 'empty'; sourcesTried: string[] };
+export type ToolOutcome = { kind: 'data'; data: unknown } | { kind: 'empty'; sourcesTried: string[] };
 
 /** Runs a catalog tool by its `run` reference. Failures throw a problem; nothing is charged for them. */
 export class ToolRunner {
@@ -26,10 +24,14 @@ export class ToolRunner {
     const { chain, address } = input as { chain: string; address: string };
     const job = await this.#jobs.submit({ chain, address, wait_ms: this.#waitMs });
     if (job.status === 'running') {
-      throw new VigilError('tool_failed', 'The scan did not finish in time; it goes on, and a retry answers from it.', {
-        headers: { 'retry-after': '5' },
-        extensions: { reason: 'timed_out', job_id: job.job_id, status_url: job.status_url },
-      });
+      throw new VigilError(
+        'tool_failed',
+        'The scan did not finish in time; it goes on, and a retry answers from it.',
+        {
+          headers: { 'retry-after': '5' },
+          extensions: { reason: 'timed_out', job_id: job.job_id, status_url: job.status_url },
+        },
+      );
     }
     if (!job.result) {
       throw new VigilError('tool_failed', `The scan failed: ${job.error?.message ?? job.status}.`, {
@@ -42,14 +44,20 @@ export class ToolRunner {
 
 function viewOf(view: ScanView, result: ScanResult): ToolOutcome {
   if (view === ScanView.full) {
-    return result.coverage === 0 ? { kind: 'empty', sourcesTried: ['chain RPC'] } : { kind: 'data', data: result };
+    return result.coverage === 0
+      ? { kind: 'empty', sourcesTried: ['chain RPC'] }
+      : { kind: 'data', data: result };
   }
   const engine = view === ScanView.honeypot ? 'honeypot' : 'contract_safety';
   const outcome = result.engines[engine];
   if (outcome?.status !== 'ok') {
-    throw new VigilError('tool_failed', `The ${engine} engine failed: ${outcome?.error?.message ?? 'not run'}.`, {
-      extensions: { reason: outcome?.error?.reason ?? 'engine_error' },
-    });
+    throw new VigilError(
+      'tool_failed',
+      `The ${engine} engine failed: ${outcome?.error?.message ?? 'not run'}.`,
+      {
+        extensions: { reason: outcome?.error?.reason ?? 'engine_error' },
+      },
+    );
   }
   const ids: readonly string[] = ENGINE_CHECKS[engine];
   const checks = result.checks.filter((check) => ids.includes(check.id));
@@ -58,7 +66,12 @@ function viewOf(view: ScanView, result: ScanResult): ToolOutcome {
     const dexes = findChain(result.chain)?.dexes.map((dex) => dex.name) ?? [];
     return { kind: 'empty', sourcesTried: view === ScanView.honeypot ? dexes : ['contract bytecode'] };
   }
-  const base = { chain: result.chain, address: result.address, block_number: result.block_number, scanned_at: result.scanned_at };
+  const base = {
+    chain: result.chain,
+    address: result.address,
+    block_number: result.block_number,
+    scanned_at: result.scanned_at,
+  };
   if (view === ScanView.honeypot) {
     const honeypot = checks.find((check) => check.id === 'is_honeypot');
     return {

@@ -22,7 +22,9 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 const WALLET = /^0x[0-9a-fA-F]{40}$/;
 
 /** The caller's trial identity from X-Wallet-Address (a connected wallet) or X-Client-ID. */
-export function trialIdentityOf(headers: Record<string, string | string[] | undefined>): TrialIdentity | undefined {
+export function trialIdentityOf(
+  headers: Record<string, string | string[] | undefined>,
+): TrialIdentity | undefined {
   const wallet = single(headers['x-wallet-address']);
   if (wallet && WALLET.test(wallet)) return { kind: 'wallet', id: wallet.toLowerCase() };
   const client = single(headers['x-client-id']);

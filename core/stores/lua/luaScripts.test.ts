@@ -12,7 +12,9 @@ describe('the Redis Lua scripts', () => {
     const consume = luaScript(redis, 'trialConsume', 1);
     const now = 1_000_000;
     const replies = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => consume(['trial:t'], [now + index, 60_000, 5, `call-${index}`])),
+      Array.from({ length: 12 }, (_, index) =>
+        consume(['trial:t'], [now + index, 60_000, 5, `call-${index}`]),
+      ),
     );
     const granted = replies.map(asNumbers).filter(([ok]) => ok === 1);
     expect(granted).toHaveLength(5);
@@ -25,7 +27,9 @@ describe('the Redis Lua scripts', () => {
 
   it('rateLimit counts both windows atomically and sets their expiry once', async () => {
     const count = luaScript(redis, 'rateLimit', 2);
-    const replies = await Promise.all(Array.from({ length: 20 }, () => count(['rl:m', 'rl:d'], [60_000, 86_400_000, 1])));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => count(['rl:m', 'rl:d'], [60_000, 86_400_000, 1])),
+    );
     const minutes = replies.map((reply) => asNumbers(reply)[0]).sort((a = 0, b = 0) => a - b);
     expect(minutes).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
     const [, day, minuteTtl, dayTtl] = asNumbers(await count(['rl:m', 'rl:d'], [60_000, 86_400_000, 1]));
