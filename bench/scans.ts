@@ -65,6 +65,8 @@ try {
     PORT: String(apiPort),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // A load generator is one caller: the per-tier caps are not what this measures.
+    RATE_LIMITS: '0',
   };
   const children: ManagedProcess[] = await Promise.all([
     spawnService({

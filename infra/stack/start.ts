@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseEnv } from '../../core/config/env.ts';
 import { startAnvil } from '../devnet/anvil.ts';
 import { loadOrDeployScenario, type Scenario } from '../devnet/scenario.ts';
+import { loadOrDeployPayments } from '../devnet/payments.ts';
 import { StackEnv } from './config.ts';
 import { runDemo } from './demo.ts';
 import { type ManagedProcess, portOpen, REPO_ROOT, spawnService } from './processes.ts';
@@ -122,8 +123,11 @@ async function main(): Promise<void> {
     rpcUrl,
     file: path.join(dataDir, 'devnet', 'scenario.json'),
   });
+  // The devnet's USDC, a funded facilitator signer and a payee: paid tool calls work out of the box.
+  const payments = await loadOrDeployPayments(rpcUrl, path.join(dataDir, 'devnet', 'payments.json'));
   const urls = {
     api: `http://127.0.0.1:${env.PORT}`,
+    facilitator: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
     docs: `http://127.0.0.1:${env.PORT}/docs`,
     temporal: temporal?.address ?? env.TEMPORAL_ADDRESS ?? '',
     temporal_ui: local.temporal ? `http://127.0.0.1:${env.VIGIL_TEMPORAL_UI_PORT}` : null,
@@ -141,7 +145,26 @@ async function main(): Promise<void> {
     PORT: String(env.PORT),
     HOST: '127.0.0.1',
     VIGIL_DATA_DIR: dataDir,
+    FACILITATOR_URL: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
+    X402_NETWORK: `eip155:${scenario.chainId}`,
+    X402_ASSET: payments.token.address,
+    X402_PAY_TO: payments.payTo,
   };
+  const facilitator = await spawnService({
+    name: 'facilitator',
+    command: process.execPath,
+    args: [path.join(REPO_ROOT, 'api', 'facilitator', 'server.ts')],
+    env: {
+      ...childEnv,
+      PORT: String(env.VIGIL_FACILITATOR_PORT),
+      FACILITATOR_CHAIN: 'devnet',
+      FACILITATOR_PRIVATE_KEY: payments.facilitatorKey,
+      FACILITATOR_ASSETS: payments.token.address,
+    },
+    logFile: path.join(logDir, 'facilitator.log'),
+    ready: async () => (await fetch(`${urls.facilitator}/healthz`)).ok,
+  });
+  track('facilitator', facilitator);
   const node = process.execPath;
   const [backend, workers] = await Promise.all([
     spawnService({
@@ -172,6 +195,7 @@ async function main(): Promise<void> {
   say('devnet tokens:');
   for (const [key, token] of Object.entries(scenario.tokens))
     say(`  ${key.padEnd(12)} ${token.address}  ${token.symbol}`);
+  say(`payments: USDC ${payments.token.address} → ${payments.payTo} (facilitator signer ${payments.facilitatorAddress})`);
   say(`(written to ${stackFile})`);
 
   if (env.VIGIL_DEMO) await runDemo(urls.api, scenario, say);

@@ -46,6 +46,7 @@ async function startStack(dataDir: string, ports: Record<string, number>): Promi
       VIGIL_REDIS_PORT: String(ports.redis),
       VIGIL_MONGO_PORT: String(ports.mongo),
       VIGIL_ANVIL_PORT: String(ports.anvil),
+      VIGIL_FACILITATOR_PORT: String(ports.facilitator),
     },
     readyTimeoutMs: 180_000,
     ready: (output) => {
@@ -70,12 +71,25 @@ describe('the embedded stack (npm start)', () => {
       redis: await freePort(),
       mongo: await freePort(),
       anvil: await freePort(),
+      facilitator: await freePort(),
     };
     const stack = await startStack(dataDir, ports);
     const info = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
     expect(info.state).toBe('running');
     expect(info.urls.api).toBe(`http://127.0.0.1:${ports.api}`);
     expect((await fetch(info.urls.temporal_ui ?? '')).status).toBe(200);
+    // Payments are wired: the stack's own facilitator is live and a tool without trial is quoted.
+    const facilitator = (await (
+      await fetch(`${info.urls.api}/api/v1/x402/facilitator-health/status/vigil`)
+    ).json()) as { status: string };
+    expect(facilitator.status).toBe('live');
+    const quote = await fetch(`${info.urls.api}/api/v1/x402-tools/token_risk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain: 'devnet', address: info.tokens.clean?.address }),
+    });
+    expect(quote.status).toBe(402);
+    expect(quote.headers.get('payment-required')).toBeTruthy();
 
     const scan = async (address: string) => {
       const response = await fetch(`${info.urls.api}/api/v2/scanner/scans`, {

@@ -1,0 +1,47 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { type Address, type Hex, parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { z } from 'zod';
+import { createDevnetClient } from './client.ts';
+import { deployPaymentToken, PaymentTokenInfo } from './paymentToken.ts';
+
+/** What the embedded stack needs for x402 payments on the devnet. */
+export const DevnetPayments = z.object({
+  token: PaymentTokenInfo,
+  /** The facilitator's signer (devnet only); funded with gas money. */
+  facilitatorKey: z.string().regex(/^0x[0-9a-f]{64}$/),
+  facilitatorAddress: z.string(),
+  payTo: z.string(),
+});
+export type DevnetPayments = z.infer<typeof DevnetPayments>;
+
+/**
+ * The saved setup when the chain still holds the token; otherwise deploys the USDC, makes a
+ * facilitator signer and a payee, and saves them. The signer's gas balance is topped up each time.
+ */
+export async function loadOrDeployPayments(rpcUrl: string, file: string): Promise<DevnetPayments> {
+  const client = createDevnetClient(rpcUrl);
+  let payments: DevnetPayments | undefined;
+  try {
+    const saved = DevnetPayments.parse(JSON.parse(await readFile(file, 'utf8')));
+    const code = await client.getCode({ address: saved.token.address as Address });
+    if (code && code !== '0x' && (await client.getChainId()) === saved.token.chainId) payments = saved;
+  } catch {
+    // Missing or stale: deploy afresh below.
+  }
+  if (!payments) {
+    const facilitatorKey = generatePrivateKey();
+    payments = {
+      token: await deployPaymentToken(rpcUrl),
+      facilitatorKey,
+      facilitatorAddress: privateKeyToAccount(facilitatorKey).address,
+      payTo: privateKeyToAccount(generatePrivateKey()).address,
+    };
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(`${file}.tmp`, `${JSON.stringify(payments, null, 2)}\n`);
+    await rename(`${file}.tmp`, file);
+  }
+  await client.setBalance({ address: privateKeyToAccount(payments.facilitatorKey as Hex).address, value: parseEther('1000') });
+  return payments;
+}
