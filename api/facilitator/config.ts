@@ -32,6 +32,8 @@ export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX
   FACILITATOR_MAX_TIMEOUT_SECONDS: IntEnv(10, 86_400).default(900),
   /** /healthz reports the signer unfunded below this native balance (wei). */
   FACILITATOR_MIN_SIGNER_BALANCE_WEI: z.string().regex(/^\d+$/).default('1000000000000000'),
+  /** How often a broadcast settlement polls for its receipt: a block time's fraction on a real chain. */
+  FACILITATOR_RECEIPT_POLL_MS: IntEnv(1, 10_000).default(200),
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
 });
 export type FacilitatorEnv = z.infer<typeof FacilitatorEnv>;

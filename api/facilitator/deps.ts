@@ -31,6 +31,7 @@ export async function createFacilitatorDeps(
       maxTimeoutSeconds: env.FACILITATOR_MAX_TIMEOUT_SECONDS,
       minSignerBalanceWei: BigInt(env.FACILITATOR_MIN_SIGNER_BALANCE_WEI),
       rpcTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
+      receiptPollMs: env.FACILITATOR_RECEIPT_POLL_MS,
     });
     return { facilitator, close: async () => void (await redis.quit()) };
   } catch (error) {

@@ -63,6 +63,8 @@ export interface EvmFacilitatorOptions {
   maxTimeoutSeconds: number;
   minSignerBalanceWei: bigint;
   rpcTimeoutMs?: number;
+  /** Receipt polling interval after broadcast (ms). */
+  receiptPollMs?: number;
 }
 
 /** Allowed clock difference between the payer and the chain. */
@@ -104,7 +106,7 @@ export class EvmFacilitator {
         writeContract: (args) => this.#send(() => wallet.writeContract(args)),
         sendTransaction: (args) => this.#send(() => wallet.sendTransaction(args as never)),
         waitForTransactionReceipt: (args) =>
-          wallet.waitForTransactionReceipt({ ...args, pollingInterval: 50 }),
+          wallet.waitForTransactionReceipt({ ...args, pollingInterval: options.receiptPollMs ?? 200 }),
         getCode: (args) => wallet.getCode(args),
       },
       { confirmationTimeoutMs: options.confirmationTimeoutMs },
@@ -437,7 +439,7 @@ function walletClient(options: EvmFacilitatorOptions) {
     account: privateKeyToAccount(options.privateKey, { nonceManager }),
     chain: viemChain,
     transport: transports.length === 1 && transports[0] ? transports[0] : fallback(transports),
-    pollingInterval: 50,
+    pollingInterval: options.receiptPollMs ?? 200,
     cacheTime: 0,
   }).extend(publicActions);
 }

@@ -19,7 +19,8 @@ describe('rate limits by tier', () => {
   });
   afterAll(() => backend.close());
 
-  const get = (headers: Record<string, string> = {}) => backend.app.inject({ method: 'GET', url: '/api', headers });
+  const get = (headers: Record<string, string> = {}) =>
+    backend.app.inject({ method: 'GET', url: '/api', headers });
 
   it('counts anonymous callers per fingerprint, with X-RateLimit-* headers and a 429 problem with Retry-After', async () => {
     const headers = { 'x-client-id': `client-${Date.now()}` };
@@ -35,7 +36,8 @@ describe('rate limits by tier', () => {
     expect(Number(limited?.headers['retry-after'])).toBeGreaterThan(0);
     // Another fingerprint has its own budget; probes are never capped.
     expect((await get({ 'x-client-id': `other-${Date.now()}` })).statusCode).toBe(200);
-    for (let index = 0; index < 5; index++) expect((await backend.app.inject({ method: 'GET', url: '/live' })).statusCode).toBe(200);
+    for (let index = 0; index < 5; index++)
+      expect((await backend.app.inject({ method: 'GET', url: '/live' })).statusCode).toBe(200);
   });
 
   it('gives API keys their tier: Free hits its daily cap, Pro its minute cap; an unknown key is 401', async () => {
@@ -54,7 +56,11 @@ describe('rate limits by tier', () => {
   });
 
   it('does not cap x402-paid tool calls (they are metered by payment)', async () => {
-    const headers = { 'x-client-id': `payer-${Date.now()}`, 'x-payment': 'not-base64-json', 'content-type': 'application/json' };
+    const headers = {
+      'x-client-id': `payer-${Date.now()}`,
+      'x-payment': 'not-base64-json',
+      'content-type': 'application/json',
+    };
     for (let index = 0; index < 5; index++) {
       const answer = await backend.app.inject({
         method: 'POST',

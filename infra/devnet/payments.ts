@@ -42,6 +42,9 @@ export async function loadOrDeployPayments(rpcUrl: string, file: string): Promis
     await writeFile(`${file}.tmp`, `${JSON.stringify(payments, null, 2)}\n`);
     await rename(`${file}.tmp`, file);
   }
-  await client.setBalance({ address: privateKeyToAccount(payments.facilitatorKey as Hex).address, value: parseEther('1000') });
+  await client.setBalance({
+    address: privateKeyToAccount(payments.facilitatorKey as Hex).address,
+    value: parseEther('1000'),
+  });
   return payments;
 }

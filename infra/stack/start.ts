@@ -160,6 +160,8 @@ async function main(): Promise<void> {
       FACILITATOR_CHAIN: 'devnet',
       FACILITATOR_PRIVATE_KEY: payments.facilitatorKey,
       FACILITATOR_ASSETS: payments.token.address,
+      // anvil mines each transaction at once: poll for receipts often.
+      FACILITATOR_RECEIPT_POLL_MS: '5',
     },
     logFile: path.join(logDir, 'facilitator.log'),
     ready: async () => (await fetch(`${urls.facilitator}/healthz`)).ok,
@@ -195,7 +197,9 @@ async function main(): Promise<void> {
   say('devnet tokens:');
   for (const [key, token] of Object.entries(scenario.tokens))
     say(`  ${key.padEnd(12)} ${token.address}  ${token.symbol}`);
-  say(`payments: USDC ${payments.token.address} → ${payments.payTo} (facilitator signer ${payments.facilitatorAddress})`);
+  say(
+    `payments: USDC ${payments.token.address} → ${payments.payTo} (facilitator signer ${payments.facilitatorAddress})`,
+  );
   say(`(written to ${stackFile})`);
 
   if (env.VIGIL_DEMO) await runDemo(urls.api, scenario, say);

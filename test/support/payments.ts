@@ -45,6 +45,7 @@ export async function startTestFacilitator(
     maxAmount: 5_000_000n,
     maxTimeoutSeconds: 900,
     minSignerBalanceWei: 10n ** 15n,
+    receiptPollMs: 5,
   });
   const app = await buildFacilitatorApp(facilitator, { publicUrl: 'http://facilitator.test', logger: false });
   const url = options.listen === false ? '' : await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,0 +1,176 @@
+// Added latency of a paid call (x402 verify + settlement on the devnet) over the same call on a
+// free trial, through the real stack: backend, facilitator and workers as separate processes.
+//   npm run bench:x402 -- [--n 100] [--concurrency 1]
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { encodePaymentSignatureHeader } from '@x402/core/http';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startAnvil } from '../infra/devnet/anvil.ts';
+import { deployPaymentToken, fundedDevAccount, mintPaymentToken } from '../infra/devnet/paymentToken.ts';
+import { deployScenario } from '../infra/devnet/scenario.ts';
+import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../infra/stack/processes.ts';
+import { startMongo, startRedis, startTemporal } from '../infra/stack/services.ts';
+import { payerClient, paymentRequiredFor, requirementsFor } from '../test/support/payments.ts';
+import { markdownTable, type PhaseStats, runPhase } from './stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '100' },
+    concurrency: { type: 'string', default: '1' },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'bench', 'results') },
+  },
+});
+const n = Number(values.n);
+const concurrency = Number(values.concurrency);
+const WARMUP = 10;
+const TOOL = 'honeypot_check';
+const PRICE = 10_000n; // $0.01 in 6-decimal USDC
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-x402-'));
+const stops: (() => Promise<void>)[] = [];
+try {
+  const [temporal, redis, mongo, anvil] = await Promise.all([
+    freePort().then((port) => startTemporal({ port })),
+    freePort().then((port) => startRedis({ port })),
+    freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
+    startAnvil(),
+  ]);
+  stops.push(
+    () => temporal.process.stop(),
+    () => redis.process.stop(),
+    () => mongo.process.stop(),
+    () => anvil.stop(),
+  );
+  const scenario = await deployScenario(anvil.url);
+  const token = await deployPaymentToken(anvil.url);
+  const signer = await fundedDevAccount(anvil.url, '1000');
+  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  const payers = Array.from({ length: n * 2 + WARMUP }, () => generatePrivateKey());
+  await mintPaymentToken(
+    anvil.url,
+    token,
+    payers.map((key) => ({ to: privateKeyToAccount(key).address, amount: PRICE })),
+  );
+
+  const [apiPort, facilitatorPort] = [await freePort(), await freePort()];
+  const facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: temporal.address,
+    REDIS_URL: redis.address,
+    MONGODB_URI: mongo.address,
+    RPC_URLS_DEVNET: anvil.url,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMITS: '0',
+    FACILITATOR_URL: facilitatorUrl,
+    X402_ASSET: token.address,
+    X402_PAY_TO: payTo,
+  };
+  const children: ManagedProcess[] = await Promise.all([
+    spawnService({
+      name: 'facilitator',
+      command: process.execPath,
+      args: [path.join(REPO_ROOT, 'api', 'facilitator', 'server.ts')],
+      env: {
+        ...env,
+        PORT: String(facilitatorPort),
+        FACILITATOR_PRIVATE_KEY: signer.privateKey,
+        FACILITATOR_ASSETS: token.address,
+        FACILITATOR_RECEIPT_POLL_MS: '5',
+      },
+      ready: async () => (await fetch(`${facilitatorUrl}/healthz`)).ok,
+    }),
+    spawnService({
+      name: 'backend',
+      command: process.execPath,
+      args: [path.join(REPO_ROOT, 'api', 'backend', 'server.ts')],
+      env: { ...env, PORT: String(apiPort) },
+      ready: async () => (await fetch(`http://127.0.0.1:${apiPort}/ready`)).ok,
+    }),
+    spawnService({
+      name: 'workers',
+      command: process.execPath,
+      args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'scanner', 'payments'],
+      env,
+      readyTimeoutMs: 120_000,
+      ready: (output) => Promise.resolve(output.includes('vigil worker: polling')),
+    }),
+  ]);
+  for (const child of children) stops.push(() => child.stop());
+
+  const url = `http://127.0.0.1:${apiPort}/api/v1/x402-tools/${TOOL}`;
+  const body = JSON.stringify({ chain: 'devnet', address: scenario.tokens.clean.address });
+  const call = async (headers: Record<string, string>, paid: boolean) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    const answer = (await response.json()) as { data: unknown; payment: { status: string } | null };
+    if (response.status !== 200 || answer.data === null) throw new Error(`HTTP ${response.status}`);
+    if (paid && answer.payment?.status !== 'settled')
+      throw new Error(`payment ${answer.payment?.status ?? 'missing'}`);
+  };
+  // Proofs are signed before timing: the client's signing is not the server's latency.
+  const requirements = requirementsFor(token, payTo, PRICE);
+  const proofs = await Promise.all(
+    payers.map(async (key) =>
+      encodePaymentSignatureHeader(
+        await payerClient(key, token).createPaymentPayload(paymentRequiredFor(requirements)),
+      ),
+    ),
+  );
+  const trialCall = (index: number) => call({ 'x-client-id': `bench-client-${index}` }, false);
+  const paidCall = (proof: string) => call({ 'x-payment': proof }, true);
+
+  // Warm up both paths (and the scan cache both answer from).
+  await runPhase(
+    'warmup trial',
+    Array.from({ length: WARMUP }, (_, index) => index + 1_000_000),
+    1,
+    trialCall,
+  );
+  await runPhase('warmup paid', proofs.slice(0, WARMUP), 1, paidCall);
+  const indices = Array.from({ length: n }, (_, index) => index);
+  const rows: PhaseStats[] = [
+    await runPhase(`${TOOL} on trial`, indices, concurrency, trialCall),
+    await runPhase(`${TOOL} paid (verify + settle)`, proofs.slice(WARMUP, WARMUP + n), concurrency, paidCall),
+    await runPhase(
+      `${TOOL} on trial (again)`,
+      indices.map((index) => index + n),
+      concurrency,
+      trialCall,
+    ),
+    await runPhase(`${TOOL} paid (again)`, proofs.slice(WARMUP + n), concurrency, paidCall),
+  ];
+  const trialP50 = Math.min(rows[0]?.p50_ms ?? 0, rows[2]?.p50_ms ?? 0);
+  const trialP95 = Math.min(rows[0]?.p95_ms ?? 0, rows[2]?.p95_ms ?? 0);
+  const paidP50 = Math.min(rows[1]?.p50_ms ?? 0, rows[3]?.p50_ms ?? 0);
+  const paidP95 = Math.min(rows[1]?.p95_ms ?? 0, rows[3]?.p95_ms ?? 0);
+  const added = {
+    p50_ms: Math.round((paidP50 - trialP50) * 10) / 10,
+    p95_ms: Math.round((paidP95 - trialP95) * 10) / 10,
+  };
+  const report = {
+    benchmark: 'x402-paid-call-overhead',
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    parameters: { n, concurrency, warmup: WARMUP, tool: TOOL },
+    phases: rows,
+    added_latency_of_payment: added,
+    target_p50_ms: 50,
+  };
+  const table = `${markdownTable(rows)}\n\nAdded by payment (best run of each path): p50 ${added.p50_ms} ms, p95 ${added.p95_ms} ms (target p50 ≤ 50 ms).`;
+  console.log(table);
+  await writeFile(path.join(values.out, 'x402-latency.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(
+    path.join(values.out, 'x402-latency.md'),
+    `# x402 paid-call overhead (${report.date.slice(0, 10)}, ${report.machine.cpus} cores, Node ${process.version})\n\n${table}\n`,
+  );
+} finally {
+  for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+}
