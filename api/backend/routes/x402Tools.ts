@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { describeTool, TOOLS } from '../../../core/catalog/index.ts';
-import { VigilError } from '../../../core/errors/vigilError.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { X402Gateway } from '../x402/gateway.ts';
@@ -116,5 +115,3 @@ function answer(
   reply.code(result.status);
   reply.send(result.body);
 }
-
-export { VigilError };
