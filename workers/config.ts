@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IntEnv } from '../core/config/env.ts';
 import { StoresEnv } from '../core/config/stores.ts';
+import { ScraperEngineEnv } from '../scraper/config.ts';
 
 /** Worker pool settings; per-queue slots are WORKER_<QUEUE>_ACTIVITIES / _WORKFLOWS. */
 export const WorkerEnv = StoresEnv.extend({
@@ -11,10 +12,14 @@ export const WorkerEnv = StoresEnv.extend({
   WORKER_PAYMENTS_WORKFLOWS: IntEnv(2, 1000).default(32),
   /** The x402 facilitator the payments pool settles through. */
   FACILITATOR_URL: z.url().default('http://127.0.0.1:3002'),
+  // Browser-bound: few slots; browser contexts are capped separately (SCRAPER_BROWSER_CONTEXTS).
+  WORKER_SCRAPER_ACTIVITIES: IntEnv(1, 1000).default(16),
+  WORKER_SCRAPER_WORKFLOWS: IntEnv(2, 1000).default(16),
   /** Seconds in-flight activities get to finish on SIGTERM before the worker stops. */
   WORKER_SHUTDOWN_GRACE_SECONDS: IntEnv(0, 600).default(10),
   /** host:port for the worker's Prometheus metrics; unset = no metrics endpoint. */
   WORKER_METRICS_ADDRESS: z.string().optional(),
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
+  ...ScraperEngineEnv.shape,
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;

@@ -4,6 +4,8 @@ import type { ScanStore } from '../core/stores/scans.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
 import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
+import { createScraperActivities } from '../activities/scraper/index.ts';
+import type { ScraperEngine } from '../scraper/engine.ts';
 import type { WorkerEnv } from './config.ts';
 
 /** What a pool's activities may depend on; created once per process, shared by its pools. */
@@ -12,6 +14,8 @@ export interface PoolDeps {
   scans: ScanStore;
   receipts: ReceiptStore;
   facilitatorUrl: string;
+  /** Created on first use: processes without the scraper pool never start its proxies or browser. */
+  scraper: () => ScraperEngine;
 }
 
 export interface PoolDefinition {
@@ -34,6 +38,10 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
       activities: env.WORKER_PAYMENTS_ACTIVITIES,
       workflows: env.WORKER_PAYMENTS_WORKFLOWS,
     }),
+  },
+  [TaskQueue.scraper]: {
+    activities: (deps) => createScraperActivities({ engine: deps.scraper() }),
+    slots: (env) => ({ activities: env.WORKER_SCRAPER_ACTIVITIES, workflows: env.WORKER_SCRAPER_WORKFLOWS }),
   },
 };
 

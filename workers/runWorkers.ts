@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -7,6 +8,8 @@ import { createMongo } from '../core/stores/mongo.ts';
 import { createRedis } from '../core/stores/redis.ts';
 import { ReceiptStore } from '../core/stores/receipts.ts';
 import { ScanStore } from '../core/stores/scans.ts';
+import { ScraperEngine } from '../scraper/engine.ts';
+import { startPoolReports } from '../scraper/poolHealth.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
 import { POOLS } from './pools.ts';
@@ -44,11 +47,20 @@ export async function runWorkers(
     rpcUrls: options.rpcUrls ?? readRpcConfig(),
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
   });
+  let scraper: { engine: ScraperEngine; stopReports: () => Promise<void> } | undefined;
   const deps = {
     chains,
     scans,
     receipts: new ReceiptStore(mongo.db, redis),
     facilitatorUrl: env.FACILITATOR_URL,
+    scraper: () => {
+      if (!scraper) {
+        const engine = new ScraperEngine(redis, env);
+        const stopReports = startPoolReports(redis, `${hostname()}:${process.pid}`, () => engine.poolStats());
+        scraper = { engine, stopReports };
+      }
+      return scraper.engine;
+    },
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
@@ -71,6 +83,8 @@ export async function runWorkers(
   );
 
   const done = Promise.all(workers.map((worker) => worker.run())).then(async () => {
+    await scraper?.stopReports();
+    await scraper?.engine.close();
     await Promise.allSettled([connection.close(), mongo.close(), redis.quit()]);
   });
   return {

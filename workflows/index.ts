@@ -1,3 +1,4 @@
 // The one entry the workflow bundle is built from: every workflow any pool runs.
 export { scanToken } from './scanToken.ts';
 export { settlePayment } from './settlePayment.ts';
+export { scrapePage } from './scrapePage.ts';

@@ -17,5 +17,9 @@ export const SearchAttr = {
 /** Every key with its type, as the dev server's `--search-attribute NAME=Type` flag wants it. */
 export const SEARCH_ATTRIBUTE_FLAGS = Object.values(SearchAttr).map((key) => `${key.name}=Keyword`);
 
-export const JobKind = { tokenScan: 'token_scan', paymentSettlement: 'payment_settlement' } as const;
+export const JobKind = {
+  tokenScan: 'token_scan',
+  paymentSettlement: 'payment_settlement',
+  pageScrape: 'page_scrape',
+} as const;
 export type JobKind = (typeof JobKind)[keyof typeof JobKind];

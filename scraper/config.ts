@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { BoolEnv, IntEnv, OptionalEnv } from '../core/config/env.ts';
+
+/** The scraping engine's settings (worker side); see the README's configuration table. */
+export const ScraperEngineEnv = z.object({
+  /** Chromium to launch; defaults to the distribution's binary. */
+  CHROMIUM_PATH: OptionalEnv,
+  /** Addresses or CIDR ranges reachable although private (tests target loopback sites). */
+  SCRAPER_ALLOWLIST: OptionalEnv,
+  /** Upstream proxies for the last tier, comma-separated http://user:pass@host:port; none = no proxy tier. */
+  SCRAPER_PROXY_URLS: OptionalEnv,
+  SCRAPER_MAX_BODY_BYTES: IntEnv(1_024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
+  SCRAPER_MAX_REDIRECTS: IntEnv(0, 20).default(10),
+  /** Browser contexts open at once per worker process. */
+  SCRAPER_BROWSER_CONTEXTS: IntEnv(1, 32).default(2),
+  /** Contexts a browser serves before it is replaced. */
+  SCRAPER_BROWSER_RECYCLE_AFTER: IntEnv(1, 100_000).default(500),
+  /** Per-domain politeness, shared by every worker. */
+  SCRAPER_DOMAIN_CONCURRENCY: IntEnv(1, 1_000).default(4),
+  SCRAPER_DOMAIN_RATE_PER_SECOND: z.coerce.number().positive().max(100_000).default(5),
+  SCRAPER_DOMAIN_BURST: IntEnv(1, 100_000).default(10),
+  SCRAPER_DOMAIN_MAX_WAIT_MS: IntEnv(0, 60_000).default(2_000),
+  /** Honour robots.txt (RFC 9309) before fetching. */
+  SCRAPER_RESPECT_ROBOTS: BoolEnv.default(false),
+  /** Strategy memory: kept this long without requests; the remembered tier decays one step per SCRAPER_STRATEGY_DECAY_SECONDS. */
+  SCRAPER_STRATEGY_TTL_SECONDS: IntEnv(60, 90 * 86_400).default(7 * 86_400),
+  SCRAPER_STRATEGY_DECAY_SECONDS: IntEnv(1, 30 * 86_400).default(6 * 3_600),
+  /** Share of requests that re-check one tier cheaper than the remembered one. */
+  SCRAPER_RECHECK_RATIO: z.coerce.number().min(0).max(1).default(0.1),
+  /** Session cookie jars live this long after their last use. */
+  SCRAPER_SESSION_TTL_SECONDS: IntEnv(60, 30 * 86_400).default(86_400),
+  /** How long scraped pages stay in Redis for the API to read. */
+  SCRAPER_PAGE_TTL_SECONDS: IntEnv(10, 86_400).default(600),
+});
+export type ScraperEngineEnv = z.infer<typeof ScraperEngineEnv>;
+
+export function proxyUrls(env: ScraperEngineEnv): string[] {
+  return (env.SCRAPER_PROXY_URLS ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+}

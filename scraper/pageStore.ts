@@ -1,0 +1,41 @@
+import type { Redis } from 'ioredis';
+import type { Content } from './convert/convert.ts';
+
+/**
+ * Converted pages and screenshots, kept in Redis for a short TTL under the job's id: page bodies
+ * never enter workflow history (Temporal payloads are limited to a few MB and history is kept
+ * for the retention period); activities and the API pass keys.
+ */
+export class PageStore {
+  readonly #redis: Redis;
+  readonly #ttlSeconds: number;
+
+  constructor(redis: Redis, ttlSeconds: number) {
+    this.#redis = redis;
+    this.#ttlSeconds = ttlSeconds;
+  }
+
+  /** Stores a page; returns its key and size in bytes. */
+  async putContent(jobId: string, tier: string, content: Content): Promise<{ key: string; bytes: number }> {
+    const key = `scraper:page:${jobId}:${tier}:content`;
+    const value = JSON.stringify(content);
+    await this.#redis.set(key, value, 'EX', this.#ttlSeconds);
+    return { key, bytes: Buffer.byteLength(value) };
+  }
+
+  async putScreenshot(jobId: string, tier: string, png: Buffer): Promise<string> {
+    const key = `scraper:page:${jobId}:${tier}:screenshot`;
+    await this.#redis.set(key, png, 'EX', this.#ttlSeconds);
+    return key;
+  }
+
+  async content(key: string): Promise<Content> {
+    const value = await this.#redis.get(key);
+    return value === null ? undefined : (JSON.parse(value) as Content);
+  }
+
+  async screenshotBase64(key: string): Promise<string | undefined> {
+    const value = await this.#redis.getBuffer(key);
+    return value === null ? undefined : value.toString('base64');
+  }
+}

@@ -1,0 +1,103 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { type Cidr, refusedAddressReason } from './addressPolicy.ts';
+
+/** The URL, or where it leads, is not one the scraper may fetch. Terminal: no tier can help. */
+export class UrlRefusedError extends Error {
+  override readonly name = 'UrlRefusedError';
+}
+
+/** The host does not resolve (NXDOMAIN, no records). Terminal too. */
+export class HostNotFoundError extends Error {
+  override readonly name = 'HostNotFoundError';
+}
+
+export interface ResolvedHost {
+  address: string;
+  family: 4 | 6;
+}
+
+type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const BLOCKED_HOSTNAMES = [/^localhost\.?$/i, /\.localhost\.?$/i, /^metadata\.google\.internal\.?$/i];
+
+/**
+ * The egress guard every tier goes through: http(s) only, no credentials in URLs, and every
+ * address a host resolves to must be public (all of them: one private record refuses the host,
+ * so DNS answers cannot be mixed to slip one in). The address checked is the address dialled
+ * (callers pin it), so a second resolution cannot rebind the name.
+ */
+export class EgressGuard {
+  readonly #allow: readonly Cidr[];
+  readonly #lookup: Lookup;
+
+  constructor(options: { allow?: readonly Cidr[]; lookup?: Lookup } = {}) {
+    this.#allow = options.allow ?? [];
+    this.#lookup = options.lookup ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
+  }
+
+  /** Parses and checks a URL's shape (not its addresses). */
+  checkUrl(raw: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new UrlRefusedError('not a valid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new UrlRefusedError(`scheme ${url.protocol.replace(':', '')} is not allowed`);
+    if (url.username || url.password) throw new UrlRefusedError('credentials in URLs are not allowed');
+    if (!url.hostname) throw new UrlRefusedError('the URL has no host');
+    const host = bareHost(url.hostname);
+    if (
+      !isIP(host) &&
+      BLOCKED_HOSTNAMES.some((pattern) => pattern.test(host)) &&
+      !this.#allowsLoopbackNames()
+    )
+      throw new UrlRefusedError(`host ${host} is not allowed`);
+    return url;
+  }
+
+  /** Checks one address about to be dialled. */
+  checkAddress(address: string): void {
+    const reason = refusedAddressReason(address, this.#allow);
+    if (reason) throw new UrlRefusedError(`it resolves to a ${reason}`);
+  }
+
+  /** Resolves a host, refuses it if any address is not public, and returns the one to dial. */
+  async resolve(hostname: string): Promise<ResolvedHost> {
+    const host = bareHost(hostname);
+    const literal = isIP(host);
+    if (literal) {
+      this.checkAddress(host);
+      return { address: host, family: literal === 6 ? 6 : 4 };
+    }
+    let records: { address: string; family: number }[];
+    try {
+      records = await this.#lookup(host);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      throw new HostNotFoundError(`host ${host} does not resolve${code ? ` (${code})` : ''}`);
+    }
+    if (records.length === 0) throw new HostNotFoundError(`host ${host} has no addresses`);
+    for (const record of records) this.checkAddress(record.address);
+    const first = records[0] as { address: string; family: number };
+    return { address: first.address, family: first.family === 6 ? 6 : 4 };
+  }
+
+  /** Checks the URL and resolves its host: what every request and every redirect hop goes through. */
+  async checkTarget(raw: string): Promise<{ url: URL; resolved: ResolvedHost }> {
+    const url = this.checkUrl(raw);
+    return { url, resolved: await this.resolve(url.hostname) };
+  }
+
+  /** `localhost` names are allowed only when loopback itself is allowlisted (tests). */
+  #allowsLoopbackNames(): boolean {
+    return refusedAddressReason('127.0.0.1', this.#allow) === null;
+  }
+}
+
+/** `[::1]` → `::1`: URL hostnames keep the brackets of IPv6 literals. */
+export function bareHost(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}

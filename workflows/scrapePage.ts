@@ -1,0 +1,152 @@
+import { isCancellation, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type { ScraperActivities } from '../activities/scraper/index.ts';
+import { nextStep, TIER_MIN_MS, tierBudgetMs } from '../core/scrape/escalation.ts';
+import { type ScrapeProgress, scrapeProgressQuery } from '../core/scrape/messages.ts';
+import {
+  AttemptOutcome,
+  type ScrapeJobInput,
+  type ScrapeOutcome,
+  ScrapeOutcomeKind,
+  type TierAttempt,
+} from '../core/scrape/outcome.ts';
+import { isBrowserTier, type Tier } from '../core/scrape/tiers.ts';
+
+// Planning and recording are a few Redis reads and writes (and a DNS lookup): local activities,
+// no scheduling round trip, a few quick retries.
+const { planScrape, recordStrategy } = proxyLocalActivities<ScraperActivities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+type TierActivity =
+  'scrapeHttp' | 'scrapeHttpFingerprint' | 'scrapeBrowser' | 'scrapeBrowserStealth' | 'scrapeBrowserProxy';
+const TIER_ACTIVITY: Record<Tier, TierActivity> = {
+  http: 'scrapeHttp',
+  http_fingerprint: 'scrapeHttpFingerprint',
+  browser: 'scrapeBrowser',
+  browser_stealth: 'scrapeBrowserStealth',
+  browser_proxy: 'scrapeBrowserProxy',
+};
+
+/** Slack beyond a tier's budget for it to return its own timeout verdict before Temporal's fires. */
+const TIER_SLACK_MS = 3_000;
+
+/**
+ * A page scrape: walk the escalation chain from the domain's remembered start tier until a tier
+ * gets the page, the chain ends (blocked), the target rate-limits us, or the request's deadline
+ * passes; then record what happened in the domain's strategy. Blocks are results, not failures:
+ * every tier answers with a verdict, and only a broken tier (a crashed browser) is retried.
+ */
+export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> {
+  const progress: ScrapeProgress = { stage: 'planning', attempts: [] };
+  setHandler(scrapeProgressQuery, () => progress);
+
+  const plan = await planScrape(input);
+  if (plan.stop) {
+    progress.stage = 'done';
+    return {
+      kind: plan.stop.kind,
+      domain: plan.domain,
+      startReason: plan.startReason,
+      attempts: [],
+      reason: plan.stop.reason,
+      ...(plan.stop.retryAfterS ? { retryAfterS: plan.stop.retryAfterS } : {}),
+    };
+  }
+
+  progress.stage = 'scraping';
+  const attempts = progress.attempts;
+  let index = 0;
+  let outOfTime = false;
+  for (;;) {
+    const tier = plan.tiers[index];
+    if (!tier) break;
+    const remaining = input.deadline - Date.now();
+    if (remaining < TIER_MIN_MS[tier]) {
+      outOfTime = true;
+      break;
+    }
+    progress.tier = tier;
+    const budgetMs = tierBudgetMs(tier, remaining);
+    const activities = proxyActivities<ScraperActivities>({
+      startToCloseTimeout: budgetMs + TIER_SLACK_MS,
+      // A retry of a broken tier never runs past the request's deadline.
+      scheduleToCloseTimeout: remaining + TIER_SLACK_MS,
+      ...(isBrowserTier(tier) ? { heartbeatTimeout: '10s' } : {}),
+      retry: { initialInterval: '200ms', maximumAttempts: 2 },
+    });
+    let attempt: TierAttempt;
+    try {
+      attempt = await activities[TIER_ACTIVITY[tier]]({ ...input, budgetMs });
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      attempt = {
+        tier,
+        outcome: AttemptOutcome.error,
+        status: null,
+        reason: 'the tier failed',
+        elapsed_ms: 0,
+      };
+    }
+    attempts.push(attempt);
+    const next = nextStep(plan.tiers, index, attempt);
+    if (next.done) break;
+    index = next.index;
+  }
+
+  // Vigil's own politeness limit says nothing about the target.
+  const observed = attempts.filter(
+    (attempt) => !(attempt.outcome === AttemptOutcome.rateLimited && attempt.status === null),
+  );
+  if (observed.length > 0) {
+    await recordStrategy({
+      domain: plan.domain,
+      attempts: observed,
+      forcedStart: plan.startReason.includes('forced_browser'),
+    });
+  }
+  progress.stage = 'done';
+  return summarize(plan.domain, plan.startReason, attempts, outOfTime);
+}
+
+function summarize(
+  domain: string,
+  startReason: string,
+  attempts: TierAttempt[],
+  outOfTime: boolean,
+): ScrapeOutcome {
+  const base = { domain, startReason, attempts };
+  const last = attempts.at(-1);
+  if (last?.outcome === AttemptOutcome.ok && last.page) {
+    return {
+      ...base,
+      kind: ScrapeOutcomeKind.ok,
+      page: last.page,
+      tier: last.tier,
+      ...(last.status !== null ? { status: last.status } : {}),
+    };
+  }
+  const terminal: Partial<Record<AttemptOutcome, ScrapeOutcomeKind>> = {
+    refused: ScrapeOutcomeKind.refused,
+    failed: ScrapeOutcomeKind.failed,
+    disallowed: ScrapeOutcomeKind.disallowed,
+  };
+  const kind = last ? terminal[last.outcome] : undefined;
+  if (last && kind) return { ...base, kind, reason: last.reason };
+  if (last?.outcome === AttemptOutcome.rateLimited) {
+    const retryAfterS = Math.max(...attempts.map((attempt) => attempt.retry_after_s ?? 0), 1);
+    return { ...base, kind: ScrapeOutcomeKind.rateLimited, retryAfterS, reason: last.reason };
+  }
+  if (outOfTime || attempts.every((attempt) => attempt.outcome === AttemptOutcome.timeout)) {
+    return {
+      ...base,
+      kind: ScrapeOutcomeKind.timeout,
+      reason: 'timeout_ms ran out before a tier got the page',
+    };
+  }
+  return {
+    ...base,
+    kind: ScrapeOutcomeKind.blocked,
+    reason: 'every tier of the escalation chain was blocked',
+  };
+}
