@@ -19,7 +19,7 @@ export type ProbeResult = z.infer<typeof ProbeResult>;
 
 const PROBE_TIMEOUT_MS = 1_500;
 
-async function timed(
+export async function timed(
   base: Omit<ProbeResult, 'status' | 'latency_ms'>,
   probe: () => Promise<unknown>,
 ): Promise<ProbeResult> {

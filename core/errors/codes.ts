@@ -73,7 +73,7 @@ export const ErrorCodes = {
     status: 429,
     title: 'Rate limited',
     description:
-      'Too many requests for the caller’s tier in the current window; retry after Retry-After seconds. x402-paid calls are not capped.',
+      'Too many requests for the caller’s tier in the current window; retry after Retry-After seconds. x402-paid calls are not capped. The scraper also answers it when a target domain is over its politeness budget or the target itself kept answering 429 (`scope`: caller, domain or target).',
   },
   tool_failed: {
     status: 503,
@@ -113,6 +113,30 @@ export const ErrorCodes = {
     status: 409,
     title: 'Job is not running',
     description: 'The job has already finished, so it cannot be cancelled.',
+  },
+  url_not_allowed: {
+    status: 422,
+    title: 'URL not allowed',
+    description:
+      'The scraper refuses the URL, or an address it or one of its redirects resolves to: only http(s) to public addresses (no loopback, private, link-local, CGNAT or cloud-metadata addresses, IPv4-mapped IPv6 included).',
+  },
+  scrape_blocked: {
+    status: 451,
+    title: 'Blocked by the target',
+    description:
+      'Every tier of the escalation chain was blocked (or robots.txt disallows the URL, when respected); `attempts` lists each tier with its outcome and reason.',
+  },
+  scrape_failed: {
+    status: 502,
+    title: 'Page could not be fetched',
+    description:
+      'The target could not be fetched within the scraper’s limits: its name does not resolve, it refuses connections, its TLS is invalid, it redirects too often or its body is too large. No tier can help.',
+  },
+  scrape_timeout: {
+    status: 504,
+    title: 'Scrape timed out',
+    description:
+      'No tier got the page within the request’s timeout_ms; `attempts` lists what each tier came to.',
   },
   payload_too_large: {
     status: 413,

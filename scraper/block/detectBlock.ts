@@ -19,6 +19,8 @@ export interface PageSignals {
   body: string;
   /** The page was rendered by a browser (scripts already ran): an empty page is then a block. */
   rendered?: boolean;
+  /** The caller's wait_for matched: the page has what was asked for, however little text it has. */
+  selectorFound?: boolean;
 }
 
 const SCAN_BYTES = 20_000;
@@ -53,7 +55,7 @@ export function detectBlock(page: PageSignals): Verdict {
     if (weak) return { outcome: AttemptOutcome.blocked, reason: `HTTP ${status} ${weak.reason}` };
   }
   if (status >= 200 && status < 300 && !isJson && /html|^$/i.test(contentType)) {
-    const emptiness = emptyPageReason(body);
+    const emptiness = page.selectorFound ? null : emptyPageReason(body);
     if (emptiness) {
       // After a browser ran the scripts, nothing more can render it: treat it as a block.
       return { outcome: page.rendered ? AttemptOutcome.blocked : AttemptOutcome.needsJs, reason: emptiness };

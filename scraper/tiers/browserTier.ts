@@ -58,7 +58,16 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
         if (!check) resolved.set(url.hostname, (check = input.guard.resolve(url.hostname)));
         await check;
       } catch (error) {
-        if (error instanceof UrlRefusedError && request.isNavigationRequest()) refused.push(error.message);
+        if (error instanceof UrlRefusedError && request.isNavigationRequest()) {
+          refused.push(error.message);
+          // A script sent the page somewhere refused: stop waiting for selectors on it.
+          if (request.frame().parentFrame() === null)
+            void request
+              .frame()
+              .page()
+              .close()
+              .catch(() => undefined);
+        }
         return route.abort('blockedbyclient');
       }
       return route.continue();
@@ -87,12 +96,18 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
       return verdictOnly(input.url, AttemptOutcome.refused, `refused: ${refusal}`);
     }
 
-    await waitOutChallenge(page, () => main, Math.min(input.challengeWaitMs, remaining()));
+    const refusedNow = () =>
+      refused[0] ? verdictOnly(input.url, AttemptOutcome.refused, `refused: ${refused[0]}`) : undefined;
+    await waitOutChallenge(page, () => main, Math.min(input.challengeWaitMs, remaining())).catch(
+      () => undefined,
+    );
 
     if (input.waitFor) {
       try {
         await page.waitForSelector(input.waitFor, { state: 'attached', timeout: remaining() });
       } catch {
+        const refusal = refusedNow();
+        if (refusal) return refusal;
         const snapshot = await read(page, main);
         return {
           ...snapshot,
@@ -111,12 +126,19 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
           .catch(() => undefined);
       }
     }
+    const refusal = refusedNow();
+    if (refusal) return refusal;
     const snapshot = await read(page, main);
     const cookies = (await context.cookies()) as StoredCookie[];
     const screenshot = input.screenshot
       ? await page.screenshot({ type: 'png', timeout: Math.max(1_000, remaining()) })
       : undefined;
-    return { ...snapshot, cookies, ...(screenshot ? { screenshot } : {}) };
+    return {
+      ...snapshot,
+      cookies,
+      selectorFound: input.waitFor !== undefined,
+      ...(screenshot ? { screenshot } : {}),
+    };
   });
 }
 
@@ -143,7 +165,8 @@ async function waitOutChallenge(page: Page, main: () => Response | null, waitMs:
       body: await page.content().catch(() => ''),
       rendered: false,
     });
-    if (verdict.outcome !== AttemptOutcome.blocked) return;
+    // Only challenges clear themselves; a captcha or a plain denial will not change by waiting.
+    if (verdict.outcome !== AttemptOutcome.blocked || !/challenge/.test(verdict.reason)) return;
     const left = until - Date.now();
     if (left <= 0) return;
     const navigated = await page

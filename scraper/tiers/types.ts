@@ -10,6 +10,8 @@ export interface Fetched {
   finalUrl: string;
   cookies: StoredCookie[];
   screenshot?: Buffer;
+  /** wait_for matched. */
+  selectorFound?: boolean;
   /** The tier already knows the outcome (selector missing, refused navigation). */
   verdict?: { outcome: AttemptOutcome; reason: string };
 }

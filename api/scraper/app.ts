@@ -1,0 +1,30 @@
+import type { LoggerOptions } from 'pino';
+import { registerOpenApi } from '../plugins/openapi.ts';
+import { createService, type VigilApp } from '../plugins/service.ts';
+import type { ScraperDeps } from './deps.ts';
+import { healthRoutes } from './routes/health.ts';
+import { scrapeRoutes } from './routes/scrape.ts';
+import { strategyRoutes } from './routes/strategies.ts';
+import { ScrapeJobs } from './scrapeJobs.ts';
+
+export interface ScraperAppOptions {
+  publicUrl: string;
+  logger: LoggerOptions | false;
+}
+
+/** The scraper service ({scraper_url}); server.ts only listens. */
+export async function buildScraperApp(deps: ScraperDeps, options: ScraperAppOptions): Promise<VigilApp> {
+  const app = await createService({ publicUrl: options.publicUrl, logger: options.logger });
+  await registerOpenApi(app, {
+    title: 'Vigil scraper API',
+    description:
+      'Page scraping through a durable escalation chain (HTTP → browser fingerprint → headless Chromium → hardened ' +
+      'Chromium → upstream proxy) with sessions and per-domain strategy memory. Errors are RFC 7807 problem documents.',
+    publicUrl: options.publicUrl,
+  });
+  healthRoutes(app, deps);
+  scrapeRoutes(app, new ScrapeJobs(deps));
+  strategyRoutes(app, deps);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
+import { isGrpcDeadlineError, isGrpcServiceError, WorkflowFailedError } from '@temporalio/client';
+import { VigilError } from '../../core/errors/vigilError.ts';
+import type { ScrapeJobInput, ScrapeOutcome, TierAttempt } from '../../core/scrape/outcome.ts';
+import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
+import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
+import type { scrapePage } from '../../workflows/scrapePage.ts';
+import type { ScraperDeps } from './deps.ts';
+import type { Attempt, ScrapeRequest, ScrapeResponse } from './schemas.ts';
+
+/** How long past the deadline the API waits for the workflow's own timeout verdict. */
+const RESULT_GRACE_MS = 2_000;
+
+export interface RateHeaders {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/**
+ * Scrapes on top of Temporal: a request is a scrapePage workflow run that the API starts and
+ * waits for, up to the request's timeout_ms. The API only checks what it can check without the
+ * network (the caller's rate, the URL's shape and literal addresses); the workflow does the rest.
+ */
+export class ScrapeJobs {
+  readonly #deps: ScraperDeps;
+
+  constructor(deps: ScraperDeps) {
+    this.#deps = deps;
+  }
+
+  /** Counts the caller's request; 429 with Retry-After past the per-minute rate. */
+  async admit(callerId: string): Promise<RateHeaders | undefined> {
+    let verdict;
+    try {
+      verdict = await this.#deps.callers.check(callerId);
+    } catch {
+      // Redis is down: the scrape itself will report it; do not turn a store outage into 429s.
+      return undefined;
+    }
+    if (!verdict.allowed) {
+      throw new VigilError(
+        'rate_limited',
+        `This caller may send ${this.#deps.callers.perMinute} scrape requests a minute.`,
+        {
+          headers: { 'retry-after': String(verdict.retryAfterS) },
+          extensions: { scope: 'caller', retry_after_s: verdict.retryAfterS },
+        },
+      );
+    }
+    return { limit: this.#deps.callers.perMinute, remaining: verdict.remaining, reset: verdict.resetS };
+  }
+
+  async scrape(request: ScrapeRequest): Promise<ScrapeResponse> {
+    this.#checkUrl(request.url);
+    const startedAt = Date.now();
+    const timeoutMs = Math.min(request.timeout_ms, this.#deps.timeoutMaxMs);
+    const deadline = startedAt + timeoutMs;
+    const jobId = `scrape:${randomUUID()}`;
+    const input: ScrapeJobInput = {
+      jobId,
+      url: request.url,
+      format: request.format,
+      screenshot: request.screenshot,
+      deadline,
+      startedAt,
+      ...(request.wait_for ? { waitFor: request.wait_for } : {}),
+      ...(request.session_id ? { sessionId: request.session_id } : {}),
+    };
+    let outcome: ScrapeOutcome;
+    try {
+      const handle = await this.#deps.temporal.client.workflow.start<typeof scrapePage>('scrapePage', {
+        taskQueue: this.#deps.taskQueue,
+        workflowId: jobId,
+        args: [input],
+        // A safety net only: the workflow ends itself at the deadline.
+        workflowExecutionTimeout: timeoutMs + 60_000,
+        typedSearchAttributes: [{ key: SearchAttr.JobKind, value: JobKind.pageScrape }],
+        staticSummary: `Scrape of ${hostOf(request.url)}`,
+      });
+      try {
+        outcome = await this.#deps.temporal.connection.withDeadline(deadline + RESULT_GRACE_MS, () =>
+          handle.result(),
+        );
+      } catch (error) {
+        if (isGrpcDeadlineError(error)) {
+          void handle.cancel().catch(() => undefined);
+          throw timeoutError(timeoutMs, []);
+        }
+        throw error;
+      }
+    } catch (error) {
+      throw asEngineError(error);
+    }
+    return this.#answer(request, outcome, startedAt, timeoutMs);
+  }
+
+  async #answer(
+    request: ScrapeRequest,
+    outcome: ScrapeOutcome,
+    startedAt: number,
+    timeoutMs: number,
+  ): Promise<ScrapeResponse> {
+    const attempts = outcome.attempts.map(publicAttempt);
+    const extensions = { domain: outcome.domain, start_reason: outcome.startReason, attempts };
+    switch (outcome.kind) {
+      case 'ok': {
+        const page = outcome.page;
+        const content = page ? await this.#deps.pages.content(page.contentKey) : undefined;
+        if (!page || content === undefined || !outcome.tier)
+          throw new Error('the scraped page is missing from the page store');
+        const screenshot = page.screenshotKey
+          ? await this.#deps.pages.screenshotBase64(page.screenshotKey)
+          : undefined;
+        const first = outcome.attempts[0];
+        return {
+          url: request.url,
+          final_url: page.finalUrl,
+          status: outcome.status ?? 200,
+          format: request.format,
+          content,
+          elapsed_ms: Date.now() - startedAt,
+          ...(screenshot ? { screenshot } : {}),
+          tier: outcome.tier,
+          start: { tier: first?.tier ?? outcome.tier, reason: outcome.startReason },
+          attempts,
+        };
+      }
+      case 'rate_limited': {
+        const retryAfter = outcome.retryAfterS ?? 30;
+        const targetSaid =
+          outcome.attempts.some((attempt) => attempt.status === 429) || outcome.attempts.length === 0;
+        throw new VigilError(
+          'rate_limited',
+          targetSaid
+            ? `${outcome.domain} is rate limiting requests (${outcome.reason ?? '429'}); retry after ${retryAfter} s.`
+            : `${outcome.domain} is over this service's politeness budget; retry after ${retryAfter} s.`,
+          {
+            headers: { 'retry-after': String(retryAfter) },
+            extensions: { ...extensions, scope: targetSaid ? 'target' : 'domain', retry_after_s: retryAfter },
+          },
+        );
+      }
+      case 'blocked':
+        throw new VigilError(
+          'scrape_blocked',
+          `${outcome.domain} blocked every tier of the escalation chain.`,
+          { extensions },
+        );
+      case 'disallowed':
+        throw new VigilError('scrape_blocked', `${outcome.reason ?? 'robots.txt disallows this URL'}.`, {
+          extensions: { ...extensions, reason: 'robots_disallowed' },
+        });
+      case 'timeout':
+        throw timeoutError(timeoutMs, attempts);
+      case 'refused':
+        throw new VigilError('url_not_allowed', `The URL is refused: ${stripPrefix(outcome.reason)}.`, {
+          extensions,
+        });
+      case 'failed':
+        throw new VigilError(
+          'scrape_failed',
+          `The page could not be fetched: ${outcome.reason ?? 'unknown reason'}.`,
+          {
+            extensions: { ...extensions, reason: outcome.reason ?? null },
+          },
+        );
+    }
+  }
+
+  #checkUrl(raw: string): void {
+    try {
+      const url = this.#deps.guard.checkUrl(raw);
+      const host = bareHost(url.hostname);
+      if (isIP(host)) this.#deps.guard.checkAddress(host);
+    } catch (error) {
+      if (error instanceof UrlRefusedError)
+        throw new VigilError('url_not_allowed', `The URL is refused: ${error.message}.`, {
+          extensions: { field: 'url' },
+        });
+      throw error;
+    }
+  }
+}
+
+function publicAttempt(attempt: TierAttempt): Attempt {
+  return {
+    tier: attempt.tier,
+    outcome: attempt.outcome,
+    status: attempt.status,
+    reason: attempt.reason,
+    elapsed_ms: attempt.elapsed_ms,
+    ...(attempt.retry_after_s !== undefined ? { retry_after_s: attempt.retry_after_s } : {}),
+  };
+}
+
+function timeoutError(timeoutMs: number, attempts: Attempt[]): VigilError {
+  return new VigilError('scrape_timeout', `No tier got the page within timeout_ms (${timeoutMs} ms).`, {
+    extensions: { timeout_ms: timeoutMs, attempts },
+  });
+}
+
+function asEngineError(error: unknown): unknown {
+  if (error instanceof VigilError) return error;
+  if (isGrpcServiceError(error) || isGrpcDeadlineError(error)) {
+    return new VigilError('engine_unavailable', 'The workflow engine did not answer.', {
+      headers: { 'retry-after': '5' },
+      cause: error,
+    });
+  }
+  if (error instanceof WorkflowFailedError) {
+    return new VigilError('engine_unavailable', 'The scrape job failed unexpectedly; retry shortly.', {
+      headers: { 'retry-after': '5' },
+      cause: error,
+    });
+  }
+  return error;
+}
+
+function stripPrefix(reason: string | undefined): string {
+  return (reason ?? 'the address is not allowed').replace(/^refused: /, '');
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an invalid URL';
+  }
+}
