@@ -1,4 +1,4 @@
-import { CookieJar, type SerializedCookieJar } from 'tough-cookie';
+import { Cookie, CookieJar, type SerializedCookieJar } from 'tough-cookie';
 import { z } from 'zod';
 
 /**
@@ -47,15 +47,15 @@ export function jarFromCookies(cookies: readonly StoredCookie[]): CookieJar {
 export function cookiesFromJar(jar: CookieJar): StoredCookie[] {
   const serialized = jar.serializeSync();
   return (serialized?.cookies ?? []).map((cookie) => {
-    const expires = cookie.expires;
+    // Max-Age and Expires both end up here (Max-Age counted from the cookie's creation).
+    const expiry = Cookie.fromJSON(cookie)?.expiryTime() ?? Number.POSITIVE_INFINITY;
     const sameSite = text(cookie.sameSite, 'lax').toLowerCase();
     return {
       name: text(cookie.key, ''),
       value: text(cookie.value, ''),
       domain: `${cookie.hostOnly === false ? '.' : ''}${text(cookie.domain, '')}`,
       path: text(cookie.path, '/'),
-      expires:
-        typeof expires === 'string' && expires !== 'Infinity' ? Math.floor(Date.parse(expires) / 1000) : -1,
+      expires: Number.isFinite(expiry) ? Math.floor(expiry / 1000) : -1,
       httpOnly: cookie.httpOnly === true,
       secure: cookie.secure === true,
       sameSite: sameSite === 'strict' ? 'Strict' : sameSite === 'none' ? 'None' : 'Lax',
