@@ -11,6 +11,7 @@ export const StackEnv = z.object({
   VIGIL_MONGO_PORT: IntEnv(1, 65_535).default(27017),
   VIGIL_ANVIL_PORT: IntEnv(1, 65_535).default(8545),
   VIGIL_FACILITATOR_PORT: IntEnv(1, 65_535).default(3002),
+  VIGIL_SCRAPER_PORT: IntEnv(1, 65_535).default(3005),
   /** Run the demo scans once the stack is up. */
   VIGIL_DEMO: BoolEnv.default(true),
   TEMPORAL_ADDRESS: OptionalEnv,

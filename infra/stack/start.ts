@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     local.mongo && assertFree(env.VIGIL_MONGO_PORT, 'MongoDB', 'VIGIL_MONGO_PORT'),
     local.anvil && assertFree(env.VIGIL_ANVIL_PORT, 'the devnet', 'VIGIL_ANVIL_PORT'),
     assertFree(env.PORT, 'the backend', 'PORT'),
+    assertFree(env.VIGIL_SCRAPER_PORT, 'the scraper', 'VIGIL_SCRAPER_PORT'),
   ]);
 
   say(`starting the embedded stack (data in ${dataDir})`);
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
     api: `http://127.0.0.1:${env.PORT}`,
     facilitator: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
     docs: `http://127.0.0.1:${env.PORT}/docs`,
+    scraper: `http://127.0.0.1:${env.VIGIL_SCRAPER_PORT}`,
     temporal: temporal?.address ?? env.TEMPORAL_ADDRESS ?? '',
     temporal_ui: local.temporal ? `http://127.0.0.1:${env.VIGIL_TEMPORAL_UI_PORT}` : null,
     redis: redis?.address ?? env.REDIS_URL ?? '',
@@ -168,7 +170,7 @@ async function main(): Promise<void> {
   });
   track('facilitator', facilitator);
   const node = process.execPath;
-  const [backend, workers] = await Promise.all([
+  const [backend, scraper, workers] = await Promise.all([
     spawnService({
       name: 'backend',
       command: node,
@@ -176,6 +178,14 @@ async function main(): Promise<void> {
       env: childEnv,
       logFile: path.join(logDir, 'backend.log'),
       ready: async () => (await fetch(`${urls.api}/ready`)).ok,
+    }),
+    spawnService({
+      name: 'scraper',
+      command: node,
+      args: [path.join(REPO_ROOT, 'api', 'scraper', 'server.ts')],
+      env: { ...childEnv, PORT: String(env.VIGIL_SCRAPER_PORT) },
+      logFile: path.join(logDir, 'scraper.log'),
+      ready: async () => (await fetch(`${urls.scraper}/healthz`)).ok,
     }),
     spawnService({
       name: 'workers',
@@ -188,6 +198,7 @@ async function main(): Promise<void> {
     }),
   ]);
   track('backend', backend);
+  track('scraper', scraper);
   track('workers', workers);
 
   const stackFile = path.join(dataDir, 'stack.json');

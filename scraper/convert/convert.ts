@@ -2,7 +2,7 @@ import { load } from 'cheerio/slim';
 import { ScrapeFormat } from '../../core/scrape/outcome.ts';
 import { extractStructured } from './extract.ts';
 import { loadPage, mainContent } from './clean.ts';
-import { htmlToMarkdown } from './markdown.ts';
+import { nodesToMarkdown } from './markdown.ts';
 import { nodesToText } from './text.ts';
 
 export interface ConvertInput {
@@ -44,7 +44,7 @@ export function convertPage(input: ConvertInput): Content {
   const page = loadPage(body_, input.url);
   switch (format) {
     case ScrapeFormat.markdown:
-      return htmlToMarkdown(page.$.html(mainContent(page)));
+      return nodesToMarkdown(mainContent(page).toArray());
     case ScrapeFormat.html:
       return cleanedHtml(page);
     case ScrapeFormat.text:

@@ -6,7 +6,7 @@ import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../../in
 
 interface StackFile {
   state: string;
-  urls: { api: string; temporal_ui: string | null };
+  urls: { api: string; scraper: string; temporal_ui: string | null };
   tokens: Record<string, { address: string }>;
   processes: { name: string; pid: number | null }[];
 }
@@ -47,6 +47,7 @@ async function startStack(dataDir: string, ports: Record<string, number>): Promi
       VIGIL_MONGO_PORT: String(ports.mongo),
       VIGIL_ANVIL_PORT: String(ports.anvil),
       VIGIL_FACILITATOR_PORT: String(ports.facilitator),
+      VIGIL_SCRAPER_PORT: String(ports.scraper),
     },
     readyTimeoutMs: 180_000,
     ready: (output) => {
@@ -72,6 +73,7 @@ describe('the embedded stack (npm start)', () => {
       mongo: await freePort(),
       anvil: await freePort(),
       facilitator: await freePort(),
+      scraper: await freePort(),
     };
     const stack = await startStack(dataDir, ports);
     const info = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
@@ -90,6 +92,13 @@ describe('the embedded stack (npm start)', () => {
     });
     expect(quote.status).toBe(402);
     expect(quote.headers.get('payment-required')).toBeTruthy();
+    // The scraper service is up, and the worker process runs its pool (the browser starts on first use).
+    const scraperHealth = (await (await fetch(`${info.urls.scraper}/healthz`)).json()) as {
+      stores: { name: string; status: string }[];
+      browser_pools: { launched: boolean }[];
+    };
+    expect(scraperHealth.stores.every((store) => store.status === 'up')).toBe(true);
+    expect(scraperHealth.browser_pools.length).toBeGreaterThanOrEqual(1);
 
     const scan = async (address: string) => {
       const response = await fetch(`${info.urls.api}/api/v2/scanner/scans`, {
