@@ -27,6 +27,7 @@ const { values } = parseArgs({
   },
 });
 const n = Number(values.n);
+const loadBefore = (await import('node:os')).loadavg()[0] ?? 0;
 const browserN = Number(values['browser-n']);
 
 const redisService = await startRedis({ port: await freePort() });
@@ -183,6 +184,8 @@ try {
   const result = {
     measured_at: new Date().toISOString(),
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+    // The machine is shared: the 1-minute load average before and after says how busy it was.
+    load_average: { before: loadBefore, after: (await import('node:os')).loadavg()[0] ?? 0 },
     page_bytes: (await (await fetch(`${site.origin}/article/1`)).text()).length,
     phases: rows,
     browser_memory: memory,
@@ -203,7 +206,7 @@ try {
   ].join('\n');
   await writeFile(
     path.join(values.out, 'scraper.md'),
-    `# Scraper benchmark\n\n${result.measured_at}, ${result.machine.cpus} cores, Node ${result.machine.node}; article page of ${result.page_bytes} bytes on loopback; engine tiers called in-process (domain slot in Redis, conversion, page stored in Redis).\n\n${table}\n\nMemory per open browser context (article loaded), Chromium PSS summed over its processes:\n\n${memoryTable}\n\nMarginal memory per context: ${memory.per_context_mb} MB.\n`,
+    `# Scraper benchmark\n\n${result.measured_at}, ${result.machine.cpus} cores, Node ${result.machine.node}, load average ${result.load_average.before.toFixed(1)} before and ${result.load_average.after.toFixed(1)} after; article page of ${result.page_bytes} bytes on loopback; engine tiers called in-process (domain slot in Redis, conversion, page stored in Redis).\n\n${table}\n\nMemory per open browser context (article loaded), Chromium PSS summed over its processes:\n\n${memoryTable}\n\nMarginal memory per context: ${memory.per_context_mb} MB.\n`,
   );
   console.log(table);
   console.log(memoryTable);

@@ -57,6 +57,7 @@ export type Attempt = z.infer<typeof Attempt>;
 
 export const ScrapeResponse = z
   .object({
+    job_id: z.string().describe('The scrapePage workflow that ran the chain (find it in the Temporal UI)'),
     url: z.string().describe('The URL asked for'),
     final_url: z.string().describe('Where redirects led'),
     status: z

@@ -86,14 +86,14 @@ export class ScrapeJobs {
       } catch (error) {
         if (isGrpcDeadlineError(error)) {
           void handle.cancel().catch(() => undefined);
-          throw timeoutError(timeoutMs, []);
+          throw timeoutError(timeoutMs, [], jobId);
         }
         throw error;
       }
     } catch (error) {
       throw asEngineError(error);
     }
-    return this.#answer(request, outcome, startedAt, timeoutMs);
+    return this.#answer(request, outcome, startedAt, timeoutMs, jobId);
   }
 
   async #answer(
@@ -101,9 +101,10 @@ export class ScrapeJobs {
     outcome: ScrapeOutcome,
     startedAt: number,
     timeoutMs: number,
+    jobId: string,
   ): Promise<ScrapeResponse> {
     const attempts = outcome.attempts.map(publicAttempt);
-    const extensions = { domain: outcome.domain, start_reason: outcome.startReason, attempts };
+    const extensions = { job_id: jobId, domain: outcome.domain, start_reason: outcome.startReason, attempts };
     switch (outcome.kind) {
       case 'ok': {
         const page = outcome.page;
@@ -115,6 +116,7 @@ export class ScrapeJobs {
           : undefined;
         const first = outcome.attempts[0];
         return {
+          job_id: jobId,
           url: request.url,
           final_url: page.finalUrl,
           status: outcome.status ?? 200,
@@ -153,7 +155,7 @@ export class ScrapeJobs {
           extensions: { ...extensions, reason: 'robots_disallowed' },
         });
       case 'timeout':
-        throw timeoutError(timeoutMs, attempts);
+        throw timeoutError(timeoutMs, attempts, jobId);
       case 'refused':
         throw new VigilError('url_not_allowed', `The URL is refused: ${stripPrefix(outcome.reason)}.`, {
           extensions,
@@ -195,9 +197,9 @@ function publicAttempt(attempt: TierAttempt): Attempt {
   };
 }
 
-function timeoutError(timeoutMs: number, attempts: Attempt[]): VigilError {
+function timeoutError(timeoutMs: number, attempts: Attempt[], jobId: string): VigilError {
   return new VigilError('scrape_timeout', `No tier got the page within timeout_ms (${timeoutMs} ms).`, {
-    extensions: { timeout_ms: timeoutMs, attempts },
+    extensions: { job_id: jobId, timeout_ms: timeoutMs, attempts },
   });
 }
 

@@ -105,14 +105,16 @@ export class GuardProxy {
       setHost: false,
     });
     outgoing.on('socket', (socket: net.Socket) => {
-      socket.once('connect', () => {
-        if (viaUpstream) return;
+      if (viaUpstream) return;
+      const check = () => {
         try {
           if (socket.remoteAddress) this.#guard.checkAddress(socket.remoteAddress);
         } catch {
           socket.destroy();
         }
-      });
+      };
+      // A kept-alive socket was checked when it connected.
+      if (socket.connecting) socket.once('connect', check);
     });
     outgoing.on('response', (upstream) => {
       response.writeHead(upstream.statusCode ?? 502, upstream.rawHeaders);

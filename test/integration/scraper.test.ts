@@ -1,6 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
+import { WORKFLOWS_ENTRY } from '../../workers/workflowBundle.ts';
 import { isolatedEnv, startTestWorkers } from '../support/fixtures.ts';
 import { type ScrapeSites, startScrapeSites } from '../support/scrapeSites.ts';
 import { scraperTestEnv, startTestScraper, type TestScraper } from '../support/scraperFixtures.ts';
@@ -131,6 +135,13 @@ describe('POST /v1/scrape', () => {
       'http_fingerprint',
       'browser',
     ]);
+
+    // The escalation's history replays on the current workflow code (recorded for the offline replay test).
+    const history = await scraper.deps.temporal.client.workflow.getHandle(first.json().job_id).fetchHistory();
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, first.json().job_id);
+    if (process.env.RECORD_HISTORIES) {
+      writeFileSync(new URL('../histories/scrapePage.json', import.meta.url), `${historyToJSON(history)}\n`);
+    }
 
     const second = await scrape({ url: sites.url('jswall') });
     expect(second.json().start).toEqual({ tier: 'browser', reason: 'learned' });
