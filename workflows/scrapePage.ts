@@ -137,6 +137,9 @@ function summarize(
     const retryAfterS = Math.max(...attempts.map((attempt) => attempt.retry_after_s ?? 0), 1);
     return { ...base, kind: ScrapeOutcomeKind.rateLimited, retryAfterS, reason: last.reason };
   }
+  if (attempts.length > 0 && attempts.every((attempt) => attempt.outcome === AttemptOutcome.error)) {
+    return { ...base, kind: ScrapeOutcomeKind.error, reason: 'every tier failed to run' };
+  }
   if (outOfTime || attempts.every((attempt) => attempt.outcome === AttemptOutcome.timeout)) {
     return {
       ...base,

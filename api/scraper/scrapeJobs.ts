@@ -160,6 +160,11 @@ export class ScrapeJobs {
         throw new VigilError('url_not_allowed', `The URL is refused: ${stripPrefix(outcome.reason)}.`, {
           extensions,
         });
+      case 'error':
+        throw new VigilError('engine_unavailable', 'The scraper could not run its tiers; retry shortly.', {
+          headers: { 'retry-after': '5' },
+          extensions,
+        });
       case 'failed':
         throw new VigilError(
           'scrape_failed',

@@ -82,6 +82,8 @@ export const ScrapeOutcomeKind = {
   refused: 'refused',
   failed: 'failed',
   disallowed: 'disallowed',
+  /** Every tier broke (a store or the browser is down): nothing was learned about the target. */
+  error: 'error',
 } as const;
 export type ScrapeOutcomeKind = (typeof ScrapeOutcomeKind)[keyof typeof ScrapeOutcomeKind];
 

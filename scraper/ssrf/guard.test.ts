@@ -162,4 +162,43 @@ describe('the browser egress proxy', () => {
       await proxy.close();
     }
   });
+
+  it('chains through an upstream proxy, asking it for the checked address rather than the name', async () => {
+    const allow = { allow: parseAllowlist('127.0.0.1/32') };
+    const seen: string[] = [];
+    const upstream = http.createServer((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      http.get(request.url ?? '', (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const proxy = await GuardProxy.start({
+      guard: new EgressGuard(allow),
+      upstream: `http://user:secret@127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    });
+    try {
+      const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const target = `http://localhost:${port}/`;
+        http
+          .get(
+            {
+              host: '127.0.0.1',
+              port: Number(new URL(proxy.url).port),
+              path: target,
+              headers: { host: `localhost:${port}` },
+            },
+            resolve,
+          )
+          .on('error', reject);
+      });
+      expect(answer.statusCode).toBe(200);
+      answer.resume();
+      expect(seen).toEqual([`GET http://127.0.0.1:${port}/`]);
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
 });

@@ -19,6 +19,9 @@ export interface ResolvedHost {
 
 type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
+/** A resolver that does not answer within this is treated like a name that does not resolve. */
+const LOOKUP_TIMEOUT_MS = 5_000;
+
 const BLOCKED_HOSTNAMES = [/^localhost\.?$/i, /\.localhost\.?$/i, /^metadata\.google\.internal\.?$/i];
 
 /**
@@ -73,11 +76,22 @@ export class EgressGuard {
       return { address: host, family: literal === 6 ? 6 : 4 };
     }
     let records: { address: string; family: number }[];
+    let timer: NodeJS.Timeout | undefined;
     try {
-      records = await this.#lookup(host);
+      records = await Promise.race([
+        this.#lookup(host),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })),
+            LOOKUP_TIMEOUT_MS,
+          );
+        }),
+      ]);
     } catch (error) {
       const code = (error as { code?: string }).code;
       throw new HostNotFoundError(`host ${host} does not resolve${code ? ` (${code})` : ''}`);
+    } finally {
+      clearTimeout(timer);
     }
     if (records.length === 0) throw new HostNotFoundError(`host ${host} has no addresses`);
     for (const record of records) this.checkAddress(record.address);
