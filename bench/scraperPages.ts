@@ -1,5 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A realistic article page (~30 KB: navigation, a long body with headings, lists, a table, code,
@@ -34,7 +35,8 @@ const CLIENT_RENDERED = `<!doctype html><html><head><title>App</title></head><bo
 document.getElementById('root').innerHTML = '<main><h1 id="ready">Rendered</h1>' + Array.from({ length: 30 }, (_, i) => '<p>Row ' + i + ' rendered by the client with enough text to read.</p>').join('') + '</main>';
 </script></body></html>`;
 
-export async function startBenchSite(): Promise<{ origin: string; close(): Promise<void> }> {
+/** Serves the pages in this process (the benchmark runs it as a child: see startBenchSite). */
+export async function serveBenchSite(): Promise<http.Server> {
   const pages = Array.from({ length: 50 }, (_, i) => articlePage(i));
   const server = http.createServer((request, response) => {
     const url = request.url ?? '/';
@@ -47,12 +49,27 @@ export async function startBenchSite(): Promise<{ origin: string; close(): Promi
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/**
+ * The site in a process of its own, as a target would be: serving pages must not share the
+ * scraper's event loop.
+ */
+export async function startBenchSite(): Promise<{ origin: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./scraperSite.ts', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    child.once('exit', (code) => reject(new Error(`bench site exited (${code})`)));
+  });
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
       }),
   };
 }

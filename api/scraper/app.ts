@@ -1,4 +1,5 @@
 import type { LoggerOptions } from 'pino';
+import { errorDocRoutes } from '../plugins/errorDocs.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { ScraperDeps } from './deps.ts';
@@ -25,6 +26,7 @@ export async function buildScraperApp(deps: ScraperDeps, options: ScraperAppOpti
   healthRoutes(app, deps);
   scrapeRoutes(app, new ScrapeJobs(deps));
   strategyRoutes(app, deps);
+  errorDocRoutes(app);
   await app.ready();
   return app;
 }

@@ -1,4 +1,4 @@
-import { type AnyNode, type Element, isComment } from 'domhandler';
+import { type AnyNode, type Element, isComment, isTag } from 'domhandler';
 import { type Cheerio, type CheerioAPI, load } from 'cheerio/slim';
 
 /** Never content: code, styling, embedded documents, form controls, and the head. */
@@ -59,32 +59,37 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
   const baseUrl = resolveUrl(baseHref ?? '', pageUrl) ?? pageUrl;
   const title = $('title').first().text().replace(/\s+/g, ' ').trim();
   $(NON_CONTENT).remove();
-  $('*')
-    .contents()
-    .filter((_, node) => isComment(node))
-    .remove();
-  $('a[href]').each((_, element) => {
-    const href = $(element).attr('href') ?? '';
-    if (/^\s*javascript:/i.test(href)) $(element).removeAttr('href');
-    else {
-      const absolute = resolveUrl(href, baseUrl);
-      if (absolute) $(element).attr('href', absolute);
+  // One walk over what is left: comments out, handlers and inline styles off, links and images
+  // absolute (a walk per concern cost more than parsing the page).
+  const drop: AnyNode[] = [];
+  const walk = (nodes: readonly AnyNode[]) => {
+    for (const node of nodes) {
+      if (isComment(node)) {
+        drop.push(node);
+        continue;
+      }
+      if (!isTag(node)) continue;
+      const attribs = node.attribs;
+      for (const name of Object.keys(attribs))
+        if (name.startsWith('on') || name === 'style') delete attribs[name];
+      if (node.name === 'a' && attribs.href !== undefined) {
+        if (/^\s*javascript:/i.test(attribs.href)) delete attribs.href;
+        else {
+          const absolute = resolveUrl(attribs.href, baseUrl);
+          if (absolute) attribs.href = absolute;
+        }
+      } else if (node.name === 'img') {
+        const src = largestSrcset(attribs.srcset) ?? attribs.src ?? attribs['data-src'];
+        const absolute = src ? resolveUrl(src, baseUrl) : undefined;
+        delete attribs.srcset;
+        if (absolute && !absolute.startsWith('data:')) attribs.src = absolute;
+        else drop.push(node);
+      }
+      walk(node.children);
     }
-  });
-  $('img').each((_, element) => {
-    const image = $(element);
-    const src = largestSrcset(image.attr('srcset')) ?? image.attr('src') ?? image.attr('data-src');
-    const absolute = src ? resolveUrl(src, baseUrl) : undefined;
-    if (absolute && !absolute.startsWith('data:')) image.attr('src', absolute);
-    else image.remove();
-    image.removeAttr('srcset');
-  });
-  // Event handlers and inline styles are noise in cleaned HTML.
-  $('*').each((_, element) => {
-    for (const name of Object.keys((element as Element).attribs ?? {})) {
-      if (name.startsWith('on') || name === 'style') $(element).removeAttr(name);
-    }
-  });
+  };
+  walk($.root().children().toArray());
+  $(drop).remove();
   return { $, baseUrl, title };
 }
 

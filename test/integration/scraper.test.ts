@@ -171,6 +171,9 @@ describe('POST /v1/scrape', () => {
     expect(response.headers['content-type']).toContain('application/problem+json');
     const problem = response.json();
     expect(problem.code).toBe('scrape_blocked');
+    // The problem type URL resolves to its documentation on this service.
+    const doc = await scraper.app.inject({ method: 'GET', url: new URL(problem.type).pathname });
+    expect(doc.json()).toMatchObject({ code: 'scrape_blocked', status: 451 });
     expect(problem.attempts.map((attempt: { tier: string }) => attempt.tier)).toEqual([
       'http',
       'http_fingerprint',
@@ -288,6 +291,17 @@ describe('GET /healthz and /v1/strategies', () => {
     expect(health.chromium.present).toBe(true);
     expect(health.browser_pools[0]).toMatchObject({ connected: true, last_error: null });
     expect(health.browser_pools[0].contexts_served).toBeGreaterThan(0);
+  });
+
+  it('documents its routes in OpenAPI 3.1', async () => {
+    const document = (await scraper.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/v1/scrape', '/v1/strategies/{domain}', '/healthz']),
+    );
+    expect(Object.keys(document.paths['/v1/scrape'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '422', '429', '451', '504']),
+    );
   });
 
   it('knows nothing of a domain never scraped, and rejects a malformed domain', async () => {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ErrorCodes, isErrorCode } from '../../../core/errors/codes.ts';
-import { VigilError } from '../../../core/errors/vigilError.ts';
+import { errorDocRoutes } from '../../plugins/errorDocs.ts';
 import { API_VERSION } from '../../plugins/openapi.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
@@ -30,13 +29,6 @@ const ApiVersions = z
     openapi: z.string(),
   })
   .meta({ id: 'ApiVersionsResponse' });
-
-const ErrorDoc = z.object({
-  code: z.string(),
-  status: z.number().int(),
-  title: z.string(),
-  description: z.string(),
-});
 
 /** Service metadata, versions, error documentation and the legacy health redirects. */
 export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
@@ -85,20 +77,5 @@ export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
     });
   }
 
-  app.get(
-    '/errors/:code',
-    {
-      schema: {
-        tags: ['meta'],
-        summary: 'Documentation of one problem type',
-        params: z.object({ code: z.string().max(64) }),
-        response: { 200: ErrorDoc },
-      },
-    },
-    (request) => {
-      const { code } = request.params;
-      if (!isErrorCode(code)) throw new VigilError('not_found', `No error type "${code.slice(0, 64)}".`);
-      return { code, ...ErrorCodes[code] };
-    },
-  );
+  errorDocRoutes(app);
 }

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ErrorCodes, isErrorCode } from '../../core/errors/codes.ts';
+import { VigilError } from '../../core/errors/vigilError.ts';
+import type { VigilApp } from './service.ts';
+
+const ErrorDoc = z.object({
+  code: z.string(),
+  status: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+});
+
+/** GET /errors/{code}: every service serves its problem type URLs, so each one resolves. */
+export function errorDocRoutes(app: VigilApp): void {
+  app.get(
+    '/errors/:code',
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'Documentation of one problem type',
+        params: z.object({ code: z.string().max(64) }),
+        response: { 200: ErrorDoc },
+      },
+    },
+    (request) => {
+      const { code } = request.params;
+      if (!isErrorCode(code)) throw new VigilError('not_found', `No error type "${code.slice(0, 64)}".`);
+      return { code, ...ErrorCodes[code] };
+    },
+  );
+}
