@@ -1,5 +1,6 @@
 // Runs the scraper service alone: `npm run scraper` (workers: `npm run worker -- scraper`).
 import { parseEnv } from '../../core/config/env.ts';
+import { listenUntilSignal } from '../plugins/listen.ts';
 import { buildScraperApp } from './app.ts';
 import { ScraperApiEnv, scraperPublicUrl } from './config.ts';
 import { closeScraperDeps, createScraperDeps } from './deps.ts';
@@ -11,15 +12,4 @@ const app = await buildScraperApp(deps, {
   logger: { level: env.LOG_LEVEL },
 });
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (closing) return;
-    closing = true;
-    void app
-      .close()
-      .then(() => closeScraperDeps(deps))
-      .then(() => process.exit(0));
-  });
-}
-await app.listen({ host: env.HOST, port: env.PORT });
+await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, () => closeScraperDeps(deps));

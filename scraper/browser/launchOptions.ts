@@ -48,5 +48,10 @@ export function launchOptions(executablePath: string, proxyServer: string): Laun
     args: CHROMIUM_ARGS,
     proxy: { server: proxyServer },
     timeout: 30_000,
+    // The worker shuts down on its own terms (in-flight activities get a grace period, then the
+    // pool closes the browser); Playwright's handlers would kill the browser at the first signal.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   };
 }
