@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A realistic article page (~30 KB: navigation, a long body with headings, lists, a table, code,
+ * A realistic article page (~14 KB: navigation, a long body with headings, lists, a table, code,
  * links and images, a footer, scripts and styles) and a client-rendered variant, served on
  * loopback for the scraper benchmark.
  */

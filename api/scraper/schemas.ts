@@ -1,8 +1,20 @@
+import { load } from 'cheerio/slim';
 import { z } from 'zod';
 import { AttemptOutcome, SCRAPE_FORMATS } from '../../core/scrape/outcome.ts';
 import { TIER_VALUES } from '../../core/scrape/tiers.ts';
 
 export const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const emptyDocument = load('');
+/** A selector the browser would reject fails validation here, instead of burning the whole chain. */
+function isCssSelector(selector: string): boolean {
+  try {
+    emptyDocument(selector);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const ScrapeRequest = z
   .object({
@@ -17,6 +29,7 @@ export const ScrapeRequest = z
       .string()
       .min(1)
       .max(512)
+      .refine(isCssSelector, 'not a valid CSS selector')
       .optional()
       .describe(
         'CSS selector awaited (attached to the DOM) before extraction; the chain starts at the browser tier',

@@ -267,11 +267,13 @@ describe('POST /v1/scrape', () => {
     } finally {
       await strict.close();
     }
-    const bad = await scrape({ url: 'file:///etc/passwd', format: 'pdf', timeout_ms: 5 });
+    const bad = await scrape({ url: 'file:///etc/passwd', format: 'pdf', timeout_ms: 5, wait_for: 'a[href' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.map((error: { loc: string[] }) => error.loc.join('.'))).toEqual(
-      expect.arrayContaining(['body.url', 'body.format', 'body.timeout_ms']),
+      expect.arrayContaining(['body.url', 'body.format', 'body.timeout_ms', 'body.wait_for']),
     );
+    const unknownField = await scrape({ url: sites.url('static'), formats: ['markdown'] });
+    expect(unknownField.statusCode).toBe(422);
   });
 });
 
