@@ -98,13 +98,17 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
 
     const refusedNow = () =>
       refused[0] ? verdictOnly(input.url, AttemptOutcome.refused, `refused: ${refused[0]}`) : undefined;
-    await waitOutChallenge(page, () => main, Math.min(input.challengeWaitMs, remaining())).catch(
-      () => undefined,
-    );
+    const settle = () =>
+      page.waitForLoadState('load', { timeout: Math.min(5_000, remaining()) }).catch(() => undefined);
+    if (!input.waitFor) await settle();
+    // The DOM is read as few times as possible: each read is a round trip through the renderer.
+    const challenge = await waitOutChallenge(page, () => main, Math.min(input.challengeWaitMs, remaining()));
+    let html = challenge.navigated ? undefined : challenge.html;
 
     if (input.waitFor) {
       try {
         await page.waitForSelector(input.waitFor, { state: 'attached', timeout: remaining() });
+        html = undefined;
       } catch {
         const refusal = refusedNow();
         if (refusal) return refusal;
@@ -118,17 +122,19 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
         };
       }
     } else {
-      await page.waitForLoadState('load', { timeout: Math.min(5_000, remaining()) }).catch(() => undefined);
-      if (emptyPageReason(await page.content())) {
+      if (challenge.navigated) await settle();
+      html ??= await page.content();
+      if (emptyPageReason(html)) {
         // A client-rendered page still fetching its data.
         await page
           .waitForLoadState('networkidle', { timeout: Math.min(3_000, remaining()) })
           .catch(() => undefined);
+        html = undefined;
       }
     }
     const refusal = refusedNow();
     if (refusal) return refusal;
-    const snapshot = await read(page, main);
+    const snapshot = await read(page, main, html);
     const cookies = (await context.cookies()) as StoredCookie[];
     const screenshot = input.screenshot
       ? await page.screenshot({ type: 'png', timeout: Math.max(1_000, remaining()) })
@@ -142,38 +148,48 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
   });
 }
 
-async function read(page: Page, main: Response | null): Promise<Fetched> {
+/** The page as it is now (`html`: a snapshot already read since the DOM last changed). */
+async function read(page: Page, main: Response | null, html?: string): Promise<Fetched> {
   const headers = main ? await main.allHeaders() : {};
   const contentType = headers['content-type'] ?? 'text/html';
   // A browser wraps JSON and text in an HTML viewer; the document itself is what was asked for.
-  const body = /html|xml/i.test(contentType) || !main ? await page.content() : await main.text();
+  const body = /html|xml/i.test(contentType) || !main ? (html ?? (await page.content())) : await main.text();
   return { status: main?.status() ?? 200, headers, contentType, body, finalUrl: page.url(), cookies: [] };
 }
 
 /**
  * Challenge pages (Cloudflare's "Just a moment", JS cookie walls) clear themselves by running a
  * script and navigating; wait for that, re-checking after each navigation, within `waitMs`.
+ * Returns the last DOM snapshot it read, and whether the page navigated meanwhile.
  */
-async function waitOutChallenge(page: Page, main: () => Response | null, waitMs: number): Promise<void> {
+async function waitOutChallenge(
+  page: Page,
+  main: () => Response | null,
+  waitMs: number,
+): Promise<{ html: string; navigated: boolean }> {
   const until = Date.now() + waitMs;
+  let navigated = false;
   for (;;) {
     const response = main();
+    const html = await page.content().catch(() => '');
     const verdict = detectBlock({
       status: response?.status() ?? 200,
-      headers: response ? await response.allHeaders() : {},
+      headers: response ? await response.allHeaders().catch(() => ({})) : {},
       contentType: 'text/html',
-      body: await page.content().catch(() => ''),
+      body: html,
       rendered: false,
     });
     // Only challenges clear themselves; a captcha or a plain denial will not change by waiting.
-    if (verdict.outcome !== AttemptOutcome.blocked || !/challenge/.test(verdict.reason)) return;
+    if (verdict.outcome !== AttemptOutcome.blocked || !/challenge/.test(verdict.reason))
+      return { html, navigated };
     const left = until - Date.now();
-    if (left <= 0) return;
-    const navigated = await page
+    if (left <= 0) return { html, navigated };
+    const moved = await page
       .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: left })
       .then(() => true)
       .catch(() => false);
-    if (!navigated) return;
+    if (!moved) return { html, navigated };
+    navigated = true;
     await page
       .waitForLoadState('domcontentloaded', { timeout: Math.max(1, until - Date.now()) })
       .catch(() => undefined);
