@@ -25,7 +25,8 @@ export const CHROMIUM_ARGS = [
   '--disable-blink-features=AutomationControlled',
   // One renderer per job instead of one per site in it: a context already never shares a
   // renderer with another context (so one session's pages never share a process with another's),
-  // and cross-site frames of one page are not worth a process each here (measured ~20% faster).
+  // and cross-site frames of one page are not worth a process each here (faster, less memory:
+  // docs/benchmarks.md).
   '--disable-features=IsolateOrigins,site-per-process',
   '--disable-site-isolation-trials',
 ];
