@@ -140,6 +140,7 @@ export class ScraperEngine {
     const combined = AbortSignal.any([signal, budget]);
     const domain = new URL(job.url).host.toLowerCase();
     const slot = await this.limiter.acquire(domain, job.budgetMs, combined);
+    signal.throwIfAborted();
     if (!slot.granted) {
       return {
         tier,
@@ -154,6 +155,8 @@ export class ScraperEngine {
       const cookies = job.sessionId ? await this.sessions.load(job.sessionId) : [];
       const deadline = Math.min(job.deadline, Date.now() + job.budgetMs);
       const fetched = await this.#fetch(tier, job, cookies, combined, deadline);
+      // A cancelled job ends as cancelled, even when the tier turned the abort into a verdict.
+      signal.throwIfAborted();
       if (job.sessionId && fetched.verdict?.outcome !== AttemptOutcome.refused)
         await this.sessions.save(job.sessionId, cookies, fetched.cookies);
       const status = fetched.status > 0 ? fetched.status : null;
@@ -204,7 +207,8 @@ export class ScraperEngine {
         },
       };
     } catch (error) {
-      if (signal.aborted) throw error;
+      // Whatever broke while cancelling, the job was cancelled: rethrow the cancellation itself.
+      signal.throwIfAborted();
       const classified = classifyError(error, budget.aborted);
       if (!classified) throw error;
       return { tier, ...classified, status: null, elapsed_ms: elapsed() };

@@ -1,4 +1,10 @@
-import { isCancellation, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { ScraperActivities } from '../activities/scraper/index.ts';
 import { nextStep, TIER_MIN_MS, tierBudgetMs } from '../core/scrape/escalation.ts';
 import { type ScrapeProgress, scrapeProgressQuery } from '../core/scrape/messages.ts';
@@ -73,6 +79,9 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
       // A retry of a broken tier never runs past the request's deadline.
       scheduleToCloseTimeout: remaining + TIER_SLACK_MS,
       ...(isBrowserTier(tier) ? { heartbeatTimeout: '10s' } : {}),
+      // A cancelled scrape ends once its tier has stopped (fetch aborted, browser context closed),
+      // not while a browser is still working for nobody.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: { initialInterval: '200ms', maximumAttempts: 2 },
     });
     let attempt: TierAttempt;

@@ -1,8 +1,12 @@
 import { writeFileSync } from 'node:fs';
+import { WorkflowFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrapeProgressQuery } from '../../core/scrape/messages.ts';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+import type { scrapePage } from '../../workflows/scrapePage.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { WORKFLOWS_ENTRY } from '../../workers/workflowBundle.ts';
 import { isolatedEnv, startTestWorkers } from '../support/fixtures.ts';
@@ -274,6 +278,39 @@ describe('POST /v1/scrape', () => {
     );
     const unknownField = await scrape({ url: sites.url('static'), formats: ['markdown'] });
     expect(unknownField.statusCode).toBe(422);
+  });
+});
+
+describe('cancellation', () => {
+  it('a cancelled scrape stops its running browser tier (the activity acknowledges, its context is closed)', async () => {
+    const { client } = scraper.deps.temporal;
+    const workflowId = `scrape:cancel-${Date.now()}`;
+    const handle = await client.workflow.start<typeof scrapePage>('scrapePage', {
+      taskQueue: scraper.deps.taskQueue,
+      workflowId,
+      args: [
+        {
+          jobId: workflowId,
+          url: sites.url('app'),
+          format: 'markdown',
+          waitFor: '#never-appears',
+          screenshot: false,
+          deadline: Date.now() + 60_000,
+          startedAt: Date.now(),
+        },
+      ],
+    });
+    await until(async () =>
+      (await handle.query(scrapeProgressQuery)).tier === 'browser' ? true : undefined,
+    );
+    await handle.cancel();
+    await expect(handle.result()).rejects.toThrow(WorkflowFailedError);
+    const { events } = await handle.fetchHistory();
+    const types = (events ?? []).map((event) => String(event.eventType));
+    expect(types).toContain(String(proto.temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED));
+    expect(types.at(-1)).toBe(
+      String(proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED),
+    );
   });
 });
 
