@@ -140,8 +140,8 @@ export class ScraperEngine {
     const combined = AbortSignal.any([signal, budget]);
     const domain = new URL(job.url).host.toLowerCase();
     const slot = await this.limiter.acquire(domain, job.budgetMs, combined);
-    signal.throwIfAborted();
     if (!slot.granted) {
+      signal.throwIfAborted();
       return {
         tier,
         outcome: AttemptOutcome.rateLimited,
