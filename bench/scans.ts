@@ -5,12 +5,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { getAddress } from 'viem';
+import { createScannerActivities } from '../activities/scanner/index.ts';
 import { ChainClients } from '../core/chains/chainClients.ts';
-import { getChain } from '../core/chains/registry.ts';
 import { scoreToken } from '../core/risk/score.ts';
-import { contractSafety } from '../activities/scanner/engines/contractSafety.ts';
-import { honeypot } from '../activities/scanner/engines/honeypot.ts';
+import { readScanConfig } from '../core/scan/scanConfig.ts';
+import { createMongo } from '../core/stores/mongo.ts';
+import { createRedis } from '../core/stores/redis.ts';
+import { ScanStore } from '../core/stores/scans.ts';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { deployCleanTokens } from '../infra/devnet/bulkTokens.ts';
 import { deployScenario } from '../infra/devnet/scenario.ts';
@@ -99,18 +100,32 @@ try {
       throw new Error(`HTTP ${response.status} ${job.status}`);
   };
 
+  // The worker's own activities, called directly: block pin and creation lookup, the six
+  // engines in parallel, scoring; no Temporal and no store write.
   const chains = new ChainClients({ rpcUrls: new Map([['devnet', [anvil.url]]]) });
-  const client = chains.evm('devnet');
-  const dexes = getChain('devnet').dexes;
+  const redisClient = createRedis(redis.address, { keyPrefix: 'bench:' });
+  const mongoClient = createMongo(mongo.address, 'vigil_bench');
+  stops.push(async () => {
+    await Promise.allSettled([redisClient.quit(), mongoClient.close()]);
+  });
+  const activities = createScannerActivities({
+    chains,
+    scans: new ScanStore({ db: mongoClient.db, redis: redisClient, ttlSeconds: 0 }),
+    config: readScanConfig({}),
+  });
+  const engineRuns = {
+    contract_safety: activities.scanContractSafety,
+    honeypot: activities.scanHoneypot,
+    liquidity: activities.scanLiquidity,
+    holders: activities.scanHolders,
+    deployer: activities.scanDeployer,
+    trading: activities.scanTrading,
+  } as const;
   const scanInProcess = async (address: string) => {
-    const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
-    const target = { address: getAddress(address), blockNumber };
-    const [safety, trading] = await Promise.all([
-      contractSafety(client, target),
-      honeypot(client, dexes, target),
-    ]);
-    const summary = scoreToken([...safety.checks, ...trading.checks]);
-    if (summary.tier !== 'low') throw new Error(`unexpected tier ${summary.tier}`);
+    const { target, engines } = await activities.prepareScan({ chain: 'devnet', address });
+    const reports = await Promise.all(engines.map((engine) => engineRuns[engine as keyof typeof engineRuns](target)));
+    const summary = scoreToken(reports.flatMap((report) => report.checks));
+    if (summary.risk_score === null) throw new Error('no score');
   };
 
   await runPhase('warmup', warmupTokens, concurrency, (address) => scanThroughApi(address));

@@ -1,5 +1,6 @@
 import type { ChainClients } from '../core/chains/chainClients.ts';
 import type { ReceiptStore } from '../core/stores/receipts.ts';
+import type { ScanConfig } from '../core/scan/scanConfig.ts';
 import type { ScanStore } from '../core/stores/scans.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
 import { createPaymentActivities } from '../activities/payments/index.ts';
@@ -16,6 +17,7 @@ export interface PoolDeps {
   facilitatorUrl: string;
   /** Created on first use: processes without the scraper pool never start its proxies or browser. */
   scraper: () => ScraperEngine;
+  scanConfig: ScanConfig;
 }
 
 export interface PoolDefinition {
@@ -27,7 +29,7 @@ export interface PoolDefinition {
 /** Every task queue that has a pool today. Adding a queue here gives it `npm run worker -- <queue>`. */
 export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   [TaskQueue.scanner]: {
-    activities: (deps) => createScannerActivities(deps),
+    activities: (deps) => createScannerActivities({ chains: deps.chains, scans: deps.scans, config: deps.scanConfig }),
     slots: (env) => ({ activities: env.WORKER_SCANNER_ACTIVITIES, workflows: env.WORKER_SCANNER_WORKFLOWS }),
   },
   // Settlement: its own slots, so a burst of scans never delays a payer's receipt. The signer's

@@ -7,6 +7,7 @@ import { readRpcConfig } from '../core/chains/rpcConfig.ts';
 import { createMongo } from '../core/stores/mongo.ts';
 import { createRedis } from '../core/stores/redis.ts';
 import { ReceiptStore } from '../core/stores/receipts.ts';
+import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
 import { ScanStore } from '../core/stores/scans.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
@@ -31,7 +32,7 @@ export interface RunningWorkers {
 export async function runWorkers(
   env: WorkerEnv,
   queues: readonly TaskQueue[],
-  options: { rpcUrls?: ReturnType<typeof readRpcConfig> } = {},
+  options: { rpcUrls?: ReturnType<typeof readRpcConfig>; scanConfig?: ScanConfig } = {},
 ): Promise<RunningWorkers> {
   const dataDir = env.VIGIL_DATA_DIR ?? defaultDataDir;
   const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
@@ -51,6 +52,7 @@ export async function runWorkers(
   const deps = {
     chains,
     scans,
+    scanConfig: options.scanConfig ?? readScanConfig(),
     receipts: new ReceiptStore(mongo.db, redis),
     facilitatorUrl: env.FACILITATOR_URL,
     scraper: () => {

@@ -61,6 +61,12 @@ const { finalizeScan } = proxyLocalActivities<ScannerActivities>({
 const ENGINE_ACTIVITIES: Record<Engine, (target: ScanTarget) => Promise<EngineReport>> = {
   contract_safety: engines.scanContractSafety,
   honeypot: engines.scanHoneypot,
+  liquidity: engines.scanLiquidity,
+  holders: engines.scanHolders,
+  deployer: engines.scanDeployer,
+  trading: engines.scanTrading,
+  solana_mint: engines.scanSolanaMint,
+  solana_holders: engines.scanSolanaHolders,
 };
 
 /** A token risk scan: pin a block, run the engines in parallel, score, store. */

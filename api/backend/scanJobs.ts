@@ -15,7 +15,7 @@ import {
 import { z } from 'zod';
 import { isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
-import { assertContract, checkScanRequest } from '../../core/scan/resolveTarget.ts';
+import { assertScannable, checkScanRequest } from '../../core/scan/resolveTarget.ts';
 import { ScanResult } from '../../core/scan/result.ts';
 import type { StoredScan } from '../../core/stores/scans.ts';
 import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
@@ -109,7 +109,7 @@ export class ScanJobs {
       if (cached) return completedView(cached, true);
     }
     try {
-      await assertContract(target);
+      await assertScannable(this.#deps.chains, target);
     } catch (error) {
       // An unreachable chain is the job's to report (bounded retries, a clear reason); the
       // request itself is fine. Anything else (no code at the address) is the caller's problem.

@@ -30,6 +30,11 @@ export interface ChainInfo {
   readonly native: { readonly symbol: string; readonly decimals: number };
   readonly explorer?: string;
   readonly dexes: readonly DexInfo[];
+  /**
+   * Contracts known to lock LP tokens; LP they hold counts as locked. More can be configured
+   * per deployment (LP_LOCKERS_<CHAIN>).
+   */
+  readonly lpLockers?: readonly `0x${string}`[];
   readonly capabilities: readonly Capability[];
   /** A local development chain; not part of the covered-chain count. */
   readonly local?: boolean;
@@ -45,6 +50,15 @@ export const UNISWAP_V2_MAINNET = {
 } as const satisfies DexInfo;
 
 const evmScan = [Capability.tokenScan, Capability.walletAnalysis] as const;
+
+/** The LP locker the devnet installs at a fixed address, as uniswap.ts does with the DEX. */
+export const DEVNET_LP_LOCKER = '0x6A8e2a3df82De54226e23Af18C33F18732f5E73f';
+
+/**
+ * Genesis hash the local Solana devnet (LiteSVM behind infra/devnet/solana) reports, so that
+ * its CAIP-2 id follows the same rule as mainnet's.
+ */
+export const SOLANA_DEVNET_GENESIS_HASH = 'BZK93YdhmS1uyAghMgGbCxyeVhgbPxDcsKSVrN1jnEBz';
 const eth = { symbol: 'ETH', decimals: 18 } as const;
 
 export const CHAINS = [
@@ -230,8 +244,7 @@ export const CHAINS = [
     native: { symbol: 'SOL', decimals: 9 },
     explorer: 'https://solscan.io',
     dexes: [],
-    // Token scans on Solana arrive with the full risk model; wallets are readable today.
-    capabilities: [Capability.walletAnalysis],
+    capabilities: [Capability.tokenScan, Capability.walletAnalysis],
   },
   {
     id: 'tron',
@@ -261,7 +274,18 @@ export const CHAINS = [
     evmChainId: 31337,
     native: eth,
     dexes: [UNISWAP_V2_MAINNET],
+    lpLockers: [DEVNET_LP_LOCKER],
     capabilities: evmScan,
+    local: true,
+  },
+  {
+    id: 'solana_devnet',
+    name: 'Local Solana devnet',
+    caip2: `solana:${SOLANA_DEVNET_GENESIS_HASH.slice(0, 32)}`,
+    kind: ChainKind.solana,
+    native: { symbol: 'SOL', decimals: 9 },
+    dexes: [],
+    capabilities: [Capability.tokenScan, Capability.walletAnalysis],
     local: true,
   },
 ] as const satisfies readonly ChainInfo[];

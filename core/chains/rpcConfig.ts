@@ -1,8 +1,11 @@
 import { redactUrl } from '../errors/redactUrl.ts';
 import { CHAINS, type ChainId } from './registry.ts';
 
-/** Only the local devnet has a default endpoint: the embedded stack's anvil. */
-const DEFAULT_RPC_URLS: Partial<Record<ChainId, string[]>> = { devnet: ['http://127.0.0.1:8545'] };
+/** Only the local devnets have default endpoints: the embedded stack's anvil and Solana front. */
+const DEFAULT_RPC_URLS: Partial<Record<ChainId, string[]>> = {
+  devnet: ['http://127.0.0.1:8545'],
+  solana_devnet: ['http://127.0.0.1:8899'],
+};
 
 export function rpcEnvName(chain: ChainId): string {
   return `RPC_URLS_${chain.toUpperCase()}`;
@@ -35,8 +38,9 @@ function parseUrlList(raw: string, name: string): string[] {
       } catch {
         throw new Error(`${name}: ${redactUrl(part)} is not a URL`);
       }
-      if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
-        throw new Error(`${name}: ${redactUrl(part)} must be http(s) or ws(s)`);
+      // Reads fail over between HTTP JSON-RPC providers (see providerPool.ts).
+      if (!['http:', 'https:'].includes(url.protocol)) {
+        throw new Error(`${name}: ${redactUrl(part)} must be an http(s) URL`);
       }
       return part;
     });

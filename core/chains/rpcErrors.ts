@@ -1,5 +1,6 @@
 import { BaseError, HttpRequestError, TimeoutError, WebSocketRequestError } from 'viem';
 import { redactUrl } from '../errors/redactUrl.ts';
+import { ProvidersUnavailableError } from './providerPool.ts';
 
 /**
  * True when an error means the chain's providers could not be reached or did not answer in
@@ -13,6 +14,7 @@ export function isRpcUnreachable(error: unknown): boolean {
     current = current.cause, depth++
   ) {
     if (
+      current instanceof ProvidersUnavailableError ||
       current instanceof HttpRequestError ||
       current instanceof TimeoutError ||
       current instanceof WebSocketRequestError

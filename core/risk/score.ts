@@ -1,5 +1,7 @@
+import { downgradeCheck } from '../scan/checks.ts';
 import { type Check, CheckStatus, type RiskCategory, Severity } from '../scan/schema.ts';
 import {
+  ALLOWLIST_NEUTRALISED,
   CATEGORY_WEIGHTS,
   type Confidence,
   confidenceFor,
@@ -31,6 +33,10 @@ export interface RiskSummary {
   categories: Record<RiskCategory, CategoryScore>;
   /** Ids of failed gate checks: any one puts the token in the top band. */
   gates: string[];
+  /** The token is on the configured allowlist: its governed capabilities weigh nothing. */
+  allowlisted: boolean;
+  /** The checks as scored (allowlist downgrades applied). */
+  checks: Check[];
   flags: Check[];
   green_flags: Check[];
   /** How the score arose, in words, one line per step. */
@@ -39,13 +45,35 @@ export interface RiskSummary {
 
 const SEVERITY_ORDER = [Severity.critical, Severity.high, Severity.medium, Severity.low, Severity.info];
 
+export interface ScoreOptions {
+  /** Set when the token is on the configured allowlist; says which list. */
+  allowlist?: { source: string };
+}
+
+const neutralised = new Set<string>(ALLOWLIST_NEUTRALISED);
+
 /**
  * Scores a token from its checks. Unknown checks count neither as safe nor as dangerous: they
  * lower coverage and so confidence. Gates come before weights.
  */
-export function scoreToken(checks: readonly Check[]): RiskSummary {
+export function scoreToken(input: readonly Check[], options: ScoreOptions = {}): RiskSummary {
   const categories = {} as Record<RiskCategory, CategoryScore>;
   const explanation: string[] = [];
+  const { allowlist } = options;
+  const checks = allowlist
+    ? input.map((check) =>
+        neutralised.has(check.id)
+          ? downgradeCheck(check, `allowlisted (${allowlist.source}): a governed capability, not a scam signal`)
+          : check,
+      )
+    : [...input];
+  if (allowlist) {
+    explanation.push(
+      `allowlisted by ${allowlist.source}: governed capabilities (${ALLOWLIST_NEUTRALISED.filter((id) =>
+        checks.some((check) => check.id === id && check.downgraded),
+      ).join(', ') || 'none found'}) weigh nothing; simulated behaviour still counts`,
+    );
+  }
   let weighted = 0;
   let decidedWeight = 0;
   let coverage = 0;
@@ -62,14 +90,20 @@ export function scoreToken(checks: readonly Check[]): RiskSummary {
     const categoryCoverage = own.length === 0 ? 0 : decided / own.length;
     let score: number | null = null;
     if (decided > 0) {
-      const points = own
-        .filter((check) => check.status === CheckStatus.fail)
-        .reduce((sum, check) => sum + SEVERITY_POINTS[check.severity], 0);
+      const failed = own.filter((check) => check.status === CheckStatus.fail);
+      const points = failed.reduce((sum, check) => sum + SEVERITY_POINTS[check.severity], 0);
       score = Math.min(100, points);
       weighted += weight * score;
       decidedWeight += weight;
+      const terms = failed.map(
+        (check) =>
+          `${check.id} ${check.severity} +${SEVERITY_POINTS[check.severity]}` +
+          (check.downgraded ? ` (was ${check.downgraded.from}: ${check.downgraded.reason})` : ''),
+      );
       explanation.push(
-        `${category}: ${tally.fail} failed of ${decided} decided checks → ${score}/100, weight ${weight}` +
+        `${category}: ${tally.fail} failed of ${decided} decided checks` +
+          (terms.length ? ` [${terms.join('; ')}]` : '') +
+          ` → ${score}/100${points > 100 ? ' (capped)' : ''}, weight ${weight}` +
           (tally.unknown ? ` (${tally.unknown} unknown)` : ''),
       );
     } else {
@@ -85,23 +119,35 @@ export function scoreToken(checks: readonly Check[]): RiskSummary {
     .filter((check) => check.gate && check.status === CheckStatus.fail)
     .map((check) => check.id);
   let riskScore: number | null = decidedWeight > 0 ? Math.round(weighted / decidedWeight) : null;
-  if (riskScore !== null) explanation.push(`weighted mean over decided categories → ${riskScore}`);
+  if (riskScore !== null)
+    explanation.push(
+      `weighted mean over decided categories: ${round(weighted, 2)} / ${round(decidedWeight, 2)} → ${riskScore}`,
+    );
   if (gates.length > 0) {
     riskScore = Math.max(riskScore ?? 0, GATE_FLOOR);
     explanation.push(`hard gate failed (${gates.join(', ')}) → score lifted to at least ${GATE_FLOOR}`);
   }
   coverage = round(coverage, 3);
+  const tier = riskScore === null ? Tiers.unknown : tierFor(riskScore);
+  const confidence = confidenceFor(coverage);
+  explanation.push(
+    riskScore === null
+      ? 'nothing could be decided → tier unknown'
+      : `score ${riskScore} → tier ${tier}; coverage ${coverage} → confidence ${confidence}`,
+  );
 
   const bySeverity = (a: Check, b: Check) =>
     SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity);
   return {
     model_version: MODEL_VERSION,
     risk_score: riskScore,
-    tier: riskScore === null ? Tiers.unknown : tierFor(riskScore),
-    confidence: confidenceFor(coverage),
+    tier,
+    confidence,
     coverage,
     categories,
     gates,
+    allowlisted: allowlist !== undefined,
+    checks,
     flags: checks.filter((check) => check.status === CheckStatus.fail).sort(bySeverity),
     green_flags: checks.filter((check) => check.status === CheckStatus.pass && check.green),
     explanation,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Confidence, Tier } from '../risk/model.ts';
-import { Check, DecimalString, EngineStatus, RiskCategory } from './schema.ts';
+import { Check, Creation, DecimalString, EngineStatus, RiskCategory } from './schema.ts';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
 
@@ -39,11 +39,19 @@ export const ScanResult = z.object({
   coverage: z.number().min(0).max(1),
   categories: z.record(z.enum(values(RiskCategory)), CategoryScore),
   gates: z.array(z.string()),
+  /** On the configured allowlist: governed capabilities were downgraded (see each check's `downgraded`). */
+  allowlisted: z.boolean(),
   flags: z.array(Check),
   green_flags: z.array(Check),
   checks: z.array(Check),
   explanation: z.array(z.string()),
   token: TokenFacts,
+  /** Who created the token and when, when it could be found. */
+  creation: Creation.nullable(),
+  /** What each engine measured beyond its checks (pool, holder counts, deployer score...). */
+  facts: z.record(z.string(), z.record(z.string(), z.unknown())),
   engines: z.record(z.string(), EngineOutcome),
+  /** Chain providers skipped while scanning (dead, slow, wrong chain); also sent as X-Degraded-Stores. */
+  degraded_providers: z.array(z.string()),
 });
 export type ScanResult = z.infer<typeof ScanResult>;

@@ -53,6 +53,11 @@ export const Check = z.object({
   gate: z.boolean().optional(),
   /** A pass worth showing as a green flag (ownership renounced, sells work...). */
   green: z.boolean().optional(),
+  /**
+   * The finding stands but weighs less than its catalog severity, and why: a capability whose
+   * owner is genuinely renounced, or a token on the configured allowlist.
+   */
+  downgraded: z.object({ from: z.enum(values(Severity)), reason: z.string() }).optional(),
   evidence: z.array(Evidence),
 });
 export type Check = z.infer<typeof Check>;
@@ -69,13 +74,29 @@ export const EngineReport = z.object({
   /** Plain facts an engine learned (token metadata, owner address...). */
   facts: z.record(z.string(), z.unknown()),
   error: z.object({ reason: z.string(), message: z.string() }).optional(),
+  /** Chain providers that were skipped (dead, slow, wrong chain) while the engine ran. */
+  degraded: z.array(z.string()).optional(),
 });
 export type EngineReport = z.infer<typeof EngineReport>;
 
-/** What a scan reads: a token on a chain, pinned at one block so every engine sees the same state. */
+/** Where a contract came from: its creation block and transaction, and the account that sent it. */
+export const Creation = z.object({
+  block: DecimalString,
+  tx: z.string(),
+  deployer: z.string(),
+  /** How the deployer was found: it sent the creating transaction, or (factory) the first one touching the token. */
+  via: z.enum(['create_tx', 'first_tx']),
+});
+export type Creation = z.infer<typeof Creation>;
+
+/**
+ * What a scan reads: a token on a chain, pinned at one block (a slot on Solana) so every engine
+ * sees the same state, with its creation when it could be found.
+ */
 export const ScanTarget = z.object({
   chain: z.string(),
   address: z.string(),
   block: DecimalString,
+  creation: Creation.nullable().optional(),
 });
 export type ScanTarget = z.infer<typeof ScanTarget>;

@@ -4,7 +4,7 @@
  * workflow id apart once a cached result has expired and a new scan runs.
  */
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const WORKFLOW_ID = /^[a-z_]+:[a-z0-9-]+:[A-Za-z0-9]{16,64}$/;
+const WORKFLOW_ID = /^[a-z_]+:[a-z0-9_-]+:[A-Za-z0-9]{16,64}$/;
 
 export interface JobRef {
   readonly workflowId: string;

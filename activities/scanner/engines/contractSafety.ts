@@ -1,144 +1,103 @@
 import { type Address, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
-import { type CheckId, makeCheck } from '../../../core/scan/checks.ts';
-import type { Check, Evidence } from '../../../core/scan/schema.ts';
-import { Severity } from '../../../core/scan/schema.ts';
+import { isRpcUnreachable } from '../../../core/chains/rpcErrors.ts';
+import { makeCheck } from '../../../core/scan/checks.ts';
 import type { TokenFacts } from '../../../core/scan/result.ts';
+import type { Check } from '../../../core/scan/schema.ts';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
-import { findPrivileged, type PrivilegeGroup } from '../evm/knownSelectors.ts';
+import { findPool } from '../evm/findPool.ts';
+import { findPrivileged, type PrivilegeGroup, probeCalldata } from '../evm/knownSelectors.ts';
+import {
+  distinctCandidates,
+  type PrivilegeCandidate,
+  readRoleAccounts,
+  readStorageAccounts,
+} from '../evm/privilegeCandidates.ts';
+import { PROBE_VICTIM, type ProbeCall, probePrivileges } from '../evm/probePrivileges.ts';
 import { readOwner } from '../evm/readOwner.ts';
 import { readProxy, type ReadProxyReturnType } from '../evm/readProxy.ts';
 import { readTokenMetadata } from '../evm/readTokenMetadata.ts';
+import { readUpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
 import { tryRead } from '../evm/tryRead.ts';
+import type { EngineOutput, EvmEngineInput } from './context.ts';
+import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
 
-export interface EngineOutput {
-  checks: Check[];
-  facts: Record<string, unknown>;
-}
+export type { EngineOutput } from './context.ts';
 
 const beaconAbi = parseAbi(['function implementation() view returns (address)']);
-
-/** Flags raised by privileged functions found in the code, and what each one lets the owner do. */
-const PRIVILEGE_CHECKS: { id: CheckId; group: PrivilegeGroup; power: string }[] = [
-  { id: 'is_mintable', group: 'mint', power: 'mint new supply' },
-  { id: 'is_blacklisted', group: 'blacklist', power: 'block addresses from trading' },
-  { id: 'transfer_pausable', group: 'pause', power: 'pause transfers or trading' },
-  { id: 'slippage_modifiable', group: 'fees', power: 'change buy/sell taxes' },
-  { id: 'is_anti_whale', group: 'limits', power: 'cap transaction or wallet sizes' },
-];
+const totalSupplyAbi = parseAbi(['function totalSupply() view returns (uint256)']);
+const PROBED_GROUPS: PrivilegeGroup[] = ['mint', 'balance', 'blacklist', 'whitelist', 'pause', 'fees', 'limits'];
 
 /**
- * Contract safety from code and state at one block: ownership, privileged functions (from the
- * dispatcher's selectors, through a proxy to its implementation), proxy slots, selfdestruct and
- * delegatecall.
+ * Contract safety from code and state at one block: ownership (fake renounces included),
+ * privileged functions found in the dispatcher (through a proxy to its implementation) and then
+ * called as their holders would call them in a simulation, to see what they really do; who can
+ * upgrade a proxy; selfdestruct and delegatecall.
  */
-export async function contractSafety(
-  client: PublicClient,
-  { address, blockNumber }: { address: Address; blockNumber: bigint },
-): Promise<EngineOutput> {
+export async function contractSafety(input: EvmEngineInput): Promise<EngineOutput> {
+  const { client, address, blockNumber, chain } = input;
   const block = blockNumber.toString();
-  const [code, proxy, ownerInfo, token] = await Promise.all([
+  const [code, proxy, ownerInfo, token, roles, stored, pool] = await Promise.all([
     client.getCode({ address, blockNumber }),
     readProxy(client, { address, blockNumber }),
     readOwner(client, { address, blockNumber }),
     readTokenMetadata(client, { address, blockNumber }),
+    readRoleAccounts(client, { token: address, blockNumber }),
+    readStorageAccounts(client, { token: address, blockNumber }),
+    findPool(client, { token: address, dexes: chain.dexes, blockNumber }),
   ]);
   const own = analyzeBytecode(code ?? '0x');
   const implementation = await resolveImplementation(client, proxy, own.minimalProxyTarget, blockNumber);
-  const implCode = implementation
-    ? await client.getCode({ address: implementation, blockNumber })
-    : undefined;
+  const implCode = implementation ? await client.getCode({ address: implementation, blockNumber }) : undefined;
   const impl = implCode ? analyzeBytecode(implCode) : undefined;
   const selectors = new Set<Hex>([...own.selectors, ...(impl?.selectors ?? [])]);
 
-  const owner = ownerInfo.owner;
-  const renounced = owner === zeroAddress;
-  const checks: Check[] = [];
-  const ownerEvidence: Evidence[] = ownerInfo.getter
-    ? [
-        {
-          kind: 'call',
-          summary: `${ownerInfo.getter} returned ${owner}`,
-          data: { function: ownerInfo.getter, result: owner ?? null },
-          block,
-        },
-      ]
-    : [{ kind: 'call', summary: 'neither owner() nor getOwner() answered', block }];
+  const owner: OwnerState =
+    ownerInfo.owner === undefined
+      ? { kind: 'none' }
+      : ownerInfo.owner === zeroAddress
+        ? { kind: 'renounced' }
+        : { kind: 'live', owner: ownerInfo.owner };
+  const upgrade = await readUpgradeAuthority(client, {
+    proxy,
+    owner: ownerInfo.owner,
+    blockNumber,
+  });
+  const deployer = input.creation?.deployer as Address | undefined;
+  const exclude = [address, pool?.pair, pool?.dex.router, pool?.dex.wrappedNative, implementation, proxy?.admin, PROBE_VICTIM, zeroAddress];
+  const actors: PrivilegeCandidate[] =
+    owner.kind === 'live'
+      ? distinctCandidates([{ address: owner.owner, source: `${ownerInfo.getter ?? 'owner()'}` }, ...roles], exclude)
+      : distinctCandidates(
+          [...(deployer ? [{ address: deployer, source: 'deployer' }] : []), ...roles, ...stored],
+          exclude,
+        );
+  const supply = token.total_supply === null ? 0n : BigInt(token.total_supply);
+  const runs = await runProbes(client, {
+    token: address,
+    actors,
+    selectors,
+    reclaim: owner.kind === 'renounced',
+    amount: supply / 100n + 1n,
+    router: pool?.dex.router,
+    blockNumber,
+  });
 
-  if (owner === undefined) {
-    checks.push(
-      makeCheck('owner_not_renounced', {
-        status: 'pass',
-        green: false,
-        detail: 'The contract exposes no owner getter.',
-        evidence: ownerEvidence,
-      }),
-    );
-  } else if (renounced) {
-    checks.push(
-      makeCheck('owner_not_renounced', {
-        status: 'pass',
-        detail: 'The owner is the zero address.',
-        evidence: ownerEvidence,
-      }),
-    );
-  } else {
-    checks.push(
-      makeCheck('owner_not_renounced', {
-        status: 'fail',
-        value: owner,
-        detail: `The owner ${owner} holds the contract's privileges.`,
-        evidence: ownerEvidence,
-      }),
-    );
-  }
-
-  for (const { id, group, power } of PRIVILEGE_CHECKS) {
-    const found = findPrivileged(group, selectors);
-    if (found.length === 0) {
-      checks.push(
-        makeCheck(id, {
-          status: 'pass',
-          detail: `No known function to ${power}.`,
-          evidence: [bytecodeEvidence(selectors.size, block)],
-        }),
-      );
-      continue;
-    }
-    const names = found.map((entry) => entry.signature).join(', ');
-    checks.push(
-      makeCheck(id, {
-        status: 'fail',
-        // A renounced owner can no longer call owner-only functions; the finding stays, its weight drops.
-        ...(renounced ? { severity: Severity.low } : {}),
-        value: names,
-        detail: renounced
-          ? `The code has ${names}, but the owner is renounced.`
-          : `The code has ${names}: the privileged account can ${power}.`,
-        evidence: found.map(({ signature, selector }) => ({
-          kind: 'selector' as const,
-          summary: `${signature} (${selector}) is in the dispatcher`,
-          data: { signature, selector, in: impl?.selectors.has(selector) ? 'implementation' : 'contract' },
-          block,
-        })),
-      }),
-    );
-  }
-
-  checks.push(proxyCheck(proxy, own.minimalProxyTarget, block));
+  const checks: Check[] = privilegeChecks({
+    selectors,
+    implementationSelectors: impl?.selectors ?? new Set(),
+    owner,
+    runs,
+    candidates: owner.kind === 'live' ? 0 : actors.length,
+    upgrade,
+    block,
+  });
   const selfdestruct = own.hasSelfdestruct || Boolean(impl?.hasSelfdestruct);
   checks.push(
     makeCheck('selfdestruct', {
       status: selfdestruct ? 'fail' : 'pass',
-      detail: selfdestruct
-        ? 'The code contains the SELFDESTRUCT opcode.'
-        : 'No SELFDESTRUCT opcode in the code.',
+      detail: selfdestruct ? 'The code contains the SELFDESTRUCT opcode.' : 'No SELFDESTRUCT opcode in the code.',
       evidence: [
-        {
-          kind: 'bytecode',
-          summary: `opcode walk of ${own.codeSize} bytes`,
-          data: { opcode: '0xff', found: selfdestruct },
-          block,
-        },
+        { kind: 'bytecode', summary: `opcode walk of ${own.codeSize} bytes`, data: { opcode: '0xff', found: selfdestruct }, block },
       ],
     }),
   );
@@ -165,12 +124,59 @@ export async function contractSafety(
 
   const facts: Record<string, unknown> = {
     token: token satisfies TokenFacts,
-    owner: owner ?? null,
+    owner: ownerInfo.owner ?? null,
     code_size: own.codeSize,
     selectors: selectors.size,
+    upgrade: { kind: upgrade.kind, authority: upgrade.address ?? null, delay_seconds: upgrade.delaySeconds ?? null },
+    probed_accounts: runs.map((run) => ({ address: run.actor.address, source: run.actor.source })),
   };
   if (implementation) facts.implementation = implementation;
   return { checks, facts };
+}
+
+interface RunProbesParameters {
+  token: Address;
+  actors: PrivilegeCandidate[];
+  selectors: ReadonlySet<Hex>;
+  reclaim: boolean;
+  amount: bigint;
+  router: Address | undefined;
+  blockNumber: bigint;
+}
+
+/** One probe per account, in parallel; an account whose probe cannot run is left out. */
+async function runProbes(client: PublicClient, parameters: RunProbesParameters): Promise<ProbeRun[]> {
+  const groups: PrivilegeGroup[] = parameters.reclaim ? [...PROBED_GROUPS, 'reclaim'] : PROBED_GROUPS;
+  const entries = groups.flatMap((group) =>
+    group === 'reclaim'
+      ? // transferOwnership is in every Ownable: only a working one from a non-owner says anything.
+        findPrivileged(group, new Set([...parameters.selectors]))
+      : findPrivileged(group, parameters.selectors),
+  );
+  if (entries.length === 0) return [];
+  const runs = await Promise.all(
+    parameters.actors.map(async (actor): Promise<ProbeRun | undefined> => {
+      const calls: ProbeCall[] = entries.flatMap((entry) => {
+        const data = probeCalldata(entry, { victim: PROBE_VICTIM, actor: actor.address, amount: parameters.amount });
+        return data ? [{ label: entry.signature, data }] : [];
+      });
+      if (calls.length === 0) return undefined;
+      try {
+        const result = await probePrivileges(client, {
+          token: parameters.token,
+          actor: actor.address,
+          calls,
+          router: parameters.router,
+          blockNumber: parameters.blockNumber,
+        });
+        return { actor, result };
+      } catch (error) {
+        if (isRpcUnreachable(error)) throw error;
+        return undefined;
+      }
+    }),
+  );
+  return runs.filter((run): run is ProbeRun => run !== undefined);
 }
 
 async function resolveImplementation(
@@ -184,57 +190,12 @@ async function resolveImplementation(
   if (proxy.implementation) return proxy.implementation;
   if (proxy.beacon) {
     const beacon = proxy.beacon;
-    return tryRead(() =>
-      client.readContract({ address: beacon, abi: beaconAbi, functionName: 'implementation', blockNumber }),
-    );
+    return tryRead(() => client.readContract({ address: beacon, abi: beaconAbi, functionName: 'implementation', blockNumber }));
   }
   return undefined;
 }
 
-function proxyCheck(
-  proxy: ReadProxyReturnType | undefined,
-  minimalProxyTarget: Address | undefined,
-  block: string,
-): Check {
-  if (proxy) {
-    const data: Record<string, string> = { kind: proxy.kind, slot: proxy.slot };
-    if (proxy.implementation) data.implementation = proxy.implementation;
-    if (proxy.admin) data.admin = proxy.admin;
-    if (proxy.beacon) data.beacon = proxy.beacon;
-    return makeCheck('is_proxy', {
-      status: 'fail',
-      value: proxy.kind,
-      detail: `An ${proxy.kind} proxy: its logic can be replaced${proxy.admin ? ` by ${proxy.admin}` : ''}.`,
-      evidence: [{ kind: 'storage_slot', summary: `proxy slot ${proxy.slot} is set`, data, block }],
-    });
-  }
-  if (minimalProxyTarget) {
-    return makeCheck('is_proxy', {
-      status: 'pass',
-      green: false,
-      detail: `An EIP-1167 clone of ${minimalProxyTarget}; clones cannot be upgraded.`,
-      evidence: [
-        {
-          kind: 'bytecode',
-          summary: 'EIP-1167 minimal proxy code',
-          data: { target: minimalProxyTarget },
-          block,
-        },
-      ],
-    });
-  }
-  return makeCheck('is_proxy', {
-    status: 'pass',
-    detail: 'No proxy slot is set and the code is not a clone.',
-    evidence: [{ kind: 'storage_slot', summary: 'EIP-1967 and EIP-1822 slots are empty', block }],
-  });
-}
-
-function bytecodeEvidence(selectorCount: number, block: string): Evidence {
-  return {
-    kind: 'bytecode',
-    summary: `${selectorCount} selectors in the dispatcher`,
-    data: { selectors: selectorCount },
-    block,
-  };
+/** totalSupply at a block, or undefined when the contract has none (not a token). */
+export function readTotalSupply(client: PublicClient, address: Address, blockNumber: bigint): Promise<bigint | undefined> {
+  return tryRead(() => client.readContract({ address, abi: totalSupplyAbi, functionName: 'totalSupply', blockNumber }));
 }

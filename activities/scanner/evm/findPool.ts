@@ -21,8 +21,16 @@ export interface FindPoolReturnType {
  */
 export async function findPool(
   client: PublicClient,
-  { token, dexes, blockNumber }: { token: Address; dexes: readonly DexInfo[]; blockNumber: bigint },
+  parameters: { token: Address; dexes: readonly DexInfo[]; blockNumber: bigint },
 ): Promise<FindPoolReturnType | undefined> {
+  return (await findPools(client, parameters))[0];
+}
+
+/** Every pool of the token against the wrapped native asset on the known DEXes, deepest first. */
+export async function findPools(
+  client: PublicClient,
+  { token, dexes, blockNumber }: { token: Address; dexes: readonly DexInfo[]; blockNumber: bigint },
+): Promise<FindPoolReturnType[]> {
   const pools = await Promise.all(
     dexes.map(async (dex): Promise<FindPoolReturnType | undefined> => {
       // A factory that does not answer (not deployed on this chain) is skipped, not fatal.
@@ -51,7 +59,5 @@ export async function findPool(
   );
   return pools
     .filter((pool): pool is FindPoolReturnType => pool !== undefined)
-    .sort((a, b) =>
-      a.reserveNative === b.reserveNative ? 0 : a.reserveNative > b.reserveNative ? -1 : 1,
-    )[0];
+    .sort((a, b) => (a.reserveNative === b.reserveNative ? 0 : a.reserveNative > b.reserveNative ? -1 : 1));
 }

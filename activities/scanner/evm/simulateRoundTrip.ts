@@ -8,7 +8,7 @@ import {
   parseEther,
   zeroAddress,
 } from 'viem';
-import { decodeRevertReason } from './decodeRevertReason.ts';
+import { type DetectorLeg, type DetectorLegJson, legToJson, toLeg } from './detectorLeg.ts';
 import {
   HONEYPOT_DETECTOR_ADDRESS,
   HONEYPOT_DETECTOR_CODE,
@@ -16,6 +16,7 @@ import {
 } from './honeypotDetector.ts';
 
 export { HONEYPOT_DETECTOR_ADDRESS } from './honeypotDetector.ts';
+export type { DetectorLeg as RoundTripLeg } from './detectorLeg.ts';
 
 /** Small enough to pass max-transaction limits and to move the price of a thin pool very little. */
 export const DEFAULT_ROUND_TRIP_AMOUNT_IN = parseEther('0.01');
@@ -24,7 +25,7 @@ export const DEFAULT_ROUND_TRIP_AMOUNT_IN = parseEther('0.01');
  * block timestamp moved, so estimates vary; this stays below the usual eth_call caps and the
  * EIP-7825 per-transaction limit.
  */
-export const ROUND_TRIP_GAS = 12_000_000n;
+export const ROUND_TRIP_GAS = 15_000_000n;
 
 export interface SimulateRoundTripParameters {
   /** A Uniswap V2 style router (WETH(), factory(), the fee-on-transfer swap functions). */
@@ -32,34 +33,14 @@ export interface SimulateRoundTripParameters {
   token: Address;
   /** Native currency spent on the buy, in wei. */
   amountIn?: bigint;
+  /**
+   * Native currency for a large buy by a fresh wallet, undone afterwards, that shows size limits
+   * (max transaction, max wallet). 0 or omitted: not tried.
+   */
+  largeAmountIn?: bigint;
   /** Simulate on top of this block; the latest block otherwise. */
   blockNumber?: bigint;
   gas?: bigint;
-}
-
-export interface RoundTripLeg {
-  /** False when an earlier leg left nothing to do (no pair, a failed buy, nothing bought). */
-  attempted: boolean;
-  ok: boolean;
-  /** Buy: wei spent. Transfer and sell: raw token units sent. */
-  amountIn: bigint;
-  /**
-   * What a token without taxes would deliver for amountIn: buy, tokens (the router's quote);
-   * transfer, tokens (amountIn itself); sell, wei (the router's quote).
-   */
-  expected: bigint;
-  received: bigint;
-  /**
-   * (expected - received) / expected in basis points, when the leg succeeded and expected > 0.
-   * A sell compares wei at the pre-sell reserves, so for a taxed token the pool's curve moves the
-   * figure slightly below the true rate (by about the rate times the trade's share of the pool).
-   */
-  taxBps: number | null;
-  /** Gas the leg used inside the simulation; it varies with pool state, so compare loosely. */
-  gasUsed: bigint;
-  /** Readable revert reason; for a sell, the token's own reason when it has one. */
-  revertReason: string | null;
-  revertData: Hex | null;
 }
 
 export interface SimulateRoundTripReturnType {
@@ -70,18 +51,25 @@ export interface SimulateRoundTripReturnType {
   pair: Address | null;
   amountIn: bigint;
   blockNumber: bigint | null;
-  buy: RoundTripLeg;
+  buy: DetectorLeg;
   /** Wallet to wallet, to a fresh address: a quarter of what was bought. */
-  transfer: RoundTripLeg;
+  transfer: DetectorLeg;
   /** Through the router, of everything left after the transfer. */
-  sell: RoundTripLeg;
+  sell: DetectorLeg;
+  /** 90 % of that, tried only when selling everything failed (tokens that forbid selling all). */
+  sellPartial: DetectorLeg;
+  /** A second buy and sell by the same wallet in the same block: cooldowns make these fail. */
+  buyAgain: DetectorLeg;
+  sellAgain: DetectorLeg;
+  /** The large buy by a fresh wallet (see largeAmountIn); not attempted when none was asked. */
+  largeBuy: DetectorLeg;
 }
 
 /**
- * Buys `token` with native currency through `router`, sends part of it to a fresh wallet, and
- * sells the rest back, all inside one eth_call: the detector contract's code and the currency it
- * spends are injected with a state override, so nothing is sent and nothing is deployed. Works on
- * any node that accepts eth_call state overrides.
+ * Buys `token` with native currency through `router`, sends part of it to a fresh wallet, sells
+ * the rest back, then buys and sells once more, all inside one eth_call: the detector contract's
+ * code and the currency it spends are injected with a state override, so nothing is sent and
+ * nothing is deployed. Works on any node that accepts eth_call state overrides.
  */
 export async function simulateRoundTrip(
   client: PublicClient,
@@ -89,6 +77,7 @@ export async function simulateRoundTrip(
 ): Promise<SimulateRoundTripReturnType> {
   const { router, token } = parameters;
   const amountIn = parameters.amountIn ?? DEFAULT_ROUND_TRIP_AMOUNT_IN;
+  const largeAmountIn = parameters.largeAmountIn ?? 0n;
   let data: Hex | undefined;
   try {
     ({ data } = await client.call({
@@ -96,11 +85,16 @@ export async function simulateRoundTrip(
       data: encodeFunctionData({
         abi: honeypotDetectorAbi,
         functionName: 'roundTrip',
-        args: [router, token, amountIn],
+        args: [router, token, amountIn, largeAmountIn],
       }),
       gas: parameters.gas ?? ROUND_TRIP_GAS,
       stateOverride: [
-        { address: HONEYPOT_DETECTOR_ADDRESS, code: HONEYPOT_DETECTOR_CODE, balance: amountIn },
+        {
+          address: HONEYPOT_DETECTOR_ADDRESS,
+          code: HONEYPOT_DETECTOR_CODE,
+          // Two buys, and the large one (undone, but it needs the funds while it runs).
+          balance: amountIn * 2n + largeAmountIn,
+        },
       ],
       ...(parameters.blockNumber === undefined ? {} : { blockNumber: parameters.blockNumber }),
     }));
@@ -120,6 +114,10 @@ export async function simulateRoundTrip(
     buy: toLeg(result.buy),
     transfer: toLeg(result.transfer),
     sell: toLeg(result.sell),
+    sellPartial: toLeg(result.sellPartial),
+    buyAgain: toLeg(result.buyAgain),
+    sellAgain: toLeg(result.sellAgain),
+    largeBuy: toLeg(result.largeBuy),
   };
 }
 
@@ -151,69 +149,27 @@ export class RoundTripSimulationError extends Error {
   }
 }
 
-interface RawLeg {
-  attempted: boolean;
-  ok: boolean;
-  amountIn: bigint;
-  expected: bigint;
-  received: bigint;
-  gasUsed: bigint;
-  revertData: Hex;
-}
+const LEGS = ['buy', 'transfer', 'sell', 'sellPartial', 'buyAgain', 'sellAgain', 'largeBuy'] as const;
+type LegName = (typeof LEGS)[number];
 
-function toLeg(raw: RawLeg): RoundTripLeg {
-  const failed = raw.attempted && !raw.ok;
-  return {
-    attempted: raw.attempted,
-    ok: raw.ok,
-    amountIn: raw.amountIn,
-    expected: raw.expected,
-    received: raw.received,
-    taxBps:
-      raw.ok && raw.expected > 0n ? Number(((raw.expected - raw.received) * 10_000n) / raw.expected) : null,
-    gasUsed: raw.gasUsed,
-    revertReason: failed ? decodeRevertReason(raw.revertData) : null,
-    revertData: failed ? raw.revertData : null,
-  };
-}
-
-/** JSON-safe form of a leg: raw integer amounts as decimal strings. */
-export interface RoundTripLegJson extends Omit<
-  RoundTripLeg,
-  'amountIn' | 'expected' | 'received' | 'gasUsed'
-> {
-  amountIn: string;
-  expected: string;
-  received: string;
-  gasUsed: string;
-}
-
-export interface SimulateRoundTripJson extends Omit<
+export type SimulateRoundTripJson = Omit<
   SimulateRoundTripReturnType,
-  'amountIn' | 'blockNumber' | 'buy' | 'transfer' | 'sell'
-> {
-  amountIn: string;
-  blockNumber: string | null;
-  buy: RoundTripLegJson;
-  transfer: RoundTripLegJson;
-  sell: RoundTripLegJson;
-}
+  'amountIn' | 'blockNumber' | LegName
+> & { amountIn: string; blockNumber: string | null } & Record<LegName, DetectorLegJson>;
 
 /** For activity results, stored documents and logs, none of which can carry bigints. */
 export function roundTripToJson(result: SimulateRoundTripReturnType): SimulateRoundTripJson {
-  const leg = (value: RoundTripLeg): RoundTripLegJson => ({
-    ...value,
-    amountIn: value.amountIn.toString(),
-    expected: value.expected.toString(),
-    received: value.received.toString(),
-    gasUsed: value.gasUsed.toString(),
-  });
+  const legs = Object.fromEntries(LEGS.map((name) => [name, legToJson(result[name])])) as Record<
+    LegName,
+    DetectorLegJson
+  >;
   return {
-    ...result,
+    token: result.token,
+    router: result.router,
+    weth: result.weth,
+    pair: result.pair,
     amountIn: result.amountIn.toString(),
     blockNumber: result.blockNumber === null ? null : result.blockNumber.toString(),
-    buy: leg(result.buy),
-    transfer: leg(result.transfer),
-    sell: leg(result.sell),
+    ...legs,
   };
 }

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { CHAIN_IDS } from '../../../core/chains/registry.ts';
 import { Problem } from '../../plugins/problem.ts';
@@ -40,6 +41,7 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs): void {
     },
     async (request, reply) => {
       const job = await jobs.submit(request.body);
+      degradedHeader(reply, job);
       if (job.status === 'running') return reply.code(202).header('location', job.status_url).send(job);
       return reply.code(200).send(job);
     },
@@ -55,7 +57,11 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs): void {
         response: { 200: ScanJob, ...problems },
       },
     },
-    (request) => jobs.get(request.params.job_id),
+    async (request, reply) => {
+      const job = await jobs.get(request.params.job_id);
+      degradedHeader(reply, job);
+      return job;
+    },
   );
 
   app.delete(
@@ -70,4 +76,10 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs): void {
     },
     async (request, reply) => reply.code(202).send(await jobs.cancel(request.params.job_id)),
   );
+}
+
+/** Chain providers the scan had to skip (dead, slow, wrong chain), named as /health names them. */
+function degradedHeader(reply: FastifyReply, job: ScanJob): void {
+  const degraded = job.result?.degraded_providers ?? [];
+  if (degraded.length > 0) reply.header('x-degraded-stores', degraded.join(','));
 }

@@ -24,10 +24,12 @@ interface IUniswapV2FactoryLike {
     function getPair(address tokenA, address tokenB) external view returns (address);
 }
 
-/// Buys a token with ETH, passes part of it to a fresh wallet, and sells the rest, all inside
-/// one eth_call. It is never deployed: the caller injects this runtime code and the ETH to spend
-/// with a state override, so it runs against any RPC that supports overrides and leaves no trace.
-/// Every step catches its own failure, so one revert never hides what the other legs measured.
+/// Trades a token, and tries what privileged accounts can do to it, inside one eth_call. It is
+/// never deployed: the caller injects this runtime code (and the ETH it spends) with a state
+/// override, at a fresh address for a round trip, at a real holder's address to sell as that
+/// holder, or at an owner's address to call the owner's functions as the owner. Every step
+/// catches its own failure, so one revert never hides what the other steps measured. Steps that
+/// must leave no trace run in a self-call that always reverts with its result (`Isolated`).
 contract HoneypotDetector {
     struct Leg {
         bool attempted;
@@ -45,26 +47,141 @@ contract HoneypotDetector {
         address pair;
         Leg buy;
         Leg transfer;
+        // Everything held after the transfer.
         Leg sell;
+        // 90 % of the holding, tried only when selling everything failed.
+        Leg sellPartial;
+        // A second buy and sell right after the first ones: per-wallet cooldowns show here.
+        Leg buyAgain;
+        Leg sellAgain;
+        // A buy of largeAmountIn for a fresh wallet, undone afterwards: size limits show here.
+        Leg largeBuy;
     }
+
+    /// What one privileged call did, seen from the outside.
+    struct Effect {
+        bool ok;
+        bytes revertData;
+        uint256 gasUsed;
+        uint256 supplyBefore;
+        uint256 supplyAfter;
+        uint256 victimBefore;
+        uint256 victimAfter;
+        address ownerAfter;
+        // The victim then sends half its tokens to a fresh wallet.
+        Leg victimTransfer;
+    }
+
+    error Isolated(bytes payload);
 
     // Called with low-level calls: many tokens return nothing, or something odd, from these.
     bytes4 private constant TRANSFER = 0xa9059cbb; // transfer(address,uint256)
     bytes4 private constant APPROVE = 0x095ea7b3; // approve(address,uint256)
     bytes4 private constant BALANCE_OF = 0x70a08231; // balanceOf(address)
+    bytes4 private constant TOTAL_SUPPLY = 0x18160ddd; // totalSupply()
+    bytes4 private constant OWNER = 0x8da5cb5b; // owner()
 
-    function roundTrip(address router, address token, uint256 amountIn) external returns (Result memory r) {
+    function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn)
+        external
+        returns (Result memory r)
+    {
         IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
         r.weth = dex.WETH();
         r.pair = IUniswapV2FactoryLike(dex.factory()).getPair(token, r.weth);
         if (r.pair == address(0)) return r;
-        r.buy = _buy(dex, token, r.weth, amountIn);
+        if (largeAmountIn != 0) r.largeBuy = _isolatedBuy(router, token, largeAmountIn);
+        r.buy = _buy(dex, token, r.weth, amountIn, address(this));
         if (!r.buy.ok || r.buy.received == 0) return r;
-        r.transfer = _transfer(token, r.buy.received / 4);
-        r.sell = _sell(dex, token, r.weth, r.pair, _balanceOf(token, address(this)));
+        r.transfer = _transfer(token, _fresh(token, 1), r.buy.received / 4);
+        uint256 held = _balanceOf(token, address(this));
+        r.sell = _sell(dex, token, r.weth, r.pair, held);
+        if (r.sell.attempted && !r.sell.ok) r.sellPartial = _sell(dex, token, r.weth, r.pair, (held * 9) / 10);
+        r.buyAgain = _buy(dex, token, r.weth, amountIn, address(this));
+        if (r.sell.ok && r.buyAgain.ok) r.sellAgain = _sell(dex, token, r.weth, r.pair, _balanceOf(token, address(this)));
     }
 
-    function _buy(IUniswapV2RouterLike dex, address token, address weth, uint256 amountIn)
+    /// Sells everything this address holds, as the holder whose address the code was put at.
+    function sellAll(address router, address token) external returns (Leg memory leg) {
+        IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
+        address weth = dex.WETH();
+        address pair = IUniswapV2FactoryLike(dex.factory()).getPair(token, weth);
+        if (pair == address(0)) return leg;
+        leg = _sell(dex, token, weth, pair, _balanceOf(token, address(this)));
+    }
+
+    /// Calls each of `calls` on the token from this address, each on the same starting state.
+    /// With a router, `victim` (which must carry this code too) first buys with buyWei, so the
+    /// effect of each call on an ordinary holder can be seen.
+    function probe(address token, address router, address victim, uint256 buyWei, bytes[] calldata calls)
+        external
+        returns (Leg memory victimBuy, Leg memory baseline, Effect[] memory effects)
+    {
+        if (router != address(0) && buyWei != 0) {
+            IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
+            victimBuy = _buy(dex, token, dex.WETH(), buyWei, victim);
+        }
+        effects = new Effect[](calls.length);
+        try this.effectOf(token, victim, "") {} catch (bytes memory data) {
+            baseline = _unwrapEffect(data).victimTransfer;
+        }
+        for (uint256 i = 0; i < calls.length; i++) {
+            try this.effectOf(token, victim, calls[i]) {} catch (bytes memory data) {
+                effects[i] = _unwrapEffect(data);
+            }
+        }
+    }
+
+    /// One privileged call and what it changed; always reverts, so the state is rolled back.
+    function effectOf(address token, address victim, bytes calldata call) external {
+        Effect memory e;
+        e.supplyBefore = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
+        e.victimBefore = _balanceOf(token, victim);
+        if (call.length != 0) {
+            uint256 gasBefore = gasleft();
+            (e.ok, e.revertData) = token.call(call);
+            e.gasUsed = gasBefore - gasleft();
+            if (e.ok) e.revertData = "";
+        } else {
+            e.ok = true;
+        }
+        e.supplyAfter = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
+        e.victimAfter = _balanceOf(token, victim);
+        e.ownerAfter = address(uint160(_uintCall(token, abi.encodeWithSelector(OWNER))));
+        if (e.victimAfter != 0 && victim.code.length != 0) {
+            try HoneypotDetector(payable(victim)).sendToken(token, _fresh(token, 2), e.victimAfter / 2) returns (
+                Leg memory leg
+            ) {
+                e.victimTransfer = leg;
+            } catch (bytes memory reason) {
+                e.victimTransfer.attempted = true;
+                e.victimTransfer.revertData = reason;
+            }
+        }
+        revert Isolated(abi.encode(e));
+    }
+
+    /// Sends tokens from this address (a holder's, when the code was put there).
+    function sendToken(address token, address to, uint256 amount) external returns (Leg memory leg) {
+        leg = _transfer(token, to, amount);
+    }
+
+    /// A buy whose effects are undone: always reverts with the leg.
+    function buyIsolated(address router, address token, uint256 amountIn, address recipient) external {
+        IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
+        revert Isolated(abi.encode(_buy(dex, token, dex.WETH(), amountIn, recipient)));
+    }
+
+    function _isolatedBuy(address router, address token, uint256 amountIn) private returns (Leg memory leg) {
+        try this.buyIsolated(router, token, amountIn, _fresh(token, 3)) {} catch (bytes memory data) {
+            (bool tagged, bytes memory payload) = _unwrap(data);
+            if (tagged) return abi.decode(payload, (Leg));
+            leg.attempted = true;
+            leg.amountIn = amountIn;
+            leg.revertData = data;
+        }
+    }
+
+    function _buy(IUniswapV2RouterLike dex, address token, address weth, uint256 amountIn, address to)
         private
         returns (Leg memory leg)
     {
@@ -77,26 +194,22 @@ contract HoneypotDetector {
             leg.revertData = reason;
             return leg;
         }
-        uint256 balanceBefore = _balanceOf(token, address(this));
+        uint256 balanceBefore = _balanceOf(token, to);
         uint256 gasBefore = gasleft();
-        try dex.swapExactETHForTokensSupportingFeeOnTransferTokens{value: amountIn}(
-            0, path, address(this), block.timestamp
-        ) {
+        try dex.swapExactETHForTokensSupportingFeeOnTransferTokens{value: amountIn}(0, path, to, block.timestamp) {
             leg.ok = true;
         } catch (bytes memory reason) {
             leg.revertData = reason;
         }
         leg.gasUsed = gasBefore - gasleft();
-        leg.received = _increase(balanceBefore, _balanceOf(token, address(this)));
+        leg.received = _increase(balanceBefore, _balanceOf(token, to));
     }
 
-    function _transfer(address token, uint256 amount) private returns (Leg memory leg) {
+    function _transfer(address token, address recipient, uint256 amount) private returns (Leg memory leg) {
         if (amount == 0) return leg;
         leg.attempted = true;
         leg.amountIn = amount;
         leg.expected = amount;
-        // Derived from the block, so no allowlist can know the recipient in advance.
-        address recipient = address(uint160(uint256(keccak256(abi.encode(token, block.number, address(this))))));
         uint256 balanceBefore = _balanceOf(token, recipient);
         uint256 gasBefore = gasleft();
         (leg.ok, leg.revertData) = _callToken(token, abi.encodeWithSelector(TRANSFER, recipient, amount));
@@ -147,14 +260,38 @@ contract HoneypotDetector {
     }
 
     function _balanceOf(address token, address holder) private view returns (uint256) {
-        (bool success, bytes memory ret) = token.staticcall(abi.encodeWithSelector(BALANCE_OF, holder));
+        return _uintCall(token, abi.encodeWithSelector(BALANCE_OF, holder));
+    }
+
+    function _uintCall(address target, bytes memory data) private view returns (uint256) {
+        (bool success, bytes memory ret) = target.staticcall(data);
         if (!success || ret.length < 32) return 0;
         return abi.decode(ret, (uint256));
+    }
+
+    function _unwrapEffect(bytes memory data) private pure returns (Effect memory e) {
+        (bool tagged, bytes memory payload) = _unwrap(data);
+        if (tagged) return abi.decode(payload, (Effect));
+        // The isolated step itself failed (out of gas, say): report the call as failed.
+        e.revertData = data;
+    }
+
+    /// The payload of an `Isolated(bytes)` revert, if that is what `data` is.
+    function _unwrap(bytes memory data) private pure returns (bool tagged, bytes memory payload) {
+        if (data.length < 4 || bytes4(data) != Isolated.selector) return (false, data);
+        bytes memory body = new bytes(data.length - 4);
+        for (uint256 i = 0; i < body.length; i++) body[i] = data[i + 4];
+        return (true, abi.decode(body, (bytes)));
     }
 
     // A token whose balances shrink on their own (rebasing down) must not abort the simulation.
     function _increase(uint256 before, uint256 afterwards) private pure returns (uint256) {
         return afterwards > before ? afterwards - before : 0;
+    }
+
+    // Derived from the block, so no allowlist can know these wallets in advance.
+    function _fresh(address token, uint256 salt) private view returns (address) {
+        return address(uint160(uint256(keccak256(abi.encode(token, block.number, address(this), salt)))));
     }
 
     function _path(address from, address to) private pure returns (address[] memory path) {

@@ -1,0 +1,80 @@
+import { type Address, getAddress, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
+import { tryRead } from './tryRead.ts';
+
+/** Getters tokens use for accounts with powers of their own (USDC-style roles, "dev" wallets). */
+const ROLE_GETTERS = ['pauser', 'blacklister', 'masterMinter', 'minter', 'admin', 'dev', 'operator'] as const;
+const roleAbi = parseAbi([
+  'function pauser() view returns (address)',
+  'function blacklister() view returns (address)',
+  'function masterMinter() view returns (address)',
+  'function minter() view returns (address)',
+  'function admin() view returns (address)',
+  'function dev() view returns (address)',
+  'function operator() view returns (address)',
+]);
+/** Storage slots read for addresses: where simple contracts keep their state variables. */
+const SLOTS = 16;
+// A value below this is a counter, a flag or an amount far more often than an address: random
+// 160-bit addresses fall below it with probability 2^-20.
+const MIN_ADDRESS = 2n ** 140n;
+
+export interface PrivilegeCandidate {
+  address: Address;
+  /** Where it was found: `deployer`, `slot 3`, `pauser()`... */
+  source: string;
+}
+
+/**
+ * Accounts that might hold a token's privileges besides owner(): role getters, and addresses kept
+ * in the first storage slots (a "renounced" token whose modifier checks another variable keeps
+ * its real owner there). The probe then tries each, so a wrong guess costs one call and nothing
+ * else.
+ */
+export async function readRoleAccounts(
+  client: PublicClient,
+  { token, blockNumber }: { token: Address; blockNumber: bigint },
+): Promise<PrivilegeCandidate[]> {
+  const found = await Promise.all(
+    ROLE_GETTERS.map(async (functionName) => {
+      const value = await tryRead(() => client.readContract({ address: token, abi: roleAbi, functionName, blockNumber }));
+      return value && value !== zeroAddress ? { address: getAddress(value), source: `${functionName}()` } : undefined;
+    }),
+  );
+  return found.filter((entry): entry is PrivilegeCandidate => entry !== undefined);
+}
+
+export async function readStorageAccounts(
+  client: PublicClient,
+  { token, blockNumber }: { token: Address; blockNumber: bigint },
+): Promise<PrivilegeCandidate[]> {
+  const values = await Promise.all(
+    Array.from({ length: SLOTS }, (_, slot) => client.getStorageAt({ address: token, slot: `0x${slot.toString(16)}`, blockNumber })),
+  );
+  return values.flatMap((value, slot) => {
+    const address = addressIn(value);
+    return address ? [{ address, source: `slot ${slot}` }] : [];
+  });
+}
+
+/** The address in a slot's low 160 bits, when the rest looks like at most a packed flag. */
+function addressIn(value: Hex | undefined): Address | undefined {
+  if (!value || value === '0x') return undefined;
+  const word = BigInt(value);
+  const low = word & ((1n << 160n) - 1n);
+  if (word >> 160n > 0xffn || low < MIN_ADDRESS) return undefined;
+  return getAddress(`0x${low.toString(16).padStart(40, '0')}`);
+}
+
+/** Distinct candidates, first source kept, minus addresses that are certainly not privileged. */
+export function distinctCandidates(
+  candidates: readonly PrivilegeCandidate[],
+  exclude: readonly (Address | null | undefined)[],
+): PrivilegeCandidate[] {
+  const skip = new Set(exclude.filter((value): value is Address => Boolean(value)).map((value) => getAddress(value)));
+  const seen = new Set<Address>();
+  return candidates.filter((candidate) => {
+    if (skip.has(candidate.address) || seen.has(candidate.address)) return false;
+    seen.add(candidate.address);
+    return true;
+  });
+}

@@ -1,0 +1,129 @@
+import {
+  type Address,
+  BaseError,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  type PublicClient,
+  parseEther,
+  stringToHex,
+  zeroAddress,
+} from 'viem';
+import { decodeRevertReason } from './decodeRevertReason.ts';
+import { type DetectorLeg, toLeg } from './detectorLeg.ts';
+import { HONEYPOT_DETECTOR_CODE, honeypotDetectorAbi } from './honeypotDetector.ts';
+
+/** Where the probe puts its ordinary holder: derived from a label, so it holds nothing anywhere. */
+export const PROBE_VICTIM: Address = `0x${keccak256(stringToHex('vigil.probe-victim')).slice(-40)}`;
+const PROBE_GAS = 25_000_000n;
+const VICTIM_BUY_WEI = parseEther('0.01');
+
+export interface ProbeCall {
+  label: string;
+  data: Hex;
+}
+
+export interface CallEffect {
+  label: string;
+  ok: boolean;
+  revertReason: string | null;
+  gasUsed: bigint;
+  supplyBefore: bigint;
+  supplyAfter: bigint;
+  victimBefore: bigint;
+  victimAfter: bigint;
+  ownerAfter: Address | null;
+  /** The victim sending half its tokens afterwards. */
+  victimTransfer: DetectorLeg;
+}
+
+export interface ProbePrivilegesReturnType {
+  actor: Address;
+  victim: Address;
+  /** The victim's buy through the router, when a router was given. */
+  victimBuy: DetectorLeg | null;
+  /** The victim's transfer with no privileged call before it. */
+  baseline: DetectorLeg;
+  effects: CallEffect[];
+}
+
+/**
+ * Calls privileged functions of `token` as `actor` would, without a transaction: the detector's
+ * code is put at the actor's address (and at an ordinary holder's) with a state override, and it
+ * makes each call from there, each on the same starting state, recording what changed: supply,
+ * the holder's balance, owner(), and whether the holder can still transfer. Runs at `blockNumber`.
+ */
+export async function probePrivileges(
+  client: PublicClient,
+  parameters: {
+    token: Address;
+    actor: Address;
+    calls: readonly ProbeCall[];
+    router?: Address | undefined;
+    blockNumber: bigint;
+  },
+): Promise<ProbePrivilegesReturnType> {
+  const { token, actor, calls, router, blockNumber } = parameters;
+  let data: Hex | undefined;
+  try {
+    ({ data } = await client.call({
+      account: actor,
+      to: actor,
+      data: encodeFunctionData({
+        abi: honeypotDetectorAbi,
+        functionName: 'probe',
+        args: [token, router ?? zeroAddress, PROBE_VICTIM, router ? VICTIM_BUY_WEI : 0n, calls.map((call) => call.data)],
+      }),
+      gas: PROBE_GAS,
+      stateOverride: [
+        { address: actor, code: HONEYPOT_DETECTOR_CODE, balance: VICTIM_BUY_WEI * 2n },
+        { address: PROBE_VICTIM, code: HONEYPOT_DETECTOR_CODE },
+      ],
+      blockNumber,
+    }));
+  } catch (error) {
+    const reason = error instanceof BaseError ? error.shortMessage : String(error);
+    throw new Error(`privilege probe of ${token} as ${actor} failed: ${reason}`, { cause: error });
+  }
+  if (data === undefined) throw new Error(`privilege probe of ${token} as ${actor} returned nothing`);
+  const [victimBuy, baseline, effects] = decodeFunctionResult({ abi: honeypotDetectorAbi, functionName: 'probe', data });
+  return {
+    actor,
+    victim: PROBE_VICTIM,
+    victimBuy: router ? toLeg(victimBuy) : null,
+    baseline: toLeg(baseline),
+    effects: effects.map((effect, index) => ({
+      label: calls[index]?.label ?? `call ${index}`,
+      ok: effect.ok,
+      revertReason: effect.ok ? null : decodeRevertReason(effect.revertData),
+      gasUsed: effect.gasUsed,
+      supplyBefore: effect.supplyBefore,
+      supplyAfter: effect.supplyAfter,
+      victimBefore: effect.victimBefore,
+      victimAfter: effect.victimAfter,
+      ownerAfter: effect.ownerAfter === zeroAddress ? null : effect.ownerAfter,
+      victimTransfer: toLeg(effect.victimTransfer),
+    })),
+  };
+}
+
+/** The call raised the supply: a mint that works. */
+export function minted(effect: CallEffect): boolean {
+  return effect.ok && effect.supplyAfter > effect.supplyBefore;
+}
+
+/**
+ * The call changed an ordinary holder's balance without the holder doing anything: taken away,
+ * or set without the supply following (a mint to the holder raises both equally, and is a mint).
+ */
+export function changedBalance(effect: CallEffect): boolean {
+  if (!effect.ok || effect.victimAfter === effect.victimBefore) return false;
+  if (effect.victimAfter < effect.victimBefore) return true;
+  return effect.victimAfter - effect.victimBefore !== effect.supplyAfter - effect.supplyBefore;
+}
+
+/** The holder could transfer before the call and cannot after it. */
+export function blockedHolder(effect: CallEffect, baseline: DetectorLeg): boolean {
+  return effect.ok && baseline.ok && effect.victimTransfer.attempted && !effect.victimTransfer.ok;
+}
