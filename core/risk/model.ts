@@ -42,6 +42,19 @@ export const TIER_BANDS = [
   { tier: Tier.low, min: 0 },
 ] as const;
 
+/**
+ * A failed check lifts the score to at least its severity's floor, so the tier is never below
+ * the band of the worst single finding: the weighted mean blends findings, it must not dilute a
+ * 30 % sell tax into "low" because the other four categories are clean.
+ */
+export const SEVERITY_FLOOR = {
+  [Severity.info]: 0,
+  [Severity.low]: 0,
+  [Severity.medium]: 30,
+  [Severity.high]: 60,
+  [Severity.critical]: 80,
+} as const satisfies Record<Severity, number>;
+
 /** A failed gate lifts the score to at least this (inside the critical band). */
 export const GATE_FLOOR = 90;
 

@@ -7,6 +7,7 @@ import {
   confidenceFor,
   GATE_FLOOR,
   MODEL_VERSION,
+  SEVERITY_FLOOR,
   SEVERITY_POINTS,
   type Tier,
   Tier as Tiers,
@@ -123,6 +124,13 @@ export function scoreToken(input: readonly Check[], options: ScoreOptions = {}):
     explanation.push(
       `weighted mean over decided categories: ${round(weighted, 2)} / ${round(decidedWeight, 2)} → ${riskScore}`,
     );
+  const worst = checks
+    .filter((check) => check.status === CheckStatus.fail)
+    .reduce<Check | undefined>((top, check) => (!top || SEVERITY_FLOOR[check.severity] > SEVERITY_FLOOR[top.severity] ? check : top), undefined);
+  if (riskScore !== null && worst && SEVERITY_FLOOR[worst.severity] > riskScore) {
+    riskScore = SEVERITY_FLOOR[worst.severity];
+    explanation.push(`worst finding ${worst.id} is ${worst.severity} → score lifted to its band floor ${riskScore}`);
+  }
   if (gates.length > 0) {
     riskScore = Math.max(riskScore ?? 0, GATE_FLOOR);
     explanation.push(`hard gate failed (${gates.join(', ')}) → score lifted to at least ${GATE_FLOOR}`);

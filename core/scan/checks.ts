@@ -66,7 +66,8 @@ export const CHECKS = {
   },
   anti_whale_modifiable: {
     category: contract,
-    severity: Severity.low,
+    // A limit set to almost nothing stops every sale: the switch of a honeypot.
+    severity: Severity.medium,
     title: 'Size limits can be changed by a privileged account',
   },
   is_proxy: { category: contract, severity: Severity.medium, title: 'Upgradeable proxy', green: 'Not upgradeable' },

@@ -4,16 +4,24 @@ import { parseArgs } from 'node:util';
 import {
   type Address,
   encodeDeployData,
-  encodeFunctionData,
-  erc20Abi,
   getAddress,
-  getContractAddress,
-  maxUint256,
-  parseAbi,
   parseEther,
 } from 'viem';
+import { DEVNET_LP_LOCKER } from '../../core/chains/registry.ts';
 import { type Artifacts, compileContracts } from './compile.ts';
 import { DevSender, type DevnetClient, createDevnetClient } from './client.ts';
+import {
+  addLiquidity,
+  afterTrading,
+  buy,
+  deployToken,
+  devnetWallet,
+  hasFunction,
+  type Listed,
+  pairFor,
+  sellHalf,
+  settleLaunch,
+} from './launch.ts';
 import {
   type Scenario,
   type ScenarioToken,
@@ -22,7 +30,7 @@ import {
   scenarioContracts,
   scenarioSchema,
 } from './scenarioSchema.ts';
-import { TOKEN_SPECS } from './tokens.ts';
+import { FRESH_DEPLOYERS, TOKEN_SPECS } from './tokens.ts';
 import { deployUniswapV2 } from './uniswap.ts';
 
 export * from './scenarioSchema.ts';
@@ -37,24 +45,18 @@ export interface LoadOrDeployScenarioParameters extends DeployScenarioOptions {
   file: string;
 }
 
-const routerAbi = parseAbi([
-  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
-  'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable',
-  'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
-]);
-const factoryAbi = parseAbi(['function getPair(address tokenA, address tokenB) view returns (address)']);
-const ownableAbi = parseAbi(['function renounceOwnership()']);
-
-/** Dev accounts by index: 0 deploys and provides liquidity, the next ones trade. */
-const DEPLOYER_INDEX = 0;
+/** Dev accounts by index: 0 funds the deployers, the next ones trade. */
+const FUNDER_INDEX = 0;
 const TRADER_COUNT = 2;
-const BUY_ETH = [parseEther('0.5'), parseEther('0.2')];
+const DEPLOYER_FUNDS = parseEther('100');
+/** The chain's clock moves this far between funding the established deployers and the launches. */
+const CHAIN_AGE_SECONDS = 60 * 86_400;
 
 /**
- * Deploys the demo world on an anvil node: Uniswap V2 at its mainnet addresses, the tokens of
- * tokens.ts with WETH liquidity, and a few buys and sells by dev accounts. Transactions go out
- * back to back with explicit nonces and are checked in batches, so it takes well under a second
- * once the contracts are compiled.
+ * Deploys the demo world on an anvil node: Uniswap V2 at its mainnet addresses, an LP locker,
+ * the tokens of tokens.ts each from its own wallet (funded, then aged by moving the chain's clock
+ * on), listed with WETH liquidity and airdropped; then dev accounts buy and sell, and the trap
+ * and rug tokens do what they do. Transactions go out back to back and are checked per phase.
  */
 export async function deployScenario(rpcUrl: string, options: DeployScenarioOptions = {}): Promise<Scenario> {
   const client = createDevnetClient(rpcUrl);
@@ -64,63 +66,107 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
     client.getChainId(),
   ]);
   const accounts = unlocked.map((account) => getAddress(account));
-  const deployerAddress = accounts[DEPLOYER_INDEX];
-  const traderAddresses = accounts.slice(DEPLOYER_INDEX + 1, DEPLOYER_INDEX + 1 + TRADER_COUNT);
-  if (deployerAddress === undefined || traderAddresses.length < TRADER_COUNT) {
+  const funderAddress = accounts[FUNDER_INDEX];
+  const traderAddresses = accounts.slice(FUNDER_INDEX + 1, FUNDER_INDEX + 1 + TRADER_COUNT);
+  if (funderAddress === undefined || traderAddresses.length < TRADER_COUNT) {
     throw new Error(`the devnet node must expose at least ${TRADER_COUNT + 1} unlocked dev accounts`);
   }
+  const firstBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
+  const dex = await deployUniswapV2(client, { feeToSetter: funderAddress });
+  await installLocker(client, artifacts);
 
-  const dex = await deployUniswapV2(client, { feeToSetter: deployerAddress });
-  const deployer = new DevSender(client, deployerAddress);
-  const addresses = {} as Record<TokenKey, Address>;
-  for (const key of TOKEN_KEYS) addresses[key] = await listToken(deployer, artifacts, key, dex.router);
-  const [firstReceipt] = await deployer.settle();
-  if (firstReceipt === undefined) throw new Error('the scenario sent no transactions');
+  // Deployer wallets: funded by the funder (a visible funding transaction), then sent from by impersonation.
+  const funder = new DevSender(client, funderAddress);
+  const wallets = new Map<string, Address>();
+  for (const key of TOKEN_KEYS) wallets.set(TOKEN_SPECS[key].deployer, devnetWallet(`deployer.${TOKEN_SPECS[key].deployer}`));
+  wallets.set('minter', devnetWallet('deployer.minter'));
+  const fund = async (labels: string[]) => {
+    for (const label of labels) {
+      const wallet = wallets.get(label);
+      if (!wallet) continue;
+      await client.impersonateAccount({ address: wallet });
+      await funder.send({ label: `fund ${label}`, to: wallet, value: DEPLOYER_FUNDS, data: '0x' });
+    }
+    await funder.settle();
+  };
+  await fund([...wallets.keys()].filter((label) => !FRESH_DEPLOYERS.includes(label)));
+  await client.increaseTime({ seconds: CHAIN_AGE_SECONDS });
+  await client.mine({ blocks: 1 });
+  await fund([...FRESH_DEPLOYERS]);
 
-  const pairs = await Promise.all(
-    TOKEN_KEYS.map((key) =>
-      client.readContract({
-        address: dex.factory,
-        abi: factoryAbi,
-        functionName: 'getPair',
-        args: [addresses[key], dex.weth],
-      }),
-    ),
-  );
+  const senders = new Map<Address, DevSender>();
+  const senderOf = (address: Address) => {
+    let sender = senders.get(address);
+    if (!sender) senders.set(address, (sender = new DevSender(client, address)));
+    return sender;
+  };
+  const settleAll = () => Promise.all([...senders.values()].map((sender) => sender.settle()));
+  const minter = wallets.get('minter') ?? funderAddress;
+
+  const listed: Listed[] = [];
+  for (const key of TOKEN_KEYS) {
+    const spec = TOKEN_SPECS[key];
+    const deployer = wallets.get(spec.deployer) ?? funderAddress;
+    const token = await deployToken(senderOf(deployer), artifacts, key, { router: dex.router, minter });
+    listed.push({ key, spec, token, pair: pairFor(dex.factory, dex.weth, token), deployer });
+  }
+  await settleAll();
+  for (const entry of listed) await addLiquidity(senderOf(entry.deployer), entry, dex.router);
+  await settleAll();
+  const ownable = (contract: string) => hasFunction(artifacts[contract]?.abi ?? [], 'renounceOwnership') || hasFunction(artifacts[contract]?.abi ?? [], 'lock');
+  for (const entry of listed) await settleLaunch(senderOf(entry.deployer), client, entry, DEVNET_LP_LOCKER, ownable);
+  await settleAll();
+
+  const traders = traderAddresses.map((address) => new DevSender(client, address));
+  const tradable = listed.filter((entry) => entry.spec.traders !== 'none');
   await Promise.all(
-    traderAddresses.map((trader, index) =>
-      trade(client, new DevSender(client, trader), {
-        tokens: addresses,
-        router: dex.router,
-        weth: dex.weth,
-        ethPerBuy: BUY_ETH[index] ?? parseEther('0.1'),
-      }),
-    ),
+    traders.map(async (trader, index) => {
+      for (const entry of tradable) await buy(trader, entry, index, dex.router, dex.weth);
+      await trader.settle();
+      for (const entry of tradable.filter((candidate) => candidate.spec.traders === 'buy-sell'))
+        await sellHalf(trader, client, entry, dex.router, dex.weth);
+      await trader.settle();
+    }),
   );
+  for (const entry of listed.filter((candidate) => candidate.spec.after))
+    await afterTrading(senderOf(entry.deployer), client, entry, { router: dex.router, traders: traderAddresses });
+  await settleAll();
 
   const tokens = {} as Record<TokenKey, ScenarioToken>;
-  TOKEN_KEYS.forEach((key, index) => {
-    const spec = TOKEN_SPECS[key];
-    const pair = pairs[index];
-    if (pair === undefined) throw new Error(`no pair for ${key}`);
-    tokens[key] = {
-      address: addresses[key],
-      name: spec.name,
-      symbol: spec.symbol,
-      decimals: spec.decimals,
-      kind: spec.kind,
-      pair,
-      expected: spec.expected,
+  const deployers: Record<string, Address> = {};
+  for (const entry of listed) {
+    tokens[entry.key] = {
+      address: entry.token,
+      name: entry.spec.name,
+      symbol: entry.spec.symbol,
+      decimals: 18,
+      kind: entry.spec.kind,
+      pair: entry.pair,
+      expected: entry.spec.expected,
     };
-  });
+    deployers[entry.key] = entry.deployer;
+  }
   return scenarioSchema.parse({
     chainId,
-    deployedAtBlock: Number(firstReceipt.blockNumber),
+    deployedAtBlock: Number(firstBlock),
     dex: { name: 'uniswap-v2', ...dex },
-    deployer: deployerAddress,
+    deployer: funderAddress,
+    deployers,
     traders: traderAddresses,
     tokens,
+    allowlist: listed.filter((entry) => entry.spec.expected.allowlisted).map((entry) => entry.token),
   });
+}
+
+/** The LP locker at its fixed address: constructor run in an eth_call, its runtime code set. */
+async function installLocker(client: DevnetClient, artifacts: Artifacts): Promise<void> {
+  const artifact = artifacts.DevnetLpLocker;
+  if (!artifact) throw new Error('DevnetLpLocker was not compiled');
+  const code = await client.request({
+    method: 'eth_call',
+    params: [{ data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode }) }, 'latest'],
+  });
+  await client.setCode({ address: DEVNET_LP_LOCKER, bytecode: code });
 }
 
 /**
@@ -166,112 +212,6 @@ async function isDeployed(client: DevnetClient, scenario: Scenario): Promise<boo
   if ((await client.getChainId()) !== scenario.chainId) return false;
   const codes = await Promise.all(scenarioContracts(scenario).map((address) => client.getCode({ address })));
   return codes.every((code) => code !== undefined && code !== '0x');
-}
-
-async function listToken(
-  deployer: DevSender,
-  artifacts: Artifacts,
-  key: TokenKey,
-  router: Address,
-): Promise<Address> {
-  const spec = TOKEN_SPECS[key];
-  const artifact = artifacts[spec.contract];
-  if (artifact === undefined) throw new Error(`contract ${spec.contract} (token ${key}) was not compiled`);
-  const nonce = await deployer.send({
-    label: `deploy ${key}`,
-    data: encodeDeployData({
-      abi: artifact.abi,
-      bytecode: artifact.bytecode,
-      args: spec.constructorArgs({ router }),
-    }),
-  });
-  const token = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) });
-  await deployer.send({
-    label: `approve ${key} for liquidity`,
-    to: token,
-    data: encodeFunctionData({
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [router, spec.liquidity.tokens],
-    }),
-  });
-  await deployer.send({
-    label: `add ${key} liquidity`,
-    to: router,
-    value: spec.liquidity.eth,
-    data: encodeFunctionData({
-      abi: routerAbi,
-      functionName: 'addLiquidityETH',
-      args: [token, spec.liquidity.tokens, 0n, 0n, deployer.address, maxUint256],
-    }),
-  });
-  if (spec.renounceOwnership) {
-    await deployer.send({
-      label: `renounce ${key} ownership`,
-      to: token,
-      data: encodeFunctionData({ abi: ownableAbi, functionName: 'renounceOwnership' }),
-    });
-  }
-  return token;
-}
-
-interface TradeParameters {
-  tokens: Record<TokenKey, Address>;
-  router: Address;
-  weth: Address;
-  ethPerBuy: bigint;
-}
-
-/** Buys every token, then sells half of what was bought where the spec says traders sell. */
-async function trade(
-  client: DevnetClient,
-  trader: DevSender,
-  { tokens, router, weth, ethPerBuy }: TradeParameters,
-): Promise<void> {
-  for (const key of TOKEN_KEYS) {
-    await trader.send({
-      label: `buy ${key}`,
-      to: router,
-      value: ethPerBuy,
-      data: encodeFunctionData({
-        abi: routerAbi,
-        functionName: 'swapExactETHForTokensSupportingFeeOnTransferTokens',
-        args: [0n, [weth, tokens[key]], trader.address, maxUint256],
-      }),
-    });
-    if (TOKEN_SPECS[key].tradersSell) {
-      await trader.send({
-        label: `approve ${key} for selling`,
-        to: tokens[key],
-        data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }),
-      });
-    }
-  }
-  await trader.settle();
-
-  const sellers = TOKEN_KEYS.filter((key) => TOKEN_SPECS[key].tradersSell);
-  const balances = await Promise.all(
-    sellers.map((key) =>
-      client.readContract({
-        address: tokens[key],
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [trader.address],
-      }),
-    ),
-  );
-  for (const [index, key] of sellers.entries()) {
-    await trader.send({
-      label: `sell ${key}`,
-      to: router,
-      data: encodeFunctionData({
-        abi: routerAbi,
-        functionName: 'swapExactTokensForETHSupportingFeeOnTransferTokens',
-        args: [(balances[index] ?? 0n) / 2n, 0n, [tokens[key], weth], trader.address, maxUint256],
-      }),
-    });
-  }
-  await trader.settle();
 }
 
 const DEFAULT_RPC_URL = 'http://127.0.0.1:8545';

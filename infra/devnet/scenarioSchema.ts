@@ -9,15 +9,70 @@ const address = z.custom<Address>((value) => typeof value === 'string' && isAddr
 });
 
 /** Every token the devnet deploys, by its key in `Scenario.tokens`. */
-export const TOKEN_KEYS = ['clean', 'honeypot', 'high_tax', 'mintable'] as const;
+export const TOKEN_KEYS = [
+  'clean',
+  'honeypot',
+  'honey_sibling',
+  'high_tax',
+  'buy_tax',
+  'transfer_tax',
+  'low_fee',
+  'mintable',
+  'renounced_mintable',
+  'fake_renounce',
+  'reclaimable',
+  'balance_setter',
+  'blacklist',
+  'whitelist',
+  'pausable',
+  'modifiable_fee',
+  'limits',
+  'cooldown',
+  'sell_limit',
+  'trading_closed',
+  'selfdestruct',
+  'delegating',
+  'upgradeable',
+  'timelock_proxy',
+  'stable',
+  'no_return',
+  'thin_pool',
+  'locked_lp',
+  'concentrated',
+  'rug_pulled',
+  'rugger_next',
+  'fresh_deployer',
+  'trap',
+  'quiet',
+] as const;
 export type TokenKey = (typeof TOKEN_KEYS)[number];
 
-/** What kind of trap a token is; several tokens may share a kind as the suite grows. */
-export const TokenKind = { clean: 'clean', honeypot: 'honeypot', tax: 'tax', mintable: 'mintable' } as const;
+/** What kind of token it is: a trap, or benign (possibly unusual). */
+export const TokenKind = {
+  clean: 'clean',
+  honeypot: 'honeypot',
+  tax: 'tax',
+  mintable: 'mintable',
+  privileged: 'privileged',
+  proxy: 'proxy',
+  liquidity: 'liquidity',
+  holders: 'holders',
+  deployer: 'deployer',
+  trading: 'trading',
+  benign: 'benign',
+} as const;
 export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
+
+export const ExpectedTier = z.enum(['low', 'medium', 'high', 'critical']);
 
 /** The ground truth a scanner should arrive at for a token. */
 export const expectedVerdictSchema = z.object({
+  /** The tier band a trader should see. */
+  tier: ExpectedTier,
+  /** Every check that should fail, by check id (core/scan/checks.ts). */
+  flags: z.array(z.string()),
+  /** Whether a round-trip simulation means anything (false: the pool was drained). */
+  simulable: z.boolean(),
   honeypot: z.boolean(),
   /** The token's own revert reason for a sell, when sells fail. */
   sellRevertReason: z.string().nullable(),
@@ -25,10 +80,8 @@ export const expectedVerdictSchema = z.object({
   buyTaxBps: z.number().int().min(0).max(10_000),
   sellTaxBps: z.number().int().min(0).max(10_000),
   transferTaxBps: z.number().int().min(0).max(10_000),
-  ownershipRenounced: z.boolean(),
-  ownerCanMint: z.boolean(),
-  /** Checks that should fail, by check id (core/scan/checks.ts). */
-  flags: z.array(z.string()),
+  /** On the devnet's allowlist (TOKEN_ALLOWLIST_DEVNET). */
+  allowlisted: z.boolean(),
 });
 export type ExpectedVerdict = z.infer<typeof expectedVerdictSchema>;
 
@@ -50,9 +103,13 @@ export const scenarioSchema = z.object({
   deployedAtBlock: z.number().int().nonnegative(),
   dex: z.object({ name: z.literal('uniswap-v2'), factory: address, router: address, weth: address }),
   deployer: address,
+  /** The wallet that deployed each token. */
+  deployers: z.record(z.string(), address),
   /** Dev accounts that bought and sold, so the tokens have trading history. */
   traders: z.array(address),
   tokens: z.record(z.enum(TOKEN_KEYS), scenarioTokenSchema),
+  /** Tokens an operator lists as blue chips: pass them as TOKEN_ALLOWLIST_DEVNET. */
+  allowlist: z.array(address),
 });
 export type Scenario = z.infer<typeof scenarioSchema>;
 

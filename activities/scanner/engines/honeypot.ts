@@ -11,6 +11,8 @@ import type { EngineOutput, EvmEngineInput } from './context.ts';
 /** Trade size for the simulation: a small share of the pool, so price impact stays negligible. */
 const POOL_SHARE_DIVISOR = 200n;
 const MIN_AMOUNT_IN = 10n ** 12n;
+/** A pool holding less than this much native asset (wei) is drained: nothing meaningful to trade. */
+export const DRAINED_POOL_WEI = 10n ** 12n;
 const MAX_AMOUNT_IN = 10n ** 18n;
 /** The size-limit probe buys this share of the pool's native reserve (a 5 % buy). */
 const LARGE_BUY_DIVISOR = 20n;
@@ -55,6 +57,10 @@ export async function honeypot({ client, chain, address, blockNumber }: EvmEngin
     return { checks: ENGINE_CHECKS.honeypot.map((id) => unknownCheck(id, reason)), facts: { pool: null } };
   }
 
+  if (pool.reserveNative < DRAINED_POOL_WEI) {
+    const reason = `The pool ${pool.pair} holds ${pool.reserveNative} wei of the native asset: drained, so trading cannot be simulated.`;
+    return { checks: ENGINE_CHECKS.honeypot.map((id) => unknownCheck(id, reason)), facts: { pool: poolFacts(pool) } };
+  }
   let amountIn = pool.reserveNative / POOL_SHARE_DIVISOR;
   if (amountIn < MIN_AMOUNT_IN) amountIn = MIN_AMOUNT_IN;
   if (amountIn > MAX_AMOUNT_IN) amountIn = MAX_AMOUNT_IN;
@@ -197,7 +203,8 @@ function antiWhaleCheck(
       evidence,
     });
   }
-  if (!largeBuy.attempted) return unknownCheck('is_anti_whale', 'No large buy could be tried and no limit getter answered.');
+  if (!largeBuy.attempted || !largeBuy.ok)
+    return unknownCheck('is_anti_whale', 'No buy worked, so size limits could not be told apart, and no limit getter answered.');
   return makeCheck('is_anti_whale', {
     status: 'pass',
     detail: `A buy of ${formatEther(largeBuy.amountIn)} of the native asset by a fresh wallet works; no limit getter is set.`,

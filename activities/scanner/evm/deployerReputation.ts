@@ -13,6 +13,9 @@ import type { ScanLimits } from '../../../core/scan/scanConfig.ts';
 import { findPools } from './findPool.ts';
 import { readLogs } from './readLogs.ts';
 import { simulateRoundTrip } from './simulateRoundTrip.ts';
+
+/** A pool holding less native asset than this (wei) is drained; simulating it says nothing. */
+const DRAINED_POOL_WEI = 10n ** 12n;
 import { tryRead } from './tryRead.ts';
 
 const totalSupplyAbi = parseAbi(['function totalSupply() view returns (uint256)', 'function symbol() view returns (string)']);
@@ -224,7 +227,7 @@ async function analyseToken(
       result.rug = { block: lastOwn.blockNumber.toString(), tx: lastOwn.transactionHash, seconds_after_launch: seconds };
     }
   }
-  if (pool.reserveNative > 0n) {
+  if (pool.reserveNative >= DRAINED_POOL_WEI) {
     const amountIn = pool.reserveNative / 200n > 0n ? pool.reserveNative / 200n : 1n;
     const sim = await simulateRoundTrip(client, { router: pool.dex.router, token, amountIn, blockNumber }).catch(() => undefined);
     if (sim?.buy.ok && sim.sell.attempted) result.honeypot = !sim.sell.ok && !sim.sellPartial.ok;

@@ -100,13 +100,20 @@ contract HoneypotDetector {
         if (r.sell.ok && r.buyAgain.ok) r.sellAgain = _sell(dex, token, r.weth, r.pair, _balanceOf(token, address(this)));
     }
 
-    /// Sells everything this address holds, as the holder whose address the code was put at.
+    /// Sells everything this address holds (90 % if everything fails), as the holder whose address
+    /// the code was put at.
     function sellAll(address router, address token) external returns (Leg memory leg) {
         IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
         address weth = dex.WETH();
         address pair = IUniswapV2FactoryLike(dex.factory()).getPair(token, weth);
         if (pair == address(0)) return leg;
-        leg = _sell(dex, token, weth, pair, _balanceOf(token, address(this)));
+        uint256 held = _balanceOf(token, address(this));
+        leg = _sell(dex, token, weth, pair, held);
+        // Like the round trip: a token that only forbids selling everything is not a trap.
+        if (leg.attempted && !leg.ok) {
+            Leg memory part = _sell(dex, token, weth, pair, (held * 9) / 10);
+            if (part.ok) leg = part;
+        }
     }
 
     /// Calls each of `calls` on the token from this address, each on the same starting state.
