@@ -48,7 +48,8 @@ export async function deployer(input: EvmEngineInput, cache?: DeployerCache): Pr
 export function reputationChecks(reputation: DeployerReputation, scanned?: Address): Check[] {
   const block = reputation.block_number;
   const others = reputation.tokens.filter((token) => token.address !== scanned);
-  const rugged = others.filter((token) => token.rugged);
+  // A rug of the scanned token itself is rug history too: its holders are the victims.
+  const rugged = reputation.tokens.filter((token) => token.rugged);
   const honeypots = others.filter((token) => token.honeypot === true);
   const tokenEvidence = (token: (typeof others)[number]): Evidence => ({
     kind: 'log',
@@ -69,7 +70,7 @@ export function reputationChecks(reputation: DeployerReputation, scanned?: Addre
       ? makeCheck('deployer_rug_history', {
           status: 'fail',
           value: rugged.length,
-          detail: `The deployer pulled the liquidity of ${rugged.length} earlier token(s) soon after launch: ${rugged.map((token) => token.symbol ?? token.address).join(', ')}.`,
+          detail: `The deployer pulled the liquidity of ${rugged.length} token(s) soon after launch: ${rugged.map((token) => token.symbol ?? token.address).join(', ')}.`,
           evidence: [scope, ...rugged.map(tokenEvidence)],
         })
       : makeCheck('deployer_rug_history', {
