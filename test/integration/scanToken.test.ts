@@ -30,8 +30,16 @@ type Job = {
     risk_score: number;
     gates: string[];
     flags: { id: string; detail: string; evidence: { summary: string; block?: string }[] }[];
-    checks: { id: string; status: string }[];
+    checks: {
+      id: string;
+      status: string;
+      severity: string;
+      downgraded?: { from: string; reason: string };
+      evidence: { block?: string }[];
+    }[];
     block_number: string;
+    allowlisted: boolean;
+    explanation: string[];
   } | null;
   error: { reason: string; message: string } | null;
 };
@@ -59,7 +67,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     return { status: response.statusCode, job: response.json<Job>(), headers: response.headers };
   };
 
-  it.each(Object.entries(scenario.tokens))('gives the %s token its expected verdict', async (_key, token) => {
+  it.each(Object.entries(scenario.tokens))('gives the %s token its expected flags and tier', async (_key, token) => {
     const { status, job } = await scan(token.address, { fresh: true });
     expect(status).toBe(200);
     expect(job.status).toBe('completed');
@@ -70,21 +78,37 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
       .map((check) => check.id)
       .sort();
     expect(failed).toEqual([...token.expected.flags].sort());
+    expect(result.tier).toBe(token.expected.tier);
+    expect(result.allowlisted).toBe(token.expected.allowlisted);
+    // Every verdict names the block it was taken at.
+    for (const check of result.checks)
+      for (const evidence of check.evidence) if (evidence.block !== undefined) expect(/^\d+$/.test(evidence.block)).toBe(true);
     if (token.expected.honeypot) {
       expect(result.gates).toContain('is_honeypot');
-      expect(result.tier).toBe('critical');
       const flag = result.flags.find((entry) => entry.id === 'is_honeypot');
       expect(flag?.detail).toContain(token.expected.sellRevertReason);
       expect(flag?.evidence.every((evidence) => evidence.block === result.block_number)).toBe(true);
-    } else {
-      expect(result.gates).toEqual([]);
     }
-    if (token.expected.flags.length === 0) expect(result.tier).toBe('low');
+    if (token.expected.tier !== 'critical') expect(result.gates).toEqual([]);
     expect(job.progress?.stage).toBe('done');
-    expect(Object.values(job.progress?.engines ?? {}).map((engine) => engine.status)).toEqual([
-      'completed',
-      'completed',
-    ]);
+    expect(Object.values(job.progress?.engines ?? {}).map((engine) => engine.status)).toEqual(Array(6).fill('completed'));
+  });
+
+  it('explains a downgrade: a mint nobody can call any more weighs nothing, and says why', async () => {
+    const { job } = await scan(scenario.tokens.renounced_mintable.address);
+    const mint = job.result?.checks.find((check) => check.id === 'is_mintable');
+    expect(mint).toMatchObject({ status: 'fail', severity: 'info', downgraded: { from: 'high' } });
+    expect(mint?.downgraded?.reason).toContain('renounced');
+    expect(job.result?.gates).toEqual([]);
+  });
+
+  it('calls an allowlisted stablecoin no scam, and says it is allowlisted', async () => {
+    const { job } = await scan(scenario.tokens.stable.address);
+    expect(job.result?.allowlisted).toBe(true);
+    expect(job.result?.tier).toBe('low');
+    expect(job.result?.explanation.join('\n')).toContain('allowlisted by TOKEN_ALLOWLIST_DEVNET');
+    const pausable = job.result?.checks.find((check) => check.id === 'transfer_pausable');
+    expect(pausable?.downgraded?.reason).toContain('allowlisted');
   });
 
   it('stores the result, caches it with a TTL, and answers a repeat from the cache', async () => {

@@ -6,6 +6,7 @@ import { type BackendDeps, closeBackendDeps, createBackendDeps } from '../../api
 import type { VigilApp } from '../../api/plugins/service.ts';
 import type { ChainId } from '../../core/chains/registry.ts';
 import { parseEnv } from '../../core/config/env.ts';
+import { readScanConfig, type ScanConfig } from '../../core/scan/scanConfig.ts';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import { WorkerEnv } from '../../workers/config.ts';
 import { type RunningWorkers, runWorkers } from '../../workers/runWorkers.ts';
@@ -47,12 +48,18 @@ export function devnetRpcUrls(rpcUrl = testStack().rpcUrl): Map<ChainId, string[
   return new Map<ChainId, string[]>([['devnet', [rpcUrl]]]);
 }
 
+/** The scan configuration tests run with: the scenario's blue chip on the devnet allowlist. */
+export function testScanConfig(extra: Record<string, string> = {}): ScanConfig {
+  return readScanConfig({ TOKEN_ALLOWLIST_DEVNET: testStack().scenario.allowlist.join(','), ...extra });
+}
+
 export async function startTestWorkers(
   env: Record<string, string>,
-  options: { rpcUrls?: Map<ChainId, string[]>; queues?: TaskQueue[] } = {},
+  options: { rpcUrls?: Map<ChainId, string[]>; queues?: TaskQueue[]; scanConfig?: ScanConfig } = {},
 ): Promise<RunningWorkers> {
   return runWorkers(parseEnv(WorkerEnv, env), options.queues ?? [TaskQueue.scanner], {
     rpcUrls: options.rpcUrls ?? devnetRpcUrls(),
+    scanConfig: options.scanConfig ?? testScanConfig(),
   });
 }
 
