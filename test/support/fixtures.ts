@@ -44,8 +44,11 @@ export function withoutWorkers(env: Record<string, string>): Record<string, stri
   return { ...env, TASK_QUEUE_PREFIX: `idle-${shortId()}-` };
 }
 
-export function devnetRpcUrls(rpcUrl = testStack().rpcUrl): Map<ChainId, string[]> {
-  return new Map<ChainId, string[]>([['devnet', [rpcUrl]]]);
+export function devnetRpcUrls(rpcUrl: string | string[] = testStack().rpcUrl): Map<ChainId, string[]> {
+  return new Map<ChainId, string[]>([
+    ['devnet', Array.isArray(rpcUrl) ? rpcUrl : [rpcUrl]],
+    ['solana_devnet', [testStack().solanaRpcUrl]],
+  ]);
 }
 
 /** The scan configuration tests run with: the scenario's blue chip on the devnet allowlist. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startAnvil } from '../../infra/devnet/anvil.ts';
 import { deployScenario, type Scenario } from '../../infra/devnet/scenario.ts';
+import { startSolanaDevnet } from '../../infra/devnet/solana/devnet.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../../infra/stack/services.ts';
 import { loadWorkflowBundle } from '../../workers/workflowBundle.ts';
@@ -15,6 +16,9 @@ export interface TestStack {
   mongoUri: string;
   rpcUrl: string;
   scenario: Scenario;
+  /** The local Solana devnet (LiteSVM behind its JSON-RPC front) and its mints. */
+  solanaRpcUrl: string;
+  solanaMints: Record<string, { address: string; expected: { tier: string; flags: string[] } }>;
   dataDir: string;
 }
 
@@ -37,19 +41,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    const [temporal, redis, mongo, anvil] = await Promise.all([
+    const [temporal, redis, mongo, anvil, solana] = await Promise.all([
       process.env.TEMPORAL_ADDRESS ? undefined : freePort().then((port) => startTemporal({ port })),
       process.env.REDIS_URL ? undefined : freePort().then((port) => startRedis({ port })),
       process.env.MONGODB_URI
         ? undefined
         : freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
       startAnvil(),
+      startSolanaDevnet(),
       // Warm the workflow bundle cache so every test file's worker starts at once.
       loadWorkflowBundle(path.join(REPO_ROOT, '.data', 'cache')),
     ]);
     for (const service of [temporal, redis, mongo])
       if (service) stops.push(() => service.process.stop(5_000));
-    stops.push(() => anvil.stop());
+    stops.push(() => anvil.stop(), () => solana.close());
     const scenario = await deployScenario(anvil.url);
     project.provide('stack', {
       temporalAddress: temporal?.address ?? process.env.TEMPORAL_ADDRESS ?? '',
@@ -57,6 +62,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       mongoUri: mongo?.address ?? process.env.MONGODB_URI ?? '',
       rpcUrl: anvil.url,
       scenario,
+      solanaRpcUrl: solana.url,
+      solanaMints: solana.mints,
       dataDir: dir,
     });
   } catch (error) {
