@@ -237,6 +237,35 @@ describe('cancelling and failing scans', () => {
     }
   });
 
+  it('scans through a dead provider onto a healthy one, and names the dead one in X-Degraded-Stores', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}/rpc/secret-key-123456789`;
+    const rpcUrls = devnetRpcUrls([dead, testStack().rpcUrl]);
+    // Its own database and queues: this scan's cached result must not answer other tests.
+    const own = isolatedEnv();
+    const [backend, workers] = await Promise.all([
+      startTestBackend(own, { rpcUrls }),
+      startTestWorkers(own, { rpcUrls }),
+    ]);
+    try {
+      const response = await backend.app.inject({
+        method: 'POST',
+        url: '/api/v2/scanner/scans',
+        payload: { chain: 'devnet', address: testStack().scenario.tokens.clean.address, wait_ms: 30_000, fresh: true },
+      });
+      expect(response.statusCode).toBe(200);
+      const job = response.json<Job & { result: { degraded_providers: string[] } | null }>();
+      expect(job.result?.tier).toBe('low');
+      expect(job.result?.degraded_providers).toEqual(['rpc:devnet:0']);
+      expect(response.headers['x-degraded-stores']).toBe('rpc:devnet:0');
+      expect(response.body).not.toContain('secret-key-123456789');
+      const read = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${job.job_id}` });
+      expect(read.headers['x-degraded-stores']).toBe('rpc:devnet:0');
+    } finally {
+      await backend.close();
+      await workers.shutdown();
+    }
+  });
+
   it('fails the job with a clear reason when the chain is unreachable, and the API stays up', async () => {
     const dead = `http://127.0.0.1:${await freePort()}/rpc/secret-key-123456789`;
     const rpcUrls = devnetRpcUrls(dead);
