@@ -2,6 +2,7 @@ import type { LoggerOptions } from 'pino';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { BackendDeps } from './deps.ts';
+import { deployerRoutes } from './routes/deployers.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { scanRoutes } from './routes/scans.ts';
@@ -63,6 +64,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   });
   x402ToolRoutes(app, gateway);
   x402GatewayRoutes(app, deps, options.publicUrl, deps.mcpPublicUrl);
+  deployerRoutes(app, deps);
   await app.ready();
   return app;
 }

@@ -2,6 +2,8 @@ import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import { ChainClients } from '../../core/chains/chainClients.ts';
 import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
+import { readScanConfig, type ScanConfig } from '../../core/scan/scanConfig.ts';
+import { DeployerCache } from '../../activities/scanner/engines/deployer.ts';
 import { createMongo, type MongoHandle } from '../../core/stores/mongo.ts';
 import { createRedis } from '../../core/stores/redis.ts';
 import { ReceiptStore } from '../../core/stores/receipts.ts';
@@ -49,10 +51,14 @@ export interface BackendDeps {
     };
   };
   mcpPublicUrl: string;
+  /** Allowlist, LP lockers and log-scan bounds (the deployer-reputation tool reads with them). */
+  scanConfig: ScanConfig;
+  deployerCache: DeployerCache;
 }
 
 export interface BackendDepsOverrides {
   rpcUrls?: ReturnType<typeof readRpcConfig>;
+  scanConfig?: ScanConfig;
 }
 
 export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrides = {}): BackendDeps {
@@ -62,6 +68,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
   const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
   const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX });
   const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
+  const scanConfig = overrides.scanConfig ?? readScanConfig();
   return {
     temporal: { client, connection },
     mongo,
@@ -110,6 +117,8 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
       },
     },
     mcpPublicUrl: env.MCP_PUBLIC_URL.replace(/\/+$/, ''),
+    scanConfig,
+    deployerCache: new DeployerCache(scanConfig.limits.SCAN_DEPLOYER_CACHE_SECONDS),
   };
 }
 

@@ -159,6 +159,12 @@ export const ErrorCodes = {
     title: 'Not ready',
     description: 'A critical store (Redis or MongoDB) does not answer; `checks` lists each probe.',
   },
+  chain_unreachable: {
+    status: 503,
+    title: 'Chain unreachable',
+    description:
+      "None of the chain's configured RPC providers answered; X-Degraded-Stores names them. Retry after the Retry-After delay.",
+  },
   engine_unavailable: {
     status: 503,
     title: 'Job engine unavailable',

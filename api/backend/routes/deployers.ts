@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { getDeployerReputation } from '../../../activities/scanner/deployerTool.ts';
+import { CHAIN_IDS } from '../../../core/chains/registry.ts';
+import { Check } from '../../../core/scan/schema.ts';
+import { Problem } from '../../plugins/problem.ts';
+import type { VigilApp } from '../../plugins/service.ts';
+import type { BackendDeps } from '../deps.ts';
+
+const Params = z.object({
+  chain: z.enum(CHAIN_IDS).describe('Chain slug, e.g. ethereum, base, devnet'),
+  address: z.string().min(1).max(128).describe('The deployer wallet'),
+});
+
+const DeployedToken = z.object({
+  address: z.string(),
+  symbol: z.string().nullable(),
+  nonce: z.number().int(),
+  pair: z.string().nullable(),
+  added_wei: z.string(),
+  removed_by_deployer_wei: z.string(),
+  rugged: z.boolean(),
+  rug: z.object({ block: z.string(), tx: z.string(), seconds_after_launch: z.number() }).optional(),
+  honeypot: z.boolean().nullable(),
+});
+
+const DeployerReputationResponse = z
+  .object({
+    chain: z.string(),
+    deployer: z.string(),
+    block_number: z.string().describe('The block the record was read at'),
+    score: z.number().int().min(0).max(100).describe('100: clean record; 0: serial rugger'),
+    age_seconds: z.number().nullable(),
+    first_seen_block: z.string().nullable(),
+    funded_by: z.string().nullable().describe('Sender of the first funding transaction, or "genesis"'),
+    nonce: z.number().int(),
+    contracts_deployed: z.number().int(),
+    tokens: z.array(DeployedToken),
+    rugs: z.number().int(),
+    honeypots: z.number().int(),
+    explanation: z.array(z.string()),
+    complete: z.boolean().describe('False when only the most recent nonces were examined'),
+    checks: z.array(Check),
+  })
+  .meta({ id: 'DeployerReputation' });
+
+/** Deployer reputation on its own: the record a token scan's deployer category is built from. */
+export function deployerRoutes(app: VigilApp, deps: BackendDeps): void {
+  app.get(
+    '/api/v2/scanner/deployers/:chain/:address',
+    {
+      schema: {
+        tags: ['scanner'],
+        summary: 'Reputation of a token deployer: 100 clean, 0 serial rugger, with the evidence',
+        description:
+          "Wallet age and funding source, the contracts it created and, for its most recent tokens, whether the deployer pulled their liquidity soon after launch or sells revert. Read at the chain's latest block; reused for SCAN_DEPLOYER_CACHE_SECONDS.",
+        params: Params,
+        response: { 200: DeployerReputationResponse, 400: Problem, 422: Problem, 503: Problem },
+      },
+    },
+    async (request, reply) => {
+      const { reputation, checks, degraded } = await getDeployerReputation(
+        { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
+        request.params,
+      );
+      if (degraded.length > 0) reply.header('x-degraded-stores', degraded.join(','));
+      return { ...reputation, checks };
+    },
+  );
+}
