@@ -32,7 +32,10 @@ export function inProcessScanner(rpcUrls: Map<ChainId, string[]>, env: NodeJS.Pr
     scans: {} as ScanStore,
     config,
   });
-  const runs: Record<string, (target: Parameters<typeof activities.scanHoneypot>[0]) => Promise<EngineReport>> = {
+  const runs: Record<
+    string,
+    (target: Parameters<typeof activities.scanHoneypot>[0]) => Promise<EngineReport>
+  > = {
     contract_safety: activities.scanContractSafety,
     honeypot: activities.scanHoneypot,
     liquidity: activities.scanLiquidity,
@@ -44,7 +47,9 @@ export function inProcessScanner(rpcUrls: Map<ChainId, string[]>, env: NodeJS.Pr
   };
   return async (chain: string, address: string) => {
     const { target, engines } = await activities.prepareScan({ chain, address });
-    const reports = await Promise.all(engines.map((engine) => runs[engine]?.(target) ?? Promise.reject(new Error(engine))));
+    const reports = await Promise.all(
+      engines.map((engine) => runs[engine]?.(target) ?? Promise.reject(new Error(engine))),
+    );
     const allowlist = allowlistEntry(config, chain, address);
     return scoreToken(
       reports.flatMap((report) => report.checks),
@@ -63,7 +68,9 @@ export interface FlagStats {
 }
 
 export function precisionRecall(verdicts: readonly Verdict[]): FlagStats[] {
-  const flags = [...new Set(verdicts.flatMap((verdict) => [...verdict.expected.flags, ...verdict.actual.flags]))].sort();
+  const flags = [
+    ...new Set(verdicts.flatMap((verdict) => [...verdict.expected.flags, ...verdict.actual.flags])),
+  ].sort();
   return flags.map((flag) => {
     let tp = 0;
     let fp = 0;
@@ -75,7 +82,14 @@ export function precisionRecall(verdicts: readonly Verdict[]): FlagStats[] {
       else if (actual) fp++;
       else if (expected) fn++;
     }
-    return { flag, tp, fp, fn, precision: tp + fp === 0 ? null : tp / (tp + fp), recall: tp + fn === 0 ? null : tp / (tp + fn) };
+    return {
+      flag,
+      tp,
+      fp,
+      fn,
+      precision: tp + fp === 0 ? null : tp / (tp + fp),
+      recall: tp + fn === 0 ? null : tp / (tp + fn),
+    };
   });
 }
 
@@ -84,7 +98,10 @@ export function markdown(verdicts: readonly Verdict[]): string {
   const tiers = verdicts.filter((verdict) => verdict.expected.tier === verdict.actual.tier).length;
   const exact = verdicts.filter((verdict) => sameFlags(verdict)).length;
   const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(0)} %`);
-  const rows = stats.map((row) => `| \`${row.flag}\` | ${row.tp} | ${row.fp} | ${row.fn} | ${pct(row.precision)} | ${pct(row.recall)} |`);
+  const rows = stats.map(
+    (row) =>
+      `| \`${row.flag}\` | ${row.tp} | ${row.fp} | ${row.fn} | ${pct(row.precision)} | ${pct(row.recall)} |`,
+  );
   return [
     `Over ${verdicts.length} scenario tokens (${verdicts.filter((v) => v.chain === 'devnet').length} EVM, ${verdicts.filter((v) => v.chain !== 'devnet').length} Solana): ` +
       `${exact} with exactly the expected flags, ${tiers} in the expected tier band.`,
@@ -96,7 +113,9 @@ export function markdown(verdicts: readonly Verdict[]): string {
 }
 
 export function sameFlags(verdict: Verdict): boolean {
-  return JSON.stringify([...verdict.expected.flags].sort()) === JSON.stringify([...verdict.actual.flags].sort());
+  return (
+    JSON.stringify([...verdict.expected.flags].sort()) === JSON.stringify([...verdict.actual.flags].sort())
+  );
 }
 
 const BEGIN = '<!-- ground-truth:begin (node bench/groundTruth.ts --write) -->';
@@ -118,15 +137,27 @@ async function main(): Promise<void> {
     const verdicts: Verdict[] = [];
     for (const [key, token] of Object.entries(scenario.tokens)) {
       const summary = await scan('devnet', token.address);
-      verdicts.push({ chain: 'devnet', key, expected: token.expected, actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier } });
+      verdicts.push({
+        chain: 'devnet',
+        key,
+        expected: token.expected,
+        actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier },
+      });
     }
     for (const [key, mint] of Object.entries(solana.mints)) {
       const summary = await scan('solana_devnet', mint.address);
-      verdicts.push({ chain: 'solana_devnet', key, expected: mint.expected, actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier } });
+      verdicts.push({
+        chain: 'solana_devnet',
+        key,
+        expected: mint.expected,
+        actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier },
+      });
     }
     for (const verdict of verdicts) {
       if (!sameFlags(verdict) || verdict.expected.tier !== verdict.actual.tier)
-        console.log(`${verdict.key}: expected ${verdict.expected.tier} [${verdict.expected.flags.join(', ')}], got ${verdict.actual.tier} [${verdict.actual.flags.join(', ')}]`);
+        console.log(
+          `${verdict.key}: expected ${verdict.expected.tier} [${verdict.expected.flags.join(', ')}], got ${verdict.actual.tier} [${verdict.actual.flags.join(', ')}]`,
+        );
     }
     const table = markdown(verdicts);
     console.log(table);

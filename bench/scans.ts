@@ -123,7 +123,9 @@ try {
   } as const;
   const scanInProcess = async (address: string) => {
     const { target, engines } = await activities.prepareScan({ chain: 'devnet', address });
-    const reports = await Promise.all(engines.map((engine) => engineRuns[engine as keyof typeof engineRuns](target)));
+    const reports = await Promise.all(
+      engines.map((engine) => engineRuns[engine as keyof typeof engineRuns](target)),
+    );
     const summary = scoreToken(reports.flatMap((report) => report.checks));
     if (summary.risk_score === null) throw new Error('no score');
   };

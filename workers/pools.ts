@@ -29,7 +29,8 @@ export interface PoolDefinition {
 /** Every task queue that has a pool today. Adding a queue here gives it `npm run worker -- <queue>`. */
 export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   [TaskQueue.scanner]: {
-    activities: (deps) => createScannerActivities({ chains: deps.chains, scans: deps.scans, config: deps.scanConfig }),
+    activities: (deps) =>
+      createScannerActivities({ chains: deps.chains, scans: deps.scans, config: deps.scanConfig }),
     slots: (env) => ({ activities: env.WORKER_SCANNER_ACTIVITIES, workflows: env.WORKER_SCANNER_WORKFLOWS }),
   },
   // Settlement: its own slots, so a burst of scans never delays a payer's receipt. The signer's

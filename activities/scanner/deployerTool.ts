@@ -33,9 +33,13 @@ export async function getDeployerReputation(
 ): Promise<DeployerToolResult> {
   const checked = checkScanRequest(deps.chains, request, Capability.walletAnalysis);
   if (checked.chain.kind !== ChainKind.evm) {
-    throw new VigilError('capability_not_supported', `Deployer reputation is read on EVM chains, not on ${checked.chain.name}.`, {
-      extensions: { chain: checked.chain.id, capability: 'deployer_reputation' },
-    });
+    throw new VigilError(
+      'capability_not_supported',
+      `Deployer reputation is read on EVM chains, not on ${checked.chain.name}.`,
+      {
+        extensions: { chain: checked.chain.id, capability: 'deployer_reputation' },
+      },
+    );
   }
   const chain = getChain(checked.chain.id as ChainId);
   const client = deps.chains.evm(chain.id);
@@ -49,10 +53,17 @@ export async function getDeployerReputation(
   } catch (error) {
     if (!isRpcUnreachable(error)) throw error;
     const degraded = deps.chains.degraded(chain.id);
-    throw new VigilError('chain_unreachable', `The chain's RPC did not answer: ${describeRpcError(error, deps.chains.rpcUrls(chain.id))}`, {
-      headers: { 'retry-after': '5', ...(degraded.length ? { 'x-degraded-stores': degraded.join(',') } : {}) },
-      extensions: { chain: chain.id, degraded },
-      cause: error,
-    });
+    throw new VigilError(
+      'chain_unreachable',
+      `The chain's RPC did not answer: ${describeRpcError(error, deps.chains.rpcUrls(chain.id))}`,
+      {
+        headers: {
+          'retry-after': '5',
+          ...(degraded.length ? { 'x-degraded-stores': degraded.join(',') } : {}),
+        },
+        extensions: { chain: chain.id, degraded },
+        cause: error,
+      },
+    );
   }
 }

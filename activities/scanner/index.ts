@@ -63,7 +63,11 @@ export function createScannerActivities({ chains, scans, config = readScanConfig
   // A contract's creation never changes: found once per process, reused by every later scan.
   const creations = new Map<string, Creation | null>();
 
-  async function runEngine(engine: Engine, target: ScanTarget, run: () => Promise<EngineOutput>): Promise<EngineReport> {
+  async function runEngine(
+    engine: Engine,
+    target: ScanTarget,
+    run: () => Promise<EngineOutput>,
+  ): Promise<EngineReport> {
     const started = performance.now();
     try {
       const output = await run();
@@ -100,7 +104,8 @@ export function createScannerActivities({ chains, scans, config = readScanConfig
         blockNumber: BigInt(target.block),
       }).catch((error: unknown) => {
         // A provider without past state cannot answer; the engines that need it say so.
-        if (error instanceof Error && /missing trie node|historical state|pruned/i.test(error.message)) return undefined;
+        if (error instanceof Error && /missing trie node|historical state|pruned/i.test(error.message))
+          return undefined;
         throw error;
       })) ?? null;
     if (creations.size >= CREATION_CACHE_LIMIT) creations.clear();
@@ -118,7 +123,11 @@ export function createScannerActivities({ chains, scans, config = readScanConfig
           ? BigInt(await chains.solana(checked.chain.id).getSlot('confirmed'))
           : await chains.evm(checked.chain.id).getBlockNumber({ cacheTime: 0 });
         await assertScannable(chains, checked, block);
-        const target: ScanTarget = { chain: checked.chain.id, address: checked.address, block: block.toString() };
+        const target: ScanTarget = {
+          chain: checked.chain.id,
+          address: checked.address,
+          block: block.toString(),
+        };
         if (!solana) target.creation = await creationOf(target);
         return { target, engines: [...enginesFor(checked.chain.kind)] };
       } catch (error) {
@@ -152,25 +161,43 @@ export function createScannerActivities({ chains, scans, config = readScanConfig
 
     async scanSolanaMint(target: ScanTarget): Promise<EngineReport> {
       return runEngine('solana_mint', target, () =>
-        solanaMint({ connection: chains.solana(target.chain), mint: target.address, slot: BigInt(target.block) }),
+        solanaMint({
+          connection: chains.solana(target.chain),
+          mint: target.address,
+          slot: BigInt(target.block),
+        }),
       );
     },
 
     async scanSolanaHolders(target: ScanTarget): Promise<EngineReport> {
       return runEngine('solana_holders', target, () =>
-        solanaHolders({ connection: chains.solana(target.chain), mint: target.address, slot: BigInt(target.block) }),
+        solanaHolders({
+          connection: chains.solana(target.chain),
+          mint: target.address,
+          slot: BigInt(target.block),
+        }),
       );
     },
 
     /** Scores the checks, stores the result (MongoDB + Redis cache) and returns it. */
-    async finalizeScan({ jobId, target, reports, failures, degraded = [] }: FinalizeScanInput): Promise<ScanResult> {
+    async finalizeScan({
+      jobId,
+      target,
+      reports,
+      failures,
+      degraded = [],
+    }: FinalizeScanInput): Promise<ScanResult> {
       const raw = [
         ...reports.flatMap((report) => report.checks),
         ...failures.flatMap((failure) =>
-          ENGINE_CHECKS[failure.engine].map((id) => unknownCheck(id, `The ${failure.engine} engine failed: ${failure.message}`)),
+          ENGINE_CHECKS[failure.engine].map((id) =>
+            unknownCheck(id, `The ${failure.engine} engine failed: ${failure.message}`),
+          ),
         ),
       ];
-      const allowlist = findChain(target.chain) ? allowlistEntry(config, target.chain, target.address) : undefined;
+      const allowlist = findChain(target.chain)
+        ? allowlistEntry(config, target.chain, target.address)
+        : undefined;
       const { checks, ...summary } = scoreToken(raw, allowlist ? { allowlist } : {});
       const engines: ScanResult['engines'] = {};
       const facts: ScanResult['facts'] = {};
@@ -185,7 +212,8 @@ export function createScannerActivities({ chains, scans, config = readScanConfig
           error: { reason: failure.reason, message: failure.message },
         };
       }
-      const token = reports.map((report) => report.facts.token).find((value) => value !== undefined) as TokenFacts | undefined;
+      const token = reports.map((report) => report.facts.token).find((value) => value !== undefined) as
+        TokenFacts | undefined;
       const skipped = new Set([...degraded, ...reports.flatMap((report) => report.degraded ?? [])]);
       const result = ScanResult.parse({
         chain: target.chain,

@@ -65,7 +65,7 @@ describe('backend routes', () => {
     const body = health.json();
     expect(body.status).toBe('ok');
     const names = body.stores.map((store: { name: string }) => store.name);
-    expect(names).toEqual(['redis', 'mongodb', 'temporal', 'rpc:devnet:0']);
+    expect(names).toEqual(['redis', 'mongodb', 'temporal', 'rpc:devnet:0', 'rpc:solana_devnet:0']);
     for (const store of body.stores) {
       expect(store.status).toBe('up');
       expect(store.latency_ms).toBeGreaterThanOrEqual(0);

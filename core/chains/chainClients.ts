@@ -106,7 +106,10 @@ export class ChainClients {
   #require(chainId: string, kind: ChainKind): ChainInfo {
     const chain = findChain(chainId);
     if (!chain || chain.kind !== kind) {
-      throw new VigilError('capability_not_supported', `${chainId} is not ${kind === 'evm' ? 'an EVM' : `a ${kind}`} chain`);
+      throw new VigilError(
+        'capability_not_supported',
+        `${chainId} is not ${kind === 'evm' ? 'an EVM' : `a ${kind}`} chain`,
+      );
     }
     if (this.rpcUrls(chainId).filter(isHttp).length === 0) {
       throw new VigilError('chain_unavailable', `No RPC endpoint is configured for ${chain.name}.`, {

@@ -149,7 +149,11 @@ export class ProviderPool {
     const response = await fetch(provider.url, { ...init, signal });
     // Read the body inside the timeout: a provider that sends headers and then stalls is slow too.
     const body = await response.arrayBuffer();
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }
 
   /** Asks the provider once which chain it serves; false when it serves another one. */
@@ -157,7 +161,12 @@ export class ProviderPool {
     const identity = this.#identity;
     if (!identity) return Promise.resolve(true);
     provider.identity ??= (async () => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: identity.method, params: identity.params ?? [] });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: identity.method,
+        params: identity.params ?? [],
+      });
       try {
         const response = await this.#send(provider, {
           method: 'POST',

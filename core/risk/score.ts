@@ -64,15 +64,20 @@ export function scoreToken(input: readonly Check[], options: ScoreOptions = {}):
   const checks = allowlist
     ? input.map((check) =>
         neutralised.has(check.id)
-          ? downgradeCheck(check, `allowlisted (${allowlist.source}): a governed capability, not a scam signal`)
+          ? downgradeCheck(
+              check,
+              `allowlisted (${allowlist.source}): a governed capability, not a scam signal`,
+            )
           : check,
       )
     : [...input];
   if (allowlist) {
     explanation.push(
-      `allowlisted by ${allowlist.source}: governed capabilities (${ALLOWLIST_NEUTRALISED.filter((id) =>
-        checks.some((check) => check.id === id && check.downgraded),
-      ).join(', ') || 'none found'}) weigh nothing; simulated behaviour still counts`,
+      `allowlisted by ${allowlist.source}: governed capabilities (${
+        ALLOWLIST_NEUTRALISED.filter((id) =>
+          checks.some((check) => check.id === id && check.downgraded),
+        ).join(', ') || 'none found'
+      }) weigh nothing; simulated behaviour still counts`,
     );
   }
   let weighted = 0;
@@ -126,10 +131,15 @@ export function scoreToken(input: readonly Check[], options: ScoreOptions = {}):
     );
   const worst = checks
     .filter((check) => check.status === CheckStatus.fail)
-    .reduce<Check | undefined>((top, check) => (!top || SEVERITY_FLOOR[check.severity] > SEVERITY_FLOOR[top.severity] ? check : top), undefined);
+    .reduce<Check | undefined>(
+      (top, check) => (!top || SEVERITY_FLOOR[check.severity] > SEVERITY_FLOOR[top.severity] ? check : top),
+      undefined,
+    );
   if (riskScore !== null && worst && SEVERITY_FLOOR[worst.severity] > riskScore) {
     riskScore = SEVERITY_FLOOR[worst.severity];
-    explanation.push(`worst finding ${worst.id} is ${worst.severity} → score lifted to its band floor ${riskScore}`);
+    explanation.push(
+      `worst finding ${worst.id} is ${worst.severity} → score lifted to its band floor ${riskScore}`,
+    );
   }
   if (gates.length > 0) {
     riskScore = Math.max(riskScore ?? 0, GATE_FLOOR);

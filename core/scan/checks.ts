@@ -70,7 +70,12 @@ export const CHECKS = {
     severity: Severity.medium,
     title: 'Size limits can be changed by a privileged account',
   },
-  is_proxy: { category: contract, severity: Severity.medium, title: 'Upgradeable proxy', green: 'Not upgradeable' },
+  is_proxy: {
+    category: contract,
+    severity: Severity.medium,
+    title: 'Upgradeable proxy',
+    green: 'Not upgradeable',
+  },
   selfdestruct: { category: contract, severity: Severity.high, title: 'Contract can self-destruct' },
   external_call: { category: contract, severity: Severity.medium, title: 'Delegates calls to other code' },
 
@@ -109,7 +114,11 @@ export const CHECKS = {
     gate: true,
   },
   transfer_hook: { category: contract, severity: Severity.medium, title: 'Transfer hook runs a program' },
-  none_transferable: { category: contract, severity: Severity.critical, title: 'Token cannot be transferred' },
+  none_transferable: {
+    category: contract,
+    severity: Severity.critical,
+    title: 'Token cannot be transferred',
+  },
   default_account_frozen: {
     category: contract,
     severity: Severity.high,

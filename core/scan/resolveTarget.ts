@@ -40,9 +40,13 @@ export function checkScanRequest(
     );
   }
   const invalid = () =>
-    new VigilError('invalid_address', `"${request.address.slice(0, 64)}" is not a valid ${chain.name} address.`, {
-      extensions: { field: 'address' },
-    });
+    new VigilError(
+      'invalid_address',
+      `"${request.address.slice(0, 64)}" is not a valid ${chain.name} address.`,
+      {
+        extensions: { field: 'address' },
+      },
+    );
   if (chain.kind === ChainKind.solana) {
     let key: PublicKey;
     try {
@@ -59,24 +63,41 @@ export function checkScanRequest(
 }
 
 /** Reads the token at a block (a slot on Solana); a problem when there is no token there. */
-export async function assertScannable(chains: ChainClients, target: CheckedRequest, block?: bigint): Promise<void> {
+export async function assertScannable(
+  chains: ChainClients,
+  target: CheckedRequest,
+  block?: bigint,
+): Promise<void> {
   if (target.chain.kind === ChainKind.solana) {
     const connection = chains.solana(target.chain.id);
-    const account = await connection.getAccountInfo(new PublicKey(target.address), block === undefined ? {} : { minContextSlot: Number(block) });
+    const account = await connection.getAccountInfo(
+      new PublicKey(target.address),
+      block === undefined ? {} : { minContextSlot: Number(block) },
+    );
     if (!account || !(TOKEN_PROGRAMS as readonly string[]).includes(account.owner.toBase58())) {
-      throw new VigilError('address_not_contract', `${target.address} is not a token mint on ${target.chain.name}.`, {
-        extensions: { chain: target.chain.id, address: target.address },
-      });
+      throw new VigilError(
+        'address_not_contract',
+        `${target.address} is not a token mint on ${target.chain.name}.`,
+        {
+          extensions: { chain: target.chain.id, address: target.address },
+        },
+      );
     }
     return;
   }
   const client = chains.evm(target.chain.id);
   const code = await client.getCode(
-    block === undefined ? { address: target.address as `0x${string}` } : { address: target.address as `0x${string}`, blockNumber: block },
+    block === undefined
+      ? { address: target.address as `0x${string}` }
+      : { address: target.address as `0x${string}`, blockNumber: block },
   );
   if (!code || code === '0x') {
-    throw new VigilError('address_not_contract', `${target.address} holds no contract code on ${target.chain.name}.`, {
-      extensions: { chain: target.chain.id, address: target.address },
-    });
+    throw new VigilError(
+      'address_not_contract',
+      `${target.address} holds no contract code on ${target.chain.name}.`,
+      {
+        extensions: { chain: target.chain.id, address: target.address },
+      },
+    );
   }
 }

@@ -55,7 +55,8 @@ export function readScanConfig(env: NodeJS.ProcessEnv = process.env): ScanConfig
   const lpLockers = new Map<ChainId, string[]>();
   for (const chain of CHAINS) {
     const listed = parseAddresses(env[allowlistEnvName(chain.id)], chain.id, allowlistEnvName(chain.id));
-    if (listed.length > 0) allowlist.set(chain.id, new Set(listed.map((address) => normalise(chain.id, address))));
+    if (listed.length > 0)
+      allowlist.set(chain.id, new Set(listed.map((address) => normalise(chain.id, address))));
     const lockers = [
       ...((chain as { lpLockers?: readonly string[] }).lpLockers ?? []),
       ...parseAddresses(env[lockersEnvName(chain.id)], chain.id, lockersEnvName(chain.id)),

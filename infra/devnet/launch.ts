@@ -50,7 +50,9 @@ export function devnetWallet(label: string): Address {
   return getAddress(`0x${keccak256(stringToHex(`vigil.devnet.${label}`)).slice(-40)}`);
 }
 
-export const AIRDROP_WALLETS: readonly Address[] = Array.from({ length: AIRDROP_HOLDERS }, (_, i) => devnetWallet(`holder.${i}`));
+export const AIRDROP_WALLETS: readonly Address[] = Array.from({ length: AIRDROP_HOLDERS }, (_, i) =>
+  devnetWallet(`holder.${i}`),
+);
 
 export function pairFor(factory: Address, weth: Address, token: Address): Address {
   const [a, b] = token.toLowerCase() < weth.toLowerCase() ? [token, weth] : [weth, token];
@@ -86,17 +88,30 @@ export async function deployToken(
     const artifact = artifactOf(name);
     const nonce = await sender.send({
       label: `deploy ${name} for ${key}`,
-      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as Parameters<typeof encodeDeployData>[0]),
+      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as Parameters<
+        typeof encodeDeployData
+      >[0]),
     });
     return getContractAddress({ from: sender.address, nonce: BigInt(nonce) });
   };
   const helpers: Record<string, Address> = {};
   for (const helper of spec.helpers ?? []) helpers[helper] = await create(helper);
-  if (!spec.proxy) return create(spec.contract, spec.constructorArgs?.({ router: context.router, supply: SUPPLY, helpers }) ?? []);
+  if (!spec.proxy)
+    return create(
+      spec.contract,
+      spec.constructorArgs?.({ router: context.router, supply: SUPPLY, helpers }) ?? [],
+    );
 
   const implementation = await create(spec.contract);
-  const admin = spec.proxy === 'timelock' ? await create('DevnetTimelock', [TIMELOCK_DELAY, [sender.address], [sender.address]]) : sender.address;
-  const init = encodeFunctionData({ abi: initAbi, functionName: 'initialize', args: [spec.name, spec.symbol, SUPPLY, sender.address] });
+  const admin =
+    spec.proxy === 'timelock'
+      ? await create('DevnetTimelock', [TIMELOCK_DELAY, [sender.address], [sender.address]])
+      : sender.address;
+  const init = encodeFunctionData({
+    abi: initAbi,
+    functionName: 'initialize',
+    args: [spec.name, spec.symbol, SUPPLY, sender.address],
+  });
   const proxy = await create('DevnetProxy', [implementation, admin, init]);
   if (spec.contract === 'StableTokenImpl') {
     await sender.send({
@@ -142,12 +157,21 @@ export async function settleLaunch(
   ownable: (contract: string) => boolean,
 ): Promise<void> {
   const { spec, key, token, pair } = listed;
-  const lp = await client.readContract({ address: pair, abi: erc20Abi, functionName: 'balanceOf', args: [sender.address] });
+  const lp = await client.readContract({
+    address: pair,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [sender.address],
+  });
   if (spec.lp !== 'keep') {
     await sender.send({
       label: `${spec.lp} LP of ${key}`,
       to: pair,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [spec.lp === 'burn' ? DEAD : lpLocker, lp] }),
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [spec.lp === 'burn' ? DEAD : lpLocker, lp],
+      }),
     });
   }
   const shares = DISTRIBUTIONS[spec.distribution];
@@ -162,19 +186,33 @@ export async function settleLaunch(
   await sender.send({
     label: `burn ${key}`,
     to: token,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [DEAD, (SUPPLY * BigInt(shares.burn)) / 1000n] }),
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [DEAD, (SUPPLY * BigInt(shares.burn)) / 1000n],
+    }),
   });
   if (spec.ownership === 'keep' || !ownable(spec.contract)) return;
   await sender.send({
     label: `${spec.ownership} ${key}`,
     to: token,
-    data: encodeFunctionData({ abi: ownerAbi, functionName: spec.ownership === 'lock' ? 'lock' : 'renounceOwnership' }),
+    data: encodeFunctionData({
+      abi: ownerAbi,
+      functionName: spec.ownership === 'lock' ? 'lock' : 'renounceOwnership',
+    }),
   });
 }
 
 /** Buys every tradable token from each trader; the sells follow in `sellHalf`. */
-export async function buy(sender: DevSender, listed: Listed, index: number, router: Address, weth: Address): Promise<void> {
-  const amount = listed.spec.tradeEth?.[index] ?? [parseEther('0.5'), parseEther('0.2')][index] ?? parseEther('0.1');
+export async function buy(
+  sender: DevSender,
+  listed: Listed,
+  index: number,
+  router: Address,
+  weth: Address,
+): Promise<void> {
+  const amount =
+    listed.spec.tradeEth?.[index] ?? [parseEther('0.5'), parseEther('0.2')][index] ?? parseEther('0.1');
   await sender.send({
     label: `buy ${listed.key}`,
     to: router,
@@ -192,8 +230,19 @@ export async function buy(sender: DevSender, listed: Listed, index: number, rout
   });
 }
 
-export async function sellHalf(sender: DevSender, client: DevnetClient, listed: Listed, router: Address, weth: Address): Promise<void> {
-  const balance = await client.readContract({ address: listed.token, abi: erc20Abi, functionName: 'balanceOf', args: [sender.address] });
+export async function sellHalf(
+  sender: DevSender,
+  client: DevnetClient,
+  listed: Listed,
+  router: Address,
+  weth: Address,
+): Promise<void> {
+  const balance = await client.readContract({
+    address: listed.token,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [sender.address],
+  });
   await sender.send({
     label: `sell ${listed.key}`,
     to: router,
@@ -222,11 +271,20 @@ export async function afterTrading(
     }
   }
   if (listed.spec.after === 'pull-liquidity') {
-    const lp = await client.readContract({ address: listed.pair, abi: erc20Abi, functionName: 'balanceOf', args: [sender.address] });
+    const lp = await client.readContract({
+      address: listed.pair,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [sender.address],
+    });
     await sender.send({
       label: `approve LP of ${listed.key}`,
       to: listed.pair,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [context.router, maxUint256] }),
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [context.router, maxUint256],
+      }),
     });
     await sender.send({
       label: `pull liquidity of ${listed.key}`,

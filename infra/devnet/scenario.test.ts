@@ -98,7 +98,8 @@ describe('deployScenario', () => {
       const spec = TOKEN_SPECS[key];
       const token = scenario.tokens[key];
       const current = await owner(token.address);
-      if (spec.ownership === 'keep' && current !== undefined) expect(current, key).toBe(scenario.deployers[key]);
+      if (spec.ownership === 'keep' && current !== undefined)
+        expect(current, key).toBe(scenario.deployers[key]);
       if (spec.ownership !== 'keep' && current !== undefined) expect(current, key).toBe(zeroAddress);
     }
     // The mintable token's owner can still mint.

@@ -1,12 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  type Address,
-  encodeDeployData,
-  getAddress,
-  parseEther,
-} from 'viem';
+import { type Address, encodeDeployData, getAddress, parseEther } from 'viem';
 import { DEVNET_LP_LOCKER } from '../../core/chains/registry.ts';
 import { type Artifacts, compileContracts } from './compile.ts';
 import { DevSender, type DevnetClient, createDevnetClient } from './client.ts';
@@ -78,7 +73,8 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
   // Deployer wallets: funded by the funder (a visible funding transaction), then sent from by impersonation.
   const funder = new DevSender(client, funderAddress);
   const wallets = new Map<string, Address>();
-  for (const key of TOKEN_KEYS) wallets.set(TOKEN_SPECS[key].deployer, devnetWallet(`deployer.${TOKEN_SPECS[key].deployer}`));
+  for (const key of TOKEN_KEYS)
+    wallets.set(TOKEN_SPECS[key].deployer, devnetWallet(`deployer.${TOKEN_SPECS[key].deployer}`));
   wallets.set('minter', devnetWallet('deployer.minter'));
   const fund = async (labels: string[]) => {
     for (const label of labels) {
@@ -113,8 +109,11 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
   await settleAll();
   for (const entry of listed) await addLiquidity(senderOf(entry.deployer), entry, dex.router);
   await settleAll();
-  const ownable = (contract: string) => hasFunction(artifacts[contract]?.abi ?? [], 'renounceOwnership') || hasFunction(artifacts[contract]?.abi ?? [], 'lock');
-  for (const entry of listed) await settleLaunch(senderOf(entry.deployer), client, entry, DEVNET_LP_LOCKER, ownable);
+  const ownable = (contract: string) =>
+    hasFunction(artifacts[contract]?.abi ?? [], 'renounceOwnership') ||
+    hasFunction(artifacts[contract]?.abi ?? [], 'lock');
+  for (const entry of listed)
+    await settleLaunch(senderOf(entry.deployer), client, entry, DEVNET_LP_LOCKER, ownable);
   await settleAll();
 
   const traders = traderAddresses.map((address) => new DevSender(client, address));
@@ -129,7 +128,10 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
     }),
   );
   for (const entry of listed.filter((candidate) => candidate.spec.after))
-    await afterTrading(senderOf(entry.deployer), client, entry, { router: dex.router, traders: traderAddresses });
+    await afterTrading(senderOf(entry.deployer), client, entry, {
+      router: dex.router,
+      traders: traderAddresses,
+    });
   await settleAll();
 
   const tokens = {} as Record<TokenKey, ScenarioToken>;

@@ -52,7 +52,11 @@ const base = {
   allowlisted: false,
 } as const;
 
-const named = (name: string, symbol: string) => ({ name, symbol, constructorArgs: (c: DeployContext) => [name, symbol, c.supply] });
+const named = (name: string, symbol: string) => ({
+  name,
+  symbol,
+  constructorArgs: (c: DeployContext) => [name, symbol, c.supply],
+});
 const withRouter = (name: string, symbol: string) => ({
   name,
   symbol,
@@ -61,7 +65,15 @@ const withRouter = (name: string, symbol: string) => ({
 const fees = (name: string, symbol: string, buy: number, sell: number, transfer: number) => ({
   name,
   symbol,
-  constructorArgs: (c: DeployContext) => [name, symbol, c.supply, c.router, BigInt(buy), BigInt(sell), BigInt(transfer)],
+  constructorArgs: (c: DeployContext) => [
+    name,
+    symbol,
+    c.supply,
+    c.router,
+    BigInt(buy),
+    BigInt(sell),
+    BigInt(transfer),
+  ],
 });
 
 /** Defaults of a well-behaved launch; each token changes what it is about. */
@@ -79,7 +91,14 @@ const launch = {
  * written from what each contract does, not from what the scanner says.
  */
 export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
-  clean: { ...launch, contract: 'CleanToken', kind: TokenKind.clean, ...named('Clean Token', 'CLEAN'), deployer: 'clean', expected: { ...base, tier: 'low', flags: [] } },
+  clean: {
+    ...launch,
+    contract: 'CleanToken',
+    kind: TokenKind.clean,
+    ...named('Clean Token', 'CLEAN'),
+    deployer: 'clean',
+    expected: { ...base, tier: 'low', flags: [] },
+  },
   honeypot: {
     ...launch,
     contract: 'HoneypotToken',
@@ -130,7 +149,12 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...fees('Wire Fee', 'WIRE', 0, 0, 2_500),
     deployer: 'wire',
     ownership: 'keep',
-    expected: { ...base, tier: 'medium', transferTaxBps: 2_500, flags: ['transfer_tax', 'owner_not_renounced'] },
+    expected: {
+      ...base,
+      tier: 'medium',
+      transferTaxBps: 2_500,
+      flags: ['transfer_tax', 'owner_not_renounced'],
+    },
   },
   low_fee: {
     ...launch,
@@ -227,7 +251,11 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...withRouter('Small Steps', 'STEP'),
     deployer: 'steps',
     ownership: 'keep',
-    expected: { ...base, tier: 'medium', flags: ['is_anti_whale', 'anti_whale_modifiable', 'owner_not_renounced'] },
+    expected: {
+      ...base,
+      tier: 'medium',
+      flags: ['is_anti_whale', 'anti_whale_modifiable', 'owner_not_renounced'],
+    },
   },
   cooldown: {
     ...launch,
@@ -364,7 +392,13 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
       ...base,
       tier: 'critical',
       simulable: false,
-      flags: ['low_liquidity', 'deployer_rug_history', 'failed_sells', 'creator_holds_supply', 'holder_concentration'],
+      flags: [
+        'low_liquidity',
+        'deployer_rug_history',
+        'failed_sells',
+        'creator_holds_supply',
+        'holder_concentration',
+      ],
     },
   },
   rugger_next: {

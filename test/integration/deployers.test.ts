@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/stack/processes.ts';
-import { devnetRpcUrls, isolatedEnv, startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
+import {
+  devnetRpcUrls,
+  isolatedEnv,
+  startTestBackend,
+  testStack,
+  type TestBackend,
+} from '../support/fixtures.ts';
 
 interface Reputation {
   score: number;
@@ -23,10 +29,14 @@ describe('GET /api/v2/scanner/deployers/{chain}/{address}', () => {
   afterAll(() => backend?.close());
 
   const read = async (address: string, chain = 'devnet', app = backend.app) => {
-    const response = await app.inject({ method: 'GET', url: `/api/v2/scanner/deployers/${chain}/${address}` });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/v2/scanner/deployers/${chain}/${address}`,
+    });
     return { status: response.statusCode, body: response.json<Reputation>(), headers: response.headers };
   };
-  const status = (reputation: Reputation, id: string) => reputation.checks.find((check) => check.id === id)?.status;
+  const status = (reputation: Reputation, id: string) =>
+    reputation.checks.find((check) => check.id === id)?.status;
 
   it('scores a serial rugger low, with the withdrawal as evidence', async () => {
     const { status: code, body } = await read(scenario.deployers.rugger_next ?? '');
@@ -64,7 +74,9 @@ describe('GET /api/v2/scanner/deployers/{chain}/{address}', () => {
 
   it('reads through a dead provider and names it in X-Degraded-Stores', async () => {
     const dead = `http://127.0.0.1:${await freePort()}`;
-    const degraded = await startTestBackend(isolatedEnv(), { rpcUrls: devnetRpcUrls([dead, testStack().rpcUrl]) });
+    const degraded = await startTestBackend(isolatedEnv(), {
+      rpcUrls: devnetRpcUrls([dead, testStack().rpcUrl]),
+    });
     try {
       const answer = await read(scenario.deployers.clean ?? '', 'devnet', degraded.app);
       expect(answer.status).toBe(200);

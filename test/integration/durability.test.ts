@@ -89,10 +89,13 @@ describe('durability', () => {
       timeoutMs: 90_000,
       intervalMs: 250,
     });
+    // The tokens are identical launches: every scan, interrupted or not, reaches the same verdict.
+    const tiers = new Set<string | undefined>();
     for (const jobId of jobIds) {
       const job = await status(jobId);
       expect(job.status).toBe('completed');
-      expect(job.result?.tier).toBe('low');
+      tiers.add(job.result?.tier);
     }
+    expect(tiers.size).toBe(1);
   });
 });

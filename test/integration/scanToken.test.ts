@@ -67,32 +67,38 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     return { status: response.statusCode, job: response.json<Job>(), headers: response.headers };
   };
 
-  it.each(Object.entries(scenario.tokens))('gives the %s token its expected flags and tier', async (_key, token) => {
-    const { status, job } = await scan(token.address, { fresh: true });
-    expect(status).toBe(200);
-    expect(job.status).toBe('completed');
-    const result = job.result;
-    if (!result) throw new Error('no result');
-    const failed = result.checks
-      .filter((check) => check.status === 'fail')
-      .map((check) => check.id)
-      .sort();
-    expect(failed).toEqual([...token.expected.flags].sort());
-    expect(result.tier).toBe(token.expected.tier);
-    expect(result.allowlisted).toBe(token.expected.allowlisted);
-    // Every verdict names the block it was taken at.
-    for (const check of result.checks)
-      for (const evidence of check.evidence) if (evidence.block !== undefined) expect(/^\d+$/.test(evidence.block)).toBe(true);
-    if (token.expected.honeypot) {
-      expect(result.gates).toContain('is_honeypot');
-      const flag = result.flags.find((entry) => entry.id === 'is_honeypot');
-      expect(flag?.detail).toContain(token.expected.sellRevertReason);
-      expect(flag?.evidence.every((evidence) => evidence.block === result.block_number)).toBe(true);
-    }
-    if (token.expected.tier !== 'critical') expect(result.gates).toEqual([]);
-    expect(job.progress?.stage).toBe('done');
-    expect(Object.values(job.progress?.engines ?? {}).map((engine) => engine.status)).toEqual(Array(6).fill('completed'));
-  });
+  it.each(Object.entries(scenario.tokens))(
+    'gives the %s token its expected flags and tier',
+    async (_key, token) => {
+      const { status, job } = await scan(token.address, { fresh: true });
+      expect(status).toBe(200);
+      expect(job.status).toBe('completed');
+      const result = job.result;
+      if (!result) throw new Error('no result');
+      const failed = result.checks
+        .filter((check) => check.status === 'fail')
+        .map((check) => check.id)
+        .sort();
+      expect(failed).toEqual([...token.expected.flags].sort());
+      expect(result.tier).toBe(token.expected.tier);
+      expect(result.allowlisted).toBe(token.expected.allowlisted);
+      // Every verdict names the block it was taken at.
+      for (const check of result.checks)
+        for (const evidence of check.evidence)
+          if (evidence.block !== undefined) expect(/^\d+$/.test(evidence.block)).toBe(true);
+      if (token.expected.honeypot) {
+        expect(result.gates).toContain('is_honeypot');
+        const flag = result.flags.find((entry) => entry.id === 'is_honeypot');
+        expect(flag?.detail).toContain(token.expected.sellRevertReason);
+        expect(flag?.evidence.every((evidence) => evidence.block === result.block_number)).toBe(true);
+      }
+      if (token.expected.tier !== 'critical') expect(result.gates).toEqual([]);
+      expect(job.progress?.stage).toBe('done');
+      expect(Object.values(job.progress?.engines ?? {}).map((engine) => engine.status)).toEqual(
+        Array(6).fill('completed'),
+      );
+    },
+  );
 
   it('explains a downgrade: a mint nobody can call any more weighs nothing, and says why', async () => {
     const { job } = await scan(scenario.tokens.renounced_mintable.address);
@@ -250,7 +256,12 @@ describe('cancelling and failing scans', () => {
       const response = await backend.app.inject({
         method: 'POST',
         url: '/api/v2/scanner/scans',
-        payload: { chain: 'devnet', address: testStack().scenario.tokens.clean.address, wait_ms: 30_000, fresh: true },
+        payload: {
+          chain: 'devnet',
+          address: testStack().scenario.tokens.clean.address,
+          wait_ms: 30_000,
+          fresh: true,
+        },
       });
       expect(response.statusCode).toBe(200);
       const job = response.json<Job & { result: { degraded_providers: string[] } | null }>();

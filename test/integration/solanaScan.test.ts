@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
-import { isolatedEnv, startTestBackend, startTestWorkers, testStack, type TestBackend } from '../support/fixtures.ts';
+import {
+  isolatedEnv,
+  startTestBackend,
+  startTestWorkers,
+  testStack,
+  type TestBackend,
+} from '../support/fixtures.ts';
 
 interface Job {
   status: string;
@@ -38,18 +44,26 @@ describe('Solana token scans through the API, Temporal and a scanner worker', ()
     return { status: response.statusCode, job: response.json<Job>() };
   };
 
-  it.each(Object.entries(solanaMints))('gives the %s mint its expected flags and tier', async (_key, mint) => {
-    const { status, job } = await scan(mint.address);
-    expect(status).toBe(200);
-    const result = job.result;
-    if (!result) throw new Error(`no result: ${JSON.stringify(job.error)}`);
-    const failed = result.checks.filter((check) => check.status === 'fail').map((check) => check.id).sort();
-    expect(failed).toEqual([...mint.expected.flags].sort());
-    expect(result.tier).toBe(mint.expected.tier);
-    expect(Object.keys(result.engines).sort()).toEqual(['solana_holders', 'solana_mint']);
-    for (const check of result.checks.filter((entry) => entry.status !== 'unknown'))
-      expect(check.evidence.every((evidence) => BigInt(evidence.block ?? '0') >= BigInt(result.block_number))).toBe(true);
-  });
+  it.each(Object.entries(solanaMints))(
+    'gives the %s mint its expected flags and tier',
+    async (_key, mint) => {
+      const { status, job } = await scan(mint.address);
+      expect(status).toBe(200);
+      const result = job.result;
+      if (!result) throw new Error(`no result: ${JSON.stringify(job.error)}`);
+      const failed = result.checks
+        .filter((check) => check.status === 'fail')
+        .map((check) => check.id)
+        .sort();
+      expect(failed).toEqual([...mint.expected.flags].sort());
+      expect(result.tier).toBe(mint.expected.tier);
+      expect(Object.keys(result.engines).sort()).toEqual(['solana_holders', 'solana_mint']);
+      for (const check of result.checks.filter((entry) => entry.status !== 'unknown'))
+        expect(
+          check.evidence.every((evidence) => BigInt(evidence.block ?? '0') >= BigInt(result.block_number)),
+        ).toBe(true);
+    },
+  );
 
   it('refuses an account that is not a mint (422) and a malformed address (422)', async () => {
     const notMint = await scan('11111111111111111111111111111111');

@@ -54,7 +54,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ]);
     for (const service of [temporal, redis, mongo])
       if (service) stops.push(() => service.process.stop(5_000));
-    stops.push(() => anvil.stop(), () => solana.close());
+    stops.push(
+      () => anvil.stop(),
+      () => solana.close(),
+    );
     const scenario = await deployScenario(anvil.url);
     project.provide('stack', {
       temporalAddress: temporal?.address ?? process.env.TEMPORAL_ADDRESS ?? '',

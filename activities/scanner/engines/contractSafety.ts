@@ -25,7 +25,15 @@ export type { EngineOutput } from './context.ts';
 
 const beaconAbi = parseAbi(['function implementation() view returns (address)']);
 const totalSupplyAbi = parseAbi(['function totalSupply() view returns (uint256)']);
-const PROBED_GROUPS: PrivilegeGroup[] = ['mint', 'balance', 'blacklist', 'whitelist', 'pause', 'fees', 'limits'];
+const PROBED_GROUPS: PrivilegeGroup[] = [
+  'mint',
+  'balance',
+  'blacklist',
+  'whitelist',
+  'pause',
+  'fees',
+  'limits',
+];
 
 /**
  * Contract safety from code and state at one block: ownership (fake renounces included),
@@ -47,7 +55,9 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   ]);
   const own = analyzeBytecode(code ?? '0x');
   const implementation = await resolveImplementation(client, proxy, own.minimalProxyTarget, blockNumber);
-  const implCode = implementation ? await client.getCode({ address: implementation, blockNumber }) : undefined;
+  const implCode = implementation
+    ? await client.getCode({ address: implementation, blockNumber })
+    : undefined;
   const impl = implCode ? analyzeBytecode(implCode) : undefined;
   const selectors = new Set<Hex>([...own.selectors, ...(impl?.selectors ?? [])]);
 
@@ -63,10 +73,22 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     blockNumber,
   });
   const deployer = input.creation?.deployer as Address | undefined;
-  const exclude = [address, pool?.pair, pool?.dex.router, pool?.dex.wrappedNative, implementation, proxy?.admin, PROBE_VICTIM, zeroAddress];
+  const exclude = [
+    address,
+    pool?.pair,
+    pool?.dex.router,
+    pool?.dex.wrappedNative,
+    implementation,
+    proxy?.admin,
+    PROBE_VICTIM,
+    zeroAddress,
+  ];
   const actors: PrivilegeCandidate[] =
     owner.kind === 'live'
-      ? distinctCandidates([{ address: owner.owner, source: `${ownerInfo.getter ?? 'owner()'}` }, ...roles], exclude)
+      ? distinctCandidates(
+          [{ address: owner.owner, source: `${ownerInfo.getter ?? 'owner()'}` }, ...roles],
+          exclude,
+        )
       : distinctCandidates(
           [...(deployer ? [{ address: deployer, source: 'deployer' }] : []), ...roles, ...stored],
           exclude,
@@ -95,9 +117,16 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   checks.push(
     makeCheck('selfdestruct', {
       status: selfdestruct ? 'fail' : 'pass',
-      detail: selfdestruct ? 'The code contains the SELFDESTRUCT opcode.' : 'No SELFDESTRUCT opcode in the code.',
+      detail: selfdestruct
+        ? 'The code contains the SELFDESTRUCT opcode.'
+        : 'No SELFDESTRUCT opcode in the code.',
       evidence: [
-        { kind: 'bytecode', summary: `opcode walk of ${own.codeSize} bytes`, data: { opcode: '0xff', found: selfdestruct }, block },
+        {
+          kind: 'bytecode',
+          summary: `opcode walk of ${own.codeSize} bytes`,
+          data: { opcode: '0xff', found: selfdestruct },
+          block,
+        },
       ],
     }),
   );
@@ -127,7 +156,11 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     owner: ownerInfo.owner ?? null,
     code_size: own.codeSize,
     selectors: selectors.size,
-    upgrade: { kind: upgrade.kind, authority: upgrade.address ?? null, delay_seconds: upgrade.delaySeconds ?? null },
+    upgrade: {
+      kind: upgrade.kind,
+      authority: upgrade.address ?? null,
+      delay_seconds: upgrade.delaySeconds ?? null,
+    },
     probed_accounts: runs.map((run) => ({ address: run.actor.address, source: run.actor.source })),
   };
   if (implementation) facts.implementation = implementation;
@@ -157,7 +190,11 @@ async function runProbes(client: PublicClient, parameters: RunProbesParameters):
   const runs = await Promise.all(
     parameters.actors.map(async (actor): Promise<ProbeRun | undefined> => {
       const calls: ProbeCall[] = entries.flatMap((entry) => {
-        const data = probeCalldata(entry, { victim: PROBE_VICTIM, actor: actor.address, amount: parameters.amount });
+        const data = probeCalldata(entry, {
+          victim: PROBE_VICTIM,
+          actor: actor.address,
+          amount: parameters.amount,
+        });
         return data ? [{ label: entry.signature, data }] : [];
       });
       if (calls.length === 0) return undefined;
@@ -190,12 +227,20 @@ async function resolveImplementation(
   if (proxy.implementation) return proxy.implementation;
   if (proxy.beacon) {
     const beacon = proxy.beacon;
-    return tryRead(() => client.readContract({ address: beacon, abi: beaconAbi, functionName: 'implementation', blockNumber }));
+    return tryRead(() =>
+      client.readContract({ address: beacon, abi: beaconAbi, functionName: 'implementation', blockNumber }),
+    );
   }
   return undefined;
 }
 
 /** totalSupply at a block, or undefined when the contract has none (not a token). */
-export function readTotalSupply(client: PublicClient, address: Address, blockNumber: bigint): Promise<bigint | undefined> {
-  return tryRead(() => client.readContract({ address, abi: totalSupplyAbi, functionName: 'totalSupply', blockNumber }));
+export function readTotalSupply(
+  client: PublicClient,
+  address: Address,
+  blockNumber: bigint,
+): Promise<bigint | undefined> {
+  return tryRead(() =>
+    client.readContract({ address, abi: totalSupplyAbi, functionName: 'totalSupply', blockNumber }),
+  );
 }

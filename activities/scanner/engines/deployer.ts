@@ -40,9 +40,13 @@ export async function deployer(input: EvmEngineInput, cache?: DeployerCache): Pr
     return { checks: ENGINE_CHECKS.deployer.map((id) => unknownCheck(id, reason)), facts: {} };
   }
   const wallet = getAddress(creation.deployer);
-  const compute = () => deployerReputation(client, { chain, deployer: wallet, blockNumber, limits: config.limits });
+  const compute = () =>
+    deployerReputation(client, { chain, deployer: wallet, blockNumber, limits: config.limits });
   const reputation = cache ? await cache.get(`${chain.id}:${wallet}`, compute) : await compute();
-  return { checks: reputationChecks(reputation, getAddress(address)), facts: { deployer: wallet, reputation } };
+  return {
+    checks: reputationChecks(reputation, getAddress(address)),
+    facts: { deployer: wallet, reputation },
+  };
 }
 
 export function reputationChecks(reputation: DeployerReputation, scanned?: Address): Check[] {
@@ -56,7 +60,13 @@ export function reputationChecks(reputation: DeployerReputation, scanned?: Addre
     summary: token.rugged
       ? `${token.symbol ?? token.address}: the deployer removed ${token.removed_by_deployer_wei} of ${token.added_wei} wei liquidity ${token.rug?.seconds_after_launch ?? '?'} s after launch (tx ${token.rug?.tx ?? '?'})`
       : `${token.symbol ?? token.address}: ${token.honeypot ? 'sells revert in simulation' : `liquidity added ${token.added_wei} wei, removed by the deployer ${token.removed_by_deployer_wei} wei`}`,
-    data: { token: token.address, pair: token.pair, added_wei: token.added_wei, removed_by_deployer_wei: token.removed_by_deployer_wei, honeypot: token.honeypot },
+    data: {
+      token: token.address,
+      pair: token.pair,
+      added_wei: token.added_wei,
+      removed_by_deployer_wei: token.removed_by_deployer_wei,
+      honeypot: token.honeypot,
+    },
     block: token.rug?.block ?? block,
   });
   const scope: Evidence = {
@@ -97,7 +107,11 @@ export function reputationChecks(reputation: DeployerReputation, scanned?: Addre
   const funding: Evidence = {
     kind: 'call',
     summary: `first funded at block ${reputation.first_seen_block ?? '?'} by ${reputation.funded_by ?? 'unknown'}; ${age === null ? 'age unknown' : `${Math.round(age / 3600)} h before block ${block}`}`,
-    data: { first_seen_block: reputation.first_seen_block, funded_by: reputation.funded_by, age_seconds: age },
+    data: {
+      first_seen_block: reputation.first_seen_block,
+      funded_by: reputation.funded_by,
+      age_seconds: age,
+    },
     block,
   };
   checks.push(

@@ -38,7 +38,12 @@ const limitAbi = parseAbi([
  * Honeypot and taxes: buys, transfers and sells the token against its deepest pool in one
  * simulated call at the pinned block (nothing is sent), and reads what each leg really did.
  */
-export async function honeypot({ client, chain, address, blockNumber }: EvmEngineInput): Promise<EngineOutput> {
+export async function honeypot({
+  client,
+  chain,
+  address,
+  blockNumber,
+}: EvmEngineInput): Promise<EngineOutput> {
   const dexes = chain.dexes;
   const block = blockNumber.toString();
   const [pool, limits] = await Promise.all([
@@ -59,7 +64,10 @@ export async function honeypot({ client, chain, address, blockNumber }: EvmEngin
 
   if (pool.reserveNative < DRAINED_POOL_WEI) {
     const reason = `The pool ${pool.pair} holds ${pool.reserveNative} wei of the native asset: drained, so trading cannot be simulated.`;
-    return { checks: ENGINE_CHECKS.honeypot.map((id) => unknownCheck(id, reason)), facts: { pool: poolFacts(pool) } };
+    return {
+      checks: ENGINE_CHECKS.honeypot.map((id) => unknownCheck(id, reason)),
+      facts: { pool: poolFacts(pool) },
+    };
   }
   let amountIn = pool.reserveNative / POOL_SHARE_DIVISOR;
   if (amountIn < MIN_AMOUNT_IN) amountIn = MIN_AMOUNT_IN;
@@ -102,7 +110,14 @@ export async function honeypot({ client, chain, address, blockNumber }: EvmEngin
     }),
   );
   if (!buy.ok) {
-    for (const id of ['is_honeypot', 'cannot_sell_all', 'buy_tax', 'sell_tax', 'transfer_tax', 'trading_cooldown'] as const) {
+    for (const id of [
+      'is_honeypot',
+      'cannot_sell_all',
+      'buy_tax',
+      'sell_tax',
+      'transfer_tax',
+      'trading_cooldown',
+    ] as const) {
       checks.push(unknownCheck(id, 'The buy failed, so the later legs could not be simulated.'));
     }
     checks.push(antiWhaleCheck(sim.largeBuy, buy, limits, simEvidence, block));
@@ -112,7 +127,9 @@ export async function honeypot({ client, chain, address, blockNumber }: EvmEngin
   const sold = sell.ok ? sell : sellPartial.ok ? sellPartial : undefined;
   if (!sell.attempted) {
     checks.push(unknownCheck('is_honeypot', 'The buy delivered no tokens, so selling could not be tried.'));
-    checks.push(unknownCheck('cannot_sell_all', 'The buy delivered no tokens, so selling could not be tried.'));
+    checks.push(
+      unknownCheck('cannot_sell_all', 'The buy delivered no tokens, so selling could not be tried.'),
+    );
   } else {
     checks.push(
       makeCheck('is_honeypot', {
@@ -123,19 +140,31 @@ export async function honeypot({ client, chain, address, blockNumber }: EvmEngin
           : sold
             ? `Selling everything reverts (${sell.revertReason ?? 'no reason'}), but selling 90 % works.`
             : `Buying works but selling reverts: ${sell.revertReason ?? 'no reason given'}.`,
-        evidence: [simEvidence('buy', buy), simEvidence('sell', sell), ...(sellPartial.attempted ? [simEvidence('sell 90%', sellPartial)] : [])],
+        evidence: [
+          simEvidence('buy', buy),
+          simEvidence('sell', sell),
+          ...(sellPartial.attempted ? [simEvidence('sell 90%', sellPartial)] : []),
+        ],
       }),
     );
     checks.push(
       sell.ok
-        ? makeCheck('cannot_sell_all', { status: 'pass', green: false, detail: 'The whole holding sold in one go.', evidence: [simEvidence('sell', sell)] })
+        ? makeCheck('cannot_sell_all', {
+            status: 'pass',
+            green: false,
+            detail: 'The whole holding sold in one go.',
+            evidence: [simEvidence('sell', sell)],
+          })
         : sellPartial.ok
           ? makeCheck('cannot_sell_all', {
               status: 'fail',
               detail: `Selling the whole holding reverts (${sell.revertReason ?? 'no reason'}) while selling 90 % works.`,
               evidence: [simEvidence('sell', sell), simEvidence('sell 90%', sellPartial)],
             })
-          : unknownCheck('cannot_sell_all', 'No sell of any size worked, so the limit on selling everything could not be told apart.'),
+          : unknownCheck(
+              'cannot_sell_all',
+              'No sell of any size worked, so the limit on selling everything could not be told apart.',
+            ),
     );
   }
   checks.push(taxCheck('buy_tax', buy, simEvidence('buy', buy)));
@@ -145,7 +174,9 @@ export async function honeypot({ client, chain, address, blockNumber }: EvmEngin
       ? taxCheck('sell_tax', sold, simEvidence(sold === sell ? 'sell' : 'sell 90%', sold))
       : unknownCheck(
           'sell_tax',
-          sell.attempted ? 'The sell reverted, so no tax could be measured.' : 'Nothing was bought, so nothing could be sold.',
+          sell.attempted
+            ? 'The sell reverted, so no tax could be measured.'
+            : 'Nothing was bought, so nothing could be sold.',
         ),
   );
   checks.push(antiWhaleCheck(sim.largeBuy, buy, limits, simEvidence, block));
@@ -158,13 +189,19 @@ export async function honeypot({ client, chain, address, blockNumber }: EvmEngin
           detail: cooledBuy
             ? `A second buy by the same wallet in the same block reverts: ${buyAgain.revertReason ?? 'no reason'}.`
             : `A second sell by the same wallet in the same block reverts: ${sellAgain.revertReason ?? 'no reason'}.`,
-          evidence: [simEvidence('buy again', buyAgain), ...(sellAgain.attempted ? [simEvidence('sell again', sellAgain)] : [])],
+          evidence: [
+            simEvidence('buy again', buyAgain),
+            ...(sellAgain.attempted ? [simEvidence('sell again', sellAgain)] : []),
+          ],
         })
       : buyAgain.ok
         ? makeCheck('trading_cooldown', {
             status: 'pass',
             detail: 'A second buy (and sell) by the same wallet in the same block works.',
-            evidence: [simEvidence('buy again', buyAgain), ...(sellAgain.attempted ? [simEvidence('sell again', sellAgain)] : [])],
+            evidence: [
+              simEvidence('buy again', buyAgain),
+              ...(sellAgain.attempted ? [simEvidence('sell again', sellAgain)] : []),
+            ],
           })
         : unknownCheck('trading_cooldown', 'The second buy could not be tried.'),
   );
@@ -181,7 +218,9 @@ function antiWhaleCheck(
   const supply = limits[limits.length - 1];
   const found = LIMIT_GETTERS.flatMap((name, index) => {
     const value = limits[index];
-    return value !== undefined && supply !== undefined && value > 0n && value < supply ? [{ name, value }] : [];
+    return value !== undefined && supply !== undefined && value > 0n && value < supply
+      ? [{ name, value }]
+      : [];
   });
   const evidence: Evidence[] = [
     ...found.map(({ name, value }) => ({
@@ -204,7 +243,10 @@ function antiWhaleCheck(
     });
   }
   if (!largeBuy.attempted || !largeBuy.ok)
-    return unknownCheck('is_anti_whale', 'No buy worked, so size limits could not be told apart, and no limit getter answered.');
+    return unknownCheck(
+      'is_anti_whale',
+      'No buy worked, so size limits could not be told apart, and no limit getter answered.',
+    );
   return makeCheck('is_anti_whale', {
     status: 'pass',
     detail: `A buy of ${formatEther(largeBuy.amountIn)} of the native asset by a fresh wallet works; no limit getter is set.`,

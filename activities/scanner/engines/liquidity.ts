@@ -20,7 +20,10 @@ export async function liquidity(input: EvmEngineInput): Promise<EngineOutput> {
       chain.dexes.length === 0
         ? 'No DEX is configured for this chain.'
         : `No pool against the wrapped native asset on ${chain.dexes.map((dex) => dex.name).join(', ')}.`;
-    return { checks: [unknownCheck('low_liquidity', reason), unknownCheck('lp_unlocked', reason)], facts: { pools: [] } };
+    return {
+      checks: [unknownCheck('low_liquidity', reason), unknownCheck('lp_unlocked', reason)],
+      facts: { pools: [] },
+    };
   }
   const decimals = chain.native.decimals;
   const totalNative = pools.reduce((sum, pool) => sum + pool.reserveNative, 0n);
@@ -29,7 +32,12 @@ export async function liquidity(input: EvmEngineInput): Promise<EngineOutput> {
   const poolEvidence: Evidence[] = pools.map((pool) => ({
     kind: 'call',
     summary: `${pool.dex.name} pair ${pool.pair} getReserves(): ${formatUnits(pool.reserveNative, decimals)} ${chain.native.symbol}`,
-    data: { pair: pool.pair, dex: pool.dex.name, reserve_native: pool.reserveNative.toString(), reserve_token: pool.reserveToken.toString() },
+    data: {
+      pair: pool.pair,
+      dex: pool.dex.name,
+      reserve_native: pool.reserveNative.toString(),
+      reserve_token: pool.reserveToken.toString(),
+    },
     block,
   }));
   const checks: Check[] = [
@@ -59,10 +67,20 @@ export async function liquidity(input: EvmEngineInput): Promise<EngineOutput> {
   const [lpSupply, ...balances] = await Promise.all([
     client.readContract({ address: deepest.pair, abi: erc20Abi, functionName: 'totalSupply', blockNumber }),
     ...holders.map((holder) =>
-      client.readContract({ address: deepest.pair, abi: erc20Abi, functionName: 'balanceOf', args: [holder.address], blockNumber }),
+      client.readContract({
+        address: deepest.pair,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [holder.address],
+        blockNumber,
+      }),
     ),
   ]);
-  const sum = (role: string) => holders.reduce((total, holder, index) => (holder.role === role ? total + (balances[index] ?? 0n) : total), 0n);
+  const sum = (role: string) =>
+    holders.reduce(
+      (total, holder, index) => (holder.role === role ? total + (balances[index] ?? 0n) : total),
+      0n,
+    );
   const burned = sum('burned');
   const locked = sum('locked');
   const byDeployer = sum('deployer');
@@ -97,7 +115,9 @@ export async function liquidity(input: EvmEngineInput): Promise<EngineOutput> {
             ...(lpFacts.deployer_share < 0.5 ? { severity: 'medium' as const } : {}),
             detail:
               `Only ${percent(safe)} of the LP tokens are burned or locked` +
-              (lpFacts.deployer_share > 0 ? `; the deployer holds ${percent(lpFacts.deployer_share)} and can withdraw it.` : '.'),
+              (lpFacts.deployer_share > 0
+                ? `; the deployer holds ${percent(lpFacts.deployer_share)} and can withdraw it.`
+                : '.'),
             evidence: [lpEvidence],
           }),
     );
@@ -105,7 +125,11 @@ export async function liquidity(input: EvmEngineInput): Promise<EngineOutput> {
   return {
     checks,
     facts: {
-      pools: pools.map((pool) => ({ dex: pool.dex.name, pair: pool.pair, reserve_native: pool.reserveNative.toString() })),
+      pools: pools.map((pool) => ({
+        dex: pool.dex.name,
+        pair: pool.pair,
+        reserve_native: pool.reserveNative.toString(),
+      })),
       liquidity_native: whole,
       lp: lpFacts,
     },

@@ -4,7 +4,13 @@ import { type CheckId, makeCheck } from '../../../core/scan/checks.ts';
 import { type Check, type Evidence, Severity } from '../../../core/scan/schema.ts';
 import { findPrivileged, type PrivilegeGroup } from '../evm/knownSelectors.ts';
 import type { PrivilegeCandidate } from '../evm/privilegeCandidates.ts';
-import { blockedHolder, type CallEffect, changedBalance, minted, type ProbePrivilegesReturnType } from '../evm/probePrivileges.ts';
+import {
+  blockedHolder,
+  type CallEffect,
+  changedBalance,
+  minted,
+  type ProbePrivilegesReturnType,
+} from '../evm/probePrivileges.ts';
 import type { UpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
 
 /** owner(): a live account, the zero address (renounced), or no such getter. */
@@ -27,12 +33,27 @@ export interface PrivilegeFacts {
 }
 
 /** Capabilities found by selector, what each lets its holder do, and the check it raises. */
-const CAPABILITIES: { id: CheckId; group: PrivilegeGroup; power: string; live: (effect: CallEffect) => boolean }[] = [
+const CAPABILITIES: {
+  id: CheckId;
+  group: PrivilegeGroup;
+  power: string;
+  live: (effect: CallEffect) => boolean;
+}[] = [
   { id: 'is_mintable', group: 'mint', power: 'mint new supply', live: minted },
   { id: 'owner_change_balance', group: 'balance', power: "change holders' balances", live: changedBalance },
-  { id: 'is_blacklisted', group: 'blacklist', power: 'block addresses from trading', live: (effect) => effect.ok },
+  {
+    id: 'is_blacklisted',
+    group: 'blacklist',
+    power: 'block addresses from trading',
+    live: (effect) => effect.ok,
+  },
   { id: 'is_whitelisted', group: 'whitelist', power: 'exempt chosen addresses', live: (effect) => effect.ok },
-  { id: 'transfer_pausable', group: 'pause', power: 'pause transfers or trading', live: (effect) => effect.ok },
+  {
+    id: 'transfer_pausable',
+    group: 'pause',
+    power: 'pause transfers or trading',
+    live: (effect) => effect.ok,
+  },
   { id: 'slippage_modifiable', group: 'fees', power: 'change buy/sell taxes', live: (effect) => effect.ok },
   { id: 'anti_whale_modifiable', group: 'limits', power: 'change size limits', live: (effect) => effect.ok },
 ];
@@ -48,12 +69,16 @@ export function privilegeChecks(facts: PrivilegeFacts): Check[] {
   const uses = (group: PrivilegeGroup, live: (effect: CallEffect) => boolean): LiveUse[] => {
     const signatures = new Set(findPrivileged(group, facts.selectors).map((entry) => entry.signature));
     return runs.flatMap((run) =>
-      run.result.effects.filter((effect) => signatures.has(effect.label) && live(effect)).map((effect) => ({ run, effect })),
+      run.result.effects
+        .filter((effect) => signatures.has(effect.label) && live(effect))
+        .map((effect) => ({ run, effect })),
     );
   };
   const upgradeable = upgrade.kind === 'account' || upgrade.kind === 'timelock';
-  const hiddenUses = owner.kind === 'live' ? [] : CAPABILITIES.flatMap(({ group, live }) => uses(group, live));
-  const reclaims = owner.kind === 'renounced' ? uses('reclaim', (effect) => effect.ok && effect.ownerAfter !== null) : [];
+  const hiddenUses =
+    owner.kind === 'live' ? [] : CAPABILITIES.flatMap(({ group, live }) => uses(group, live));
+  const reclaims =
+    owner.kind === 'renounced' ? uses('reclaim', (effect) => effect.ok && effect.ownerAfter !== null) : [];
   const tried = `${facts.candidates} candidate account${facts.candidates === 1 ? '' : 's'} (deployer, role getters, stored addresses)`;
 
   const checks: Check[] = [];
@@ -64,7 +89,9 @@ export function privilegeChecks(facts: PrivilegeFacts): Check[] {
         makeCheck(id, {
           status: 'pass',
           detail: `No known function to ${power} in the dispatcher.`,
-          evidence: [{ kind: 'bytecode', summary: `${facts.selectors.size} selectors in the dispatcher`, block }],
+          evidence: [
+            { kind: 'bytecode', summary: `${facts.selectors.size} selectors in the dispatcher`, block },
+          ],
         }),
       );
       continue;
@@ -73,7 +100,11 @@ export function privilegeChecks(facts: PrivilegeFacts): Check[] {
     const selectorEvidence: Evidence[] = found.map(({ signature, selector }) => ({
       kind: 'selector',
       summary: `${signature} (${selector}) is in the dispatcher`,
-      data: { signature, selector, in: facts.implementationSelectors.has(selector) ? 'implementation' : 'contract' },
+      data: {
+        signature,
+        selector,
+        in: facts.implementationSelectors.has(selector) ? 'implementation' : 'contract',
+      },
       block,
     }));
     const live_ = uses(group, live);
@@ -85,13 +116,18 @@ export function privilegeChecks(facts: PrivilegeFacts): Check[] {
           status: 'fail',
           value: names,
           detail: `${first.effect.label} called as ${first.run.actor.address} (${first.run.actor.source})${hidden} succeeded${describeEffect(first.effect, first.run)}: that account can ${power}.`,
-          evidence: [...selectorEvidence, ...live_.map(({ run, effect }) => effectEvidence(run, effect, block))],
+          evidence: [
+            ...selectorEvidence,
+            ...live_.map(({ run, effect }) => effectEvidence(run, effect, block)),
+          ],
         }),
       );
       continue;
     }
     const attempts = runs.flatMap((run) =>
-      run.result.effects.filter((effect) => found.some((entry) => entry.signature === effect.label)).map((effect) => effectEvidence(run, effect, block)),
+      run.result.effects
+        .filter((effect) => found.some((entry) => entry.signature === effect.label))
+        .map((effect) => effectEvidence(run, effect, block)),
     );
     if (group === 'balance') {
       checks.push(
@@ -121,7 +157,10 @@ export function privilegeChecks(facts: PrivilegeFacts): Check[] {
         ? `the owner is renounced, but ${upgrade.address ?? 'an upgrade authority'} can replace the code`
         : owner.kind === 'live'
           ? attempts.length > 0
-            ? `the owner ${owner.owner} holds it (the simulated call reverted: ${firstRevert(runs, found.map((entry) => entry.signature))})`
+            ? `the owner ${owner.owner} holds it (the simulated call reverted: ${firstRevert(
+                runs,
+                found.map((entry) => entry.signature),
+              )})`
             : `the owner ${owner.owner} holds it`
           : 'no owner() getter, and no account tried could call it';
     checks.push(
@@ -184,7 +223,11 @@ export function privilegeChecks(facts: PrivilegeFacts): Check[] {
 function ownerCheck(facts: PrivilegeFacts, hiddenUses: LiveUse[], block: string): Check {
   const { owner } = facts;
   const evidence: Evidence[] = [
-    { kind: 'call', summary: `owner() returned ${owner.kind === 'live' ? owner.owner : owner.kind === 'renounced' ? 'the zero address' : 'nothing (no getter)'}`, block },
+    {
+      kind: 'call',
+      summary: `owner() returned ${owner.kind === 'live' ? owner.owner : owner.kind === 'renounced' ? 'the zero address' : 'nothing (no getter)'}`,
+      block,
+    },
   ];
   if (owner.kind === 'live') {
     return makeCheck('owner_not_renounced', {
@@ -207,18 +250,29 @@ function ownerCheck(facts: PrivilegeFacts, hiddenUses: LiveUse[], block: string)
     status: 'pass',
     // A renounce with a hidden owner behind it is no green flag.
     green: owner.kind === 'renounced' && hiddenUses.length === 0,
-    detail: owner.kind === 'renounced' ? 'The owner is the zero address.' : 'The contract exposes no owner getter.',
+    detail:
+      owner.kind === 'renounced' ? 'The owner is the zero address.' : 'The contract exposes no owner getter.',
     evidence,
   });
 }
 
 function proxyCheck(upgrade: UpgradeAuthority, block: string): Check {
   const evidence: Evidence[] = [
-    { kind: 'storage_slot', summary: upgrade.path.length ? `upgrade path: ${upgrade.path.join(' → ')}` : 'EIP-1967 and EIP-1822 slots are empty', block },
+    {
+      kind: 'storage_slot',
+      summary: upgrade.path.length
+        ? `upgrade path: ${upgrade.path.join(' → ')}`
+        : 'EIP-1967 and EIP-1822 slots are empty',
+      block,
+    },
   ];
   switch (upgrade.kind) {
     case 'none':
-      return makeCheck('is_proxy', { status: 'pass', detail: 'No proxy slot is set: the code cannot be replaced.', evidence });
+      return makeCheck('is_proxy', {
+        status: 'pass',
+        detail: 'No proxy slot is set: the code cannot be replaced.',
+        evidence,
+      });
     case 'renounced':
       return makeCheck('is_proxy', {
         status: 'fail',
@@ -250,9 +304,12 @@ function proxyCheck(upgrade: UpgradeAuthority, block: string): Check {
 
 function describeEffect(effect: CallEffect, run: ProbeRun): string {
   const parts: string[] = [];
-  if (effect.supplyAfter !== effect.supplyBefore) parts.push(`supply ${effect.supplyBefore} → ${effect.supplyAfter}`);
-  if (effect.victimAfter !== effect.victimBefore) parts.push(`a holder's balance ${effect.victimBefore} → ${effect.victimAfter}`);
-  if (blockedHolder(effect, run.result.baseline)) parts.push(`the holder's transfer then reverts (${effect.victimTransfer.revertReason ?? 'no reason'})`);
+  if (effect.supplyAfter !== effect.supplyBefore)
+    parts.push(`supply ${effect.supplyBefore} → ${effect.supplyAfter}`);
+  if (effect.victimAfter !== effect.victimBefore)
+    parts.push(`a holder's balance ${effect.victimBefore} → ${effect.victimAfter}`);
+  if (blockedHolder(effect, run.result.baseline))
+    parts.push(`the holder's transfer then reverts (${effect.victimTransfer.revertReason ?? 'no reason'})`);
   return parts.length ? ` (${parts.join('; ')})` : '';
 }
 

@@ -18,9 +18,14 @@ import { simulateRoundTrip } from './simulateRoundTrip.ts';
 const DRAINED_POOL_WEI = 10n ** 12n;
 import { tryRead } from './tryRead.ts';
 
-const totalSupplyAbi = parseAbi(['function totalSupply() view returns (uint256)', 'function symbol() view returns (string)']);
+const totalSupplyAbi = parseAbi([
+  'function totalSupply() view returns (uint256)',
+  'function symbol() view returns (string)',
+]);
 const mintEvent = parseAbiItem('event Mint(address indexed sender, uint256 amount0, uint256 amount1)');
-const burnEvent = parseAbiItem('event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)');
+const burnEvent = parseAbiItem(
+  'event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)',
+);
 const token0Abi = parseAbi(['function token0() view returns (address)']);
 const FAN_OUT = 8;
 
@@ -71,7 +76,12 @@ export interface DeployerReputation {
  */
 export async function deployerReputation(
   client: PublicClient,
-  { chain, deployer, blockNumber, limits }: { chain: ChainInfo; deployer: Address; blockNumber: bigint; limits: ScanLimits },
+  {
+    chain,
+    deployer,
+    blockNumber,
+    limits,
+  }: { chain: ChainInfo; deployer: Address; blockNumber: bigint; limits: ScanLimits },
 ): Promise<DeployerReputation> {
   const wallet = getAddress(deployer);
   const [nonce, pinned, firstSeen] = await Promise.all([
@@ -85,14 +95,29 @@ export async function deployerReputation(
     nonce: n,
     address: getContractAddress({ from: wallet, nonce: BigInt(n) }),
   }));
-  const codes = await Promise.all(created.map((entry) => client.getCode({ address: entry.address, blockNumber })));
+  const codes = await Promise.all(
+    created.map((entry) => client.getCode({ address: entry.address, blockNumber })),
+  );
   const contracts = created.filter((_, index) => (codes[index]?.length ?? 0) > 2);
   const supplies = await Promise.all(
-    contracts.map((entry) => tryRead(() => client.readContract({ address: entry.address, abi: totalSupplyAbi, functionName: 'totalSupply', blockNumber }))),
+    contracts.map((entry) =>
+      tryRead(() =>
+        client.readContract({
+          address: entry.address,
+          abi: totalSupplyAbi,
+          functionName: 'totalSupply',
+          blockNumber,
+        }),
+      ),
+    ),
   );
-  const tokenEntries = contracts.filter((_, index) => supplies[index] !== undefined).slice(-limits.SCAN_DEPLOYER_MAX_TOKENS);
+  const tokenEntries = contracts
+    .filter((_, index) => supplies[index] !== undefined)
+    .slice(-limits.SCAN_DEPLOYER_MAX_TOKENS);
   const tokens = await Promise.all(
-    tokenEntries.map((entry) => analyseToken(client, { chain, wallet, token: entry.address, nonce: entry.nonce, blockNumber, limits })),
+    tokenEntries.map((entry) =>
+      analyseToken(client, { chain, wallet, token: entry.address, nonce: entry.nonce, blockNumber, limits }),
+    ),
   );
 
   const ageSeconds = firstSeen === undefined ? null : Number(pinned.timestamp - firstSeen.timestamp);
@@ -106,10 +131,15 @@ export async function deployerReputation(
     score -= points;
     explanation.push(`−${points}: ${why}`);
   };
-  take(rugs * model.perRug, `${rugs} token(s) with liquidity pulled within ${model.rugWindowSeconds / 86_400} days of launch`);
+  take(
+    rugs * model.perRug,
+    `${rugs} token(s) with liquidity pulled within ${model.rugWindowSeconds / 86_400} days of launch`,
+  );
   take(honeypots * model.perHoneypot, `${honeypots} honeypot token(s)`);
-  if (ageSeconds !== null && ageSeconds < model.freshSeconds) take(model.freshWallet, `wallet first funded ${Math.round(ageSeconds / 3600)} h before`);
-  if (contracts.length > model.manyTokens) take(model.manyTokensPenalty, `${contracts.length} contracts deployed (more than ${model.manyTokens})`);
+  if (ageSeconds !== null && ageSeconds < model.freshSeconds)
+    take(model.freshWallet, `wallet first funded ${Math.round(ageSeconds / 3600)} h before`);
+  if (contracts.length > model.manyTokens)
+    take(model.manyTokensPenalty, `${contracts.length} contracts deployed (more than ${model.manyTokens})`);
   score = Math.max(0, Math.min(100, score));
   explanation.push(`→ ${score}`);
   return {
@@ -136,7 +166,11 @@ interface BlockRef {
 }
 
 /** The first block at which the wallet held a balance or had sent a transaction. */
-async function firstActivity(client: PublicClient, wallet: Address, blockNumber: bigint): Promise<BlockRef | undefined> {
+async function firstActivity(
+  client: PublicClient,
+  wallet: Address,
+  blockNumber: bigint,
+): Promise<BlockRef | undefined> {
   const active = async (block: bigint) => {
     const [balance, count] = await Promise.all([
       client.getBalance({ address: wallet, blockNumber: block }),
@@ -153,9 +187,11 @@ async function firstActivity(client: PublicClient, wallet: Address, blockNumber:
   }
   while (high - low > 1n) {
     const span = high - low;
-    const probes = [...new Set(Array.from({ length: FAN_OUT - 1 }, (_, i) => low + (span * BigInt(i + 1)) / BigInt(FAN_OUT)))].filter(
-      (block) => block > low && block < high,
-    );
+    const probes = [
+      ...new Set(
+        Array.from({ length: FAN_OUT - 1 }, (_, i) => low + (span * BigInt(i + 1)) / BigInt(FAN_OUT)),
+      ),
+    ].filter((block) => block > low && block < high);
     if (probes.length === 0) break;
     const results = await Promise.all(probes.map(active));
     const first = results.indexOf(true);
@@ -170,7 +206,11 @@ async function firstActivity(client: PublicClient, wallet: Address, blockNumber:
 }
 
 /** Who sent the wallet its first funds: a transaction to it in its first block, or the genesis. */
-async function fundingOf(client: PublicClient, wallet: Address, first: BlockRef): Promise<string | undefined> {
+async function fundingOf(
+  client: PublicClient,
+  wallet: Address,
+  first: BlockRef,
+): Promise<string | undefined> {
   if (first.number === 0n) return 'genesis';
   const block = await client.getBlock({ blockNumber: first.number, includeTransactions: true });
   const funding = block.transactions.find((tx) => tx.to && getAddress(tx.to) === wallet);
@@ -179,11 +219,20 @@ async function fundingOf(client: PublicClient, wallet: Address, first: BlockRef)
 
 async function analyseToken(
   client: PublicClient,
-  parameters: { chain: ChainInfo; wallet: Address; token: Address; nonce: number; blockNumber: bigint; limits: ScanLimits },
+  parameters: {
+    chain: ChainInfo;
+    wallet: Address;
+    token: Address;
+    nonce: number;
+    blockNumber: bigint;
+    limits: ScanLimits;
+  },
 ): Promise<DeployedToken> {
   const { chain, wallet, token, nonce, blockNumber, limits } = parameters;
   const [symbol, pools] = await Promise.all([
-    tryRead(() => client.readContract({ address: token, abi: totalSupplyAbi, functionName: 'symbol', blockNumber })),
+    tryRead(() =>
+      client.readContract({ address: token, abi: totalSupplyAbi, functionName: 'symbol', blockNumber }),
+    ),
     findPools(client, { token, dexes: chain.dexes, blockNumber }),
   ]);
   const base: DeployedToken = {
@@ -200,19 +249,35 @@ async function analyseToken(
   if (!pool) return base;
   const window = BigInt(limits.SCAN_LOG_WINDOW_BLOCKS);
   const fromBlock = blockNumber > window ? blockNumber - window : 0n;
-  const logParameters = { address: pool.pair, fromBlock, toBlock: blockNumber, chunk: limits.SCAN_LOG_CHUNK_BLOCKS, maxLogs: limits.SCAN_MAX_LOGS };
+  const logParameters = {
+    address: pool.pair,
+    fromBlock,
+    toBlock: blockNumber,
+    chunk: limits.SCAN_LOG_CHUNK_BLOCKS,
+    maxLogs: limits.SCAN_MAX_LOGS,
+  };
   const [mints, burns, token0] = await Promise.all([
     readLogs(client, { ...logParameters, event: mintEvent }),
     readLogs(client, { ...logParameters, event: burnEvent }),
     client.readContract({ address: pool.pair, abi: token0Abi, functionName: 'token0', blockNumber }),
   ]);
   const nativeIsFirst = getAddress(token0) !== getAddress(token);
-  const native = (args: { amount0: bigint; amount1: bigint }) => (nativeIsFirst ? args.amount0 : args.amount1);
+  const native = (args: { amount0: bigint; amount1: bigint }) =>
+    nativeIsFirst ? args.amount0 : args.amount1;
   const added = mints.logs.reduce((sum, log) => sum + native(log.args), 0n);
-  const removers = await Promise.all(burns.logs.map(async (log) => getAddress((await client.getTransaction({ hash: log.transactionHash })).from)));
+  const removers = await Promise.all(
+    burns.logs.map(async (log) =>
+      getAddress((await client.getTransaction({ hash: log.transactionHash })).from),
+    ),
+  );
   const own = burns.logs.filter((_, index) => removers[index] === wallet);
   const removed = own.reduce((sum, log) => sum + native(log.args), 0n);
-  const result: DeployedToken = { ...base, pair: pool.pair, added_wei: added.toString(), removed_by_deployer_wei: removed.toString() };
+  const result: DeployedToken = {
+    ...base,
+    pair: pool.pair,
+    added_wei: added.toString(),
+    removed_by_deployer_wei: removed.toString(),
+  };
   const firstMint = mints.logs[0];
   const lastOwn = own[own.length - 1];
   const share = DEPLOYER_REPUTATION.rugRemovedShare;
@@ -224,12 +289,21 @@ async function analyseToken(
     const seconds = Number(pulled.timestamp - launched.timestamp);
     if (seconds <= DEPLOYER_REPUTATION.rugWindowSeconds) {
       result.rugged = true;
-      result.rug = { block: lastOwn.blockNumber.toString(), tx: lastOwn.transactionHash, seconds_after_launch: seconds };
+      result.rug = {
+        block: lastOwn.blockNumber.toString(),
+        tx: lastOwn.transactionHash,
+        seconds_after_launch: seconds,
+      };
     }
   }
   if (pool.reserveNative >= DRAINED_POOL_WEI) {
     const amountIn = pool.reserveNative / 200n > 0n ? pool.reserveNative / 200n : 1n;
-    const sim = await simulateRoundTrip(client, { router: pool.dex.router, token, amountIn, blockNumber }).catch(() => undefined);
+    const sim = await simulateRoundTrip(client, {
+      router: pool.dex.router,
+      token,
+      amountIn,
+      blockNumber,
+    }).catch(() => undefined);
     if (sim?.buy.ok && sim.sell.attempted) result.honeypot = !sim.sell.ok && !sim.sellPartial.ok;
   }
   return result;

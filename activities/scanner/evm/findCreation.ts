@@ -25,8 +25,11 @@ export async function findCreation(
   if (await hasCode(0n)) return undefined; // genesis allocations have no creating transaction
   while (high - low > 1n) {
     const span = high - low;
-    const probes = [...new Set(Array.from({ length: FAN_OUT - 1 }, (_, i) => low + (span * BigInt(i + 1)) / BigInt(FAN_OUT)))]
-      .filter((block) => block > low && block < high);
+    const probes = [
+      ...new Set(
+        Array.from({ length: FAN_OUT - 1 }, (_, i) => low + (span * BigInt(i + 1)) / BigInt(FAN_OUT)),
+      ),
+    ].filter((block) => block > low && block < high);
     if (probes.length === 0) break;
     const results = await Promise.all(probes.map(hasCode));
     const first = results.indexOf(true);
@@ -38,7 +41,9 @@ export async function findCreation(
   }
   const receipts = await client.getBlockReceipts({ blockNumber: high });
   const target = getAddress(address);
-  const direct = receipts.find((receipt) => receipt.contractAddress && getAddress(receipt.contractAddress) === target);
+  const direct = receipts.find(
+    (receipt) => receipt.contractAddress && getAddress(receipt.contractAddress) === target,
+  );
   if (direct) return creation(high, direct.transactionHash, direct.from, 'create_tx');
   const touching = receipts.find((receipt) => receipt.logs.some((log) => getAddress(log.address) === target));
   if (touching) return creation(high, touching.transactionHash, touching.from, 'first_tx');

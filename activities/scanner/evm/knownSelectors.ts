@@ -1,4 +1,11 @@
-import { type AbiFunction, type Address, encodeFunctionData, type Hex, parseAbiItem, toFunctionSelector } from 'viem';
+import {
+  type AbiFunction,
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  parseAbiItem,
+  toFunctionSelector,
+} from 'viem';
 
 /** What the probe fills arguments with. */
 export interface ProbeArguments {

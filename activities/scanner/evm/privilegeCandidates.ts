@@ -36,8 +36,12 @@ export async function readRoleAccounts(
 ): Promise<PrivilegeCandidate[]> {
   const found = await Promise.all(
     ROLE_GETTERS.map(async (functionName) => {
-      const value = await tryRead(() => client.readContract({ address: token, abi: roleAbi, functionName, blockNumber }));
-      return value && value !== zeroAddress ? { address: getAddress(value), source: `${functionName}()` } : undefined;
+      const value = await tryRead(() =>
+        client.readContract({ address: token, abi: roleAbi, functionName, blockNumber }),
+      );
+      return value && value !== zeroAddress
+        ? { address: getAddress(value), source: `${functionName}()` }
+        : undefined;
     }),
   );
   return found.filter((entry): entry is PrivilegeCandidate => entry !== undefined);
@@ -48,7 +52,9 @@ export async function readStorageAccounts(
   { token, blockNumber }: { token: Address; blockNumber: bigint },
 ): Promise<PrivilegeCandidate[]> {
   const values = await Promise.all(
-    Array.from({ length: SLOTS }, (_, slot) => client.getStorageAt({ address: token, slot: `0x${slot.toString(16)}`, blockNumber })),
+    Array.from({ length: SLOTS }, (_, slot) =>
+      client.getStorageAt({ address: token, slot: `0x${slot.toString(16)}`, blockNumber }),
+    ),
   );
   return values.flatMap((value, slot) => {
     const address = addressIn(value);
@@ -70,7 +76,9 @@ export function distinctCandidates(
   candidates: readonly PrivilegeCandidate[],
   exclude: readonly (Address | null | undefined)[],
 ): PrivilegeCandidate[] {
-  const skip = new Set(exclude.filter((value): value is Address => Boolean(value)).map((value) => getAddress(value)));
+  const skip = new Set(
+    exclude.filter((value): value is Address => Boolean(value)).map((value) => getAddress(value)),
+  );
   const seen = new Set<Address>();
   return candidates.filter((candidate) => {
     if (skip.has(candidate.address) || seen.has(candidate.address)) return false;

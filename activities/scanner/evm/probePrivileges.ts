@@ -73,7 +73,13 @@ export async function probePrivileges(
       data: encodeFunctionData({
         abi: honeypotDetectorAbi,
         functionName: 'probe',
-        args: [token, router ?? zeroAddress, PROBE_VICTIM, router ? VICTIM_BUY_WEI : 0n, calls.map((call) => call.data)],
+        args: [
+          token,
+          router ?? zeroAddress,
+          PROBE_VICTIM,
+          router ? VICTIM_BUY_WEI : 0n,
+          calls.map((call) => call.data),
+        ],
       }),
       gas: PROBE_GAS,
       stateOverride: [
@@ -87,7 +93,11 @@ export async function probePrivileges(
     throw new Error(`privilege probe of ${token} as ${actor} failed: ${reason}`, { cause: error });
   }
   if (data === undefined) throw new Error(`privilege probe of ${token} as ${actor} returned nothing`);
-  const [victimBuy, baseline, effects] = decodeFunctionResult({ abi: honeypotDetectorAbi, functionName: 'probe', data });
+  const [victimBuy, baseline, effects] = decodeFunctionResult({
+    abi: honeypotDetectorAbi,
+    functionName: 'probe',
+    data,
+  });
   return {
     actor,
     victim: PROBE_VICTIM,

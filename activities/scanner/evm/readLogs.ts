@@ -38,19 +38,26 @@ export async function readLogs<const E extends AbiEvent>(
   // A few chunks at a time: enough to overlap round trips without flooding a provider.
   for (let i = 0; i < ranges.length; i += 4) {
     const batch = await Promise.all(
-      ranges.slice(i, i + 4).map(([from, to]) =>
-        client.getLogs({
-          address: parameters.address,
-          event: parameters.event,
-          ...(parameters.args ? { args: parameters.args } : {}),
-          fromBlock: from,
-          toBlock: to,
-          strict: true,
-        } as Parameters<PublicClient['getLogs']>[0]) as Promise<GetLogsReturnType<E, [E], true>>,
+      ranges.slice(i, i + 4).map(
+        ([from, to]) =>
+          client.getLogs({
+            address: parameters.address,
+            event: parameters.event,
+            ...(parameters.args ? { args: parameters.args } : {}),
+            fromBlock: from,
+            toBlock: to,
+            strict: true,
+          } as Parameters<PublicClient['getLogs']>[0]) as Promise<GetLogsReturnType<E, [E], true>>,
       ),
     );
     for (const part of batch) logs.push(...part);
-    if (logs.length >= maxLogs) return { logs: logs.slice(0, maxLogs) as GetLogsReturnType<E, [E], true>, fromBlock, toBlock, complete: false };
+    if (logs.length >= maxLogs)
+      return {
+        logs: logs.slice(0, maxLogs) as GetLogsReturnType<E, [E], true>,
+        fromBlock,
+        toBlock,
+        complete: false,
+      };
   }
   return { logs, fromBlock, toBlock, complete: true };
 }

@@ -25,7 +25,11 @@ export interface UpgradeAuthority {
  */
 export async function readUpgradeAuthority(
   client: PublicClient,
-  { proxy, owner, blockNumber }: { proxy: ReadProxyReturnType | undefined; owner: Address | undefined; blockNumber: bigint },
+  {
+    proxy,
+    owner,
+    blockNumber,
+  }: { proxy: ReadProxyReturnType | undefined; owner: Address | undefined; blockNumber: bigint },
 ): Promise<UpgradeAuthority> {
   if (!proxy) return { kind: 'none', path: [] };
   const start = proxy.admin ?? proxy.beacon;
@@ -37,14 +41,32 @@ export async function readUpgradeAuthority(
   return classify(client, start, [proxy.admin ? 'EIP-1967 admin' : 'beacon'], blockNumber);
 }
 
-async function classify(client: PublicClient, account: Address, path: string[], blockNumber: bigint, depth = 0): Promise<UpgradeAuthority> {
-  const delay = await tryRead(() => client.readContract({ address: account, abi: timelockAbi, functionName: 'getMinDelay', blockNumber }));
-  if (delay !== undefined) return { kind: 'timelock', address: account, delaySeconds: Number(delay), path: [...path, `${account} (timelock)`] };
+async function classify(
+  client: PublicClient,
+  account: Address,
+  path: string[],
+  blockNumber: bigint,
+  depth = 0,
+): Promise<UpgradeAuthority> {
+  const delay = await tryRead(() =>
+    client.readContract({ address: account, abi: timelockAbi, functionName: 'getMinDelay', blockNumber }),
+  );
+  if (delay !== undefined)
+    return {
+      kind: 'timelock',
+      address: account,
+      delaySeconds: Number(delay),
+      path: [...path, `${account} (timelock)`],
+    };
   const code = await client.getCode({ address: account, blockNumber });
-  if (!code || code === '0x' || depth >= 2) return { kind: 'account', address: account, path: [...path, account] };
+  if (!code || code === '0x' || depth >= 2)
+    return { kind: 'account', address: account, path: [...path, account] };
   // A contract in the way (a ProxyAdmin, a beacon): whoever owns it decides.
-  const owner = await tryRead(() => client.readContract({ address: account, abi: ownableAbi, functionName: 'owner', blockNumber }));
+  const owner = await tryRead(() =>
+    client.readContract({ address: account, abi: ownableAbi, functionName: 'owner', blockNumber }),
+  );
   if (owner === undefined) return { kind: 'account', address: account, path: [...path, account] };
-  if (owner === zeroAddress) return { kind: 'renounced', address: account, path: [...path, `${account} owner() = 0x0`] };
+  if (owner === zeroAddress)
+    return { kind: 'renounced', address: account, path: [...path, `${account} owner() = 0x0`] };
   return classify(client, owner, [...path, `${account} owner()`], blockNumber, depth + 1);
 }

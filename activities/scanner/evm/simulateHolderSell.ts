@@ -10,7 +10,12 @@ import { HONEYPOT_DETECTOR_CODE, honeypotDetectorAbi } from './honeypotDetector.
  */
 export async function simulateHolderSell(
   client: PublicClient,
-  { router, token, holder, blockNumber }: { router: Address; token: Address; holder: Address; blockNumber: bigint },
+  {
+    router,
+    token,
+    holder,
+    blockNumber,
+  }: { router: Address; token: Address; holder: Address; blockNumber: bigint },
 ): Promise<DetectorLeg> {
   try {
     const { data } = await client.call({

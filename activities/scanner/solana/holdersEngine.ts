@@ -17,7 +17,15 @@ const AMOUNT_OFFSET = 64;
  * a memcmp on the mint, amounts only) for the count; many providers refuse the latter, and the
  * count is then unknown rather than guessed.
  */
-export async function solanaHolders({ connection, mint, slot }: { connection: Connection; mint: string; slot: bigint }): Promise<EngineOutput> {
+export async function solanaHolders({
+  connection,
+  mint,
+  slot,
+}: {
+  connection: Connection;
+  mint: string;
+  slot: bigint;
+}): Promise<EngineOutput> {
   const key = new PublicKey(mint);
   const options = { minContextSlot: Number(slot) };
   const [supply, largest, mintAccount] = await Promise.all([
@@ -27,17 +35,28 @@ export async function solanaHolders({ connection, mint, slot }: { connection: Co
   ]);
   const block = String(largest.context.slot);
   const total = BigInt(supply.value.amount);
-  const accounts = await connection.getMultipleAccountsInfo(largest.value.map((entry) => entry.address), options);
+  const accounts = await connection.getMultipleAccountsInfo(
+    largest.value.map((entry) => entry.address),
+    options,
+  );
   const byOwner = new Map<string, bigint>();
   largest.value.forEach((entry, index) => {
     const data = accounts[index]?.data;
-    const owner = data && data.length >= AMOUNT_OFFSET ? new PublicKey(data.subarray(OWNER_OFFSET, AMOUNT_OFFSET)).toBase58() : entry.address.toBase58();
+    const owner =
+      data && data.length >= AMOUNT_OFFSET
+        ? new PublicKey(data.subarray(OWNER_OFFSET, AMOUNT_OFFSET)).toBase58()
+        : entry.address.toBase58();
     if (BURN_OWNERS.has(owner)) return;
     byOwner.set(owner, (byOwner.get(owner) ?? 0n) + BigInt(entry.amount));
   });
-  const ranked = [...byOwner.entries()].filter(([, amount]) => amount > 0n).sort((a, b) => (a[1] === b[1] ? 0 : a[1] > b[1] ? -1 : 1));
+  const ranked = [...byOwner.entries()]
+    .filter(([, amount]) => amount > 0n)
+    .sort((a, b) => (a[1] === b[1] ? 0 : a[1] > b[1] ? -1 : 1));
   const top = ranked.slice(0, TOP);
-  const topShare = total === 0n ? 0 : Number((top.reduce((sum, [, amount]) => sum + amount, 0n) * 1_000_000n) / total) / 1_000_000;
+  const topShare =
+    total === 0n
+      ? 0
+      : Number((top.reduce((sum, [, amount]) => sum + amount, 0n) * 1_000_000n) / total) / 1_000_000;
   const topEvidence: Evidence = {
     kind: 'call',
     summary: `getTokenLargestAccounts: top ${top.length} owners hold ${percent(topShare)} of ${total}`,
@@ -74,7 +93,14 @@ export async function solanaHolders({ connection, mint, slot }: { connection: Co
           status: count < HOLDER_THRESHOLDS.minHolders ? 'fail' : 'pass',
           value: count,
           detail: `${count} owners hold the token.`,
-          evidence: [{ kind: 'call', summary: `getProgramAccounts(memcmp mint): ${count} owners with a balance`, data: { holders: count }, block }],
+          evidence: [
+            {
+              kind: 'call',
+              summary: `getProgramAccounts(memcmp mint): ${count} owners with a balance`,
+              data: { holders: count },
+              block,
+            },
+          ],
         }),
   );
   const band = HOLDER_THRESHOLDS.concentration.find((entry) => topShare > entry.above);
@@ -87,7 +113,12 @@ export async function solanaHolders({ connection, mint, slot }: { connection: Co
           detail: `The top ${top.length} owners hold ${percent(topShare)} of the supply.`,
           evidence: [topEvidence],
         })
-      : makeCheck('holder_concentration', { status: 'pass', value: topShare, detail: `The top ${top.length} owners hold ${percent(topShare)} of the supply.`, evidence: [topEvidence] }),
+      : makeCheck('holder_concentration', {
+          status: 'pass',
+          value: topShare,
+          detail: `The top ${top.length} owners hold ${percent(topShare)} of the supply.`,
+          evidence: [topEvidence],
+        }),
   );
   return { checks, facts: { holder_count: count ?? null, top10_share: topShare, supply: total.toString() } };
 }

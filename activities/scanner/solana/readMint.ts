@@ -40,9 +40,14 @@ const TOKEN_METADATA_EXTENSION = 19;
  * types are read from the TLV area here: @solana/spl-token's getExtensionTypes() throws on mints
  * whose TLV area ends in padding (a real layout), so it is not used.
  */
-export async function readMint(connection: Connection, { mint, slot }: { mint: string; slot: bigint }): Promise<MintFacts> {
+export async function readMint(
+  connection: Connection,
+  { mint, slot }: { mint: string; slot: bigint },
+): Promise<MintFacts> {
   const key = new PublicKey(mint);
-  const { context, value: account } = await connection.getAccountInfoAndContext(key, { minContextSlot: Number(slot) });
+  const { context, value: account } = await connection.getAccountInfoAndContext(key, {
+    minContextSlot: Number(slot),
+  });
   if (!account) throw new Error(`no account at ${mint}`);
   const programId = account.owner;
   const state: Mint = unpackMint(key, account, programId);
@@ -83,7 +88,7 @@ function nonDefault(key: PublicKey | null): string | null {
 /** Extension types in a TLV area; a zero type is padding and ends it. */
 export function tlvTypes(tlv: Buffer): number[] {
   const out: number[] = [];
-  for (let offset = 0; offset + 4 <= tlv.length; ) {
+  for (let offset = 0; offset + 4 <= tlv.length;) {
     const type = tlv.readUInt16LE(offset);
     const length = tlv.readUInt16LE(offset + 2);
     if (type === 0) break;
@@ -95,12 +100,15 @@ export function tlvTypes(tlv: Buffer): number[] {
 
 /** The update authority of the Token-2022 metadata extension: its first 32 bytes, zero for none. */
 function metadataAuthority(tlv: Buffer): MintFacts['metadata'] {
-  for (let offset = 0; offset + 4 <= tlv.length; ) {
+  for (let offset = 0; offset + 4 <= tlv.length;) {
     const type = tlv.readUInt16LE(offset);
     const length = tlv.readUInt16LE(offset + 2);
     if (type === 0) break;
     if (type === TOKEN_METADATA_EXTENSION && length >= 32) {
-      return { present: true, updateAuthority: nonDefault(new PublicKey(tlv.subarray(offset + 4, offset + 36))) };
+      return {
+        present: true,
+        updateAuthority: nonDefault(new PublicKey(tlv.subarray(offset + 4, offset + 36))),
+      };
     }
     offset += 4 + length;
   }

@@ -22,7 +22,11 @@ import {
   TOKEN_PROGRAM_ID,
   TYPE_SIZE,
 } from '@solana/spl-token';
-import { createInitializeInstruction, createUpdateAuthorityInstruction, pack } from '@solana/spl-token-metadata';
+import {
+  createInitializeInstruction,
+  createUpdateAuthorityInstruction,
+  pack,
+} from '@solana/spl-token-metadata';
 import { Keypair, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import type { ExpectedVerdict } from '../scenarioSchema.ts';
@@ -62,7 +66,8 @@ export async function startSolanaDevnet(options: { port?: number } = {}): Promis
     tx.feePayer = payer.publicKey;
     tx.sign(payer, ...signers);
     const result = svm.sendTransaction(getTransactionDecoder().decode(tx.serialize()));
-    if (result instanceof FailedTransactionMetadata) throw new Error(`solana devnet tx failed: ${String(result.err())}\n${result.meta().logs().join('\n')}`);
+    if (result instanceof FailedTransactionMetadata)
+      throw new Error(`solana devnet tx failed: ${String(result.err())}\n${result.meta().logs().join('\n')}`);
     // LiteSVM, like a cluster, rejects a byte-identical transaction under the same blockhash.
     svm.expireBlockhash();
   };
@@ -89,7 +94,14 @@ function createMint(svm: LiteSVM, send: Send, payer: Keypair, key: string, spec:
   if (spec.closeAuthority) extensions.push(ExtensionType.MintCloseAuthority);
   if (spec.metadata) extensions.push(ExtensionType.MetadataPointer);
   const space = getMintLen(extensions);
-  const metadata = { mint: mint.publicKey, name: `Devnet ${key}`, symbol: key.slice(0, 10).toUpperCase(), uri: '', additionalMetadata: [] as [string, string][], updateAuthority: authority };
+  const metadata = {
+    mint: mint.publicKey,
+    name: `Devnet ${key}`,
+    symbol: key.slice(0, 10).toUpperCase(),
+    uri: '',
+    additionalMetadata: [] as [string, string][],
+    updateAuthority: authority,
+  };
   // The metadata instruction grows the account: fund the final size up front.
   const funded = spec.metadata ? space + TYPE_SIZE + LENGTH_SIZE + pack(metadata).length : space;
   const init: TransactionInstruction[] = [
@@ -102,42 +114,109 @@ function createMint(svm: LiteSVM, send: Send, payer: Keypair, key: string, spec:
     }),
   ];
   if (spec.transferFee)
-    init.push(createInitializeTransferFeeConfigInstruction(mint.publicKey, spec.transferFee.authority ? authority : null, authority, spec.transferFee.bps, 10n ** 15n, programId));
-  if (spec.permanentDelegate) init.push(createInitializePermanentDelegateInstruction(mint.publicKey, authority, programId));
-  if (spec.transferHook) init.push(createInitializeTransferHookInstruction(mint.publicKey, authority, Keypair.generate().publicKey, programId));
-  if (spec.nonTransferable) init.push(createInitializeNonTransferableMintInstruction(mint.publicKey, programId));
-  if (spec.defaultFrozen) init.push(createInitializeDefaultAccountStateInstruction(mint.publicKey, AccountState.Frozen, programId));
-  if (spec.closeAuthority) init.push(createInitializeMintCloseAuthorityInstruction(mint.publicKey, authority, programId));
-  if (spec.metadata) init.push(createInitializeMetadataPointerInstruction(mint.publicKey, authority, mint.publicKey, programId));
+    init.push(
+      createInitializeTransferFeeConfigInstruction(
+        mint.publicKey,
+        spec.transferFee.authority ? authority : null,
+        authority,
+        spec.transferFee.bps,
+        10n ** 15n,
+        programId,
+      ),
+    );
+  if (spec.permanentDelegate)
+    init.push(createInitializePermanentDelegateInstruction(mint.publicKey, authority, programId));
+  if (spec.transferHook)
+    init.push(
+      createInitializeTransferHookInstruction(
+        mint.publicKey,
+        authority,
+        Keypair.generate().publicKey,
+        programId,
+      ),
+    );
+  if (spec.nonTransferable)
+    init.push(createInitializeNonTransferableMintInstruction(mint.publicKey, programId));
+  if (spec.defaultFrozen)
+    init.push(createInitializeDefaultAccountStateInstruction(mint.publicKey, AccountState.Frozen, programId));
+  if (spec.closeAuthority)
+    init.push(createInitializeMintCloseAuthorityInstruction(mint.publicKey, authority, programId));
+  if (spec.metadata)
+    init.push(
+      createInitializeMetadataPointerInstruction(mint.publicKey, authority, mint.publicKey, programId),
+    );
   init.push(createInitializeMint2Instruction(mint.publicKey, spec.decimals, authority, authority, programId));
   if (spec.metadata) {
     init.push(
-      createInitializeInstruction({ programId, metadata: mint.publicKey, updateAuthority: authority, mint: mint.publicKey, mintAuthority: authority, name: metadata.name, symbol: metadata.symbol, uri: '' }),
+      createInitializeInstruction({
+        programId,
+        metadata: mint.publicKey,
+        updateAuthority: authority,
+        mint: mint.publicKey,
+        mintAuthority: authority,
+        name: metadata.name,
+        symbol: metadata.symbol,
+        uri: '',
+      }),
     );
     if (!spec.metadata.mutable)
-      init.push(createUpdateAuthorityInstruction({ programId, metadata: mint.publicKey, oldAuthority: authority, newAuthority: null }));
+      init.push(
+        createUpdateAuthorityInstruction({
+          programId,
+          metadata: mint.publicKey,
+          oldAuthority: authority,
+          newAuthority: null,
+        }),
+      );
   }
   send(init, [mint]);
 
   const count = HOLDERS[spec.holders];
   const amounts = Array.from({ length: count }, (_, index) =>
-    spec.holders === 'concentrated' ? (index === 0 ? (SUPPLY * 9n) / 10n : SUPPLY / 10n / BigInt(count - 1)) : SUPPLY / BigInt(count),
+    spec.holders === 'concentrated'
+      ? index === 0
+        ? (SUPPLY * 9n) / 10n
+        : SUPPLY / 10n / BigInt(count - 1)
+      : SUPPLY / BigInt(count),
   );
   for (let start = 0; start < count; start += PER_TX) {
     const batch: TransactionInstruction[] = [];
     for (let index = start; index < Math.min(count, start + PER_TX); index++) {
       const owner = Keypair.generate().publicKey;
       const ata = getAssociatedTokenAddressSync(mint.publicKey, owner, false, programId);
-      batch.push(createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, ata, owner, mint.publicKey, programId));
-      if (spec.defaultFrozen) batch.push(createThawAccountInstruction(ata, mint.publicKey, authority, [], programId));
-      batch.push(createMintToInstruction(mint.publicKey, ata, authority, amounts[index] ?? 0n, [], programId));
+      batch.push(
+        createAssociatedTokenAccountIdempotentInstruction(
+          payer.publicKey,
+          ata,
+          owner,
+          mint.publicKey,
+          programId,
+        ),
+      );
+      if (spec.defaultFrozen)
+        batch.push(createThawAccountInstruction(ata, mint.publicKey, authority, [], programId));
+      batch.push(
+        createMintToInstruction(mint.publicKey, ata, authority, amounts[index] ?? 0n, [], programId),
+      );
     }
     send(batch);
   }
   const revoke: TransactionInstruction[] = [];
-  if (!spec.keepMintAuthority) revoke.push(createSetAuthorityInstruction(mint.publicKey, authority, AuthorityType.MintTokens, null, [], programId));
-  if (!spec.keepFreezeAuthority) revoke.push(createSetAuthorityInstruction(mint.publicKey, authority, AuthorityType.FreezeAccount, null, [], programId));
+  if (!spec.keepMintAuthority)
+    revoke.push(
+      createSetAuthorityInstruction(mint.publicKey, authority, AuthorityType.MintTokens, null, [], programId),
+    );
+  if (!spec.keepFreezeAuthority)
+    revoke.push(
+      createSetAuthorityInstruction(
+        mint.publicKey,
+        authority,
+        AuthorityType.FreezeAccount,
+        null,
+        [],
+        programId,
+      ),
+    );
   if (revoke.length > 0) send(revoke);
   return mint.publicKey.toBase58();
 }
-

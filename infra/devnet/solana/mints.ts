@@ -24,9 +24,21 @@ const classic = { program: 'spl-token', decimals: 6, holders: 'default' } as con
 /** The Solana devnet's mints: for every Solana check one that fails it; benign ones among them. */
 export const MINT_SPECS = {
   sol_clean: { ...classic, expected: { tier: 'low', flags: [] } },
-  sol_mintable: { ...classic, keepMintAuthority: true, expected: { tier: 'critical', flags: ['is_mintable'] } },
-  sol_freezable: { ...classic, keepFreezeAuthority: true, expected: { tier: 'critical', flags: ['freezable'] } },
-  sol_delegate: { ...t22, permanentDelegate: true, expected: { tier: 'critical', flags: ['balance_mutable_authority'] } },
+  sol_mintable: {
+    ...classic,
+    keepMintAuthority: true,
+    expected: { tier: 'critical', flags: ['is_mintable'] },
+  },
+  sol_freezable: {
+    ...classic,
+    keepFreezeAuthority: true,
+    expected: { tier: 'critical', flags: ['freezable'] },
+  },
+  sol_delegate: {
+    ...t22,
+    permanentDelegate: true,
+    expected: { tier: 'critical', flags: ['balance_mutable_authority'] },
+  },
   sol_fee_high: {
     ...t22,
     transferFee: { bps: 2_000, authority: true },
@@ -34,7 +46,11 @@ export const MINT_SPECS = {
   },
   sol_fee_low: { ...t22, transferFee: { bps: 100, authority: false }, expected: { tier: 'low', flags: [] } },
   sol_hook: { ...t22, transferHook: true, expected: { tier: 'medium', flags: ['transfer_hook'] } },
-  sol_soulbound: { ...t22, nonTransferable: true, expected: { tier: 'critical', flags: ['none_transferable'] } },
+  sol_soulbound: {
+    ...t22,
+    nonTransferable: true,
+    expected: { tier: 'critical', flags: ['none_transferable'] },
+  },
   sol_frozen_default: {
     ...t22,
     defaultFrozen: true,
@@ -42,10 +58,22 @@ export const MINT_SPECS = {
     expected: { tier: 'critical', flags: ['default_account_frozen', 'freezable'] },
   },
   sol_closable: { ...t22, closeAuthority: true, expected: { tier: 'medium', flags: ['closable'] } },
-  sol_meta_mutable: { ...t22, metadata: { mutable: true }, expected: { tier: 'low', flags: ['metadata_mutable'] } },
+  sol_meta_mutable: {
+    ...t22,
+    metadata: { mutable: true },
+    expected: { tier: 'low', flags: ['metadata_mutable'] },
+  },
   sol_meta_fixed: { ...t22, metadata: { mutable: false }, expected: { tier: 'low', flags: [] } },
-  sol_concentrated: { ...classic, holders: 'concentrated', expected: { tier: 'high', flags: ['holder_concentration'] } },
-  sol_few: { ...classic, holders: 'few', expected: { tier: 'high', flags: ['low_holder_count', 'holder_concentration'] } },
+  sol_concentrated: {
+    ...classic,
+    holders: 'concentrated',
+    expected: { tier: 'high', flags: ['holder_concentration'] },
+  },
+  sol_few: {
+    ...classic,
+    holders: 'few',
+    expected: { tier: 'high', flags: ['low_holder_count', 'holder_concentration'] },
+  },
 } as const satisfies Record<string, MintSpec>;
 
 export type MintKey = keyof typeof MINT_SPECS;

@@ -39,7 +39,10 @@ class RpcError extends Error {
  * response envelopes are written here; every account byte inside them is LiteSVM's, written by
  * the real token programs. Accounts are served base64-encoded only (no jsonParsed).
  */
-export async function startSolanaRpc(svm: LiteSVM, options: { port?: number; host?: string } = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSolanaRpc(
+  svm: LiteSVM,
+  options: { port?: number; host?: string } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const slot = () => Number(svm.getClock().slot);
   const context = () => ({ context: { slot: slot(), apiVersion: '2.2.0' } });
   const encode = (address: string, slice?: Slice) => {
@@ -63,7 +66,8 @@ export async function startSolanaRpc(svm: LiteSVM, options: { port?: number; hos
   });
   const mintOf = (address: string) => {
     const account = svm.getAccount(address as Address);
-    if (!account.exists || account.data.length < 82) throw new RpcError(-32602, 'Invalid param: not a Token mint');
+    if (!account.exists || account.data.length < 82)
+      throw new RpcError(-32602, 'Invalid param: not a Token mint');
     const data = Buffer.from(account.data);
     return { program: account.programAddress, supply: data.readBigUInt64LE(36), decimals: data[44] ?? 0 };
   };
@@ -71,15 +75,26 @@ export async function startSolanaRpc(svm: LiteSVM, options: { port?: number; hos
     const key = Buffer.from(getBase58Encoder().encode(mint));
     return svm
       .getProgramAccounts(program as Address)
-      .filter((account) => account.data.length >= TOKEN_ACCOUNT_SIZE && Buffer.from(account.data.slice(0, 32)).equals(key))
+      .filter(
+        (account) =>
+          account.data.length >= TOKEN_ACCOUNT_SIZE && Buffer.from(account.data.slice(0, 32)).equals(key),
+      )
       .map((account) => ({ address: account.address, amount: Buffer.from(account.data).readBigUInt64LE(64) }))
       .sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
   };
-  const matches = (data: { length: number; slice(start: number, end: number): ArrayLike<number> }, filter: Filter) => {
+  const matches = (
+    data: { length: number; slice(start: number, end: number): ArrayLike<number> },
+    filter: Filter,
+  ) => {
     if (filter.dataSize !== undefined) return data.length === filter.dataSize;
     if (filter.memcmp) {
-      const bytes = filter.memcmp.encoding === 'base64' ? Buffer.from(filter.memcmp.bytes, 'base64') : Buffer.from(getBase58Encoder().encode(filter.memcmp.bytes));
-      return Buffer.from(Array.from(data.slice(filter.memcmp.offset, filter.memcmp.offset + bytes.length))).equals(bytes);
+      const bytes =
+        filter.memcmp.encoding === 'base64'
+          ? Buffer.from(filter.memcmp.bytes, 'base64')
+          : Buffer.from(getBase58Encoder().encode(filter.memcmp.bytes));
+      return Buffer.from(
+        Array.from(data.slice(filter.memcmp.offset, filter.memcmp.offset + bytes.length)),
+      ).equals(bytes);
     }
     return true;
   };
@@ -89,16 +104,32 @@ export async function startSolanaRpc(svm: LiteSVM, options: { port?: number; hos
     getVersion: () => ({ 'solana-core': '2.2.0', 'feature-set': 0 }),
     getGenesisHash: () => SOLANA_DEVNET_GENESIS_HASH,
     getSlot: () => slot(),
-    getBalance: ([address]) => ({ ...context(), value: Number(svm.getBalance(String(address) as Address) ?? 0n) }),
-    getLatestBlockhash: () => ({ ...context(), value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: slot() + 150 } }),
-    getMinimumBalanceForRentExemption: ([size]) => Number(svm.minimumBalanceForRentExemption(BigInt(Number(size)))),
-    getAccountInfo: ([address, config]) => ({ ...context(), value: encode(String(address), (config as { dataSlice?: Slice } | undefined)?.dataSlice) }),
+    getBalance: ([address]) => ({
+      ...context(),
+      value: Number(svm.getBalance(String(address) as Address) ?? 0n),
+    }),
+    getLatestBlockhash: () => ({
+      ...context(),
+      value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: slot() + 150 },
+    }),
+    getMinimumBalanceForRentExemption: ([size]) =>
+      Number(svm.minimumBalanceForRentExemption(BigInt(Number(size)))),
+    getAccountInfo: ([address, config]) => ({
+      ...context(),
+      value: encode(String(address), (config as { dataSlice?: Slice } | undefined)?.dataSlice),
+    }),
     getMultipleAccounts: ([addresses, config]) => ({
       ...context(),
-      value: (addresses as string[]).map((address) => encode(address, (config as { dataSlice?: Slice } | undefined)?.dataSlice)),
+      value: (addresses as string[]).map((address) =>
+        encode(address, (config as { dataSlice?: Slice } | undefined)?.dataSlice),
+      ),
     }),
     getProgramAccounts: ([program, config]) => {
-      const { filters = [], dataSlice, withContext } = (config ?? {}) as { filters?: Filter[]; dataSlice?: Slice; withContext?: boolean };
+      const {
+        filters = [],
+        dataSlice,
+        withContext,
+      } = (config ?? {}) as { filters?: Filter[]; dataSlice?: Slice; withContext?: boolean };
       const value = svm
         .getProgramAccounts(String(program) as Address)
         .filter((account) => filters.every((filter) => matches(account.data, filter)))
@@ -122,12 +153,21 @@ export async function startSolanaRpc(svm: LiteSVM, options: { port?: number; hos
 
   const answer = (request: RpcRequest) => {
     const method = request.method === undefined ? undefined : methods[request.method];
-    if (!method) return { jsonrpc: '2.0', id: request.id ?? null, error: { code: -32601, message: `Method not found: ${String(request.method)}` } };
+    if (!method)
+      return {
+        jsonrpc: '2.0',
+        id: request.id ?? null,
+        error: { code: -32601, message: `Method not found: ${String(request.method)}` },
+      };
     try {
       return { jsonrpc: '2.0', id: request.id ?? null, result: method(request.params ?? []) };
     } catch (error) {
       const code = error instanceof RpcError ? error.code : -32603;
-      return { jsonrpc: '2.0', id: request.id ?? null, error: { code, message: error instanceof Error ? error.message : String(error) } };
+      return {
+        jsonrpc: '2.0',
+        id: request.id ?? null,
+        error: { code, message: error instanceof Error ? error.message : String(error) },
+      };
     }
   };
 
@@ -142,7 +182,13 @@ export async function startSolanaRpc(svm: LiteSVM, options: { port?: number; hos
           return;
         }
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify(Array.isArray(parsed) ? parsed.map((entry) => answer(entry as RpcRequest)) : answer(parsed as RpcRequest)));
+        response.end(
+          JSON.stringify(
+            Array.isArray(parsed)
+              ? parsed.map((entry) => answer(entry as RpcRequest))
+              : answer(parsed as RpcRequest),
+          ),
+        );
       },
       () => response.writeHead(413).end(),
     );
