@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCheck, unknownCheck } from '../scan/checks.ts';
-import { CATEGORY_WEIGHTS, GATE_FLOOR, tierFor } from './model.ts';
+import { CATEGORY_WEIGHTS, GATE_FLOOR, SEVERITY_FLOOR, tierFor } from './model.ts';
 import { scoreToken } from './score.ts';
 
 const pass = (id: Parameters<typeof makeCheck>[0]) => makeCheck(id, { status: 'pass', detail: 'ok' });
@@ -77,6 +77,41 @@ describe('scoreToken', () => {
     expect(summary.risk_score).toBeNull();
     expect(summary.tier).toBe('unknown');
     expect(summary.confidence).toBe('none');
+  });
+
+  it('lifts the score to the band of the worst finding, so clean categories do not dilute it', () => {
+    const summary = scoreToken([
+      fail('sell_tax', 'high'),
+      pass('low_liquidity'),
+      pass('holder_concentration'),
+      pass('fresh_deployer'),
+      pass('failed_sells'),
+    ]);
+    expect(summary.risk_score).toBe(SEVERITY_FLOOR.high);
+    expect(summary.tier).toBe('high');
+    expect(summary.explanation.join('\n')).toContain('worst finding sell_tax is high');
+  });
+
+  it('downgrades a capability nobody can use to info, with the reason, and it gates nothing', () => {
+    const downgraded = makeCheck('is_mintable', { status: 'fail', detail: 'mint', downgrade: 'owner renounced' });
+    expect(downgraded).toMatchObject({ severity: 'info', downgraded: { from: 'high', reason: 'owner renounced' } });
+    expect(downgraded.gate).toBeUndefined();
+    const summary = scoreToken([downgraded, pass('is_honeypot')]);
+    expect(summary.risk_score).toBe(0);
+    expect(summary.gates).toEqual([]);
+    expect(summary.explanation.join('\n')).toContain('was high: owner renounced');
+  });
+
+  it('neutralises governed capabilities of an allowlisted token, but never its simulated behaviour', () => {
+    const checks = [fail('is_mintable'), fail('transfer_pausable', 'medium'), fail('is_proxy', 'medium'), pass('is_honeypot')];
+    expect(scoreToken(checks).tier).toBe('critical');
+    const listed = scoreToken(checks, { allowlist: { source: 'TOKEN_ALLOWLIST_ETHEREUM' } });
+    expect(listed.allowlisted).toBe(true);
+    expect(listed.tier).toBe('low');
+    expect(listed.checks.every((check) => check.status !== 'fail' || check.severity === 'info')).toBe(true);
+    const honeypot = scoreToken([...checks, fail('is_honeypot')], { allowlist: { source: 'TOKEN_ALLOWLIST_ETHEREUM' } });
+    expect(honeypot.gates).toEqual(['is_honeypot']);
+    expect(honeypot.tier).toBe('critical');
   });
 
   it('weights sum to one', () => {
