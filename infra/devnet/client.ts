@@ -73,9 +73,13 @@ export class DevSender {
   async settle(): Promise<TransactionReceipt[]> {
     const sent = this.pending;
     this.pending = [];
+    // With automine, a transaction is mined by the time eth_sendTransaction returns: read the
+    // receipt directly, and only poll for one that is not there yet.
     const receipts = await Promise.all(
       sent.map(({ hash }) =>
-        this.client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 }),
+        this.client
+          .getTransactionReceipt({ hash })
+          .catch(() => this.client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 })),
       ),
     );
     const failed = receipts.findIndex((receipt) => receipt.status !== 'success');

@@ -28,6 +28,7 @@ export const routerAbi = parseAbi([
   'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
 ]);
 const ownerAbi = parseAbi(['function renounceOwnership()', 'function lock()', 'function blacklist(address)']);
+const disperseAbi = parseAbi(['function disperse(address token, address[] recipients, uint256 amount)']);
 const initAbi = parseAbi([
   'function initialize(string name, string symbol, uint256 supply, address holder)',
   'function initializeRoles(address owner, address pauser, address blacklister, address minter)',
@@ -153,9 +154,10 @@ export async function settleLaunch(
   sender: DevSender,
   client: DevnetClient,
   listed: Listed,
-  lpLocker: Address,
+  helpers: { lpLocker: Address; disperse: Address },
   ownable: (contract: string) => boolean,
 ): Promise<void> {
+  const { lpLocker, disperse } = helpers;
   const { spec, key, token, pair } = listed;
   const lp = await client.readContract({
     address: pair,
@@ -176,13 +178,16 @@ export async function settleLaunch(
   }
   const shares = DISTRIBUTIONS[spec.distribution];
   const each = (SUPPLY * BigInt(shares.airdrop)) / 1000n / BigInt(AIRDROP_HOLDERS);
-  for (const holder of AIRDROP_WALLETS) {
-    await sender.send({
-      label: `airdrop ${key}`,
-      to: token,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [holder, each] }),
-    });
-  }
+  await sender.send({
+    label: `approve the airdrop of ${key}`,
+    to: token,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [disperse, each * BigInt(AIRDROP_WALLETS.length)] }),
+  });
+  await sender.send({
+    label: `airdrop ${key}`,
+    to: disperse,
+    data: encodeFunctionData({ abi: disperseAbi, functionName: 'disperse', args: [token, [...AIRDROP_WALLETS], each] }),
+  });
   await sender.send({
     label: `burn ${key}`,
     to: token,

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Address, encodeDeployData, getAddress, parseEther } from 'viem';
+import { type Address, encodeDeployData, getAddress, getContractAddress, parseEther } from 'viem';
 import { DEVNET_LP_LOCKER } from '../../core/chains/registry.ts';
 import { type Artifacts, compileContracts } from './compile.ts';
 import { DevSender, type DevnetClient, createDevnetClient } from './client.ts';
@@ -67,6 +67,8 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
     throw new Error(`the devnet node must expose at least ${TRADER_COUNT + 1} unlocked dev accounts`);
   }
   const firstBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
+  const disperseArtifact = artifacts.Disperse;
+  if (!disperseArtifact) throw new Error('Disperse was not compiled');
   const dex = await deployUniswapV2(client, { feeToSetter: funderAddress });
   await installLocker(client, artifacts);
 
@@ -85,6 +87,8 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
     }
     await funder.settle();
   };
+  const disperseNonce = await funder.send({ label: 'deploy Disperse', data: encodeDeployData({ abi: disperseArtifact.abi, bytecode: disperseArtifact.bytecode }) });
+  const disperse = getContractAddress({ from: funderAddress, nonce: BigInt(disperseNonce) });
   await fund([...wallets.keys()].filter((label) => !FRESH_DEPLOYERS.includes(label)));
   await client.increaseTime({ seconds: CHAIN_AGE_SECONDS });
   await client.mine({ blocks: 1 });
@@ -113,7 +117,7 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
     hasFunction(artifacts[contract]?.abi ?? [], 'renounceOwnership') ||
     hasFunction(artifacts[contract]?.abi ?? [], 'lock');
   for (const entry of listed)
-    await settleLaunch(senderOf(entry.deployer), client, entry, DEVNET_LP_LOCKER, ownable);
+    await settleLaunch(senderOf(entry.deployer), client, entry, { lpLocker: DEVNET_LP_LOCKER, disperse }, ownable);
   await settleAll();
 
   const traders = traderAddresses.map((address) => new DevSender(client, address));

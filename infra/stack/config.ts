@@ -12,11 +12,15 @@ export const StackEnv = z.object({
   VIGIL_ANVIL_PORT: IntEnv(1, 65_535).default(8545),
   VIGIL_FACILITATOR_PORT: IntEnv(1, 65_535).default(3002),
   VIGIL_SCRAPER_PORT: IntEnv(1, 65_535).default(3005),
+  /** The local Solana devnet's JSON-RPC front (LiteSVM, in the launcher's process). */
+  VIGIL_SOLANA_PORT: IntEnv(1, 65_535).default(8899),
   /** Run the demo scans once the stack is up. */
   VIGIL_DEMO: BoolEnv.default(true),
   TEMPORAL_ADDRESS: OptionalEnv,
   REDIS_URL: OptionalEnv,
   MONGODB_URI: OptionalEnv,
   RPC_URLS_DEVNET: OptionalEnv,
+  RPC_URLS_SOLANA_DEVNET: OptionalEnv,
+  TOKEN_ALLOWLIST_DEVNET: OptionalEnv,
 });
 export type StackEnv = z.infer<typeof StackEnv>;

@@ -8,15 +8,23 @@ interface DemoJob {
 }
 
 /** The main job on the embedded stack: scan the seeded tokens through the API and print verdicts. */
-export async function runDemo(api: string, scenario: Scenario, say: (line: string) => void): Promise<void> {
-  say('demo: scanning the devnet tokens through POST /api/v2/scanner/scans ...');
-  const entries = Object.entries(scenario.tokens);
+export async function runDemo(
+  api: string,
+  scenario: Scenario,
+  solanaMints: Record<string, string>,
+  say: (line: string) => void,
+): Promise<void> {
+  say('demo: scanning the devnet tokens and Solana mints through POST /api/v2/scanner/scans ...');
+  const entries: [string, string, string][] = [
+    ...Object.entries(scenario.tokens).map(([key, token]): [string, string, string] => [key, 'devnet', token.address]),
+    ...Object.entries(solanaMints).map(([key, address]): [string, string, string] => [key, 'solana_devnet', address]),
+  ];
   const jobs = await Promise.all(
-    entries.map(async ([key, token]) => {
+    entries.map(async ([key, chain, address]) => {
       const response = await fetch(`${api}/api/v2/scanner/scans`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ chain: 'devnet', address: token.address, wait_ms: 30_000 }),
+        body: JSON.stringify({ chain, address, wait_ms: 60_000 }),
       });
       return { key, job: (await response.json()) as DemoJob };
     }),
@@ -25,11 +33,11 @@ export async function runDemo(api: string, scenario: Scenario, say: (line: strin
     if (job.result) {
       const flags = job.result.flags.map((flag) => flag.id).join(', ') || 'none';
       say(
-        `  ${key.padEnd(10)} risk ${String(job.result.risk_score).padStart(3)}  ${job.result.tier.padEnd(8)} flags: ${flags}`,
+        `  ${key.padEnd(18)} risk ${String(job.result.risk_score).padStart(3)}  ${job.result.tier.padEnd(8)} flags: ${flags}`,
       );
     } else {
       say(
-        `  ${key.padEnd(10)} ${job.status}${job.error ? `: ${job.error.reason} ${job.error.message}` : ''} (${job.job_id})`,
+        `  ${key.padEnd(18)} ${job.status}${job.error ? `: ${job.error.reason} ${job.error.message}` : ''} (${job.job_id})`,
       );
     }
   }

@@ -5,6 +5,7 @@ import { parseEnv } from '../../core/config/env.ts';
 import { startAnvil } from '../devnet/anvil.ts';
 import { loadOrDeployScenario, type Scenario } from '../devnet/scenario.ts';
 import { loadOrDeployPayments } from '../devnet/payments.ts';
+import { startSolanaDevnet } from '../devnet/solana/devnet.ts';
 import { StackEnv } from './config.ts';
 import { runDemo } from './demo.ts';
 import { type ManagedProcess, portOpen, REPO_ROOT, spawnService } from './processes.ts';
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     redis: !env.REDIS_URL,
     mongo: !env.MONGODB_URI,
     anvil: !env.RPC_URLS_DEVNET,
+    solana: !env.RPC_URLS_SOLANA_DEVNET,
   };
   await Promise.all([
     local.temporal && assertFree(env.VIGIL_TEMPORAL_PORT, 'Temporal', 'VIGIL_TEMPORAL_PORT'),
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
     local.redis && assertFree(env.VIGIL_REDIS_PORT, 'Redis', 'VIGIL_REDIS_PORT'),
     local.mongo && assertFree(env.VIGIL_MONGO_PORT, 'MongoDB', 'VIGIL_MONGO_PORT'),
     local.anvil && assertFree(env.VIGIL_ANVIL_PORT, 'the devnet', 'VIGIL_ANVIL_PORT'),
+    local.solana && assertFree(env.VIGIL_SOLANA_PORT, 'the Solana devnet', 'VIGIL_SOLANA_PORT'),
     assertFree(env.PORT, 'the backend', 'PORT'),
     assertFree(env.VIGIL_SCRAPER_PORT, 'the scraper', 'VIGIL_SCRAPER_PORT'),
   ]);
@@ -119,6 +122,10 @@ async function main(): Promise<void> {
       : undefined,
   ]);
 
+  // The Solana devnet lives in this process (LiteSVM) and starts afresh each time: its mints are
+  // new on every start, unlike the EVM devnet's saved state.
+  const solana = local.solana ? await startSolanaDevnet({ port: env.VIGIL_SOLANA_PORT }) : undefined;
+  if (solana) running.push({ name: 'solana-devnet', pid: process.pid, stop: () => solana.close() });
   const rpcUrl = anvil?.url ?? env.RPC_URLS_DEVNET?.split(',')[0]?.trim() ?? '';
   const scenario = await loadOrDeployScenario({
     rpcUrl,
@@ -136,6 +143,7 @@ async function main(): Promise<void> {
     redis: redis?.address ?? env.REDIS_URL ?? '',
     mongodb: mongo?.address ?? env.MONGODB_URI ?? '',
     devnet_rpc: rpcUrl,
+    solana_devnet_rpc: solana?.url ?? env.RPC_URLS_SOLANA_DEVNET ?? '',
   };
 
   const childEnv: NodeJS.ProcessEnv = {
@@ -144,6 +152,9 @@ async function main(): Promise<void> {
     REDIS_URL: urls.redis,
     MONGODB_URI: urls.mongodb,
     RPC_URLS_DEVNET: env.RPC_URLS_DEVNET ?? rpcUrl,
+    ...(urls.solana_devnet_rpc ? { RPC_URLS_SOLANA_DEVNET: urls.solana_devnet_rpc } : {}),
+    // The scenario's stablecoin is the demo's blue chip.
+    TOKEN_ALLOWLIST_DEVNET: env.TOKEN_ALLOWLIST_DEVNET ?? scenario.allowlist.join(','),
     PORT: String(env.PORT),
     HOST: '127.0.0.1',
     VIGIL_DATA_DIR: dataDir,
@@ -202,7 +213,8 @@ async function main(): Promise<void> {
   track('workers', workers);
 
   const stackFile = path.join(dataDir, 'stack.json');
-  writeStackFile(stackFile, urls, scenario);
+  const solanaMints = solana ? Object.fromEntries(Object.entries(solana.mints).map(([key, mint]) => [key, mint.address])) : {};
+  writeStackFile(stackFile, urls, scenario, solanaMints);
   say('ready');
   for (const [name, url] of Object.entries(urls)) if (url) say(`  ${name.padEnd(12)} ${url}`);
   say('devnet tokens:');
@@ -211,17 +223,19 @@ async function main(): Promise<void> {
   say(
     `payments: USDC ${payments.token.address} → ${payments.payTo} (facilitator signer ${payments.facilitatorAddress})`,
   );
+  if (solana) say(`solana devnet mints: ${Object.keys(solanaMints).length} (chain solana_devnet, addresses in the file below)`);
   say(`(written to ${stackFile})`);
 
-  if (env.VIGIL_DEMO) await runDemo(urls.api, scenario, say);
+  if (env.VIGIL_DEMO) await runDemo(urls.api, scenario, solanaMints, say);
   say('running; Ctrl-C stops everything');
-  writeStackFile(stackFile, urls, scenario, 'running');
+  writeStackFile(stackFile, urls, scenario, solanaMints, 'running');
 }
 
 function writeStackFile(
   file: string,
   urls: Record<string, string | null>,
   scenario: Scenario,
+  solanaMints: Record<string, string>,
   state = 'ready',
 ): void {
   const processes = running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
@@ -233,7 +247,7 @@ function writeStackFile(
   );
   writeFileSync(
     file,
-    `${JSON.stringify({ state, pid: process.pid, urls, chain: 'devnet', chain_id: scenario.chainId, dex: scenario.dex, tokens, processes }, null, 2)}\n`,
+    `${JSON.stringify({ state, pid: process.pid, urls, chain: 'devnet', chain_id: scenario.chainId, dex: scenario.dex, tokens, solana_mints: solanaMints, processes }, null, 2)}\n`,
   );
 }
 

@@ -8,6 +8,7 @@ interface StackFile {
   state: string;
   urls: { api: string; scraper: string; temporal_ui: string | null };
   tokens: Record<string, { address: string }>;
+  solana_mints: Record<string, string>;
   processes: { name: string; pid: number | null }[];
 }
 
@@ -30,7 +31,7 @@ function alive(pid: number): boolean {
 async function startStack(dataDir: string, ports: Record<string, number>): Promise<ManagedProcess> {
   // Every store local: whatever the outer environment points at is not used here.
   const inherited = { ...process.env };
-  for (const name of ['TEMPORAL_ADDRESS', 'REDIS_URL', 'MONGODB_URI', 'RPC_URLS_DEVNET', 'PUBLIC_URL'])
+  for (const name of ['TEMPORAL_ADDRESS', 'REDIS_URL', 'MONGODB_URI', 'RPC_URLS_DEVNET', 'RPC_URLS_SOLANA_DEVNET', 'TOKEN_ALLOWLIST_DEVNET', 'PUBLIC_URL'])
     delete inherited[name];
   return spawnService({
     name: 'stack',
@@ -48,6 +49,7 @@ async function startStack(dataDir: string, ports: Record<string, number>): Promi
       VIGIL_ANVIL_PORT: String(ports.anvil),
       VIGIL_FACILITATOR_PORT: String(ports.facilitator),
       VIGIL_SCRAPER_PORT: String(ports.scraper),
+      VIGIL_SOLANA_PORT: String(ports.solana),
     },
     readyTimeoutMs: 180_000,
     ready: (output) => {
@@ -74,6 +76,7 @@ describe('the embedded stack (npm start)', () => {
       anvil: await freePort(),
       facilitator: await freePort(),
       scraper: await freePort(),
+      solana: await freePort(),
     };
     const stack = await startStack(dataDir, ports);
     const info = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
@@ -100,19 +103,25 @@ describe('the embedded stack (npm start)', () => {
     expect(scraperHealth.stores.every((store) => store.status === 'up')).toBe(true);
     expect(scraperHealth.browser_pools.length).toBeGreaterThanOrEqual(1);
 
-    const scan = async (address: string) => {
+    const scan = async (address: string, chain = 'devnet') => {
       const response = await fetch(`${info.urls.api}/api/v2/scanner/scans`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ chain: 'devnet', address, wait_ms: 30_000 }),
+        body: JSON.stringify({ chain, address, wait_ms: 30_000 }),
       });
       expect(response.status).toBe(200);
       return (await response.json()) as Job;
     };
-    const [honeypot, clean] = await Promise.all([
+    const [honeypot, clean, stable, solanaMint] = await Promise.all([
       scan(info.tokens.honeypot?.address ?? ''),
       scan(info.tokens.clean?.address ?? ''),
+      scan(info.tokens.stable?.address ?? ''),
+      scan(info.solana_mints.sol_mintable ?? '', 'solana_devnet'),
     ]);
+    // The launcher puts the scenario's stablecoin on the allowlist and serves the Solana devnet.
+    expect(stable.result?.tier).toBe('low');
+    expect(solanaMint.result?.tier).toBe('critical');
+    expect(solanaMint.result?.gates).toEqual(['is_mintable']);
     expect(honeypot.result?.tier).toBe('critical');
     expect(honeypot.result?.gates).toEqual(['is_honeypot']);
     expect(clean.result?.tier).toBe('low');

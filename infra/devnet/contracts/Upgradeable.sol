@@ -152,3 +152,15 @@ contract DevnetLpLocker {
         locks[lpToken].push(Lock(msg.sender, amount, unlockTime));
     }
 }
+
+/// Sends one amount of a token to many addresses in one transaction (the scenario's airdrops).
+contract Disperse {
+    function disperse(address token, address[] calldata recipients, uint256 amount) external {
+        for (uint256 i = 0; i < recipients.length; i++) {
+            (bool ok, bytes memory ret) = token.call(
+                abi.encodeWithSignature("transferFrom(address,address,uint256)", msg.sender, recipients[i], amount)
+            );
+            require(ok && (ret.length == 0 || abi.decode(ret, (bool))), "airdrop failed");
+        }
+    }
+}
