@@ -102,6 +102,7 @@ export function createScannerActivities({ chains, scans, config = readScanConfig
       (await findCreation(chains.evm(target.chain), {
         address: getAddress(target.address),
         blockNumber: BigInt(target.block),
+        logWindow: BigInt(config.limits.SCAN_LOG_WINDOW_BLOCKS),
       }).catch((error: unknown) => {
         // A provider without past state cannot answer; the engines that need it say so.
         if (error instanceof Error && /missing trie node|historical state|pruned/i.test(error.message))
