@@ -36,14 +36,17 @@ export function inProcessScanner(rpcUrls: Map<ChainId, string[]>, env: NodeJS.Pr
     string,
     (target: Parameters<typeof activities.scanHoneypot>[0]) => Promise<EngineReport>
   > = {
-    contract_safety: activities.scanContractSafety,
-    honeypot: activities.scanHoneypot,
-    liquidity: activities.scanLiquidity,
-    holders: activities.scanHolders,
-    deployer: activities.scanDeployer,
-    trading: activities.scanTrading,
-    solana_mint: activities.scanSolanaMint,
-    solana_holders: activities.scanSolanaHolders,
+    contract_safety: (target: Parameters<typeof activities.scanContractSafety>[0]) =>
+      activities.scanContractSafety(target),
+    honeypot: (target: Parameters<typeof activities.scanHoneypot>[0]) => activities.scanHoneypot(target),
+    liquidity: (target: Parameters<typeof activities.scanLiquidity>[0]) => activities.scanLiquidity(target),
+    holders: (target: Parameters<typeof activities.scanHolders>[0]) => activities.scanHolders(target),
+    deployer: (target: Parameters<typeof activities.scanDeployer>[0]) => activities.scanDeployer(target),
+    trading: (target: Parameters<typeof activities.scanTrading>[0]) => activities.scanTrading(target),
+    solana_mint: (target: Parameters<typeof activities.scanSolanaMint>[0]) =>
+      activities.scanSolanaMint(target),
+    solana_holders: (target: Parameters<typeof activities.scanSolanaHolders>[0]) =>
+      activities.scanSolanaHolders(target),
   };
   return async (chain: string, address: string) => {
     const { target, engines } = await activities.prepareScan({ chain, address });

@@ -114,12 +114,13 @@ try {
     config: readScanConfig({}),
   });
   const engineRuns = {
-    contract_safety: activities.scanContractSafety,
-    honeypot: activities.scanHoneypot,
-    liquidity: activities.scanLiquidity,
-    holders: activities.scanHolders,
-    deployer: activities.scanDeployer,
-    trading: activities.scanTrading,
+    contract_safety: (target: Parameters<typeof activities.scanContractSafety>[0]) =>
+      activities.scanContractSafety(target),
+    honeypot: (target: Parameters<typeof activities.scanHoneypot>[0]) => activities.scanHoneypot(target),
+    liquidity: (target: Parameters<typeof activities.scanLiquidity>[0]) => activities.scanLiquidity(target),
+    holders: (target: Parameters<typeof activities.scanHolders>[0]) => activities.scanHolders(target),
+    deployer: (target: Parameters<typeof activities.scanDeployer>[0]) => activities.scanDeployer(target),
+    trading: (target: Parameters<typeof activities.scanTrading>[0]) => activities.scanTrading(target),
   } as const;
   const scanInProcess = async (address: string) => {
     const { target, engines } = await activities.prepareScan({ chain: 'devnet', address });

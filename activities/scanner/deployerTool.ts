@@ -6,7 +6,7 @@ import { VigilError } from '../../core/errors/vigilError.ts';
 import { checkScanRequest } from '../../core/scan/resolveTarget.ts';
 import type { ScanConfig } from '../../core/scan/scanConfig.ts';
 import type { Check } from '../../core/scan/schema.ts';
-import { DeployerCache, reputationChecks } from './engines/deployer.ts';
+import { type DeployerCache, reputationChecks } from './engines/deployer.ts';
 import { type DeployerReputation, deployerReputation } from './evm/deployerReputation.ts';
 
 export interface DeployerToolDeps {

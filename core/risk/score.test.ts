@@ -93,8 +93,15 @@ describe('scoreToken', () => {
   });
 
   it('downgrades a capability nobody can use to info, with the reason, and it gates nothing', () => {
-    const downgraded = makeCheck('is_mintable', { status: 'fail', detail: 'mint', downgrade: 'owner renounced' });
-    expect(downgraded).toMatchObject({ severity: 'info', downgraded: { from: 'high', reason: 'owner renounced' } });
+    const downgraded = makeCheck('is_mintable', {
+      status: 'fail',
+      detail: 'mint',
+      downgrade: 'owner renounced',
+    });
+    expect(downgraded).toMatchObject({
+      severity: 'info',
+      downgraded: { from: 'high', reason: 'owner renounced' },
+    });
     expect(downgraded.gate).toBeUndefined();
     const summary = scoreToken([downgraded, pass('is_honeypot')]);
     expect(summary.risk_score).toBe(0);
@@ -103,13 +110,20 @@ describe('scoreToken', () => {
   });
 
   it('neutralises governed capabilities of an allowlisted token, but never its simulated behaviour', () => {
-    const checks = [fail('is_mintable'), fail('transfer_pausable', 'medium'), fail('is_proxy', 'medium'), pass('is_honeypot')];
+    const checks = [
+      fail('is_mintable'),
+      fail('transfer_pausable', 'medium'),
+      fail('is_proxy', 'medium'),
+      pass('is_honeypot'),
+    ];
     expect(scoreToken(checks).tier).toBe('critical');
     const listed = scoreToken(checks, { allowlist: { source: 'TOKEN_ALLOWLIST_ETHEREUM' } });
     expect(listed.allowlisted).toBe(true);
     expect(listed.tier).toBe('low');
     expect(listed.checks.every((check) => check.status !== 'fail' || check.severity === 'info')).toBe(true);
-    const honeypot = scoreToken([...checks, fail('is_honeypot')], { allowlist: { source: 'TOKEN_ALLOWLIST_ETHEREUM' } });
+    const honeypot = scoreToken([...checks, fail('is_honeypot')], {
+      allowlist: { source: 'TOKEN_ALLOWLIST_ETHEREUM' },
+    });
     expect(honeypot.gates).toEqual(['is_honeypot']);
     expect(honeypot.tier).toBe('critical');
   });

@@ -16,7 +16,7 @@ import {
 } from 'viem';
 import { HOLDER_THRESHOLDS } from '../../core/risk/model.ts';
 import type { Artifacts } from './compile.ts';
-import { type DevnetClient, DevSender } from './client.ts';
+import type { DevnetClient, DevSender } from './client.ts';
 import type { TokenKey } from './scenarioSchema.ts';
 import { type TokenSpec, TOKEN_SPECS } from './tokens.ts';
 import { UNISWAP_V2_INIT_CODE_HASH } from './uniswap.ts';
@@ -89,9 +89,7 @@ export async function deployToken(
     const artifact = artifactOf(name);
     const nonce = await sender.send({
       label: `deploy ${name} for ${key}`,
-      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as Parameters<
-        typeof encodeDeployData
-      >[0]),
+      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args }),
     });
     return getContractAddress({ from: sender.address, nonce: BigInt(nonce) });
   };
@@ -181,12 +179,20 @@ export async function settleLaunch(
   await sender.send({
     label: `approve the airdrop of ${key}`,
     to: token,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [disperse, each * BigInt(AIRDROP_WALLETS.length)] }),
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [disperse, each * BigInt(AIRDROP_WALLETS.length)],
+    }),
   });
   await sender.send({
     label: `airdrop ${key}`,
     to: disperse,
-    data: encodeFunctionData({ abi: disperseAbi, functionName: 'disperse', args: [token, [...AIRDROP_WALLETS], each] }),
+    data: encodeFunctionData({
+      abi: disperseAbi,
+      functionName: 'disperse',
+      args: [token, [...AIRDROP_WALLETS], each],
+    }),
   });
   await sender.send({
     label: `burn ${key}`,

@@ -87,7 +87,10 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
     }
     await funder.settle();
   };
-  const disperseNonce = await funder.send({ label: 'deploy Disperse', data: encodeDeployData({ abi: disperseArtifact.abi, bytecode: disperseArtifact.bytecode }) });
+  const disperseNonce = await funder.send({
+    label: 'deploy Disperse',
+    data: encodeDeployData({ abi: disperseArtifact.abi, bytecode: disperseArtifact.bytecode }),
+  });
   const disperse = getContractAddress({ from: funderAddress, nonce: BigInt(disperseNonce) });
   await fund([...wallets.keys()].filter((label) => !FRESH_DEPLOYERS.includes(label)));
   await client.increaseTime({ seconds: CHAIN_AGE_SECONDS });
@@ -117,7 +120,13 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
     hasFunction(artifacts[contract]?.abi ?? [], 'renounceOwnership') ||
     hasFunction(artifacts[contract]?.abi ?? [], 'lock');
   for (const entry of listed)
-    await settleLaunch(senderOf(entry.deployer), client, entry, { lpLocker: DEVNET_LP_LOCKER, disperse }, ownable);
+    await settleLaunch(
+      senderOf(entry.deployer),
+      client,
+      entry,
+      { lpLocker: DEVNET_LP_LOCKER, disperse },
+      ownable,
+    );
   await settleAll();
 
   const traders = traderAddresses.map((address) => new DevSender(client, address));

@@ -16,8 +16,16 @@ export async function runDemo(
 ): Promise<void> {
   say('demo: scanning the devnet tokens and Solana mints through POST /api/v2/scanner/scans ...');
   const entries: [string, string, string][] = [
-    ...Object.entries(scenario.tokens).map(([key, token]): [string, string, string] => [key, 'devnet', token.address]),
-    ...Object.entries(solanaMints).map(([key, address]): [string, string, string] => [key, 'solana_devnet', address]),
+    ...Object.entries(scenario.tokens).map(([key, token]): [string, string, string] => [
+      key,
+      'devnet',
+      token.address,
+    ]),
+    ...Object.entries(solanaMints).map(([key, address]): [string, string, string] => [
+      key,
+      'solana_devnet',
+      address,
+    ]),
   ];
   const jobs = await Promise.all(
     entries.map(async ([key, chain, address]) => {

@@ -213,7 +213,9 @@ async function main(): Promise<void> {
   track('workers', workers);
 
   const stackFile = path.join(dataDir, 'stack.json');
-  const solanaMints = solana ? Object.fromEntries(Object.entries(solana.mints).map(([key, mint]) => [key, mint.address])) : {};
+  const solanaMints = solana
+    ? Object.fromEntries(Object.entries(solana.mints).map(([key, mint]) => [key, mint.address]))
+    : {};
   writeStackFile(stackFile, urls, scenario, solanaMints);
   say('ready');
   for (const [name, url] of Object.entries(urls)) if (url) say(`  ${name.padEnd(12)} ${url}`);
@@ -223,7 +225,10 @@ async function main(): Promise<void> {
   say(
     `payments: USDC ${payments.token.address} → ${payments.payTo} (facilitator signer ${payments.facilitatorAddress})`,
   );
-  if (solana) say(`solana devnet mints: ${Object.keys(solanaMints).length} (chain solana_devnet, addresses in the file below)`);
+  if (solana)
+    say(
+      `solana devnet mints: ${Object.keys(solanaMints).length} (chain solana_devnet, addresses in the file below)`,
+    );
   say(`(written to ${stackFile})`);
 
   if (env.VIGIL_DEMO) await runDemo(urls.api, scenario, solanaMints, say);

@@ -31,7 +31,15 @@ function alive(pid: number): boolean {
 async function startStack(dataDir: string, ports: Record<string, number>): Promise<ManagedProcess> {
   // Every store local: whatever the outer environment points at is not used here.
   const inherited = { ...process.env };
-  for (const name of ['TEMPORAL_ADDRESS', 'REDIS_URL', 'MONGODB_URI', 'RPC_URLS_DEVNET', 'RPC_URLS_SOLANA_DEVNET', 'TOKEN_ALLOWLIST_DEVNET', 'PUBLIC_URL'])
+  for (const name of [
+    'TEMPORAL_ADDRESS',
+    'REDIS_URL',
+    'MONGODB_URI',
+    'RPC_URLS_DEVNET',
+    'RPC_URLS_SOLANA_DEVNET',
+    'TOKEN_ALLOWLIST_DEVNET',
+    'PUBLIC_URL',
+  ])
     delete inherited[name];
   return spawnService({
     name: 'stack',

@@ -66,7 +66,7 @@ export async function trading(input: EvmEngineInput): Promise<EngineOutput> {
     return {
       buy,
       native: first ? (buy ? amount1In : amount1Out) : buy ? amount0In : amount0Out,
-      tx: log.transactionHash as Hash,
+      tx: log.transactionHash,
       block: log.blockNumber,
     };
   });

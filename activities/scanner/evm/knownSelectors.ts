@@ -151,5 +151,5 @@ export function findPrivileged(group: PrivilegeGroup, selectors: ReadonlySet<Hex
 export function probeCalldata(entry: PrivilegedEntry, context: ProbeArguments): Hex | undefined {
   if (!entry.args) return undefined;
   const item = parseAbiItem(`function ${entry.signature}`) as AbiFunction;
-  return encodeFunctionData({ abi: [item], functionName: item.name, args: entry.args(context) as unknown[] });
+  return encodeFunctionData({ abi: [item], functionName: item.name, args: entry.args(context) });
 }

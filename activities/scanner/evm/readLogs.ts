@@ -34,26 +34,29 @@ export async function readLogs<const E extends AbiEvent>(
     const end = start + BigInt(chunk) - 1n;
     ranges.push([start, end > toBlock ? toBlock : end]);
   }
-  const logs = [] as unknown as GetLogsReturnType<E, [E], true>;
+  type Logs = GetLogsReturnType<E, [E], true>;
+  // viem's getLogs types its answer from literal arguments; this helper is generic over the event.
+  const getLogs = (args: Record<string, unknown>): Promise<Logs> =>
+    client.getLogs(args) as unknown as Promise<Logs>;
+  const logs = [] as unknown as Logs;
   // A few chunks at a time: enough to overlap round trips without flooding a provider.
   for (let i = 0; i < ranges.length; i += 4) {
     const batch = await Promise.all(
-      ranges.slice(i, i + 4).map(
-        ([from, to]) =>
-          client.getLogs({
-            address: parameters.address,
-            event: parameters.event,
-            ...(parameters.args ? { args: parameters.args } : {}),
-            fromBlock: from,
-            toBlock: to,
-            strict: true,
-          } as Parameters<PublicClient['getLogs']>[0]) as Promise<GetLogsReturnType<E, [E], true>>,
+      ranges.slice(i, i + 4).map(([from, to]) =>
+        getLogs({
+          address: parameters.address,
+          event: parameters.event,
+          ...(parameters.args ? { args: parameters.args } : {}),
+          fromBlock: from,
+          toBlock: to,
+          strict: true,
+        }),
       ),
     );
     for (const part of batch) logs.push(...part);
     if (logs.length >= maxLogs)
       return {
-        logs: logs.slice(0, maxLogs) as GetLogsReturnType<E, [E], true>,
+        logs: logs.slice(0, maxLogs),
         fromBlock,
         toBlock,
         complete: false,

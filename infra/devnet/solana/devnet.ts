@@ -76,7 +76,7 @@ export async function startSolanaDevnet(options: { port?: number } = {}): Promis
     mints[key] = { address: createMint(svm, send, payer, key, spec), expected: spec.expected };
   }
   const rpc = await startSolanaRpc(svm, options.port === undefined ? {} : { port: options.port });
-  return { svm, url: rpc.url, mints, close: rpc.close };
+  return { svm, url: rpc.url, mints, close: () => rpc.close() };
 }
 
 type Send = (instructions: TransactionInstruction[], signers?: Keypair[]) => void;
