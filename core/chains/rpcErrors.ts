@@ -36,3 +36,26 @@ export function describeRpcError(error: unknown, urls: readonly string[]): strin
 function scrubUrls(text: string): string {
   return text.replace(/\b(?:https?|wss?):\/\/[^\s"')]+/g, (url) => redactUrl(url));
 }
+
+const HISTORICAL_STATE =
+  /missing trie node|historical state|pruned|block height is \d+ but requested|BlockOutOfRange|header not found|state (is )?not available/i;
+
+/**
+ * True when a node cannot serve state at a past block (not an archive node, or state pruned):
+ * reads that need history report "unknown" instead of failing.
+ */
+export function isHistoricalStateError(error: unknown): boolean {
+  for (
+    let current = error, depth = 0;
+    current instanceof Error && depth < 10;
+    current = current.cause, depth++
+  ) {
+    const details = (current as { details?: unknown }).details;
+    if (
+      HISTORICAL_STATE.test(current.message) ||
+      (typeof details === 'string' && HISTORICAL_STATE.test(details))
+    )
+      return true;
+  }
+  return false;
+}

@@ -8,6 +8,7 @@ import {
   type PublicClient,
 } from 'viem';
 import type { ChainInfo } from '../../../core/chains/registry.ts';
+import { isHistoricalStateError } from '../../../core/chains/rpcErrors.ts';
 import { DEPLOYER_REPUTATION } from '../../../core/risk/model.ts';
 import type { ScanLimits } from '../../../core/scan/scanConfig.ts';
 import { findPools } from './findPool.ts';
@@ -87,7 +88,11 @@ export async function deployerReputation(
   const [nonce, pinned, firstSeen] = await Promise.all([
     client.getTransactionCount({ address: wallet, blockNumber }),
     client.getBlock({ blockNumber }),
-    firstActivity(client, wallet, blockNumber),
+    // Without state at past blocks (a non-archive provider) the wallet's age stays unknown.
+    firstActivity(client, wallet, blockNumber).catch((error: unknown) => {
+      if (isHistoricalStateError(error)) return undefined;
+      throw error;
+    }),
   ]);
   const funding = firstSeen === undefined ? undefined : await fundingOf(client, wallet, firstSeen);
   const firstNonce = Math.max(0, nonce - limits.SCAN_DEPLOYER_MAX_NONCE);
