@@ -20,7 +20,7 @@ export interface Verdict {
   chain: string;
   key: string;
   expected: { flags: string[]; tier: string };
-  actual: { flags: string[]; tier: string };
+  actual: { flags: string[]; tier: string; risk_score?: number | null };
 }
 
 /** Scans one token with the activities a worker runs, minus the store write. */
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
         chain: 'devnet',
         key,
         expected: token.expected,
-        actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier },
+        actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier, risk_score: summary.risk_score },
       });
     }
     for (const [key, mint] of Object.entries(solana.mints)) {
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
         chain: 'solana_devnet',
         key,
         expected: mint.expected,
-        actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier },
+        actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier, risk_score: summary.risk_score },
       });
     }
     for (const verdict of verdicts) {
