@@ -21,6 +21,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
+import { countStep, StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
 import { authorizationKey } from '../../core/x402/proof.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
 import { type FacilitatorRequest, parseFacilitatorRequest } from './requestSchema.ts';
@@ -101,13 +102,16 @@ export class EvmFacilitator {
     const signer = toFacilitatorEvmSigner(
       {
         address: wallet.account.address,
-        readContract: (args) => wallet.readContract(args),
+        readContract: (args) => timeStep('sdk_read', () => wallet.readContract(args)),
         verifyTypedData: (args) => wallet.verifyTypedData(args as never),
-        writeContract: (args) => this.#send(() => wallet.writeContract(args)),
-        sendTransaction: (args) => this.#send(() => wallet.sendTransaction(args as never)),
+        writeContract: (args) => timeStep('send', () => this.#send(() => wallet.writeContract(args))),
+        sendTransaction: (args) =>
+          timeStep('send', () => this.#send(() => wallet.sendTransaction(args as never))),
         waitForTransactionReceipt: (args) =>
-          wallet.waitForTransactionReceipt({ ...args, pollingInterval: options.receiptPollMs ?? 200 }),
-        getCode: (args) => wallet.getCode(args),
+          timeStep('receipt', () =>
+            wallet.waitForTransactionReceipt({ ...args, pollingInterval: options.receiptPollMs ?? 200 }),
+          ),
+        getCode: (args) => timeStep('get_code', () => wallet.getCode(args)),
       },
       { confirmationTimeoutMs: options.confirmationTimeoutMs },
     );
@@ -158,14 +162,18 @@ export class EvmFacilitator {
     };
   }
 
-  async verify(body: unknown): Promise<VerifyResponse> {
+  async verify(body: unknown, timings = new StepTimings()): Promise<VerifyResponse> {
+    return withTimings(timings, () => this.#verify(body));
+  }
+
+  async #verify(body: unknown): Promise<VerifyResponse> {
     const parsed = parseFacilitatorRequest(body);
     if (!parsed.ok) return { isValid: false, invalidReason: parsed.reason, invalidMessage: parsed.message };
     const { request } = parsed;
-    const refused = await this.#precheck(request);
+    const refused = await timeStep('precheck', () => this.#precheck(request));
     if (refused) return refused;
     try {
-      return await this.#x402.verify(request.payload, request.requirements);
+      return await timeStep('sdk_verify', () => this.#x402.verify(request.payload, request.requirements));
     } catch (error) {
       return {
         isValid: false,
@@ -177,7 +185,11 @@ export class EvmFacilitator {
   }
 
   /** Idempotent: the same authorization gets the same answer, and at most one transaction. */
-  async settle(body: unknown): Promise<SettleResponse> {
+  async settle(body: unknown, timings = new StepTimings()): Promise<SettleResponse> {
+    return withTimings(timings, () => this.#settle(body));
+  }
+
+  async #settle(body: unknown): Promise<SettleResponse> {
     const parsed = parseFacilitatorRequest(body);
     if (!parsed.ok) {
       return {
@@ -229,28 +241,29 @@ export class EvmFacilitator {
 
   async #settleOnce(key: string, request: FacilitatorRequest): Promise<SettleResponse> {
     const { store, confirmationTimeoutMs } = this.#options;
-    const known = await store.result(key);
+    const known = await timeStep('store', () => store.result(key));
     if (known) return known;
     const token = randomUUID();
     const lockMs = confirmationTimeoutMs + 30_000;
-    if (!(await store.lock(key, token, lockMs))) return this.#awaitOtherReplica(key, request, lockMs);
+    if (!(await timeStep('store', () => store.lock(key, token, lockMs))))
+      return this.#awaitOtherReplica(key, request, lockMs);
     try {
-      const again = await store.result(key);
+      const again = await timeStep('store', () => store.result(key));
       if (again) return again;
       const result = await this.#settleLocked(request);
       if (result.success || (result.errorReason && TERMINAL_SETTLE_REASONS.includes(result.errorReason))) {
-        await store.saveResult(key, result);
+        await timeStep('store', () => store.saveResult(key, result));
       }
       return result;
     } finally {
-      await store.unlock(key, token);
+      await timeStep('store', () => store.unlock(key, token));
     }
   }
 
   async #settleLocked(request: FacilitatorRequest): Promise<SettleResponse> {
     const { requirements, authorization } = request;
     const network = requirements.network;
-    const refused = await this.#precheck(request);
+    const refused = await timeStep('precheck', () => this.#precheck(request));
     if (refused) {
       if (refused.invalidReason === PaymentReason.nonceUsed) {
         // Settled before but the answer was lost (a crash between broadcast and storing it):
@@ -268,7 +281,7 @@ export class EvmFacilitator {
       };
     }
     try {
-      return await this.#x402.settle(request.payload, requirements);
+      return await timeStep('sdk_settle', () => this.#x402.settle(request.payload, requirements));
     } catch (error) {
       return {
         success: false,
@@ -432,7 +445,11 @@ function walletClient(options: EvmFacilitatorOptions) {
     rpcUrls: { default: { http: [...rpcUrls] } },
   });
   const transports = rpcUrls.map((url) =>
-    http(url, { timeout: options.rpcTimeoutMs ?? 5_000, retryCount: 1 }),
+    http(url, {
+      timeout: options.rpcTimeoutMs ?? 5_000,
+      retryCount: 1,
+      onFetchRequest: () => countStep('rpc'),
+    }),
   );
   return createWalletClient({
     // Transaction nonces counted in this process: concurrent settles get consecutive nonces.

@@ -12,6 +12,7 @@ import { findTool, isPaid, type ToolDefinition } from '../../../core/catalog/ind
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import type { PaymentReceipt } from '../../../core/stores/receipts.ts';
 import { JobKind, SearchAttr } from '../../../core/temporal/searchAttributes.ts';
+import { StepTimings } from '../../../core/timing/stepTimings.ts';
 import { formatAtomic } from '../../../core/x402/amounts.ts';
 import {
   authorizationKey,
@@ -85,7 +86,12 @@ export class X402Gateway {
         throw await this.paymentRequired(tool, error.reason, error.message);
       throw error;
     }
-    if (proof) return this.#paid(tool, input, proof, call);
+    if (proof) {
+      const timings = new StepTimings();
+      const answer = await this.#paid(tool, input, proof, call, timings);
+      answer.headers['server-timing'] = timings.header();
+      return answer;
+    }
 
     const identity = trialIdentityOf(call.headers);
     if (!identity) {
@@ -162,8 +168,9 @@ export class X402Gateway {
     input: unknown,
     proof: DecodedProof,
     call: ToolCall,
+    timings: StepTimings,
   ): Promise<GatewayAnswer> {
-    const requirements = await this.#deps.options.requirementsFor(tool);
+    const requirements = await timings.time('quote', () => this.#deps.options.requirementsFor(tool));
     const { authorization } = proof;
     const key = authorizationKey(
       requirements.network,
@@ -177,9 +184,9 @@ export class X402Gateway {
       .digest('hex');
     // A proof that already answered: the same request gets that answer again (no second run or
     // charge, even though the chain now reports the authorization used); any other is refused.
-    const held = await this.#deps.reservations.peek(key);
+    const held = await timings.time('peek', () => this.#deps.reservations.peek(key));
     if (held) return this.#heldBy(tool, held, fingerprint, paymentId);
-    const verified = await this.#verify(proof, requirements);
+    const verified = await timings.time('verify', () => this.#verify(proof, requirements));
     if (!verified.isValid) {
       throw await this.paymentRequired(
         tool,
@@ -189,16 +196,14 @@ export class X402Gateway {
     }
     const ttlMs =
       Math.max(60_000, Number(authorization.validBefore) * 1000 - Date.now()) + RESERVATION_GRACE_MS;
-    const reserved = await this.#deps.reservations.reserve(
-      key,
-      { state: 'running', fingerprint, payment_id: paymentId },
-      ttlMs,
+    const reserved = await timings.time('reserve', () =>
+      this.#deps.reservations.reserve(key, { state: 'running', fingerprint, payment_id: paymentId }, ttlMs),
     );
     if (!reserved.reserved) return this.#heldBy(tool, reserved.holder, fingerprint, paymentId);
 
     let outcome: ToolOutcome;
     try {
-      outcome = await this.#deps.runner.run(tool, input);
+      outcome = await timings.time('tool', () => this.#deps.runner.run(tool, input));
     } catch (error) {
       await this.#deps.reservations.release(key).catch(() => undefined);
       throw error;
@@ -208,7 +213,9 @@ export class X402Gateway {
       await this.#deps.reservations.release(key).catch(() => undefined);
       return this.#answer(tool, outcome, null, null);
     }
-    await this.#deps.reservations.update(key, { state: 'settling', fingerprint, payment_id: paymentId });
+    await timings.time('reserve', () =>
+      this.#deps.reservations.update(key, { state: 'settling', fingerprint, payment_id: paymentId }),
+    );
 
     const receipt: PaymentReceipt = {
       payment_id: paymentId,
@@ -232,6 +239,7 @@ export class X402Gateway {
     const settled = await this.#settle(
       { paymentId, paymentPayload: proof.payload, requirements, receipt },
       tool,
+      timings,
     );
     if (settled.kind === 'failed') {
       await this.#deps.reservations.release(key).catch(() => undefined);
@@ -272,9 +280,11 @@ export class X402Gateway {
     const header = encodePaymentResponseHeader(settleResponse);
     answer.headers['payment-response'] = header;
     answer.headers['x-payment-response'] = header;
-    await this.#deps.reservations
-      .update(key, { state: 'done', fingerprint, payment_id: paymentId, answer })
-      .catch(() => undefined);
+    await timings.time('reserve', () =>
+      this.#deps.reservations
+        .update(key, { state: 'done', fingerprint, payment_id: paymentId, answer })
+        .catch(() => undefined),
+    );
     return answer;
   }
 
@@ -335,6 +345,7 @@ export class X402Gateway {
   async #settle(
     input: SettlePaymentInput,
     tool: ToolDefinition,
+    timings: StepTimings,
   ): Promise<
     | { kind: 'settled'; receipt: PaymentReceipt }
     | { kind: 'pending' }
@@ -342,6 +353,7 @@ export class X402Gateway {
   > {
     const { client, connection } = this.#deps.temporal;
     let handle;
+    const started = performance.now();
     try {
       handle = await client.workflow.start<typeof settlePayment>('settlePayment', {
         taskQueue: this.#deps.paymentsTaskQueue,
@@ -369,9 +381,10 @@ export class X402Gateway {
         };
       }
     }
+    timings.add('settle_start', performance.now() - started);
     try {
-      const receipt = await connection.withDeadline(Date.now() + this.#deps.settleWaitMs, () =>
-        handle.result(),
+      const receipt = await timings.time('settle_wait', () =>
+        connection.withDeadline(Date.now() + this.#deps.settleWaitMs, () => handle.result()),
       );
       return { kind: 'settled', receipt };
     } catch (error) {
