@@ -29,6 +29,7 @@ const WARMUP = 10;
 const TOOL = 'honeypot_check';
 const PRICE = 10_000n; // $0.01 in 6-decimal USDC
 
+const loadBefore = Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
 const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-x402-'));
 const stops: (() => Promise<void>)[] = [];
 try {
@@ -205,7 +206,13 @@ try {
   const report = {
     benchmark: 'x402-paid-call-overhead',
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      // Other work on the host skews every figure: the 1-minute load average before and after.
+      load_average: [loadBefore, Math.round((os.loadavg()[0] ?? 0) * 10) / 10],
+    },
     parameters: { n, concurrency, warmup: WARMUP, tool: TOOL },
     phases: rows,
     added_latency_of_payment: added,
@@ -227,7 +234,7 @@ try {
   await writeFile(path.join(values.out, 'x402-latency.json'), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(
     path.join(values.out, 'x402-latency.md'),
-    `# x402 paid-call overhead (${report.date.slice(0, 10)}, ${report.machine.cpus} cores, Node ${process.version})\n\n${table}\n`,
+    `# x402 paid-call overhead (${report.date.slice(0, 10)}, ${report.machine.cpus} cores, Node ${process.version}, load average ${report.machine.load_average.join(' → ')})\n\n${table}\n`,
   );
 } finally {
   for (const stop of stops.reverse()) await stop().catch(() => undefined);

@@ -13,6 +13,7 @@ import { rateLimitPlugin } from '../plugins/rateLimit.ts';
 import { x402GatewayRoutes } from './routes/x402Gateway.ts';
 import { x402ToolRoutes } from './routes/x402Tools.ts';
 import { X402Gateway } from './x402/gateway.ts';
+import { Settlements } from './x402/settlements.ts';
 import { ToolRunner } from './x402/toolRunner.ts';
 
 export interface BackendOptions {
@@ -49,16 +50,20 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     deps.x402.options.network as `${string}:${string}`,
     new ExactEvmScheme(),
   );
+  const settlements = new Settlements({
+    facilitator,
+    temporal: deps.temporal,
+    paymentsTaskQueue: deps.x402.paymentsTaskQueue,
+    receipts: deps.x402.receipts,
+    settleWaitMs: deps.x402.settleWaitMs,
+  });
   const gateway = new X402Gateway({
     options: deps.x402.options,
     trials: deps.x402.trials,
     reservations: deps.x402.reservations,
     runner: new ToolRunner(jobs, deps.x402.toolWaitMs),
-    facilitator,
+    settlements,
     resourceServer,
-    temporal: deps.temporal,
-    paymentsTaskQueue: deps.x402.paymentsTaskQueue,
-    settleWaitMs: deps.x402.settleWaitMs,
     publicUrl: options.publicUrl,
   });
   x402ToolRoutes(app, gateway);

@@ -7,9 +7,11 @@ const PENDING_TTL_SECONDS = 3_600;
 
 /**
  * What makes settlement idempotent across requests and facilitator replicas, in Redis: the final
- * answer per authorization (the same authorization always gets the same result), a lock so one
- * replica settles at a time, and the SDK's store of broadcast-but-unconfirmed transactions, so a
- * retried settle reconciles against the hash instead of sending again.
+ * answer per authorization (a success belongs to the authorization, since the chain lets its nonce
+ * pay once; a final refusal belongs to the signed payload that earned it, so a re-signed
+ * authorization with the same nonce is judged on its own), a lock so one replica settles at a
+ * time, and the SDK's store of broadcast-but-unconfirmed transactions, so a retried settle
+ * reconciles against the hash instead of sending again.
  */
 export class SettlementStore {
   readonly #redis: Redis;
@@ -28,13 +30,18 @@ export class SettlementStore {
     };
   }
 
-  async result(key: string): Promise<SettleResponse | undefined> {
-    const raw = await this.#redis.get(`x402:settled:${key}`);
-    return raw === null ? undefined : (JSON.parse(raw) as SettleResponse);
+  async result(key: string, payloadDigest: string): Promise<SettleResponse | undefined> {
+    const [settled, refused] = await this.#redis.mget(
+      `x402:settled:${key}`,
+      `x402:refused:${key}:${payloadDigest}`,
+    );
+    const raw = settled ?? refused;
+    return raw === null || raw === undefined ? undefined : (JSON.parse(raw) as SettleResponse);
   }
 
-  async saveResult(key: string, result: SettleResponse): Promise<void> {
-    await this.#redis.set(`x402:settled:${key}`, JSON.stringify(result), 'EX', RESULT_TTL_SECONDS);
+  async saveResult(key: string, payloadDigest: string, result: SettleResponse): Promise<void> {
+    const name = result.success ? `x402:settled:${key}` : `x402:refused:${key}:${payloadDigest}`;
+    await this.#redis.set(name, JSON.stringify(result), 'EX', RESULT_TTL_SECONDS);
   }
 
   /** True when this caller now holds the settlement lock of the authorization. */

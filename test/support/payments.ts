@@ -9,6 +9,8 @@ import { SettlementStore } from '../../api/facilitator/settlementStore.ts';
 import type { VigilApp } from '../../api/plugins/service.ts';
 import { getChain } from '../../core/chains/registry.ts';
 import { createRedis } from '../../core/stores/redis.ts';
+import { startAnvil } from '../../infra/devnet/anvil.ts';
+import { createDevnetClient } from '../../infra/devnet/client.ts';
 import {
   deployPaymentToken,
   fundedDevAccount,
@@ -97,4 +99,27 @@ export function requirementsFor(token: PaymentTokenInfo, payTo: string, amount: 
 
 export function paymentRequiredFor(requirements: PaymentRequirements): PaymentRequired {
   return { x402Version: 2, resource: { url: 'http://vigil.test/paid' }, accepts: [requirements] };
+}
+
+/**
+ * A chain of its own for a test that must control mining (the shared devnet mines every
+ * transaction at once): a fresh anvil with the devnet USDC deployed, stopped by `stop()`.
+ */
+export async function startDedicatedChain() {
+  const anvil = await startAnvil();
+  try {
+    const token = await deployPaymentToken(anvil.url);
+    const client = createDevnetClient(anvil.url);
+    return {
+      rpcUrl: anvil.url,
+      token,
+      /** Off: transactions wait in the mempool until `mine()`. */
+      setAutomine: (enabled: boolean) => client.setAutomine(enabled),
+      mine: () => client.mine({ blocks: 1 }),
+      stop: () => anvil.stop(),
+    };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
 }
