@@ -1,4 +1,6 @@
+import type { Hex } from 'viem';
 import type { ChainClients } from '../core/chains/chainClients.ts';
+import type { InvoiceStore } from '../core/stores/invoices.ts';
 import type { ReceiptStore } from '../core/stores/receipts.ts';
 import type { ScanStore } from '../core/stores/scans.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
@@ -16,6 +18,9 @@ export interface PoolDeps {
   facilitatorUrl: string;
   /** Created on first use: processes without the scraper pool never start its proxies or browser. */
   scraper: () => ScraperEngine;
+  invoices: InvoiceStore;
+  /** Signs refunds in the payments pool (the payee's key); unset = no refunds. */
+  payeePrivateKey?: Hex | undefined;
 }
 
 export interface PoolDefinition {

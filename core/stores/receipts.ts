@@ -91,6 +91,12 @@ export class ReceiptStore {
     await writes.exec();
   }
 
+  /** Records that the paid call answered no data (a charged empty result, refundable). */
+  async markEmptyResult(paymentId: string): Promise<void> {
+    const receipt = await this.byPaymentId(paymentId);
+    if (receipt && !receipt.empty_result) await this.put({ ...receipt, empty_result: true });
+  }
+
   /**
    * The hot copies only, unless the record already wrote them: lets a request that saw its
    * settlement answer serve the receipt before the workflow has recorded it.

@@ -22,6 +22,7 @@ import {
 } from './reservations.ts';
 import type { Settlements } from './settlements.ts';
 import type { ToolOutcome, ToolRunner } from './toolRunner.ts';
+import { validateToolInput } from './validate.ts';
 import { type TrialGrant, type TrialIdentity, trialIdentityOf, type Trials } from './trials.ts';
 
 export interface GatewayDeps {
@@ -65,7 +66,7 @@ export class X402Gateway {
         extensions: { catalog: '/api/v1/x402-tools/discovery' },
       });
     }
-    const input = validate(tool, call.body);
+    const input = validateToolInput(tool, call.body);
     if (!isPaid(tool)) return this.#answer(tool, await this.#deps.runner.run(tool, input), null, null);
 
     let proof: DecodedProof | undefined;
@@ -282,19 +283,4 @@ export class X402Gateway {
           };
     return { status: 200, body, headers: {} };
   }
-}
-
-function validate(tool: ToolDefinition, body: unknown): unknown {
-  const parsed = tool.input.safeParse(body ?? {});
-  if (parsed.success) return parsed.data;
-  const errors = parsed.error.issues.map((issue) => ({
-    loc: ['body', ...issue.path.map(String)],
-    msg: issue.message,
-    type: issue.code,
-  }));
-  throw new VigilError(
-    'validation_failed',
-    `Invalid ${errors.map((error) => error.loc.join('.')).join(', ')}: ${errors.map((error) => error.msg).join('; ')}`,
-    { extensions: { errors } },
-  );
 }
