@@ -5,7 +5,7 @@ import {
   defineChain,
   fallback,
   http,
-  nonceManager,
+  type NonceManager,
   parseAbi,
   publicActions,
 } from 'viem';
@@ -31,6 +31,8 @@ export interface WalletOptions {
   privateKey: Hex;
   rpcTimeoutMs?: number;
   receiptPollMs?: number;
+  /** The signer's transaction nonces (see nonces.ts). */
+  nonces: NonceManager;
 }
 
 /**
@@ -61,7 +63,7 @@ export function walletClient(options: WalletOptions) {
     }),
   );
   return createWalletClient({
-    account: privateKeyToAccount(options.privateKey, { nonceManager }),
+    account: privateKeyToAccount(options.privateKey, { nonceManager: options.nonces }),
     chain: viemChain,
     transport: transports.length === 1 && transports[0] ? transports[0] : fallback(transports),
     pollingInterval: options.receiptPollMs ?? 200,

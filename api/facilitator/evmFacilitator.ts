@@ -4,7 +4,7 @@ import { x402Facilitator } from '@x402/core/facilitator';
 import type { Network, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
-import { type Address, type Hex, getAddress, nonceManager } from 'viem';
+import { type Address, type Hex, getAddress, type NonceManager } from 'viem';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
 import { StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
@@ -13,6 +13,7 @@ import { authorizationKey } from '../../core/x402/proof.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
 import { type FacilitatorWallet, tokenAbi, walletClient } from './chain.ts';
 import { chainRefusal, type PrecheckLimits, staticRefusal } from './prechecks.ts';
+import { localNonceManager } from './nonces.ts';
 import { findSettlement } from './recovery.ts';
 import { type FacilitatorRequest, parseFacilitatorRequest } from './requestSchema.ts';
 import type { SettlementStore } from './settlementStore.ts';
@@ -78,9 +79,16 @@ export class EvmFacilitator {
   readonly #inflight = new Map<string, Promise<SettleResponse>>();
   /** Payload digest → when this process last verified it valid. */
   readonly #verified = new Map<string, number>();
+  readonly #nonces: NonceManager;
 
-  private constructor(options: EvmFacilitatorOptions, wallet: FacilitatorWallet, assets: FacilitatorAsset[]) {
+  private constructor(
+    options: EvmFacilitatorOptions,
+    wallet: FacilitatorWallet,
+    assets: FacilitatorAsset[],
+    nonces: NonceManager,
+  ) {
     this.#options = options;
+    this.#nonces = nonces;
     this.#wallet = wallet;
     this.network = options.chain.caip2 as Network;
     this.signer = wallet.account.address;
@@ -115,7 +123,8 @@ export class EvmFacilitator {
 
   /** Connects, checks the RPC serves the configured chain, and reads each asset's EIP-712 domain. */
   static async create(options: EvmFacilitatorOptions): Promise<EvmFacilitator> {
-    const wallet = walletClient(options);
+    const nonces = localNonceManager();
+    const wallet = walletClient({ ...options, nonces });
     const chainId = await wallet.getChainId();
     if (chainId !== options.chain.evmChainId) {
       throw new Error(
@@ -136,7 +145,7 @@ export class EvmFacilitator {
         return { network: options.chain.caip2 as Network, address, name, version, symbol, decimals };
       }),
     );
-    return new EvmFacilitator(options, wallet, assets);
+    return new EvmFacilitator(options, wallet, assets, nonces);
   }
 
   supported() {
@@ -363,7 +372,7 @@ export class EvmFacilitator {
     try {
       return await send();
     } catch (error) {
-      nonceManager.reset({ address: this.signer, chainId: this.#options.chain.evmChainId ?? 0 });
+      this.#nonces.reset({ address: this.signer, chainId: this.#options.chain.evmChainId ?? 0 });
       throw error;
     }
   }
