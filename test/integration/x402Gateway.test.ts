@@ -13,6 +13,7 @@ import {
   type PaymentTokenInfo,
 } from '../../infra/devnet/paymentToken.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
+import { until } from '../support/until.ts';
 import {
   isolatedEnv,
   startTestBackend,
@@ -263,5 +264,86 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
       receipts.map((receipt) => backend.deps.x402.receipts.byTransaction(receipt.transaction)),
     );
     expect(stored.filter((entry) => entry?.status === 'settled')).toHaveLength(50);
+    // Every settlement workflow records its receipt durably (MongoDB), not only the request's copy.
+    const hashes = receipts.map((receipt) => receipt.transaction);
+    await until(async () => {
+      const recorded = await backend.deps.mongo.db
+        .collection('payment_receipts')
+        .countDocuments({ transaction: { $in: hashes }, status: 'settled' });
+      return recorded === 50 ? recorded : undefined;
+    });
+  });
+
+  it('charges nothing when the tool fails, and the proof then pays for a call that works', async () => {
+    const payer = await fundedPayer(rpcUrl, token, 100_000n);
+    const quote = decodePaymentRequiredHeader(
+      (await post('honeypot_check', body(scenario.tokens.clean.address))).headers.get('payment-required') ??
+        '',
+    );
+    const proof = encodePaymentSignatureHeader(
+      await payerClient(payer.privateKey, token).createPaymentPayload(quote),
+    );
+    // An address without code: the scan refuses it, so the tool produced nothing to pay for.
+    const failed = await post('honeypot_check', body(payer.account.address), { 'x-payment': proof });
+    expect(failed.status).toBe(422);
+    expect((await json(failed)).code).toBe('address_not_contract');
+    expect(failed.headers.get('payment-response')).toBeNull();
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(100_000n);
+    const works = await post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof });
+    expect(works.status).toBe(200);
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
+      100_000n - HONEYPOT_PRICE,
+    );
+  });
+
+  it('meters paid calls by payment: never capped, while refused proofs are held to the caps', async () => {
+    const capped = await startTestBackend({
+      ...backend.env,
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2',
+    });
+    try {
+      const headers = { 'content-type': 'application/json', 'x-client-id': `metered-${Date.now()}` };
+      const call = (extra: Record<string, string>, address = scenario.tokens.clean.address) =>
+        capped.app.inject({
+          method: 'POST',
+          url: '/api/v1/x402-tools/honeypot_check',
+          headers: { ...headers, ...extra },
+          payload: { chain: 'devnet', address },
+        });
+      const payers = await Promise.all(
+        Array.from({ length: 4 }, () => fundedPayer(rpcUrl, token, HONEYPOT_PRICE)),
+      );
+      const quote = decodePaymentRequiredHeader(
+        (await post('honeypot_check', body(scenario.tokens.clean.address))).headers.get('payment-required') ??
+          '',
+      );
+      for (const payer of payers) {
+        const proof = encodePaymentSignatureHeader(
+          await payerClient(payer.privateKey, token).createPaymentPayload(quote),
+        );
+        const paid = await call({ 'x-payment': proof });
+        expect(paid.statusCode).toBe(200);
+        expect(paid.headers['x-ratelimit-limit']).toBe('2');
+      }
+      const submit = vi.spyOn(ScanJobs.prototype, 'submit');
+      const tampered = encodePaymentSignatureHeader(
+        await payerClient((await fundedPayer(rpcUrl, token, 0n)).privateKey, token).createPaymentPayload({
+          ...quote,
+          accepts: [{ ...quote.accepts[0], amount: '1' } as (typeof quote.accepts)[number]],
+        }),
+      );
+      const refused = [
+        await call({ 'x-payment': tampered }),
+        await call({ 'x-payment': tampered }),
+        await call({ 'x-payment': tampered }),
+      ];
+      submit.mockRestore();
+      expect(refused.map((answer) => answer.statusCode)).toEqual([402, 402, 429]);
+      expect(refused[0]?.json().error).toBe('invalid_exact_evm_payload_authorization_value_mismatch');
+      expect(Number(refused[2]?.headers['retry-after'])).toBeGreaterThan(0);
+      expect(submit).not.toHaveBeenCalled();
+    } finally {
+      await capped.close();
+    }
   });
 });

@@ -59,6 +59,8 @@ export async function startTestWorkers(
 export interface TestBackend {
   app: VigilApp;
   deps: BackendDeps;
+  /** The settings it was started with (to start another one like it). */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startTestBackend(
   return {
     app,
     deps,
+    env,
     async close() {
       await app.close();
       await closeBackendDeps(deps);
