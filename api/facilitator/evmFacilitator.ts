@@ -386,7 +386,15 @@ function payloadDigest({ requirements, payload }: FacilitatorRequest): string {
     .slice(0, 32);
 }
 
+/** A failure for a response or a log: viem's short message (its long one quotes request bodies), URLs redacted. */
 function scrub(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const short =
+    typeof error === 'object' &&
+    error !== null &&
+    'shortMessage' in error &&
+    typeof error.shortMessage === 'string'
+      ? error.shortMessage
+      : undefined;
+  const message = short ?? (error instanceof Error ? error.message : String(error));
   return message.replace(/\b(?:https?|wss?):\/\/[^\s"')]+/g, (url) => redactUrl(url)).slice(0, 300);
 }

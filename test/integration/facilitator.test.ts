@@ -15,6 +15,7 @@ import {
   payerClient,
   requirementsFor,
   setupPaymentToken,
+  startDedicatedChain,
   startTestFacilitator,
   type TestFacilitator,
 } from '../support/payments.ts';
@@ -233,6 +234,36 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
       transaction: '',
     });
     expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(1_000_000n);
+  });
+
+  it('reports itself unhealthy (503) with an unfunded signer, and down when its RPC is gone', async () => {
+    const broke = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
+      listen: false,
+      signerEther: '0',
+    });
+    try {
+      const health = await broke.app.inject({ method: 'GET', url: '/healthz' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({
+        status: 'degraded',
+        rpc: { reachable: true },
+        signer: { balance_wei: '0', funded: false },
+      });
+    } finally {
+      await broke.close();
+    }
+    const chain = await startDedicatedChain();
+    const orphan = await startTestFacilitator(isolatedEnv(), chain.rpcUrl, chain.token, { listen: false });
+    try {
+      await chain.stop();
+      const health = await orphan.app.inject({ method: 'GET', url: '/healthz' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({ status: 'down', rpc: { reachable: false } });
+      // Viem's short message only: its long one quotes the request bodies.
+      expect(health.json().rpc.error).toBe('HTTP request failed.');
+    } finally {
+      await orphan.close();
+    }
   });
 
   it('refuses a body that is not an x402 request with 400 and the reason', async () => {

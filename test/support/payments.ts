@@ -33,9 +33,9 @@ export async function startTestFacilitator(
   env: Record<string, string>,
   rpcUrl: string,
   token: PaymentTokenInfo,
-  options: { confirmationTimeoutMs?: number; listen?: boolean } = {},
+  options: { confirmationTimeoutMs?: number; listen?: boolean; signerEther?: string } = {},
 ): Promise<TestFacilitator> {
-  const signer = await fundedDevAccount(rpcUrl);
+  const signer = await fundedDevAccount(rpcUrl, options.signerEther);
   const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: `${env.REDIS_KEY_PREFIX ?? ''}fac:` });
   const facilitator = await EvmFacilitator.create({
     chain: getChain('devnet'),
