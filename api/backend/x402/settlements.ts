@@ -18,8 +18,6 @@ export type SettleOutcome =
   | { kind: 'pending'; transaction: string | null }
   | { kind: 'failed'; reason: string; message: string };
 
-const WORKFLOW_START_DELAY_MS = 1_000;
-
 export interface SettlementsDeps {
   facilitator: HTTPFacilitatorClient;
   temporal: { client: Client; connection: Connection };
@@ -81,10 +79,6 @@ export class Settlements {
           // One settlement per authorization, ever: a concurrent start joins, a finished one is not redone.
           workflowIdConflictPolicy: 'USE_EXISTING',
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          // Recorded now (durable from this instant), picked up by a worker a moment later: by then
-          // the request's own facilitator call has usually settled, so the worker only records
-          // the stored answer instead of competing for the CPU while the payer waits.
-          startDelay: WORKFLOW_START_DELAY_MS,
           typedSearchAttributes: [
             { key: SearchAttr.JobKind, value: JobKind.paymentSettlement },
             { key: SearchAttr.ToolName, value: searchAttributes.tool },
