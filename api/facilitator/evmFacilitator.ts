@@ -250,22 +250,19 @@ export class EvmFacilitator {
 
   async #settleOnce(key: string, digest: string, request: FacilitatorRequest): Promise<SettleResponse> {
     const { store, confirmationTimeoutMs } = this.#options;
-    const known = await timeStep('store', () => store.result(key, digest));
-    if (known) return known;
     const token = randomUUID();
     const lockMs = confirmationTimeoutMs + 30_000;
-    if (!(await timeStep('store', () => store.lock(key, token, lockMs))))
-      return this.#awaitOtherReplica(key, digest, request, lockMs);
+    const claim = await timeStep('store', () => store.claim(key, digest, token, lockMs));
+    if ('answer' in claim) return claim.answer;
+    if (!claim.claimed) return this.#awaitOtherReplica(key, digest, request, lockMs);
+    let final: SettleResponse | undefined;
     try {
-      const again = await timeStep('store', () => store.result(key, digest));
-      if (again) return again;
       const result = await this.#settleLocked(request, digest);
-      if (result.success || (result.errorReason && TERMINAL_SETTLE_REASONS.includes(result.errorReason))) {
-        await timeStep('store', () => store.saveResult(key, digest, result));
-      }
+      if (result.success || (result.errorReason && TERMINAL_SETTLE_REASONS.includes(result.errorReason)))
+        final = result;
       return result;
     } finally {
-      await timeStep('store', () => store.unlock(key, token));
+      await timeStep('store', () => store.release(key, digest, token, final));
     }
   }
 
