@@ -37,8 +37,9 @@ export interface WalletOptions {
 
 /**
  * The signer's client: its transaction nonces are counted in this process (concurrent settles get
- * consecutive nonces), reads issued in the same tick go out as one JSON-RPC batch, and every
- * request is counted in the current request's Server-Timing.
+ * consecutive nonces), and every request is counted in the current request's Server-Timing.
+ * JSON-RPC batching is off: measured, its timer added about a millisecond to every sequential
+ * call (verify 7.5 → 6 ms, settle 15 → 10.5 ms without it on the devnet).
  */
 export function walletClient(options: WalletOptions) {
   const { chain, rpcUrls } = options;
@@ -58,7 +59,6 @@ export function walletClient(options: WalletOptions) {
     http(url, {
       timeout: options.rpcTimeoutMs ?? 5_000,
       retryCount: 1,
-      batch: { wait: 0 },
       onFetchRequest: () => countStep('rpc'),
     }),
   );

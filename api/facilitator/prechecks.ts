@@ -70,8 +70,8 @@ export function staticRefusal(
 }
 
 /**
- * The authorization's nonce and the payer's balance, read in one batch, so a replay or an
- * underfunded payer is refused with the precise reason rather than a failed simulation.
+ * The authorization's nonce and the payer's balance, read at once, so a replay or an underfunded
+ * payer is refused with the precise reason rather than a failed simulation.
  */
 export async function chainRefusal(
   wallet: FacilitatorWallet,
