@@ -1,20 +1,14 @@
 import { ActivityFailure, ApplicationFailure, proxyLocalActivities } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payments/index.ts';
 import type { PaymentReceipt } from '../core/stores/receipts.ts';
-import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../core/x402/reasons.ts';
+import { PaymentReason, SETTLE_RETRY } from '../core/x402/reasons.ts';
 import type { RefundPaymentInput } from '../core/x402/refund.ts';
 
 // Settling a refund is settling a payment (payee → payer through the facilitator): the same
-// retries, for as long as its authorization stays valid.
+// retries; once its authorization expires the facilitator's refusal is final and it is signed again.
 const { settleWithFacilitator } = proxyLocalActivities<PaymentActivities>({
   startToCloseTimeout: '90s',
-  retry: {
-    initialInterval: '500ms',
-    backoffCoefficient: 2,
-    maximumInterval: '30s',
-    maximumAttempts: 40,
-    nonRetryableErrorTypes: [...TERMINAL_SETTLE_REASONS, PaymentReason.insufficientBalance],
-  },
+  retry: SETTLE_RETRY,
 });
 
 // Signing fails for good only when no refund signer is configured or it is not the payee.

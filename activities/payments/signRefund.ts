@@ -15,7 +15,9 @@ export interface AssetDomain {
  * The refund of a payment as an EIP-3009 transferWithAuthorization from the payee back to the
  * payer, signed by the payee and settled by the facilitator (which pays the gas) like any x402
  * payment. Its nonce is derived from the payment, so however often it is signed again (after an
- * expiry) or retried, the token lets it move the money at most once.
+ * expiry) or retried, the token lets it move the money at most once. Signed here with the
+ * official package's EIP-712 types (@x402/evm `authorizationTypes`): its client draws a random
+ * nonce, and a refund's must be its payment's.
  */
 export async function signRefund(parameters: {
   payeePrivateKey: Hex | undefined;

@@ -1,58 +1,29 @@
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogStats, isPaid, TOOLS } from '../../core/catalog/index.ts';
-import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+
 import type { PaymentTokenInfo } from '../../infra/devnet/paymentToken.ts';
-import type { RunningWorkers } from '../../workers/runWorkers.ts';
-import {
-  isolatedEnv,
-  startTestBackend,
-  startTestWorkers,
-  testStack,
-  type TestBackend,
-} from '../support/fixtures.ts';
-import {
-  fundedPayer,
-  payerClient,
-  setupPaymentToken,
-  startTestFacilitator,
-  type TestFacilitator,
-} from '../support/payments.ts';
+
+import { startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
+import { fundedPayer, payerClient, type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
 import { until } from '../support/until.ts';
 
 const API_KEY = 'discovery-key-0123456789';
 
 describe('x402 discovery, pricing, facilitator health, docs, usage and history', () => {
   const { rpcUrl, scenario } = testStack();
-  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  let stack: PaymentsStack;
   let token: PaymentTokenInfo;
-  let fac: TestFacilitator;
-  let workers: RunningWorkers;
   let backend: TestBackend;
 
   beforeAll(async () => {
-    token = await setupPaymentToken(rpcUrl);
-    const base = isolatedEnv();
-    fac = await startTestFacilitator(base, rpcUrl, token);
-    const env = {
-      ...base,
-      FACILITATOR_URL: fac.url,
-      X402_ASSET: token.address,
-      X402_PAY_TO: payTo,
-      API_KEYS: `analyst:pro:${API_KEY}`,
-      VIGIL_OPERATOR: 'Vigil Test Operator',
-    };
-    [workers, backend] = await Promise.all([
-      startTestWorkers(env, { queues: [TaskQueue.scanner, TaskQueue.payments] }),
-      startTestBackend(env),
-    ]);
+    stack = await startPaymentsStack({
+      env: { API_KEYS: `analyst:pro:${API_KEY}`, VIGIL_OPERATOR: 'Vigil Test Operator' },
+    });
+    ({ token, backend } = stack);
   });
-  afterAll(async () => {
-    await backend?.close();
-    await workers?.shutdown();
-    await fac?.close();
-  });
+  afterAll(() => stack?.close());
 
   const get = async (url: string, headers: Record<string, string> = {}) => {
     const response = await backend.app.inject({ method: 'GET', url, headers });
@@ -185,8 +156,7 @@ describe('x402 discovery, pricing, facilitator health, docs, usage and history',
 
     const payer = await fundedPayer(rpcUrl, token, 100_000n);
     const payFetch = wrapFetchWithPayment(fetch, payerClient(payer.privateKey, token));
-    const api = await backend.app.listen({ host: '127.0.0.1', port: 0 });
-    const paid = await payFetch(`${api}/api/v1/x402-tools/honeypot_check`, {
+    const paid = await payFetch(`${stack.api}/api/v1/x402-tools/honeypot_check`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
       body: JSON.stringify({ chain: 'devnet', address: scenario.tokens.clean.address }),

@@ -1,54 +1,36 @@
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ScanJobs } from '../../api/backend/scanJobs.ts';
-import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+
 import { paymentTokenBalance, type PaymentTokenInfo } from '../../infra/devnet/paymentToken.ts';
-import type { RunningWorkers } from '../../workers/runWorkers.ts';
+
 import { startFaultProxy } from '../support/faultProxy.ts';
-import {
-  isolatedEnv,
-  startTestBackend,
-  startTestWorkers,
-  testStack,
-  type TestBackend,
-} from '../support/fixtures.ts';
-import {
-  fundedPayer,
-  payerClient,
-  setupPaymentToken,
-  startTestFacilitator,
-  type TestFacilitator,
-} from '../support/payments.ts';
+import { testStack, type TestBackend } from '../support/fixtures.ts';
+import { fundedPayer, payerClient, type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
 
 // The facilitator's /verify answering something other than a 200 verdict: a non-2xx verdict is
 // still a refusal (402 with its reason); anything else means it could not be asked (503). Either
 // way the tool does not run and nothing moves, and the proof stays good for a later call.
 describe('the gateway when the facilitator’s verify answers non-2xx', () => {
   const { rpcUrl, scenario } = testStack();
-  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  let stack: PaymentsStack;
   let token: PaymentTokenInfo;
-  let fac: TestFacilitator;
   let proxy: Awaited<ReturnType<typeof startFaultProxy>>;
-  let workers: RunningWorkers;
   let backend: TestBackend;
 
   beforeAll(async () => {
-    token = await setupPaymentToken(rpcUrl);
-    const base = isolatedEnv();
-    fac = await startTestFacilitator(base, rpcUrl, token);
-    proxy = await startFaultProxy(fac.url);
-    const env = { ...base, FACILITATOR_URL: proxy.url, X402_ASSET: token.address, X402_PAY_TO: payTo };
-    [workers, backend] = await Promise.all([
-      startTestWorkers(env, { queues: [TaskQueue.scanner, TaskQueue.payments] }),
-      startTestBackend(env),
-    ]);
+    stack = await startPaymentsStack({
+      facilitatorUrl: async (url) => {
+        proxy = await startFaultProxy(url);
+        return proxy.url;
+      },
+    });
+    ({ token, backend } = stack);
   });
   afterAll(async () => {
-    await backend?.close();
-    await workers?.shutdown();
+    await stack?.close();
     await proxy?.close();
-    await fac?.close();
   });
 
   const call = (proof: string) =>

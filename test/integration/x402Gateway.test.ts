@@ -5,29 +5,15 @@ import { createPublicClient, http, parseEventLogs } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ScanJobs } from '../../api/backend/scanJobs.ts';
-import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import {
   deployUnlistedToken,
   fiatTokenAbi,
   paymentTokenBalance,
   type PaymentTokenInfo,
 } from '../../infra/devnet/paymentToken.ts';
-import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { until } from '../support/until.ts';
-import {
-  isolatedEnv,
-  startTestBackend,
-  startTestWorkers,
-  testStack,
-  type TestBackend,
-} from '../support/fixtures.ts';
-import {
-  fundedPayer,
-  payerClient,
-  setupPaymentToken,
-  startTestFacilitator,
-  type TestFacilitator,
-} from '../support/payments.ts';
+import { startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
+import { fundedPayer, payerClient, type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
 
 const json = (response: Response | undefined): Promise<any> =>
   (response ? response.json() : Promise.resolve(undefined)) as Promise<any>;
@@ -36,31 +22,19 @@ const HONEYPOT_PRICE = 10_000n; // honeypot_check: $0.01
 
 describe('x402 tool calls end to end (backend, Temporal payments pool, facilitator, devnet USDC)', () => {
   const { rpcUrl, scenario } = testStack();
-  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  let stack: PaymentsStack;
   let token: PaymentTokenInfo;
-  let fac: TestFacilitator;
-  let workers: RunningWorkers;
   let backend: TestBackend;
+  let payTo = '';
   let api = '';
   let unlisted = '';
   const chain = createPublicClient({ transport: http(rpcUrl) });
 
   beforeAll(async () => {
-    [token, unlisted] = await Promise.all([setupPaymentToken(rpcUrl), deployUnlistedToken(rpcUrl)]);
-    const base = isolatedEnv();
-    fac = await startTestFacilitator(base, rpcUrl, token);
-    const env = { ...base, FACILITATOR_URL: fac.url, X402_ASSET: token.address, X402_PAY_TO: payTo };
-    [workers, backend] = await Promise.all([
-      startTestWorkers(env, { queues: [TaskQueue.scanner, TaskQueue.payments] }),
-      startTestBackend(env),
-    ]);
-    api = await backend.app.listen({ host: '127.0.0.1', port: 0 });
+    [stack, unlisted] = await Promise.all([startPaymentsStack(), deployUnlistedToken(rpcUrl)]);
+    ({ token, backend, payTo, api } = stack);
   });
-  afterAll(async () => {
-    await backend?.close();
-    await workers?.shutdown();
-    await fac?.close();
-  });
+  afterAll(() => stack?.close());
 
   const body = (address: string) => JSON.stringify({ chain: 'devnet', address });
   const post = (tool: string, payload: string, headers: Record<string, string> = {}) =>

@@ -5,29 +5,17 @@ import {
 } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+
 import {
   deployUnlistedToken,
   paymentTokenBalance,
   type PaymentTokenInfo,
 } from '../../infra/devnet/paymentToken.ts';
-import type { RunningWorkers } from '../../workers/runWorkers.ts';
-import {
-  isolatedEnv,
-  startTestBackend,
-  startTestWorkers,
-  testStack,
-  type TestBackend,
-} from '../support/fixtures.ts';
-import {
-  fundedPayer,
-  payerClient,
-  setupPaymentToken,
-  startTestFacilitator,
-  type TestFacilitator,
-} from '../support/payments.ts';
+
+import { startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
+import { fundedPayer, payerClient, type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
 import { until } from '../support/until.ts';
 
 const json = (response: Response): Promise<any> => response.json() as Promise<any>;
@@ -36,11 +24,10 @@ const HONEYPOT_PRICE = 10_000n;
 describe('invoices, refunds of charged empty results, and the sandbox', () => {
   const { rpcUrl, scenario } = testStack();
   const payeeKey = generatePrivateKey();
-  const payTo = privateKeyToAccount(payeeKey).address;
+  let stack: PaymentsStack;
   let token: PaymentTokenInfo;
+  let payTo = '';
   let unlisted = '';
-  let fac: TestFacilitator;
-  let workers: RunningWorkers;
   let backend: TestBackend;
   /** The same deployment with a one-second refund window and invoice lifetime. */
   let hurried: TestBackend;
@@ -48,28 +35,21 @@ describe('invoices, refunds of charged empty results, and the sandbox', () => {
   let hurriedApi = '';
 
   beforeAll(async () => {
-    [token, unlisted] = await Promise.all([setupPaymentToken(rpcUrl), deployUnlistedToken(rpcUrl)]);
-    const base = isolatedEnv();
-    fac = await startTestFacilitator(base, rpcUrl, token);
-    const env = { ...base, FACILITATOR_URL: fac.url, X402_ASSET: token.address, X402_PAY_TO: payTo };
-    [workers, backend, hurried] = await Promise.all([
-      startTestWorkers(
-        { ...env, X402_PAYEE_PRIVATE_KEY: payeeKey },
-        { queues: [TaskQueue.scanner, TaskQueue.payments] },
-      ),
-      startTestBackend(env),
-      startTestBackend({ ...env, X402_REFUND_WINDOW_SECONDS: '1', X402_INVOICE_TTL_SECONDS: '1' }),
+    [stack, unlisted] = await Promise.all([
+      startPaymentsStack({ payeeKey, workerEnv: { X402_PAYEE_PRIVATE_KEY: payeeKey } }),
+      deployUnlistedToken(rpcUrl),
     ]);
-    [api, hurriedApi] = await Promise.all([
-      backend.app.listen({ host: '127.0.0.1', port: 0 }),
-      hurried.app.listen({ host: '127.0.0.1', port: 0 }),
-    ]);
+    ({ token, backend, payTo, api } = stack);
+    hurried = await startTestBackend({
+      ...backend.env,
+      X402_REFUND_WINDOW_SECONDS: '1',
+      X402_INVOICE_TTL_SECONDS: '1',
+    });
+    hurriedApi = await hurried.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
     await hurried?.close();
-    await backend?.close();
-    await workers?.shutdown();
-    await fac?.close();
+    await stack?.close();
   });
 
   const post = (base: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>

@@ -1,24 +1,18 @@
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+
 import { createDevnetClient } from '../../infra/devnet/client.ts';
 import { paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
-import type { RunningWorkers } from '../../workers/runWorkers.ts';
-import {
-  isolatedEnv,
-  startTestBackend,
-  startTestWorkers,
-  testStack,
-  type TestBackend,
-} from '../support/fixtures.ts';
+
+import { testStack, type TestBackend } from '../support/fixtures.ts';
 import {
   fundedPayer,
   payerClient,
   startDedicatedChain,
-  startTestFacilitator,
-  type TestFacilitator,
+  type PaymentsStack,
+  startPaymentsStack,
 } from '../support/payments.ts';
 import { until } from '../support/until.ts';
 
@@ -29,36 +23,26 @@ const HONEYPOT_PRICE = 10_000n;
 // never a new quote, and settle exactly once when the block finally comes.
 describe('a settlement whose transaction is not mined promptly', () => {
   const { scenario } = testStack();
-  const payTo = privateKeyToAccount(generatePrivateKey()).address;
   let chain: Awaited<ReturnType<typeof startDedicatedChain>>;
-  let fac: TestFacilitator;
-  let workers: RunningWorkers;
+  let stack: PaymentsStack;
   let backend: TestBackend;
+  let payTo = '';
   let api = '';
 
   beforeAll(async () => {
     chain = await startDedicatedChain();
-    const base = isolatedEnv();
-    fac = await startTestFacilitator(base, chain.rpcUrl, chain.token, { confirmationTimeoutMs: 300 });
-    const env = {
-      ...base,
-      FACILITATOR_URL: fac.url,
-      X402_ASSET: chain.token.address,
-      X402_PAY_TO: payTo,
-      X402_SETTLE_WAIT_MS: '1500',
-    };
-    [workers, backend] = await Promise.all([
-      startTestWorkers(env, { queues: [TaskQueue.scanner, TaskQueue.payments] }),
-      startTestBackend(env),
-    ]);
-    api = await backend.app.listen({ host: '127.0.0.1', port: 0 });
+    stack = await startPaymentsStack({
+      rpcUrl: chain.rpcUrl,
+      token: chain.token,
+      confirmationTimeoutMs: 300,
+      env: { X402_SETTLE_WAIT_MS: '1500' },
+    });
+    ({ backend, payTo, api } = stack);
   });
   afterAll(async () => {
     // Mining back on first, so a settlement still waiting for its block lets the worker stop.
     await chain?.setAutomine(true).catch(() => undefined);
-    await backend?.close();
-    await workers?.shutdown();
-    await fac?.close();
+    await stack?.close();
     await chain?.stop();
   });
 

@@ -298,7 +298,7 @@ export class Invoices {
     const receipt = current.payment_id
       ? await this.#deps.receipts.byPaymentId(current.payment_id)
       : undefined;
-    const asset = await this.#deps.options.asset().catch(() => ({ decimals: 6 }));
+    const decimals = await this.#decimals();
     const answer: StoredAnswer = {
       status: 200,
       body: {
@@ -313,7 +313,7 @@ export class Invoices {
               refund: this.#refundLink(current),
             }
           : {}),
-        payment: receipt ? paymentSummary(receipt, outcome, asset.decimals) : null,
+        payment: receipt ? paymentSummary(receipt, outcome, decimals) : null,
       },
       headers: receipt ? receiptHeaders(receipt, outcome) : {},
     };
@@ -342,24 +342,30 @@ export class Invoices {
     }
   }
 
-  #pendingAnswer(
+  async #pendingAnswer(
     invoice: Invoice,
     outcome: Extract<SettleOutcome, { kind: 'pending' }>,
     receipt: Parameters<typeof paymentSummary>[0],
-  ): StoredAnswer {
+  ): Promise<StoredAnswer> {
+    const decimals = await this.#decimals();
     return {
       status: 202,
       body: {
         invoice,
         tool: invoice.tool,
         data: null,
-        payment: paymentSummary(receipt, outcome, 6),
+        payment: paymentSummary(receipt, outcome, decimals),
         status_url: `/api/v1/x402/invoice/${invoice.invoice_id}`,
         detail:
           'The payment is confirming on chain. Send the same proof to the pay URL again for the result once it has settled.',
       },
       headers: { ...receiptHeaders(receipt, outcome), 'retry-after': '2' },
     };
+  }
+
+  /** The quoted token's decimals, for amounts shown to people (USDC's 6 if the facilitator is away). */
+  async #decimals(): Promise<number> {
+    return (await this.#deps.options.asset().catch(() => ({ decimals: 6 }))).decimals;
   }
 
   #refundLink(invoice: Invoice) {
