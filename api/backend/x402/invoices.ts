@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { x402ResourceServer } from '@x402/core/server';
 import type { PaymentRequirements } from '@x402/core/types';
-import { z } from 'zod';
 import { findTool, isPaid, type ToolDefinition } from '../../../core/catalog/index.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import type { Invoice, InvoiceResult, InvoiceStore } from '../../../core/stores/invoices.ts';
@@ -25,31 +24,8 @@ import {
 } from './reservations.ts';
 import type { SettleOutcome, Settlements } from './settlements.ts';
 import type { ToolRunner } from './toolRunner.ts';
+import { type CreateInvoice, fieldError } from './invoiceRequest.ts';
 import { validateToolInput } from './validate.ts';
-
-/** POST /api/v1/x402/invoice: one call of a paid tool (`tool` and `input`), or an amount. */
-export const CreateInvoice = z
-  .object({
-    tool: z.string().max(128).optional().describe('a paid tool of the catalog'),
-    input: z.unknown().optional().describe('its input, as POST /api/v1/x402-tools/{tool} takes it'),
-    amount_usd: z
-      .number()
-      .positive()
-      .optional()
-      .describe('an amount instead of a tool call (USD, whole micro-dollars)'),
-    description: z.string().min(1).max(200).optional(),
-  })
-  .strict()
-  .superRefine((value, context) => {
-    if ((value.tool === undefined) === (value.amount_usd === undefined))
-      context.addIssue({
-        code: 'custom',
-        path: ['tool'],
-        message: 'give either tool (with input) or amount_usd',
-      });
-  })
-  .meta({ id: 'CreateInvoice' });
-export type CreateInvoice = z.infer<typeof CreateInvoice>;
 
 /** Smallest invoice: the cheapest price tier's floor. */
 const MIN_INVOICE_USD = 0.01;
@@ -395,11 +371,5 @@ export class Invoices {
 function notPayable(invoice: Invoice, detail: string): VigilError {
   return new VigilError('invoice_not_payable', detail, {
     extensions: { invoice_id: invoice.invoice_id, state: invoice.state },
-  });
-}
-
-function fieldError(field: string, message: string): VigilError {
-  return new VigilError('validation_failed', `Invalid body.${field}: ${message}`, {
-    extensions: { errors: [{ loc: ['body', field], msg: message, type: 'custom' }] },
   });
 }

@@ -6,7 +6,8 @@ import type { Invoice } from '../../../core/stores/invoices.ts';
 import { decodePaymentProof, PaymentProofError, readPaymentProof } from '../../../core/x402/proof.ts';
 import { TEST_NETWORKS } from '../../../core/x402/networks.ts';
 import { PaymentReason } from '../../../core/x402/reasons.ts';
-import type { CreateInvoice, Invoices } from './invoices.ts';
+import type { CreateInvoice } from './invoiceRequest.ts';
+import type { Invoices } from './invoices.ts';
 import type { PaymentOptions } from './paymentOptions.ts';
 
 /** The sandbox's test network quotes and facilitator, or why this deployment has no sandbox. */
