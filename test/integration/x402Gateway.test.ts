@@ -320,4 +320,34 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
       await capped.close();
     }
   });
+
+  it('answers refund_failed when no refund signer is configured, leaving the refund open to a retry', async () => {
+    // This deployment's payments pool has no X402_PAYEE_PRIVATE_KEY.
+    const created = await fetch(`${api}/api/v1/x402/invoice`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'honeypot_check', input: { chain: 'devnet', address: unlisted } }),
+    });
+    const invoice = await json(created);
+    const payer = await fundedPayer(rpcUrl, token, 100_000n);
+    const paid = await wrapFetchWithPayment(fetch, payerClient(payer.privateKey, token))(
+      `${api}${invoice.pay_url}`,
+      {
+        method: 'POST',
+      },
+    );
+    const answer = await json(paid);
+    expect(answer).toMatchObject({ data: null, charged: true });
+    const refund = (await fetch(`${api}${answer.refund.url}`, { method: 'POST' })) as Response;
+    expect(refund.status).toBe(503);
+    expect(await json(refund)).toMatchObject({ code: 'refund_failed', reason: 'refunds_not_configured' });
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
+      100_000n - HONEYPOT_PRICE,
+    );
+    const receipt = await json(await fetch(`${api}/api/v1/x402/receipts/${answer.invoice.transaction}`));
+    expect(receipt.refund).toMatchObject({ status: 'failed', error_reason: 'refunds_not_configured' });
+    // A failed refund may be asked for again (and fails the same way here).
+    const again = await fetch(`${api}${answer.refund.url}`, { method: 'POST' });
+    expect(again.status).toBe(503);
+  });
 });
