@@ -338,7 +338,7 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
     );
     const answer = await json(paid);
     expect(answer).toMatchObject({ data: null, charged: true });
-    const refund = (await fetch(`${api}${answer.refund.url}`, { method: 'POST' })) as Response;
+    const refund = await fetch(`${api}${answer.refund.url}`, { method: 'POST' });
     expect(refund.status).toBe(503);
     expect(await json(refund)).toMatchObject({ code: 'refund_failed', reason: 'refunds_not_configured' });
     expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
