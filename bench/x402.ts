@@ -14,12 +14,15 @@ import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../infra
 import { startMongo, startRedis, startTemporal } from '../infra/stack/services.ts';
 import { payerClient, paymentRequiredFor, requirementsFor } from '../test/support/payments.ts';
 import { markdownTable, type PhaseStats, runPhase } from './stats.ts';
+import { StepSamples, stepTable, workflowTimelines } from './x402Breakdown.ts';
 
 const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '1' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench', 'results') },
+    // The facilitator's receipt polling after broadcast (npm start uses 5 ms on the devnet).
+    'receipt-poll-ms': { type: 'string', default: '5' },
   },
 });
 const n = Number(values.n);
@@ -28,6 +31,7 @@ const WARMUP = 10;
 const TOOL = 'honeypot_check';
 const PRICE = 10_000n; // $0.01 in 6-decimal USDC
 
+const loadBefore = Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
 const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-x402-'));
 const stops: (() => Promise<void>)[] = [];
 try {
@@ -47,7 +51,8 @@ try {
   const token = await deployPaymentToken(anvil.url);
   const signer = await fundedDevAccount(anvil.url, '1000');
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
-  const payers = Array.from({ length: n * 2 + WARMUP }, () => generatePrivateKey());
+  const direct = Math.min(n, 50);
+  const payers = Array.from({ length: n * 2 + WARMUP + direct }, () => generatePrivateKey());
   await mintPaymentToken(
     anvil.url,
     token,
@@ -79,7 +84,7 @@ try {
         PORT: String(facilitatorPort),
         FACILITATOR_PRIVATE_KEY: signer.privateKey,
         FACILITATOR_ASSETS: token.address,
-        FACILITATOR_RECEIPT_POLL_MS: '5',
+        FACILITATOR_RECEIPT_POLL_MS: values['receipt-poll-ms'],
       },
       ready: async () => (await fetch(`${facilitatorUrl}/healthz`)).ok,
     }),
@@ -103,16 +108,26 @@ try {
 
   const url = `http://127.0.0.1:${apiPort}/api/v1/x402-tools/${TOOL}`;
   const body = JSON.stringify({ chain: 'devnet', address: scenario.tokens.clean.address });
+  const gatewaySteps = new StepSamples();
+  const paymentIds: string[] = [];
+  let recording = false;
   const call = async (headers: Record<string, string>, paid: boolean) => {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body,
     });
-    const answer = (await response.json()) as { data: unknown; payment: { status: string } | null };
+    const answer = (await response.json()) as {
+      data: unknown;
+      payment: { status: string; payment_id: string } | null;
+    };
     if (response.status !== 200 || answer.data === null) throw new Error(`HTTP ${response.status}`);
     if (paid && answer.payment?.status !== 'settled')
       throw new Error(`payment ${answer.payment?.status ?? 'missing'}`);
+    if (paid && recording) {
+      gatewaySteps.addHeader(response.headers.get('server-timing'));
+      if (answer.payment) paymentIds.push(answer.payment.payment_id);
+    }
   };
   // Proofs are signed before timing: the client's signing is not the server's latency.
   const requirements = requirementsFor(token, payTo, PRICE);
@@ -135,6 +150,7 @@ try {
   );
   await runPhase('warmup paid', proofs.slice(0, WARMUP), 1, paidCall);
   const indices = Array.from({ length: n }, (_, index) => index);
+  recording = true;
   const rows: PhaseStats[] = [
     await runPhase(`${TOOL} on trial`, indices, concurrency, trialCall),
     await runPhase(`${TOOL} paid (verify + settle)`, proofs.slice(WARMUP, WARMUP + n), concurrency, paidCall),
@@ -144,8 +160,43 @@ try {
       concurrency,
       trialCall,
     ),
-    await runPhase(`${TOOL} paid (again)`, proofs.slice(WARMUP + n), concurrency, paidCall),
+    await runPhase(`${TOOL} paid (again)`, proofs.slice(WARMUP + n, WARMUP + 2 * n), concurrency, paidCall),
   ];
+  recording = false;
+
+  // The facilitator alone, called directly: where its share of verify and settle goes.
+  const facilitatorSteps = { verify: new StepSamples(), settle: new StepSamples() };
+  const askFacilitator = async (step: 'verify' | 'settle', proof: string) => {
+    const started = performance.now();
+    const response = await fetch(`${facilitatorUrl}/${step}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        x402Version: 2,
+        paymentPayload: JSON.parse(Buffer.from(proof, 'base64').toString('utf8')),
+        paymentRequirements: requirements,
+      }),
+    });
+    const answer = (await response.json()) as { isValid?: boolean; success?: boolean };
+    if (!(answer.isValid ?? answer.success)) throw new Error(`${step}: ${JSON.stringify(answer)}`);
+    facilitatorSteps[step].add(`${step} (HTTP round trip)`, performance.now() - started);
+    facilitatorSteps[step].addHeader(response.headers.get('server-timing'));
+  };
+  for (const proof of proofs.slice(WARMUP + 2 * n)) {
+    await askFacilitator('verify', proof);
+    await askFacilitator('settle', proof);
+  }
+  const timelines = await workflowTimelines(
+    temporal.address,
+    paymentIds.map((id) => `settle:${id}`),
+  );
+  const breakdown = {
+    gateway: gatewaySteps.summary(),
+    facilitator_verify: facilitatorSteps.verify.summary(),
+    facilitator_settle: facilitatorSteps.settle.summary(),
+    settlement_workflow: timelines,
+  };
+
   const trialP50 = Math.min(rows[0]?.p50_ms ?? 0, rows[2]?.p50_ms ?? 0);
   const trialP95 = Math.min(rows[0]?.p95_ms ?? 0, rows[2]?.p95_ms ?? 0);
   const paidP50 = Math.min(rows[1]?.p50_ms ?? 0, rows[3]?.p50_ms ?? 0);
@@ -157,18 +208,41 @@ try {
   const report = {
     benchmark: 'x402-paid-call-overhead',
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
-    parameters: { n, concurrency, warmup: WARMUP, tool: TOOL },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      // Other work on the host skews every figure: the 1-minute load average before and after.
+      load_average: [loadBefore, Math.round((os.loadavg()[0] ?? 0) * 10) / 10],
+    },
+    parameters: {
+      n,
+      concurrency,
+      warmup: WARMUP,
+      tool: TOOL,
+      receipt_poll_ms: Number(values['receipt-poll-ms']),
+    },
     phases: rows,
     added_latency_of_payment: added,
     target_p50_ms: 50,
+    breakdown,
   };
-  const table = `${markdownTable(rows)}\n\nAdded by payment (best run of each path): p50 ${added.p50_ms} ms, p95 ${added.p95_ms} ms (target p50 ≤ 50 ms).`;
+  const table = [
+    markdownTable(rows),
+    `Added by payment (best run of each path): p50 ${added.p50_ms} ms, p95 ${added.p95_ms} ms (target p50 ≤ 50 ms).`,
+    '### Paid call, per step (backend Server-Timing)',
+    stepTable('step', breakdown.gateway),
+    '### Facilitator alone (its Server-Timing; rpc = JSON-RPC requests)',
+    stepTable('verify step', breakdown.facilitator_verify),
+    stepTable('settle step', breakdown.facilitator_settle),
+    '### Settlement workflow (Temporal history, server clock)',
+    stepTable('span', breakdown.settlement_workflow),
+  ].join('\n\n');
   console.log(table);
   await writeFile(path.join(values.out, 'x402-latency.json'), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(
     path.join(values.out, 'x402-latency.md'),
-    `# x402 paid-call overhead (${report.date.slice(0, 10)}, ${report.machine.cpus} cores, Node ${process.version})\n\n${table}\n`,
+    `# x402 paid-call overhead (${report.date.slice(0, 10)}, ${report.machine.cpus} cores, Node ${process.version}, load average ${report.machine.load_average.join(' → ')})\n\n${table}\n`,
   );
 } finally {
   for (const stop of stops.reverse()) await stop().catch(() => undefined);

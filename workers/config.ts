@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IntEnv } from '../core/config/env.ts';
+import { IntEnv, OptionalEnv } from '../core/config/env.ts';
 import { StoresEnv } from '../core/config/stores.ts';
 import { ScraperEngineEnv } from '../scraper/config.ts';
 
@@ -15,6 +15,13 @@ export const WorkerEnv = StoresEnv.extend({
   // Browser-bound: few slots; browser contexts are capped separately (SCRAPER_BROWSER_CONTEXTS).
   WORKER_SCRAPER_ACTIVITIES: IntEnv(1, 1000).default(16),
   WORKER_SCRAPER_WORKFLOWS: IntEnv(2, 1000).default(16),
+  /** The payee's key (the account X402_PAY_TO names): signs refunds of charged empty results. */
+  X402_PAYEE_PRIVATE_KEY: OptionalEnv.pipe(
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
+      .optional(),
+  ),
   /** Seconds in-flight activities get to finish on SIGTERM before the worker stops. */
   WORKER_SHUTDOWN_GRACE_SECONDS: IntEnv(0, 600).default(10),
   /** host:port for the worker's Prometheus metrics; unset = no metrics endpoint. */

@@ -1,4 +1,6 @@
+import type { Hex } from 'viem';
 import type { ChainClients } from '../core/chains/chainClients.ts';
+import type { InvoiceStore } from '../core/stores/invoices.ts';
 import type { ReceiptStore } from '../core/stores/receipts.ts';
 import type { ScanConfig } from '../core/scan/scanConfig.ts';
 import type { ScanStore } from '../core/stores/scans.ts';
@@ -18,6 +20,9 @@ export interface PoolDeps {
   /** Created on first use: processes without the scraper pool never start its proxies or browser. */
   scraper: () => ScraperEngine;
   scanConfig: ScanConfig;
+  invoices: InvoiceStore;
+  /** Signs refunds in the payments pool (the payee's key); unset = no refunds. */
+  payeePrivateKey?: Hex | undefined;
 }
 
 export interface PoolDefinition {

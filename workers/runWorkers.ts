@@ -6,6 +6,8 @@ import { ChainClients } from '../core/chains/chainClients.ts';
 import { readRpcConfig } from '../core/chains/rpcConfig.ts';
 import { createMongo } from '../core/stores/mongo.ts';
 import { createRedis } from '../core/stores/redis.ts';
+import type { Hex } from 'viem';
+import { InvoiceStore } from '../core/stores/invoices.ts';
 import { ReceiptStore } from '../core/stores/receipts.ts';
 import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
 import { ScanStore } from '../core/stores/scans.ts';
@@ -63,6 +65,8 @@ export async function runWorkers(
       }
       return scraper.engine;
     },
+    invoices: new InvoiceStore(mongo.db, redis),
+    payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 

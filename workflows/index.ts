@@ -2,3 +2,4 @@
 export { scanToken } from './scanToken.ts';
 export { settlePayment } from './settlePayment.ts';
 export { scrapePage } from './scrapePage.ts';
+export { refundPayment } from './refundPayment.ts';

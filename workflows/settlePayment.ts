@@ -1,22 +1,14 @@
 import { ActivityFailure, ApplicationFailure, proxyLocalActivities } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payments/index.ts';
 import type { PaymentReceipt } from '../core/stores/receipts.ts';
-import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../core/x402/reasons.ts';
+import { PaymentReason, SETTLE_RETRY } from '../core/x402/reasons.ts';
 import type { SettlePaymentInput } from '../core/x402/settlement.ts';
 
 // Local activities: a settlement is one facilitator call and one write, run inside the workflow
-// task, so a paid call costs no extra scheduling round trips. Retries back off up to 30 s for as
-// long as the authorization can still be settled (a slow confirmation answers settlement_pending
-// and is reconciled by the facilitator on the next attempt); a refusal is final at once.
+// task, so it costs no extra scheduling round trips. Retried as SETTLE_RETRY says.
 const { settleWithFacilitator } = proxyLocalActivities<PaymentActivities>({
   startToCloseTimeout: '90s',
-  retry: {
-    initialInterval: '500ms',
-    backoffCoefficient: 2,
-    maximumInterval: '30s',
-    maximumAttempts: 60,
-    nonRetryableErrorTypes: [...TERMINAL_SETTLE_REASONS, PaymentReason.insufficientBalance],
-  },
+  retry: SETTLE_RETRY,
 });
 
 const { recordReceipt } = proxyLocalActivities<PaymentActivities>({

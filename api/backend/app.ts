@@ -14,6 +14,11 @@ import { rateLimitPlugin } from '../plugins/rateLimit.ts';
 import { x402GatewayRoutes } from './routes/x402Gateway.ts';
 import { x402ToolRoutes } from './routes/x402Tools.ts';
 import { X402Gateway } from './x402/gateway.ts';
+import { Settlements } from './x402/settlements.ts';
+import { x402InvoiceRoutes } from './routes/x402Invoices.ts';
+import { Invoices } from './x402/invoices.ts';
+import { Refunds } from './x402/refunds.ts';
+import { Sandbox } from './x402/sandbox.ts';
 import { ToolRunner } from './x402/toolRunner.ts';
 
 export interface BackendOptions {
@@ -37,7 +42,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     limits: deps.rateLimits.limits,
     // Paid calls are metered by their payment; orchestrator probes are never capped.
     isMeteredElsewhere: (request) =>
-      request.url.startsWith('/api/v1/x402-tools/') &&
+      (request.url.startsWith('/api/v1/x402-tools/') || request.url.startsWith('/api/v1/x402/pay/')) &&
       (request.headers['x-payment'] !== undefined || request.headers['payment-signature'] !== undefined),
     exempt: ['/live', '/ready', '/health'],
   });
@@ -50,19 +55,44 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     deps.x402.options.network as `${string}:${string}`,
     new ExactEvmScheme(),
   );
+  const settlements = new Settlements({
+    facilitator,
+    temporal: deps.temporal,
+    paymentsTaskQueue: deps.x402.paymentsTaskQueue,
+    receipts: deps.x402.receipts,
+    settleWaitMs: deps.x402.settleWaitMs,
+  });
   const gateway = new X402Gateway({
     options: deps.x402.options,
     trials: deps.x402.trials,
     reservations: deps.x402.reservations,
     runner: new ToolRunner(jobs, deps.x402.toolWaitMs),
-    facilitator,
+    settlements,
     resourceServer,
-    temporal: deps.temporal,
-    paymentsTaskQueue: deps.x402.paymentsTaskQueue,
-    settleWaitMs: deps.x402.settleWaitMs,
     publicUrl: options.publicUrl,
   });
   x402ToolRoutes(app, gateway);
+  const invoices = new Invoices({
+    store: deps.x402.invoices,
+    receipts: deps.x402.receipts,
+    options: deps.x402.options,
+    reservations: deps.x402.reservations,
+    settlements,
+    runner: new ToolRunner(jobs, deps.x402.toolWaitMs),
+    resourceServer,
+    publicUrl: options.publicUrl,
+    ttlSeconds: deps.x402.invoiceTtlSeconds,
+    refundWindowSeconds: deps.x402.refundWindowSeconds,
+  });
+  const refunds = new Refunds({
+    receipts: deps.x402.receipts,
+    invoices: deps.x402.invoices,
+    temporal: deps.temporal,
+    paymentsTaskQueue: deps.x402.paymentsTaskQueue,
+    windowSeconds: deps.x402.refundWindowSeconds,
+    waitMs: deps.x402.settleWaitMs,
+  });
+  x402InvoiceRoutes(app, invoices, refunds, new Sandbox(invoices, deps.x402.sandbox));
   x402GatewayRoutes(app, deps, options.publicUrl, deps.mcpPublicUrl);
   deployerRoutes(app, deps);
   await app.ready();

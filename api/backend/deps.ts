@@ -6,13 +6,17 @@ import { readScanConfig, type ScanConfig } from '../../core/scan/scanConfig.ts';
 import { DeployerCache } from '../../activities/scanner/engines/deployer.ts';
 import { createMongo, type MongoHandle } from '../../core/stores/mongo.ts';
 import { createRedis } from '../../core/stores/redis.ts';
+import { ConfigError } from '../../core/config/env.ts';
+import { InvoiceStore } from '../../core/stores/invoices.ts';
 import { ReceiptStore } from '../../core/stores/receipts.ts';
+import { isTestNetwork } from '../../core/x402/networks.ts';
 import { ScanStore } from '../../core/stores/scans.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
 import { PaymentOptions } from './x402/paymentOptions.ts';
 import { PaymentReservations } from './x402/reservations.ts';
+import type { SandboxConfig } from './x402/sandbox.ts';
 import { Trials } from './x402/trials.ts';
 
 /** Everything the backend talks to; tests build it from real local services. */
@@ -34,7 +38,12 @@ export interface BackendDeps {
     trials: Trials;
     reservations: PaymentReservations;
     receipts: ReceiptStore;
+    invoices: InvoiceStore;
     facilitatorUrl: string;
+    invoiceTtlSeconds: number;
+    refundWindowSeconds: number;
+    /** The sandbox's quotes (a test network) and facilitator, or why there is no sandbox. */
+    sandbox: SandboxConfig;
     paymentsTaskQueue: string;
     settleWaitMs: number;
     toolWaitMs: number;
@@ -100,7 +109,11 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
       trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS),
       reservations: new PaymentReservations(redis),
       receipts: new ReceiptStore(mongo.db, redis),
+      invoices: new InvoiceStore(mongo.db, redis),
       facilitatorUrl: env.FACILITATOR_URL,
+      invoiceTtlSeconds: env.X402_INVOICE_TTL_SECONDS,
+      refundWindowSeconds: env.X402_REFUND_WINDOW_SECONDS,
+      sandbox: sandboxOf(env),
       paymentsTaskQueue: taskQueueName(TaskQueue.payments, env.TASK_QUEUE_PREFIX),
       settleWaitMs: env.X402_SETTLE_WAIT_MS,
       toolWaitMs: env.TOOL_WAIT_MS,
@@ -119,6 +132,33 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     mcpPublicUrl: env.MCP_PUBLIC_URL.replace(/\/+$/, ''),
     scanConfig,
     deployerCache: new DeployerCache(scanConfig.limits.SCAN_DEPLOYER_CACHE_SECONDS),
+  };
+}
+
+/** The sandbox quotes on a test network only; unset, it shares the main settings when those are one. */
+function sandboxOf(env: BackendEnv): BackendDeps['x402']['sandbox'] {
+  const network =
+    env.X402_SANDBOX_NETWORK ?? (isTestNetwork(env.X402_NETWORK) ? env.X402_NETWORK : undefined);
+  if (!network) return { disabled: 'No test network is configured (X402_SANDBOX_NETWORK).' };
+  if (!isTestNetwork(network))
+    throw new ConfigError([`X402_SANDBOX_NETWORK: ${network} is not a test network`]);
+  const main = network === env.X402_NETWORK;
+  const asset = env.X402_SANDBOX_ASSET ?? (main ? env.X402_ASSET : undefined);
+  const payTo = env.X402_SANDBOX_PAY_TO ?? (main ? env.X402_PAY_TO : undefined);
+  const facilitatorUrl = env.X402_SANDBOX_FACILITATOR_URL ?? (main ? env.FACILITATOR_URL : undefined);
+  if (!asset || !payTo || !facilitatorUrl)
+    return {
+      disabled: 'The sandbox needs X402_SANDBOX_ASSET, X402_SANDBOX_PAY_TO and X402_SANDBOX_FACILITATOR_URL.',
+    };
+  return {
+    facilitatorUrl,
+    options: new PaymentOptions({
+      facilitatorUrl,
+      network,
+      asset,
+      payTo,
+      maxTimeoutSeconds: env.X402_MAX_TIMEOUT_SECONDS,
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { LoggerOptions } from 'pino';
 import { z } from 'zod';
+import { StepTimings } from '../../core/timing/stepTimings.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { EvmFacilitator } from './evmFacilitator.ts';
@@ -74,7 +75,9 @@ export async function buildFacilitatorApp(
       },
     },
     async (request, reply) => {
-      const result = await engine.verify(request.body);
+      const timings = new StepTimings();
+      const result = await engine.verify(request.body, timings);
+      reply.header('server-timing', timings.header());
       return reply.code(result.isValid ? 200 : status(result.invalidReason)).send(result);
     },
   );
@@ -91,7 +94,9 @@ export async function buildFacilitatorApp(
       },
     },
     async (request, reply) => {
-      const result = await engine.settle(request.body);
+      const timings = new StepTimings();
+      const result = await engine.settle(request.body, timings);
+      reply.header('server-timing', timings.header());
       return reply.code(result.success ? 200 : status(result.errorReason)).send(result);
     },
   );

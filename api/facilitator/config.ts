@@ -34,6 +34,8 @@ export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX
   FACILITATOR_MIN_SIGNER_BALANCE_WEI: z.string().regex(/^\d+$/).default('1000000000000000'),
   /** How often a broadcast settlement polls for its receipt: a block time's fraction on a real chain. */
   FACILITATOR_RECEIPT_POLL_MS: IntEnv(1, 10_000).default(200),
+  /** How far back a settlement whose answer was lost is looked for in the token's logs. */
+  FACILITATOR_RECOVERY_LOOKBACK_BLOCKS: IntEnv(1, 10_000_000).default(10_000),
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
 });
 export type FacilitatorEnv = z.infer<typeof FacilitatorEnv>;

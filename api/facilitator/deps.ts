@@ -32,6 +32,7 @@ export async function createFacilitatorDeps(
       minSignerBalanceWei: BigInt(env.FACILITATOR_MIN_SIGNER_BALANCE_WEI),
       rpcTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
       receiptPollMs: env.FACILITATOR_RECEIPT_POLL_MS,
+      recoveryLookbackBlocks: BigInt(env.FACILITATOR_RECOVERY_LOOKBACK_BLOCKS),
     });
     return { facilitator, close: async () => void (await redis.quit()) };
   } catch (error) {

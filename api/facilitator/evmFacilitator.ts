@@ -1,41 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomUUID } from 'node:crypto';
 import { x402Facilitator } from '@x402/core/facilitator';
 import type { Network, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
-import {
-  type Address,
-  type Chain,
-  type Hex,
-  createWalletClient,
-  defineChain,
-  fallback,
-  getAddress,
-  http,
-  nonceManager,
-  parseAbi,
-  parseEventLogs,
-  publicActions,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Address, type Hex, getAddress, type NonceManager } from 'viem';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
+import { StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
+import { canonicalJson } from '../../core/x402/canonicalJson.ts';
 import { authorizationKey } from '../../core/x402/proof.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
+import { type FacilitatorWallet, tokenAbi, walletClient } from './chain.ts';
+import { chainRefusal, type PrecheckLimits, staticRefusal } from './prechecks.ts';
+import { localNonceManager } from './nonces.ts';
+import { findSettlement } from './recovery.ts';
 import { type FacilitatorRequest, parseFacilitatorRequest } from './requestSchema.ts';
 import type { SettlementStore } from './settlementStore.ts';
-
-const tokenAbi = parseAbi([
-  'function name() view returns (string)',
-  'function version() view returns (string)',
-  'function symbol() view returns (string)',
-  'function decimals() view returns (uint8)',
-  'function balanceOf(address) view returns (uint256)',
-  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
-  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
-  'event Transfer(address indexed from, address indexed to, uint256 value)',
-]);
 
 /** Solana's exact scheme, as /supported states it (see docs/x402.md). */
 const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
@@ -65,49 +46,72 @@ export interface EvmFacilitatorOptions {
   rpcTimeoutMs?: number;
   /** Receipt polling interval after broadcast (ms). */
   receiptPollMs?: number;
+  /** How far back (blocks) a lost settlement is looked for in the token's AuthorizationUsed logs. */
+  recoveryLookbackBlocks?: bigint;
 }
 
-/** Allowed clock difference between the payer and the chain. */
-const CLOCK_SKEW_SECONDS = 30n;
+/** A payload this process verified this recently is not read from the chain again when it settles. */
+const VERIFIED_TTL_MS = 60_000;
+
+/**
+ * Per request: getCode answers, since the SDK asks for the payer's code twice per verification
+ * (EIP-6492 classification, then the signature check).
+ */
+const requestCodes = new AsyncLocalStorage<Map<string, Promise<Hex | undefined>>>();
 
 /**
  * An x402 facilitator for the `exact` scheme on one EVM chain. Signature, recipient, amount, time
  * window, simulation and settlement are the official @x402/evm ExactEvmScheme's; this class adds
  * what it lacks: `accepted` must match the requirements field by field, the asset and amount are
- * bounded, the nonce and balance are read first so refusals carry the precise reason, and
- * settlement is idempotent per authorization (same answer every time, one transaction, across
- * replicas) with the signer's transaction nonces counted locally so concurrent settles never
- * collide.
+ * bounded, the nonce and balance are read (alongside the SDK's checks) so refusals carry the
+ * precise reason, and settlement is idempotent per authorization (same answer every time, one
+ * transaction, across replicas, recovered from the chain if its record was lost) with the
+ * signer's transaction nonces counted locally so concurrent settles never collide.
  */
 export class EvmFacilitator {
   readonly network: Network;
   readonly signer: Address;
   readonly assets: readonly FacilitatorAsset[];
   readonly #x402: x402Facilitator;
-  readonly #wallet: ReturnType<typeof walletClient>;
+  readonly #wallet: FacilitatorWallet;
   readonly #options: EvmFacilitatorOptions;
+  readonly #limits: PrecheckLimits;
   readonly #inflight = new Map<string, Promise<SettleResponse>>();
+  /** Payload digest → when this process last verified it valid. */
+  readonly #verified = new Map<string, number>();
+  readonly #nonces: NonceManager;
 
   private constructor(
     options: EvmFacilitatorOptions,
-    wallet: ReturnType<typeof walletClient>,
+    wallet: FacilitatorWallet,
     assets: FacilitatorAsset[],
+    nonces: NonceManager,
   ) {
     this.#options = options;
+    this.#nonces = nonces;
     this.#wallet = wallet;
     this.network = options.chain.caip2 as Network;
     this.signer = wallet.account.address;
     this.assets = assets;
+    this.#limits = {
+      network: this.network,
+      assets,
+      maxAmount: options.maxAmount,
+      maxTimeoutSeconds: options.maxTimeoutSeconds,
+    };
     const signer = toFacilitatorEvmSigner(
       {
         address: wallet.account.address,
-        readContract: (args) => wallet.readContract(args),
+        readContract: (args) => timeStep('sdk_read', () => wallet.readContract(args)),
         verifyTypedData: (args) => wallet.verifyTypedData(args as never),
-        writeContract: (args) => this.#send(() => wallet.writeContract(args)),
-        sendTransaction: (args) => this.#send(() => wallet.sendTransaction(args as never)),
+        writeContract: (args) => timeStep('send', () => this.#send(() => wallet.writeContract(args))),
+        sendTransaction: (args) =>
+          timeStep('send', () => this.#send(() => wallet.sendTransaction(args as never))),
         waitForTransactionReceipt: (args) =>
-          wallet.waitForTransactionReceipt({ ...args, pollingInterval: options.receiptPollMs ?? 200 }),
-        getCode: (args) => wallet.getCode(args),
+          timeStep('receipt', () =>
+            wallet.waitForTransactionReceipt({ ...args, pollingInterval: options.receiptPollMs ?? 200 }),
+          ),
+        getCode: (args) => timeStep('get_code', () => this.#getCode(args.address)),
       },
       { confirmationTimeoutMs: options.confirmationTimeoutMs },
     );
@@ -119,7 +123,8 @@ export class EvmFacilitator {
 
   /** Connects, checks the RPC serves the configured chain, and reads each asset's EIP-712 domain. */
   static async create(options: EvmFacilitatorOptions): Promise<EvmFacilitator> {
-    const wallet = walletClient(options);
+    const nonces = localNonceManager();
+    const wallet = walletClient({ ...options, nonces });
     const chainId = await wallet.getChainId();
     if (chainId !== options.chain.evmChainId) {
       throw new Error(
@@ -140,7 +145,7 @@ export class EvmFacilitator {
         return { network: options.chain.caip2 as Network, address, name, version, symbol, decimals };
       }),
     );
-    return new EvmFacilitator(options, wallet, assets);
+    return new EvmFacilitator(options, wallet, assets, nonces);
   }
 
   supported() {
@@ -158,48 +163,13 @@ export class EvmFacilitator {
     };
   }
 
-  async verify(body: unknown): Promise<VerifyResponse> {
-    const parsed = parseFacilitatorRequest(body);
-    if (!parsed.ok) return { isValid: false, invalidReason: parsed.reason, invalidMessage: parsed.message };
-    const { request } = parsed;
-    const refused = await this.#precheck(request);
-    if (refused) return refused;
-    try {
-      return await this.#x402.verify(request.payload, request.requirements);
-    } catch (error) {
-      return {
-        isValid: false,
-        invalidReason: PaymentReason.unexpectedVerify,
-        invalidMessage: error instanceof Error ? error.message.slice(0, 200) : 'verification failed',
-        payer: request.authorization.from,
-      };
-    }
+  async verify(body: unknown, timings = new StepTimings()): Promise<VerifyResponse> {
+    return withTimings(timings, () => requestCodes.run(new Map(), () => this.#verify(body)));
   }
 
   /** Idempotent: the same authorization gets the same answer, and at most one transaction. */
-  async settle(body: unknown): Promise<SettleResponse> {
-    const parsed = parseFacilitatorRequest(body);
-    if (!parsed.ok) {
-      return {
-        success: false,
-        errorReason: parsed.reason,
-        errorMessage: parsed.message,
-        transaction: '',
-        network: parsed.network as Network,
-      };
-    }
-    const { request } = parsed;
-    const key = authorizationKey(
-      request.requirements.network,
-      request.requirements.asset,
-      request.authorization.from,
-      request.authorization.nonce,
-    );
-    const running = this.#inflight.get(key);
-    if (running) return running;
-    const settling = this.#settleOnce(key, request).finally(() => this.#inflight.delete(key));
-    this.#inflight.set(key, settling);
-    return settling;
+  async settle(body: unknown, timings = new StepTimings()): Promise<SettleResponse> {
+    return withTimings(timings, () => requestCodes.run(new Map(), () => this.#settle(body)));
   }
 
   async health() {
@@ -227,71 +197,138 @@ export class EvmFacilitator {
     }
   }
 
-  async #settleOnce(key: string, request: FacilitatorRequest): Promise<SettleResponse> {
+  async #verify(body: unknown): Promise<VerifyResponse> {
+    const parsed = parseFacilitatorRequest(body);
+    if (!parsed.ok) return { isValid: false, invalidReason: parsed.reason, invalidMessage: parsed.message };
+    const { request } = parsed;
+    const refused = staticRefusal(request, this.#limits);
+    if (refused) return refused;
+    // Vigil's reads and the SDK's checks (signature, window, simulation) at once: the reads only
+    // sharpen the reason of a refusal the simulation would also make.
+    const [onChain, sdk] = await Promise.all([
+      timeStep('precheck', () => chainRefusal(this.#wallet, request)),
+      timeStep('sdk_verify', () => this.#x402.verify(request.payload, request.requirements)).catch(
+        (error: unknown): VerifyResponse => ({
+          isValid: false,
+          invalidReason: PaymentReason.unexpectedVerify,
+          invalidMessage: error instanceof Error ? error.message.slice(0, 200) : 'verification failed',
+          payer: request.authorization.from,
+        }),
+      ),
+    ]);
+    if (onChain) return onChain;
+    if (sdk.isValid) this.#rememberVerified(payloadDigest(request));
+    return sdk;
+  }
+
+  async #settle(body: unknown): Promise<SettleResponse> {
+    const parsed = parseFacilitatorRequest(body);
+    if (!parsed.ok) {
+      return {
+        success: false,
+        errorReason: parsed.reason,
+        errorMessage: parsed.message,
+        transaction: '',
+        network: parsed.network as Network,
+      };
+    }
+    const { request } = parsed;
+    const key = authorizationKey(
+      request.requirements.network,
+      request.requirements.asset,
+      request.authorization.from,
+      request.authorization.nonce,
+    );
+    const digest = payloadDigest(request);
+    const inflightKey = `${key}:${digest}`;
+    const running = this.#inflight.get(inflightKey);
+    if (running) return running;
+    const settling = this.#settleOnce(key, digest, request).finally(() => this.#inflight.delete(inflightKey));
+    this.#inflight.set(inflightKey, settling);
+    return settling;
+  }
+
+  async #settleOnce(key: string, digest: string, request: FacilitatorRequest): Promise<SettleResponse> {
     const { store, confirmationTimeoutMs } = this.#options;
-    const known = await store.result(key);
-    if (known) return known;
     const token = randomUUID();
     const lockMs = confirmationTimeoutMs + 30_000;
-    if (!(await store.lock(key, token, lockMs))) return this.#awaitOtherReplica(key, request, lockMs);
+    const claim = await timeStep('store', () => store.claim(key, digest, token, lockMs));
+    if ('answer' in claim) return claim.answer;
+    if (!claim.claimed) return this.#awaitOtherReplica(key, digest, request, lockMs);
+    let final: SettleResponse | undefined;
     try {
-      const again = await store.result(key);
-      if (again) return again;
-      const result = await this.#settleLocked(request);
-      if (result.success || (result.errorReason && TERMINAL_SETTLE_REASONS.includes(result.errorReason))) {
-        await store.saveResult(key, result);
-      }
+      const result = await this.#settleLocked(request, digest);
+      if (result.success || (result.errorReason && TERMINAL_SETTLE_REASONS.includes(result.errorReason)))
+        final = result;
       return result;
     } finally {
-      await store.unlock(key, token);
+      await timeStep('store', () => store.release(key, digest, token, final));
     }
   }
 
-  async #settleLocked(request: FacilitatorRequest): Promise<SettleResponse> {
+  async #settleLocked(request: FacilitatorRequest, digest: string): Promise<SettleResponse> {
     const { requirements, authorization } = request;
     const network = requirements.network;
-    const refused = await this.#precheck(request);
-    if (refused) {
-      if (refused.invalidReason === PaymentReason.nonceUsed) {
-        // Settled before but the answer was lost (a crash between broadcast and storing it):
-        // the chain still knows which transaction used the authorization.
-        const previous = await this.#findSettlement(request);
-        if (previous) return previous;
+    const failure = (reason: string, message?: string): SettleResponse => ({
+      success: false,
+      errorReason: reason,
+      ...(message ? { errorMessage: message } : {}),
+      transaction: '',
+      network,
+      payer: authorization.from,
+    });
+    const refused = staticRefusal(request, this.#limits);
+    if (refused)
+      return failure(refused.invalidReason ?? PaymentReason.unexpectedSettle, refused.invalidMessage);
+    // Verified here moments ago: nonce and balance were read then, and the transaction's gas
+    // estimate re-simulates the transfer before anything is sent.
+    if (!this.#recentlyVerified(digest)) {
+      const onChain = await timeStep('precheck', () => chainRefusal(this.#wallet, request));
+      if (onChain) {
+        if (onChain.invalidReason === PaymentReason.nonceUsed) return this.#recover(request, onChain);
+        return failure(onChain.invalidReason ?? PaymentReason.unexpectedSettle, onChain.invalidMessage);
       }
-      return {
-        success: false,
-        errorReason: refused.invalidReason ?? PaymentReason.unexpectedSettle,
-        ...(refused.invalidMessage ? { errorMessage: refused.invalidMessage } : {}),
-        transaction: '',
-        network,
-        payer: authorization.from,
-      };
     }
+    let result: SettleResponse;
     try {
-      return await this.#x402.settle(request.payload, requirements);
+      result = await timeStep('sdk_settle', () => this.#x402.settle(request.payload, requirements));
     } catch (error) {
-      return {
-        success: false,
-        errorReason: PaymentReason.unexpectedSettle,
-        errorMessage: scrub(error),
-        transaction: '',
-        network,
-        payer: authorization.from,
-      };
+      return failure(PaymentReason.unexpectedSettle, scrub(error));
     }
+    // Used between verify and settle: by this very authorization's lost settlement, or otherwise.
+    if (!result.success && result.errorReason === PaymentReason.nonceUsed)
+      return this.#recover(request, { isValid: false, invalidReason: PaymentReason.nonceUsed });
+    return result;
+  }
+
+  /** The nonce is used: settled before with the answer lost, or spent elsewhere (refused). */
+  async #recover(request: FacilitatorRequest, refused: VerifyResponse): Promise<SettleResponse> {
+    const previous = await timeStep('recover', () =>
+      findSettlement(this.#wallet, request, this.#options.recoveryLookbackBlocks ?? 10_000n),
+    );
+    if (previous) return previous;
+    return {
+      success: false,
+      errorReason: refused.invalidReason ?? PaymentReason.nonceUsed,
+      errorMessage: refused.invalidMessage ?? 'This authorization has already been used.',
+      transaction: '',
+      network: request.requirements.network,
+      payer: request.authorization.from,
+    };
   }
 
   /** Another replica holds the lock: wait for its answer rather than racing it. */
   async #awaitOtherReplica(
     key: string,
+    digest: string,
     request: FacilitatorRequest,
     waitMs: number,
   ): Promise<SettleResponse> {
     const deadline = Date.now() + waitMs;
     while (Date.now() < deadline) {
-      const result = await this.#options.store.result(key);
+      const result = await this.#options.store.result(key, digest);
       if (result) return result;
-      if (!(await this.#options.store.isLocked(key))) return this.#settleOnce(key, request);
+      if (!(await this.#options.store.isLocked(key))) return this.#settleOnce(key, digest, request);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     return {
@@ -304,106 +341,27 @@ export class EvmFacilitator {
     };
   }
 
-  /** Vigil's checks before the SDK's, each with its own reason. */
-  async #precheck({
-    payload,
-    requirements,
-    authorization,
-  }: FacilitatorRequest): Promise<VerifyResponse | undefined> {
-    const payer = authorization.from;
-    const refuse = (invalidReason: string, invalidMessage: string): VerifyResponse => ({
-      isValid: false,
-      invalidReason,
-      invalidMessage,
-      payer,
-    });
-    if (requirements.scheme !== 'exact' || payload.accepted.scheme !== 'exact') {
-      return refuse(PaymentReason.unsupportedScheme, 'Only the exact scheme is settled here.');
-    }
-    if (requirements.network !== this.network) {
-      return refuse(PaymentReason.invalidNetwork, `This facilitator settles on ${this.network} only.`);
-    }
-    const asset = this.assets.find(
-      (entry) => entry.address.toLowerCase() === requirements.asset.toLowerCase(),
-    );
-    if (!asset)
-      return refuse(PaymentReason.unsupportedAsset, `${requirements.asset} is not an accepted asset.`);
-    const accepted = payload.accepted;
-    if (accepted.network !== requirements.network)
-      return refuse(PaymentReason.networkMismatch, 'The payment was made for another network.');
-    if (accepted.asset.toLowerCase() !== requirements.asset.toLowerCase())
-      return refuse(PaymentReason.assetMismatch, 'The payment was made in another asset.');
-    if (
-      accepted.payTo.toLowerCase() !== requirements.payTo.toLowerCase() ||
-      authorization.to.toLowerCase() !== requirements.payTo.toLowerCase()
-    )
-      return refuse(PaymentReason.recipientMismatch, 'The authorization pays another recipient.');
-    if (accepted.amount !== requirements.amount || authorization.value !== requirements.amount)
-      return refuse(
-        PaymentReason.valueMismatch,
-        `The authorization is not for exactly ${requirements.amount}.`,
-      );
-    if (!isDeepStrictEqual(normalise(accepted), normalise(requirements)))
-      return refuse(
-        PaymentReason.invalidRequirements,
-        'The accepted requirements differ from the quoted ones.',
-      );
-    if (BigInt(requirements.amount) > this.#options.maxAmount)
-      return refuse(
-        PaymentReason.amountAboveLimit,
-        `Payments above ${this.#options.maxAmount} are not settled here.`,
-      );
-    const now = BigInt(Math.floor(Date.now() / 1000));
-    const longest = BigInt(Math.min(requirements.maxTimeoutSeconds, this.#options.maxTimeoutSeconds));
-    if (BigInt(authorization.validBefore) > now + longest + CLOCK_SKEW_SECONDS)
-      return refuse(PaymentReason.validityTooLong, `The authorization stays valid longer than ${longest} s.`);
-
-    const [used, balance] = await Promise.all([
-      this.#wallet.readContract({
-        address: asset.address,
-        abi: tokenAbi,
-        functionName: 'authorizationState',
-        args: [getAddress(payer), authorization.nonce as Hex],
-      }),
-      this.#wallet.readContract({
-        address: asset.address,
-        abi: tokenAbi,
-        functionName: 'balanceOf',
-        args: [getAddress(payer)],
-      }),
-    ]);
-    if (used) return refuse(PaymentReason.nonceUsed, 'This authorization has already been used.');
-    if (balance < BigInt(authorization.value))
-      return refuse(
-        PaymentReason.insufficientBalance,
-        `The payer holds ${balance}, less than ${authorization.value}.`,
-      );
-    return undefined;
+  #rememberVerified(digest: string): void {
+    const now = Date.now();
+    this.#verified.set(digest, now);
+    // Bounded: forget the stale ones once the map grows.
+    if (this.#verified.size > 10_000)
+      for (const [entry, at] of this.#verified) if (now - at > VERIFIED_TTL_MS) this.#verified.delete(entry);
   }
 
-  /** The transaction that used this authorization, when it paid exactly what is required. */
-  async #findSettlement({
-    requirements,
-    authorization,
-  }: FacilitatorRequest): Promise<SettleResponse | undefined> {
-    const asset = getAddress(requirements.asset);
-    const logs = await this.#wallet.getLogs({
-      address: asset,
-      event: tokenAbi[6],
-      args: { authorizer: getAddress(authorization.from), nonce: authorization.nonce as Hex },
-      fromBlock: 0n,
-    });
-    const hash = logs[0]?.transactionHash;
-    if (!hash) return undefined;
-    const receipt = await this.#wallet.getTransactionReceipt({ hash });
-    const paid = parseEventLogs({ abi: tokenAbi, logs: receipt.logs, eventName: 'Transfer' }).some(
-      (log) =>
-        log.args.from.toLowerCase() === authorization.from.toLowerCase() &&
-        log.args.to.toLowerCase() === requirements.payTo.toLowerCase() &&
-        log.args.value === BigInt(requirements.amount),
-    );
-    if (receipt.status !== 'success' || !paid) return undefined;
-    return { success: true, transaction: hash, network: requirements.network, payer: authorization.from };
+  #recentlyVerified(digest: string): boolean {
+    const at = this.#verified.get(digest);
+    return at !== undefined && Date.now() - at < VERIFIED_TTL_MS;
+  }
+
+  #getCode(address: Address): Promise<Hex | undefined> {
+    const codes = requestCodes.getStore();
+    const key = address.toLowerCase();
+    const known = codes?.get(key);
+    if (known) return known;
+    const code = this.#wallet.getCode({ address });
+    codes?.set(key, code);
+    return code;
   }
 
   /** Sends one transaction; on failure the locally counted nonce is re-read before the next. */
@@ -411,49 +369,29 @@ export class EvmFacilitator {
     try {
       return await send();
     } catch (error) {
-      nonceManager.reset({ address: this.signer, chainId: this.#options.chain.evmChainId ?? 0 });
+      this.#nonces.reset({ address: this.signer, chainId: this.#options.chain.evmChainId ?? 0 });
       throw error;
     }
   }
 }
 
-function walletClient(options: EvmFacilitatorOptions) {
-  const { chain, rpcUrls } = options;
-  if (chain.evmChainId === undefined) throw new Error(`${chain.name} is not an EVM chain`);
-  if (rpcUrls.length === 0) throw new Error(`no RPC endpoint configured for ${chain.name}`);
-  const viemChain: Chain = defineChain({
-    id: chain.evmChainId,
-    name: chain.name,
-    nativeCurrency: {
-      name: chain.native.symbol,
-      symbol: chain.native.symbol,
-      decimals: chain.native.decimals,
-    },
-    rpcUrls: { default: { http: [...rpcUrls] } },
-  });
-  const transports = rpcUrls.map((url) =>
-    http(url, { timeout: options.rpcTimeoutMs ?? 5_000, retryCount: 1 }),
-  );
-  return createWalletClient({
-    // Transaction nonces counted in this process: concurrent settles get consecutive nonces.
-    account: privateKeyToAccount(options.privateKey, { nonceManager }),
-    chain: viemChain,
-    transport: transports.length === 1 && transports[0] ? transports[0] : fallback(transports),
-    pollingInterval: options.receiptPollMs ?? 200,
-    cacheTime: 0,
-  }).extend(publicActions);
+/** What a payload is judged on: the requirements it answers and the signed authorization. */
+function payloadDigest({ requirements, payload }: FacilitatorRequest): string {
+  return createHash('sha256')
+    .update(canonicalJson([requirements, payload.payload]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
-function normalise(requirements: { extra?: unknown } & Record<string, unknown>) {
-  return {
-    ...requirements,
-    extra: requirements.extra ?? {},
-    asset: String(requirements.asset).toLowerCase(),
-    payTo: String(requirements.payTo).toLowerCase(),
-  };
-}
-
+/** A failure for a response or a log: viem's short message (its long one quotes request bodies), URLs redacted. */
 function scrub(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const short =
+    typeof error === 'object' &&
+    error !== null &&
+    'shortMessage' in error &&
+    typeof error.shortMessage === 'string'
+      ? error.shortMessage
+      : undefined;
+  const message = short ?? (error instanceof Error ? error.message : String(error));
   return message.replace(/\b(?:https?|wss?):\/\/[^\s"')]+/g, (url) => redactUrl(url)).slice(0, 300);
 }

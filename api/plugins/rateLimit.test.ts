@@ -55,21 +55,20 @@ describe('rate limits by tier', () => {
     expect(unknown.json().code).toBe('unauthorized');
   });
 
-  it('does not cap x402-paid tool calls (they are metered by payment)', async () => {
-    const headers = {
-      'x-client-id': `payer-${Date.now()}`,
-      'x-payment': 'not-base64-json',
-      'content-type': 'application/json',
-    };
+  it('does not count x402-paid calls against the caller’s requests (they are metered by payment)', async () => {
+    const headers = { 'x-client-id': `payer-${Date.now()}`, 'content-type': 'application/json' };
     for (let index = 0; index < 5; index++) {
       const answer = await backend.app.inject({
         method: 'POST',
         url: '/api/v1/x402-tools/token_risk',
-        headers,
+        headers: { ...headers, 'x-payment': 'proof-that-is-never-judged' },
         payload: { chain: 'devnet', address: '0x5FbDB2315678afecb367f032d93F642f64180aa3' },
       });
-      // Refused for its malformed proof, never for its rate.
-      expect(answer.statusCode).not.toBe(429);
+      // This deployment takes no payments (503), and says where the caller stands all the same.
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['x-ratelimit-limit']).toBe('3');
     }
+    const after = [await get(headers), await get(headers), await get(headers), await get(headers)];
+    expect(after.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429]);
   });
 });

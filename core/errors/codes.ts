@@ -69,6 +69,18 @@ export const ErrorCodes = {
     description:
       'Only a settled payment for an empty result is refundable, once, within 48 hours of settlement.',
   },
+  invoice_not_found: {
+    status: 404,
+    title: 'Invoice not found',
+    description: 'No invoice has this id.',
+  },
+  invoice_not_payable: {
+    status: 409,
+    title: 'Invoice not payable',
+    description:
+      'The invoice cannot take this payment: it expired, was paid (or is being paid) with another authorization, was ' +
+      'refunded, or is a sandbox invoice (verify those, never pay them). `state` says which.',
+  },
   rate_limited: {
     status: 429,
     title: 'Rate limited',
@@ -92,6 +104,13 @@ export const ErrorCodes = {
     title: 'Payments not configured',
     description:
       'This deployment takes no payments (no asset or recipient configured); free trials still work.',
+  },
+  refund_failed: {
+    status: 503,
+    title: 'Refund failed',
+    description:
+      'The refund could not be sent (`reason` says why, e.g. no refund signer is configured, or the payee lacks the ' +
+      'funds). Nothing moved; it can be requested again within the window.',
   },
   rate_limit_unavailable: {
     status: 503,

@@ -25,11 +25,15 @@ export const PaymentReceipt = z
     error_reason: z.string().nullable(),
     /** The paid call answered no data (refundable within the window). */
     empty_result: z.boolean(),
+    /** The invoice this payment paid, when it paid one. */
+    invoice_id: z.string().nullable().default(null),
     refund: z
       .object({
         status: z.enum(['requested', 'refunded', 'failed']),
         transaction: z.string().nullable(),
         requested_at: z.iso.datetime(),
+        completed_at: z.iso.datetime().nullable().default(null),
+        error_reason: z.string().nullable().default(null),
       })
       .nullable(),
   })
@@ -83,6 +87,31 @@ export class ReceiptStore {
         receipt.payment_id,
         'EX',
         HOT_TTL_SECONDS,
+      );
+    await writes.exec();
+  }
+
+  /** Records that the paid call answered no data (a charged empty result, refundable). */
+  async markEmptyResult(paymentId: string): Promise<void> {
+    const receipt = await this.byPaymentId(paymentId);
+    if (receipt && !receipt.empty_result) await this.put({ ...receipt, empty_result: true });
+  }
+
+  /**
+   * The hot copies only, unless the record already wrote them: lets a request that saw its
+   * settlement answer serve the receipt before the workflow has recorded it.
+   */
+  async putHotIfAbsent(receipt: PaymentReceipt): Promise<void> {
+    const writes = this.#redis
+      .multi()
+      .set(`receipt:pay:${receipt.payment_id}`, JSON.stringify(receipt), 'EX', HOT_TTL_SECONDS, 'NX');
+    if (receipt.transaction)
+      writes.set(
+        `receipt:tx:${receipt.transaction.toLowerCase()}`,
+        receipt.payment_id,
+        'EX',
+        HOT_TTL_SECONDS,
+        'NX',
       );
     await writes.exec();
   }

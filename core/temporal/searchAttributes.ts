@@ -21,5 +21,6 @@ export const JobKind = {
   tokenScan: 'token_scan',
   paymentSettlement: 'payment_settlement',
   pageScrape: 'page_scrape',
+  paymentRefund: 'payment_refund',
 } as const;
 export type JobKind = (typeof JobKind)[keyof typeof JobKind];

@@ -51,3 +51,17 @@ export const TERMINAL_SETTLE_REASONS: readonly string[] = [
   'invalid_exact_evm_scheme',
   'invalid_exact_evm_failed_to_parse_signature',
 ];
+
+/**
+ * How a settlement through the facilitator is retried (payments and refunds alike): backing off up
+ * to 30 s for as long as the authorization can still be settled (a slow confirmation answers
+ * settlement_pending and is reconciled by the facilitator on the next attempt); a refusal, or a
+ * payer without the funds, is final at once.
+ */
+export const SETTLE_RETRY = {
+  initialInterval: '500ms',
+  backoffCoefficient: 2,
+  maximumInterval: '30s',
+  maximumAttempts: 60,
+  nonRetryableErrorTypes: [...TERMINAL_SETTLE_REASONS, PaymentReason.insufficientBalance],
+};

@@ -13,12 +13,15 @@ export const DevnetPayments = z.object({
   facilitatorKey: z.string().regex(/^0x[0-9a-f]{64}$/),
   facilitatorAddress: z.string(),
   payTo: z.string(),
+  /** The payee's key (devnet only): the payments pool signs refunds with it. */
+  payToKey: z.string().regex(/^0x[0-9a-f]{64}$/),
 });
 export type DevnetPayments = z.infer<typeof DevnetPayments>;
 
 /**
  * The saved setup when the chain still holds the token; otherwise deploys the USDC, makes a
- * facilitator signer and a payee, and saves them. The signer's gas balance is topped up each time.
+ * facilitator signer and a payee (whose key signs refunds), and saves them. The signer's gas
+ * balance is topped up each time.
  */
 export async function loadOrDeployPayments(rpcUrl: string, file: string): Promise<DevnetPayments> {
   const client = createDevnetClient(rpcUrl);
@@ -32,11 +35,13 @@ export async function loadOrDeployPayments(rpcUrl: string, file: string): Promis
   }
   if (!payments) {
     const facilitatorKey = generatePrivateKey();
+    const payToKey = generatePrivateKey();
     payments = {
       token: await deployPaymentToken(rpcUrl),
       facilitatorKey,
       facilitatorAddress: privateKeyToAccount(facilitatorKey).address,
-      payTo: privateKeyToAccount(generatePrivateKey()).address,
+      payTo: privateKeyToAccount(payToKey).address,
+      payToKey,
     };
     await mkdir(dirname(file), { recursive: true });
     await writeFile(`${file}.tmp`, `${JSON.stringify(payments, null, 2)}\n`);

@@ -202,7 +202,8 @@ async function main(): Promise<void> {
       name: 'workers',
       command: node,
       args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'all'],
-      env: childEnv,
+      // The payee's key: the payments pool signs refunds of charged empty results with it.
+      env: { ...childEnv, X402_PAYEE_PRIVATE_KEY: payments.payToKey },
       logFile: path.join(logDir, 'workers.log'),
       readyTimeoutMs: 120_000,
       ready: (output) => Promise.resolve(output.includes('vigil worker: polling')),

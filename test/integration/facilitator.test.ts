@@ -1,8 +1,13 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { createPublicClient, http } from 'viem';
+import { createPublicClient, createWalletClient, type Hex, http, publicActions } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentTokenBalance, type PaymentTokenInfo } from '../../infra/devnet/paymentToken.ts';
+import {
+  fiatTokenAbi,
+  fundedDevAccount,
+  paymentTokenBalance,
+  type PaymentTokenInfo,
+} from '../../infra/devnet/paymentToken.ts';
 import { isolatedEnv, testStack } from '../support/fixtures.ts';
 import {
   fundedPayer,
@@ -10,6 +15,7 @@ import {
   payerClient,
   requirementsFor,
   setupPaymentToken,
+  startDedicatedChain,
   startTestFacilitator,
   type TestFacilitator,
 } from '../support/payments.ts';
@@ -161,6 +167,103 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     expect(results.map((result) => result.body.success)).toEqual(payers.map(() => true));
     expect(new Set(results.map((result) => result.body.transaction)).size).toBe(25);
     expect(await paymentTokenBalance(rpcUrl, token.address, payTo)).toBe(before + PRICE * 25n);
+  });
+
+  it('recovers a settlement whose record was lost from the token’s AuthorizationUsed log', async () => {
+    const payer = await fundedPayer(rpcUrl, token, 1_000_000n);
+    const requirements = requirementsFor(token, payTo, PRICE);
+    const payload = await signed(payer.privateKey, requirements);
+    const before = await paymentTokenBalance(rpcUrl, token.address, payTo);
+    const first = await post('/settle', payload, requirements);
+    expect(first.body.success).toBe(true);
+    // Another facilitator over an empty store: as if the first crashed after broadcasting, or
+    // its Redis lost the answer. The chain still knows which transaction used the authorization.
+    const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false });
+    try {
+      const again = await amnesiac.app.inject({
+        method: 'POST',
+        url: '/settle',
+        payload: { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements },
+      });
+      expect(again.json()).toEqual(first.body);
+      expect(again.headers['server-timing']).toMatch(/\brecover;dur=/);
+    } finally {
+      await amnesiac.close();
+    }
+    expect(await paymentTokenBalance(rpcUrl, token.address, payTo)).toBe(before + PRICE);
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(1_000_000n - PRICE);
+  });
+
+  it('does not mistake a nonce the payer cancelled for a settlement', async () => {
+    const payer = await fundedPayer(rpcUrl, token, 1_000_000n);
+    const requirements = requirementsFor(token, payTo, PRICE);
+    const payload = await signed(payer.privateKey, requirements);
+    const { nonce } = (payload.payload as { authorization: { nonce: Hex } }).authorization;
+    const signature = await payer.account.signTypedData({
+      domain: {
+        name: token.name,
+        version: token.version,
+        chainId: 31337,
+        verifyingContract: token.address as Hex,
+      },
+      types: {
+        CancelAuthorization: [
+          { name: 'authorizer', type: 'address' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: payer.account.address, nonce },
+    });
+    const sender = await fundedDevAccount(rpcUrl);
+    const wallet = createWalletClient({ account: sender.account, transport: http(rpcUrl) }).extend(
+      publicActions,
+    );
+    const hash = await wallet.writeContract({
+      address: token.address as Hex,
+      abi: fiatTokenAbi,
+      functionName: 'cancelAuthorization',
+      args: [payer.account.address, nonce, signature],
+      chain: null,
+    });
+    expect((await wallet.waitForTransactionReceipt({ hash })).status).toBe('success');
+    const settle = await post('/settle', payload, requirements);
+    expect(settle.body).toMatchObject({
+      success: false,
+      errorReason: 'invalid_exact_evm_nonce_already_used',
+      transaction: '',
+    });
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(1_000_000n);
+  });
+
+  it('reports itself unhealthy (503) with an unfunded signer, and down when its RPC is gone', async () => {
+    const broke = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
+      listen: false,
+      signerEther: '0',
+    });
+    try {
+      const health = await broke.app.inject({ method: 'GET', url: '/healthz' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({
+        status: 'degraded',
+        rpc: { reachable: true },
+        signer: { balance_wei: '0', funded: false },
+      });
+    } finally {
+      await broke.close();
+    }
+    const chain = await startDedicatedChain();
+    const orphan = await startTestFacilitator(isolatedEnv(), chain.rpcUrl, chain.token, { listen: false });
+    try {
+      await chain.stop();
+      const health = await orphan.app.inject({ method: 'GET', url: '/healthz' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({ status: 'down', rpc: { reachable: false } });
+      // Viem's short message only: its long one quotes the request bodies.
+      expect(health.json().rpc.error).toBe('HTTP request failed.');
+    } finally {
+      await orphan.close();
+    }
   });
 
   it('refuses a body that is not an x402 request with 400 and the reason', async () => {

@@ -5,28 +5,15 @@ import { createPublicClient, http, parseEventLogs } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ScanJobs } from '../../api/backend/scanJobs.ts';
-import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import {
   deployUnlistedToken,
   fiatTokenAbi,
   paymentTokenBalance,
   type PaymentTokenInfo,
 } from '../../infra/devnet/paymentToken.ts';
-import type { RunningWorkers } from '../../workers/runWorkers.ts';
-import {
-  isolatedEnv,
-  startTestBackend,
-  startTestWorkers,
-  testStack,
-  type TestBackend,
-} from '../support/fixtures.ts';
-import {
-  fundedPayer,
-  payerClient,
-  setupPaymentToken,
-  startTestFacilitator,
-  type TestFacilitator,
-} from '../support/payments.ts';
+import { until } from '../support/until.ts';
+import { startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
+import { fundedPayer, payerClient, type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
 
 const json = (response: Response | undefined): Promise<any> =>
   (response ? response.json() : Promise.resolve(undefined)) as Promise<any>;
@@ -35,31 +22,19 @@ const HONEYPOT_PRICE = 10_000n; // honeypot_check: $0.01
 
 describe('x402 tool calls end to end (backend, Temporal payments pool, facilitator, devnet USDC)', () => {
   const { rpcUrl, scenario } = testStack();
-  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  let stack: PaymentsStack;
   let token: PaymentTokenInfo;
-  let fac: TestFacilitator;
-  let workers: RunningWorkers;
   let backend: TestBackend;
+  let payTo = '';
   let api = '';
   let unlisted = '';
   const chain = createPublicClient({ transport: http(rpcUrl) });
 
   beforeAll(async () => {
-    [token, unlisted] = await Promise.all([setupPaymentToken(rpcUrl), deployUnlistedToken(rpcUrl)]);
-    const base = isolatedEnv();
-    fac = await startTestFacilitator(base, rpcUrl, token);
-    const env = { ...base, FACILITATOR_URL: fac.url, X402_ASSET: token.address, X402_PAY_TO: payTo };
-    [workers, backend] = await Promise.all([
-      startTestWorkers(env, { queues: [TaskQueue.scanner, TaskQueue.payments] }),
-      startTestBackend(env),
-    ]);
-    api = await backend.app.listen({ host: '127.0.0.1', port: 0 });
+    [stack, unlisted] = await Promise.all([startPaymentsStack(), deployUnlistedToken(rpcUrl)]);
+    ({ token, backend, payTo, api } = stack);
   });
-  afterAll(async () => {
-    await backend?.close();
-    await workers?.shutdown();
-    await fac?.close();
-  });
+  afterAll(() => stack?.close());
 
   const body = (address: string) => JSON.stringify({ chain: 'devnet', address });
   const post = (tool: string, payload: string, headers: Record<string, string> = {}) =>
@@ -263,5 +238,116 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
       receipts.map((receipt) => backend.deps.x402.receipts.byTransaction(receipt.transaction)),
     );
     expect(stored.filter((entry) => entry?.status === 'settled')).toHaveLength(50);
+    // Every settlement workflow records its receipt durably (MongoDB), not only the request's copy.
+    const hashes = receipts.map((receipt) => receipt.transaction);
+    await until(async () => {
+      const recorded = await backend.deps.mongo.db
+        .collection('payment_receipts')
+        .countDocuments({ transaction: { $in: hashes }, status: 'settled' });
+      return recorded === 50 ? recorded : undefined;
+    });
+  });
+
+  it('charges nothing when the tool fails, and the proof then pays for a call that works', async () => {
+    const payer = await fundedPayer(rpcUrl, token, 100_000n);
+    const quote = decodePaymentRequiredHeader(
+      (await post('honeypot_check', body(scenario.tokens.clean.address))).headers.get('payment-required') ??
+        '',
+    );
+    const proof = encodePaymentSignatureHeader(
+      await payerClient(payer.privateKey, token).createPaymentPayload(quote),
+    );
+    // An address without code: the scan refuses it, so the tool produced nothing to pay for.
+    const failed = await post('honeypot_check', body(payer.account.address), { 'x-payment': proof });
+    expect(failed.status).toBe(422);
+    expect((await json(failed)).code).toBe('address_not_contract');
+    expect(failed.headers.get('payment-response')).toBeNull();
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(100_000n);
+    const works = await post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof });
+    expect(works.status).toBe(200);
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
+      100_000n - HONEYPOT_PRICE,
+    );
+  });
+
+  it('meters paid calls by payment: never capped, while refused proofs are held to the caps', async () => {
+    const capped = await startTestBackend({
+      ...backend.env,
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2',
+    });
+    try {
+      const headers = { 'content-type': 'application/json', 'x-client-id': `metered-${Date.now()}` };
+      const call = (extra: Record<string, string>, address = scenario.tokens.clean.address) =>
+        capped.app.inject({
+          method: 'POST',
+          url: '/api/v1/x402-tools/honeypot_check',
+          headers: { ...headers, ...extra },
+          payload: { chain: 'devnet', address },
+        });
+      const payers = await Promise.all(
+        Array.from({ length: 4 }, () => fundedPayer(rpcUrl, token, HONEYPOT_PRICE)),
+      );
+      const quote = decodePaymentRequiredHeader(
+        (await post('honeypot_check', body(scenario.tokens.clean.address))).headers.get('payment-required') ??
+          '',
+      );
+      for (const payer of payers) {
+        const proof = encodePaymentSignatureHeader(
+          await payerClient(payer.privateKey, token).createPaymentPayload(quote),
+        );
+        const paid = await call({ 'x-payment': proof });
+        expect(paid.statusCode).toBe(200);
+        expect(paid.headers['x-ratelimit-limit']).toBe('2');
+      }
+      const submit = vi.spyOn(ScanJobs.prototype, 'submit');
+      const tampered = encodePaymentSignatureHeader(
+        await payerClient((await fundedPayer(rpcUrl, token, 0n)).privateKey, token).createPaymentPayload({
+          ...quote,
+          accepts: [{ ...quote.accepts[0], amount: '1' } as (typeof quote.accepts)[number]],
+        }),
+      );
+      const refused = [
+        await call({ 'x-payment': tampered }),
+        await call({ 'x-payment': tampered }),
+        await call({ 'x-payment': tampered }),
+      ];
+      submit.mockRestore();
+      expect(refused.map((answer) => answer.statusCode)).toEqual([402, 402, 429]);
+      expect(refused[0]?.json().error).toBe('invalid_exact_evm_payload_authorization_value_mismatch');
+      expect(Number(refused[2]?.headers['retry-after'])).toBeGreaterThan(0);
+      expect(submit).not.toHaveBeenCalled();
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('answers refund_failed when no refund signer is configured, leaving the refund open to a retry', async () => {
+    // This deployment's payments pool has no X402_PAYEE_PRIVATE_KEY.
+    const created = await fetch(`${api}/api/v1/x402/invoice`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'honeypot_check', input: { chain: 'devnet', address: unlisted } }),
+    });
+    const invoice = await json(created);
+    const payer = await fundedPayer(rpcUrl, token, 100_000n);
+    const paid = await wrapFetchWithPayment(fetch, payerClient(payer.privateKey, token))(
+      `${api}${invoice.pay_url}`,
+      {
+        method: 'POST',
+      },
+    );
+    const answer = await json(paid);
+    expect(answer).toMatchObject({ data: null, charged: true });
+    const refund = await fetch(`${api}${answer.refund.url}`, { method: 'POST' });
+    expect(refund.status).toBe(503);
+    expect(await json(refund)).toMatchObject({ code: 'refund_failed', reason: 'refunds_not_configured' });
+    expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
+      100_000n - HONEYPOT_PRICE,
+    );
+    const receipt = await json(await fetch(`${api}/api/v1/x402/receipts/${answer.invoice.transaction}`));
+    expect(receipt.refund).toMatchObject({ status: 'failed', error_reason: 'refunds_not_configured' });
+    // A failed refund may be asked for again (and fails the same way here).
+    const again = await fetch(`${api}${answer.refund.url}`, { method: 'POST' });
+    expect(again.status).toBe(503);
   });
 });

@@ -69,6 +69,8 @@ export async function startTestWorkers(
 export interface TestBackend {
   app: VigilApp;
   deps: BackendDeps;
+  /** The settings it was started with (to start another one like it). */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startTestBackend(
   return {
     app,
     deps,
+    env,
     async close() {
       await app.close();
       await closeBackendDeps(deps);

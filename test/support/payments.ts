@@ -9,12 +9,17 @@ import { SettlementStore } from '../../api/facilitator/settlementStore.ts';
 import type { VigilApp } from '../../api/plugins/service.ts';
 import { getChain } from '../../core/chains/registry.ts';
 import { createRedis } from '../../core/stores/redis.ts';
+import { TaskQueue } from '../../core/temporal/taskQueues.ts';
+import { startAnvil } from '../../infra/devnet/anvil.ts';
+import { createDevnetClient } from '../../infra/devnet/client.ts';
 import {
   deployPaymentToken,
   fundedDevAccount,
   mintPaymentToken,
   type PaymentTokenInfo,
 } from '../../infra/devnet/paymentToken.ts';
+import type { RunningWorkers } from '../../workers/runWorkers.ts';
+import { isolatedEnv, startTestBackend, startTestWorkers, testStack, type TestBackend } from './fixtures.ts';
 
 export const DEVNET_NETWORK = 'eip155:31337' as const;
 
@@ -31,9 +36,9 @@ export async function startTestFacilitator(
   env: Record<string, string>,
   rpcUrl: string,
   token: PaymentTokenInfo,
-  options: { confirmationTimeoutMs?: number; listen?: boolean } = {},
+  options: { confirmationTimeoutMs?: number; listen?: boolean; signerEther?: string } = {},
 ): Promise<TestFacilitator> {
-  const signer = await fundedDevAccount(rpcUrl);
+  const signer = await fundedDevAccount(rpcUrl, options.signerEther);
   const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: `${env.REDIS_KEY_PREFIX ?? ''}fac:` });
   const facilitator = await EvmFacilitator.create({
     chain: getChain('devnet'),
@@ -97,4 +102,90 @@ export function requirementsFor(token: PaymentTokenInfo, payTo: string, amount: 
 
 export function paymentRequiredFor(requirements: PaymentRequirements): PaymentRequired {
   return { x402Version: 2, resource: { url: 'http://vigil.test/paid' }, accepts: [requirements] };
+}
+
+/**
+ * A chain of its own for a test that must control mining (the shared devnet mines every
+ * transaction at once): a fresh anvil with the devnet USDC deployed, stopped by `stop()`.
+ */
+export async function startDedicatedChain() {
+  const anvil = await startAnvil();
+  try {
+    const token = await deployPaymentToken(anvil.url);
+    const client = createDevnetClient(anvil.url);
+    return {
+      rpcUrl: anvil.url,
+      token,
+      /** Off: transactions wait in the mempool until `mine()`. */
+      setAutomine: (enabled: boolean) => client.setAutomine(enabled),
+      mine: () => client.mine({ blocks: 1 }),
+      stop: () => anvil.stop(),
+    };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}
+
+export interface PaymentsStack {
+  token: PaymentTokenInfo;
+  facilitator: TestFacilitator;
+  workers: RunningWorkers;
+  backend: TestBackend;
+  /** The backend over HTTP, for clients that need a URL (the official fetch client). */
+  api: string;
+  payTo: Hex;
+  close(): Promise<void>;
+}
+
+/**
+ * A paying deployment for one test file: a devnet USDC (or the one given, on the chain given), a
+ * real facilitator, workers for the scanner and payments pools, and the backend listening on a
+ * free port. `facilitatorUrl` lets a test put something (a fault proxy) between them.
+ */
+export async function startPaymentsStack(
+  options: {
+    rpcUrl?: string;
+    token?: PaymentTokenInfo;
+    payeeKey?: Hex;
+    confirmationTimeoutMs?: number;
+    env?: Record<string, string>;
+    workerEnv?: Record<string, string>;
+    facilitatorUrl?: (url: string) => Promise<string>;
+  } = {},
+): Promise<PaymentsStack> {
+  const rpcUrl = options.rpcUrl ?? testStack().rpcUrl;
+  const token = options.token ?? (await setupPaymentToken(rpcUrl));
+  const payTo = privateKeyToAccount(options.payeeKey ?? generatePrivateKey()).address;
+  const base = isolatedEnv();
+  const facilitator = await startTestFacilitator(base, rpcUrl, token, {
+    ...(options.confirmationTimeoutMs === undefined
+      ? {}
+      : { confirmationTimeoutMs: options.confirmationTimeoutMs }),
+  });
+  const env = {
+    ...base,
+    FACILITATOR_URL: options.facilitatorUrl ? await options.facilitatorUrl(facilitator.url) : facilitator.url,
+    X402_ASSET: token.address,
+    X402_PAY_TO: payTo,
+    ...options.env,
+  };
+  const [workers, backend] = await Promise.all([
+    startTestWorkers({ ...env, ...options.workerEnv }, { queues: [TaskQueue.scanner, TaskQueue.payments] }),
+    startTestBackend(env),
+  ]);
+  const api = await backend.app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    token,
+    facilitator,
+    workers,
+    backend,
+    api,
+    payTo,
+    async close() {
+      await backend.close();
+      await workers.shutdown();
+      await facilitator.close();
+    },
+  };
 }

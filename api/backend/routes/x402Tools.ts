@@ -56,7 +56,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
         validatorCompiler: () => (data: unknown) => ({ value: data }),
       },
       async (request, reply) => {
-        answer(reply, await gateway.call(toCall(tool.name, request)));
+        sendAnswer(reply, await gateway.call(toCall(tool.name, request)));
         return reply;
       },
     );
@@ -73,7 +73,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
       },
     },
     async (request, reply) => {
-      answer(reply, await gateway.call(toCall(request.params.tool_name, request)));
+      sendAnswer(reply, await gateway.call(toCall(request.params.tool_name, request)));
       return reply;
     },
   );
@@ -103,7 +103,8 @@ function toCall(
   };
 }
 
-function answer(
+/** Sends a gateway answer (status, body, headers) on a reply. */
+export function sendAnswer(
   reply: {
     code(status: number): unknown;
     header(name: string, value: string): unknown;

@@ -46,6 +46,18 @@ export const PaymentsEnvShape = {
   X402_MAX_TIMEOUT_SECONDS: IntEnv(10, 3_600).default(300),
   /** How long a paid call waits for its settlement before answering with a pending receipt. */
   X402_SETTLE_WAIT_MS: IntEnv(0, 120_000).default(15_000),
+  /** How long an invoice can be paid. */
+  X402_INVOICE_TTL_SECONDS: IntEnv(1, 7 * 86_400).default(1_800),
+  /** How long after settlement a charged empty result may be refunded (the API specification: 48 h). */
+  X402_REFUND_WINDOW_SECONDS: IntEnv(1, 30 * 86_400).default(172_800),
+  /**
+   * The sandbox's test network, token, payee and facilitator. Unset, they are the main ones when
+   * the main network is a test network (the devnet), and the sandbox is off otherwise.
+   */
+  X402_SANDBOX_NETWORK: OptionalEnv,
+  X402_SANDBOX_ASSET: OptionalEnv.pipe(Address.optional()),
+  X402_SANDBOX_PAY_TO: OptionalEnv.pipe(Address.optional()),
+  X402_SANDBOX_FACILITATOR_URL: OptionalEnv.pipe(z.url().optional()),
   /** How long a tool call waits for its scan. */
   TOOL_WAIT_MS: IntEnv(1_000, 120_000).default(30_000),
   /** Rolling window of the free trial allotments. */

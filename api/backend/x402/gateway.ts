@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
-import { isGrpcDeadlineError, WorkflowFailedError, type Client, type Connection } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import {
-  encodePaymentRequiredHeader,
-  encodePaymentResponseHeader,
-  type HTTPFacilitatorClient,
-} from '@x402/core/http';
 import type { x402ResourceServer } from '@x402/core/server';
-import type { PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { findTool, isPaid, type ToolDefinition } from '../../../core/catalog/index.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
-import type { PaymentReceipt } from '../../../core/stores/receipts.ts';
-import { JobKind, SearchAttr } from '../../../core/temporal/searchAttributes.ts';
-import { formatAtomic } from '../../../core/x402/amounts.ts';
+import { StepTimings } from '../../../core/timing/stepTimings.ts';
+import { canonicalJson } from '../../../core/x402/canonicalJson.ts';
 import {
   authorizationKey,
   type DecodedProof,
@@ -20,11 +11,18 @@ import {
   readPaymentProof,
 } from '../../../core/x402/proof.ts';
 import { PaymentReason } from '../../../core/x402/reasons.ts';
-import { type SettlePaymentInput, settlementWorkflowId } from '../../../core/x402/settlement.ts';
-import type { settlePayment } from '../../../workflows/settlePayment.ts';
 import type { PaymentOptions } from './paymentOptions.ts';
-import type { PaymentReservations, Reservation, StoredAnswer } from './reservations.ts';
+import { newReceipt, paymentIdOf, paymentSummary, receiptHeaders } from './paymentRecords.ts';
+import { paymentRequiredProblem } from './quotes.ts';
+import {
+  type PaymentReservations,
+  type Reservation,
+  reservationTtlMs,
+  type StoredAnswer,
+} from './reservations.ts';
+import type { Settlements } from './settlements.ts';
 import type { ToolOutcome, ToolRunner } from './toolRunner.ts';
+import { validateToolInput } from './validate.ts';
 import { type TrialGrant, type TrialIdentity, trialIdentityOf, type Trials } from './trials.ts';
 
 export interface GatewayDeps {
@@ -32,11 +30,8 @@ export interface GatewayDeps {
   trials: Trials;
   reservations: PaymentReservations;
   runner: ToolRunner;
-  facilitator: HTTPFacilitatorClient;
+  settlements: Settlements;
   resourceServer: x402ResourceServer;
-  temporal: { client: Client; connection: Connection };
-  paymentsTaskQueue: string;
-  settleWaitMs: number;
   publicUrl: string;
 }
 
@@ -50,9 +45,6 @@ export interface ToolCall {
 
 /** What the route sends: a status, a JSON body and headers. Problems are thrown as VigilErrors. */
 export type GatewayAnswer = StoredAnswer;
-
-/** Reservations outlive the authorization they hold by this much. */
-const RESERVATION_GRACE_MS = 10 * 60_000;
 
 /**
  * One paid or trial tool call, framework-free: validate → trial or payment → run → settle →
@@ -74,7 +66,7 @@ export class X402Gateway {
         extensions: { catalog: '/api/v1/x402-tools/discovery' },
       });
     }
-    const input = validate(tool, call.body);
+    const input = validateToolInput(tool, call.body);
     if (!isPaid(tool)) return this.#answer(tool, await this.#deps.runner.run(tool, input), null, null);
 
     let proof: DecodedProof | undefined;
@@ -85,7 +77,12 @@ export class X402Gateway {
         throw await this.paymentRequired(tool, error.reason, error.message);
       throw error;
     }
-    if (proof) return this.#paid(tool, input, proof, call);
+    if (proof) {
+      const timings = new StepTimings();
+      const answer = await this.#paid(tool, input, proof, call, timings);
+      answer.headers['server-timing'] = timings.header();
+      return answer;
+    }
 
     const identity = trialIdentityOf(call.headers);
     if (!identity) {
@@ -114,19 +111,16 @@ export class X402Gateway {
     detail: string,
     extra: Record<string, unknown> = {},
   ): Promise<VigilError> {
-    const requirements = await this.#deps.options.requirementsFor(tool);
-    const required = await this.#deps.resourceServer.createPaymentRequiredResponse(
-      [requirements],
-      {
+    return paymentRequiredProblem(this.#deps.resourceServer, {
+      requirements: await this.#deps.options.requirementsFor(tool),
+      resource: {
         url: `${this.#deps.publicUrl}/api/v1/x402-tools/${tool.name}`,
         description: tool.title,
         mimeType: 'application/json',
       },
       reason,
-    );
-    return new VigilError('payment_required', detail, {
-      extensions: { ...extra, ...required, reason, price_usd: tool.priceUsd },
-      headers: { 'payment-required': encodePaymentRequiredHeader(required), 'cache-control': 'no-store' },
+      detail,
+      extensions: { ...extra, price_usd: tool.priceUsd },
     });
   }
 
@@ -162,8 +156,11 @@ export class X402Gateway {
     input: unknown,
     proof: DecodedProof,
     call: ToolCall,
+    timings: StepTimings,
   ): Promise<GatewayAnswer> {
-    const requirements = await this.#deps.options.requirementsFor(tool);
+    const [requirements, asset] = await timings.time('quote', () =>
+      Promise.all([this.#deps.options.requirementsFor(tool), this.#deps.options.asset()]),
+    );
     const { authorization } = proof;
     const key = authorizationKey(
       requirements.network,
@@ -171,15 +168,15 @@ export class X402Gateway {
       authorization.from,
       authorization.nonce,
     );
-    const paymentId = `pay_${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+    const paymentId = paymentIdOf(key);
     const fingerprint = createHash('sha256')
       .update(`${tool.name}\n${canonicalJson(input)}`)
       .digest('hex');
     // A proof that already answered: the same request gets that answer again (no second run or
     // charge, even though the chain now reports the authorization used); any other is refused.
-    const held = await this.#deps.reservations.peek(key);
+    const held = await timings.time('peek', () => this.#deps.reservations.peek(key));
     if (held) return this.#heldBy(tool, held, fingerprint, paymentId);
-    const verified = await this.#verify(proof, requirements);
+    const verified = await timings.time('verify', () => this.#deps.settlements.verify(proof, requirements));
     if (!verified.isValid) {
       throw await this.paymentRequired(
         tool,
@@ -187,18 +184,15 @@ export class X402Gateway {
         `The payment was refused: ${verified.invalidMessage ?? verified.invalidReason ?? 'invalid'}.`,
       );
     }
-    const ttlMs =
-      Math.max(60_000, Number(authorization.validBefore) * 1000 - Date.now()) + RESERVATION_GRACE_MS;
-    const reserved = await this.#deps.reservations.reserve(
-      key,
-      { state: 'running', fingerprint, payment_id: paymentId },
-      ttlMs,
+    const ttlMs = reservationTtlMs(authorization.validBefore);
+    const reserved = await timings.time('reserve', () =>
+      this.#deps.reservations.reserve(key, { state: 'running', fingerprint, payment_id: paymentId }, ttlMs),
     );
     if (!reserved.reserved) return this.#heldBy(tool, reserved.holder, fingerprint, paymentId);
 
     let outcome: ToolOutcome;
     try {
-      outcome = await this.#deps.runner.run(tool, input);
+      outcome = await timings.time('tool', () => this.#deps.runner.run(tool, input));
     } catch (error) {
       await this.#deps.reservations.release(key).catch(() => undefined);
       throw error;
@@ -208,31 +202,25 @@ export class X402Gateway {
       await this.#deps.reservations.release(key).catch(() => undefined);
       return this.#answer(tool, outcome, null, null);
     }
-    await this.#deps.reservations.update(key, { state: 'settling', fingerprint, payment_id: paymentId });
-
-    const receipt: PaymentReceipt = {
-      payment_id: paymentId,
-      status: 'pending',
-      transaction: null,
-      network: requirements.network,
-      asset: requirements.asset,
-      amount: requirements.amount,
-      amount_usd: tool.priceUsd,
-      payer: authorization.from,
-      pay_to: requirements.payTo,
+    const receipt = newReceipt({
+      paymentId,
+      requirements,
+      proof,
+      amountUsd: tool.priceUsd,
       tool: tool.name,
-      request_id: call.requestId,
-      api_key_id: call.apiKeyId,
-      created_at: new Date().toISOString(),
-      settled_at: null,
-      error_reason: null,
-      empty_result: false,
-      refund: null,
-    };
-    const settled = await this.#settle(
-      { paymentId, paymentPayload: proof.payload, requirements, receipt },
-      tool,
-    );
+      requestId: call.requestId,
+      apiKeyId: call.apiKeyId,
+    });
+    const [settled] = await Promise.all([
+      this.#deps.settlements.settle(
+        { paymentId, paymentPayload: proof.payload, requirements, receipt },
+        { tool: tool.name },
+        timings,
+      ),
+      this.#deps.reservations
+        .update(key, { state: 'settling', fingerprint, payment_id: paymentId })
+        .catch(() => undefined),
+    ]);
     if (settled.kind === 'failed') {
       await this.#deps.reservations.release(key).catch(() => undefined);
       throw await this.paymentRequired(
@@ -241,40 +229,13 @@ export class X402Gateway {
         `The payment could not be settled: ${settled.message}`,
       );
     }
-    const settleResponse: SettleResponse =
-      settled.kind === 'settled'
-        ? {
-            success: true,
-            transaction: settled.receipt.transaction ?? '',
-            network: requirements.network,
-            payer: authorization.from,
-          }
-        : {
-            success: false,
-            errorReason: PaymentReason.settlementPending,
-            errorMessage: 'Settlement is still confirming; the receipt is at payment.status_url.',
-            transaction: '',
-            network: requirements.network,
-            payer: authorization.from,
-          };
-    const payment = {
-      payment_id: paymentId,
-      status: settled.kind === 'settled' ? 'settled' : 'pending',
-      transaction: settled.kind === 'settled' ? settled.receipt.transaction : null,
-      network: requirements.network,
-      asset: requirements.asset,
-      amount: requirements.amount,
-      amount_display: `${formatAtomic(BigInt(requirements.amount), 6)}`,
-      payer: authorization.from,
-      status_url: `/api/v1/x402/payments/${paymentId}`,
-    };
-    const answer = this.#answer(tool, outcome, payment, null);
-    const header = encodePaymentResponseHeader(settleResponse);
-    answer.headers['payment-response'] = header;
-    answer.headers['x-payment-response'] = header;
-    await this.#deps.reservations
-      .update(key, { state: 'done', fingerprint, payment_id: paymentId, answer })
-      .catch(() => undefined);
+    const answer = this.#answer(tool, outcome, paymentSummary(receipt, settled, asset.decimals), null);
+    Object.assign(answer.headers, receiptHeaders(receipt, settled));
+    await timings.time('reserve', () =>
+      this.#deps.reservations
+        .update(key, { state: 'done', fingerprint, payment_id: paymentId, answer })
+        .catch(() => undefined),
+    );
     return answer;
   }
 
@@ -302,92 +263,6 @@ export class X402Gateway {
     );
   }
 
-  async #verify(proof: DecodedProof, requirements: PaymentRequirements): Promise<VerifyResponse> {
-    try {
-      return await this.#deps.facilitator.verify(proof.payload, requirements);
-    } catch (error) {
-      // A VerifyError is the facilitator's answer in a non-2xx response; anything else means it
-      // could not be asked.
-      if (
-        typeof error === 'object' &&
-        error !== null &&
-        'invalidReason' in error &&
-        typeof error.invalidReason === 'string'
-      ) {
-        const message =
-          'invalidMessage' in error && typeof error.invalidMessage === 'string'
-            ? error.invalidMessage
-            : error.invalidReason;
-        return { isValid: false, invalidReason: error.invalidReason, invalidMessage: message };
-      }
-      throw new VigilError(
-        'facilitator_unavailable',
-        'The payment facilitator did not answer; nothing was charged.',
-        {
-          headers: { 'retry-after': '5' },
-          cause: error,
-        },
-      );
-    }
-  }
-
-  /** Starts (or joins) the settlement workflow and waits a bounded time for its receipt. */
-  async #settle(
-    input: SettlePaymentInput,
-    tool: ToolDefinition,
-  ): Promise<
-    | { kind: 'settled'; receipt: PaymentReceipt }
-    | { kind: 'pending' }
-    | { kind: 'failed'; reason: string; message: string }
-  > {
-    const { client, connection } = this.#deps.temporal;
-    let handle;
-    try {
-      handle = await client.workflow.start<typeof settlePayment>('settlePayment', {
-        taskQueue: this.#deps.paymentsTaskQueue,
-        workflowId: settlementWorkflowId(input.paymentId),
-        args: [input],
-        // One settlement per authorization, ever: a concurrent start joins, a finished one is not redone.
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [
-          { key: SearchAttr.JobKind, value: JobKind.paymentSettlement },
-          { key: SearchAttr.ToolName, value: tool.name },
-          { key: SearchAttr.Payer, value: input.receipt.payer },
-        ],
-      });
-    } catch (error) {
-      if (error instanceof Error && error.name === 'WorkflowExecutionAlreadyStartedError') {
-        handle = client.workflow.getHandle<typeof settlePayment>(settlementWorkflowId(input.paymentId));
-      } else {
-        // The data was produced but settlement could not even be scheduled: answer pending would
-        // be a lie, so withhold nothing and charge nothing; the payer keeps the authorization.
-        return {
-          kind: 'failed',
-          reason: PaymentReason.unexpectedSettle,
-          message: 'the settlement engine is unreachable.',
-        };
-      }
-    }
-    try {
-      const receipt = await connection.withDeadline(Date.now() + this.#deps.settleWaitMs, () =>
-        handle.result(),
-      );
-      return { kind: 'settled', receipt };
-    } catch (error) {
-      if (error instanceof WorkflowFailedError) {
-        const cause = error.cause;
-        const reason =
-          cause instanceof ApplicationFailure
-            ? (cause.type ?? PaymentReason.unexpectedSettle)
-            : PaymentReason.unexpectedSettle;
-        return { kind: 'failed', reason, message: cause?.message ?? 'settlement failed.' };
-      }
-      if (isGrpcDeadlineError(error)) return { kind: 'pending' };
-      return { kind: 'pending' };
-    }
-  }
-
   #answer(
     tool: ToolDefinition,
     outcome: ToolOutcome,
@@ -408,29 +283,4 @@ export class X402Gateway {
           };
     return { status: 200, body, headers: {} };
   }
-}
-
-function validate(tool: ToolDefinition, body: unknown): unknown {
-  const parsed = tool.input.safeParse(body ?? {});
-  if (parsed.success) return parsed.data;
-  const errors = parsed.error.issues.map((issue) => ({
-    loc: ['body', ...issue.path.map(String)],
-    msg: issue.message,
-    type: issue.code,
-  }));
-  throw new VigilError(
-    'validation_failed',
-    `Invalid ${errors.map((error) => error.loc.join('.')).join(', ')}: ${errors.map((error) => error.msg).join('; ')}`,
-    { extensions: { errors } },
-  );
-}
-
-/** JSON with sorted keys, so the same input always hashes the same. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

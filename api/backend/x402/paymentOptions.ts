@@ -16,6 +16,7 @@ const SupportedAssets = z.object({
       symbol: z.string(),
     }),
   ),
+  limits: z.object({ max_amount_per_payment: z.record(z.string(), z.string()).optional() }).optional(),
 });
 export type SupportedAssets = z.infer<typeof SupportedAssets>;
 export type AssetInfo = SupportedAssets['assets'][number];
@@ -94,11 +95,25 @@ export class PaymentOptions {
   }
 
   async requirementsFor(tool: ToolDefinition): Promise<PaymentRequirements> {
+    return this.requirementsForUsd(tool.priceUsd);
+  }
+
+  /** The facilitator's largest payment in the quoted asset (atomic), when it states one. */
+  async maxAmount(): Promise<bigint | undefined> {
+    const [supported, asset] = await Promise.all([this.supported(), this.asset()]);
+    const limits = supported.limits?.max_amount_per_payment ?? {};
+    const limit = Object.entries(limits).find(
+      ([address]) => address.toLowerCase() === asset.address.toLowerCase(),
+    );
+    return limit ? BigInt(limit[1]) : undefined;
+  }
+
+  async requirementsForUsd(usd: number): Promise<PaymentRequirements> {
     const asset = await this.asset();
     return {
       scheme: 'exact',
       network: this.#config.network as PaymentRequirements['network'],
-      amount: usdToAtomic(tool.priceUsd, asset.decimals).toString(),
+      amount: usdToAtomic(usd, asset.decimals).toString(),
       asset: asset.address,
       payTo: this.#config.payTo ?? '',
       maxTimeoutSeconds: this.#config.maxTimeoutSeconds,

@@ -18,6 +18,14 @@ export const Reservation = z.object({
 });
 export type Reservation = z.infer<typeof Reservation>;
 
+/** Reservations outlive the authorization they hold by this much. */
+const RESERVATION_GRACE_MS = 10 * 60_000;
+
+/** As long as the authorization could still be presented, plus a grace period. */
+export function reservationTtlMs(validBefore: string): number {
+  return Math.max(60_000, Number(validBefore) * 1000 - Date.now()) + RESERVATION_GRACE_MS;
+}
+
 export type ReserveResult = { reserved: true } | { reserved: false; holder: Reservation };
 
 /**

@@ -48,4 +48,34 @@ describe('the Redis Lua scripts', () => {
     const holder = (winners[0] as [number, string])[1];
     for (const reply of replies) expect((reply as [number, string])[1]).toBe(holder);
   });
+
+  it('compareAndSet moves a state only from an expected one, once under concurrency', async () => {
+    const cas = luaScript(redis, 'compareAndSet', 1);
+    expect(await cas(['state:missing'], ['open', 'paid'])).toEqual([0, '']);
+    await redis.set('state:inv', 'open', 'EX', 60);
+    const replies = await Promise.all(Array.from({ length: 10 }, () => cas(['state:inv'], ['open', 'paid'])));
+    expect(replies.filter((reply) => Array.isArray(reply) && Number(reply[0]) === 1)).toHaveLength(1);
+    expect(await cas(['state:inv'], ['open,expired', 'settled'])).toEqual([0, 'paid']);
+    expect(await cas(['state:inv'], ['open,paid', 'settled'])).toEqual([1, 'settled']);
+    // The expiry is kept.
+    expect(await redis.ttl('state:inv')).toBeGreaterThan(0);
+  });
+
+  it('settleClaim answers a known result, else lets one claimant in; settleRelease stores and unlocks', async () => {
+    const claim = luaScript(redis, 'settleClaim', 3);
+    const release = luaScript(redis, 'settleRelease', 2);
+    const keys = ['ok:a', 'no:a:digest', 'lock:a'];
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => claim(keys, [`t${index}`, 60_000])),
+    );
+    const winners = replies.filter((reply) => Array.isArray(reply) && Number(reply[0]) === 1);
+    expect(winners).toHaveLength(1);
+    const holder = await redis.get('lock:a');
+    // Someone else's token releases nothing.
+    await release(['ok:a', 'lock:a'], ['not-the-holder', '', 60]);
+    expect(await redis.get('lock:a')).toBe(holder);
+    await release(['ok:a', 'lock:a'], [holder ?? '', '{"success":true}', 60]);
+    expect(await redis.get('lock:a')).toBeNull();
+    expect(await claim(keys, ['late', 60_000])).toEqual([2, '{"success":true}']);
+  });
 });

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { VigilError } from '../../../core/errors/vigilError.ts';
+
+/** POST /api/v1/x402/invoice: one call of a paid tool (`tool` and `input`), or an amount. */
+export const CreateInvoice = z
+  .object({
+    tool: z.string().max(128).optional().describe('a paid tool of the catalog'),
+    input: z.unknown().optional().describe('its input, as POST /api/v1/x402-tools/{tool} takes it'),
+    amount_usd: z
+      .number()
+      .positive()
+      .optional()
+      .describe('an amount instead of a tool call (USD, whole micro-dollars)'),
+    description: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+  .superRefine((value, context) => {
+    if ((value.tool === undefined) === (value.amount_usd === undefined))
+      context.addIssue({
+        code: 'custom',
+        path: ['tool'],
+        message: 'give either tool (with input) or amount_usd',
+      });
+  })
+  .meta({ id: 'CreateInvoice' });
+export type CreateInvoice = z.infer<typeof CreateInvoice>;
+
+/** A 422 naming one field of the request body. */
+export function fieldError(field: string, message: string): VigilError {
+  return new VigilError('validation_failed', `Invalid body.${field}: ${message}`, {
+    extensions: { errors: [{ loc: ['body', field], msg: message, type: 'custom' }] },
+  });
+}
