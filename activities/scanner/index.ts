@@ -1,6 +1,5 @@
 import { getAddress } from 'viem';
 import type { ChainClients } from '../../core/chains/chainClients.ts';
-import { isHistoricalStateError } from '../../core/chains/rpcErrors.ts';
 import { ChainKind, findChain, getChain, type ChainId } from '../../core/chains/registry.ts';
 import { unknownCheck } from '../../core/scan/checks.ts';
 import { type Engine, ENGINE_CHECKS, enginesFor } from '../../core/scan/engines.ts';
