@@ -144,7 +144,11 @@ async function main(): Promise<void> {
         chain: 'devnet',
         key,
         expected: token.expected,
-        actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier, risk_score: summary.risk_score },
+        actual: {
+          flags: summary.flags.map((f) => f.id).sort(),
+          tier: summary.tier,
+          risk_score: summary.risk_score,
+        },
       });
     }
     for (const [key, mint] of Object.entries(solana.mints)) {
@@ -153,7 +157,11 @@ async function main(): Promise<void> {
         chain: 'solana_devnet',
         key,
         expected: mint.expected,
-        actual: { flags: summary.flags.map((f) => f.id).sort(), tier: summary.tier, risk_score: summary.risk_score },
+        actual: {
+          flags: summary.flags.map((f) => f.id).sort(),
+          tier: summary.tier,
+          risk_score: summary.risk_score,
+        },
       });
     }
     for (const verdict of verdicts) {
