@@ -12,7 +12,7 @@ import { allowlistEntry, readScanConfig } from '../core/scan/scanConfig.ts';
 import type { EngineReport } from '../core/scan/schema.ts';
 import type { ScanStore } from '../core/stores/scans.ts';
 import { startAnvil } from '../infra/devnet/anvil.ts';
-import { deployScenario } from '../infra/devnet/scenario.ts';
+import { deployScenario, scenarioGenesisTimestamp } from '../infra/devnet/scenario.ts';
 import { startSolanaDevnet } from '../infra/devnet/solana/devnet.ts';
 import { REPO_ROOT } from '../infra/stack/processes.ts';
 
@@ -126,7 +126,7 @@ const END = '<!-- ground-truth:end -->';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { write: { type: 'boolean', default: false } } });
-  const anvil = await startAnvil();
+  const anvil = await startAnvil({ genesisTimestamp: scenarioGenesisTimestamp() });
   const solana = await startSolanaDevnet();
   try {
     const scenario = await deployScenario(anvil.url);

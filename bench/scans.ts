@@ -14,7 +14,7 @@ import { createRedis } from '../core/stores/redis.ts';
 import { ScanStore } from '../core/stores/scans.ts';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { deployCleanTokens } from '../infra/devnet/bulkTokens.ts';
-import { deployScenario } from '../infra/devnet/scenario.ts';
+import { deployScenario, scenarioGenesisTimestamp } from '../infra/devnet/scenario.ts';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../infra/stack/services.ts';
 import { markdownTable, type PhaseStats, runPhase } from './stats.ts';
@@ -37,7 +37,7 @@ try {
     freePort().then((port) => startTemporal({ port })),
     freePort().then((port) => startRedis({ port })),
     freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
-    startAnvil(),
+    startAnvil({ genesisTimestamp: scenarioGenesisTimestamp() }),
   ]);
   stops.push(
     () => temporal.process.stop(),

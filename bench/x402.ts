@@ -9,7 +9,7 @@ import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { deployPaymentToken, fundedDevAccount, mintPaymentToken } from '../infra/devnet/paymentToken.ts';
-import { deployScenario } from '../infra/devnet/scenario.ts';
+import { deployScenario, scenarioGenesisTimestamp } from '../infra/devnet/scenario.ts';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../infra/stack/services.ts';
 import { payerClient, paymentRequiredFor, requirementsFor } from '../test/support/payments.ts';
@@ -39,7 +39,7 @@ try {
     freePort().then((port) => startTemporal({ port })),
     freePort().then((port) => startRedis({ port })),
     freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
-    startAnvil(),
+    startAnvil({ genesisTimestamp: scenarioGenesisTimestamp() }),
   ]);
   stops.push(
     () => temporal.process.stop(),

@@ -53,6 +53,13 @@ describe('startAnvil', () => {
     expect(await createDevnetClient(node.url).getChainId()).toBe(1337);
   });
 
+  it('starts a new chain at the genesis time it is given', async () => {
+    const genesis = Math.floor(Date.now() / 1000) - 30 * 86_400;
+    const node = await start({ genesisTimestamp: genesis });
+    const block = await createDevnetClient(node.url).getBlock({ blockNumber: 0n });
+    expect(Number(block.timestamp)).toBe(genesis);
+  });
+
   it('stop() leaves no process behind and frees the port', async () => {
     const node = await startAnvil();
     const pid = node.process.pid;

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 
@@ -10,6 +11,11 @@ export interface StartAnvilParameters {
   statePath?: string;
   stateIntervalSeconds?: number;
   chainId?: number;
+  /**
+   * Unix seconds of the genesis block of a new chain (later blocks keep their offset from the
+   * wall clock); ignored when a state file is loaded.
+   */
+  genesisTimestamp?: number;
   /** How long to wait for the node to answer JSON-RPC. */
   readyTimeoutMs?: number;
 }
@@ -87,6 +93,9 @@ async function launch(port: number, parameters: StartAnvilParameters): Promise<A
   // process busy compiling, say) would block the node.
   const args = ['--silent', '--host', HOST, '--port', String(port)];
   if (parameters.chainId !== undefined) args.push('--chain-id', String(parameters.chainId));
+  const loadsState = parameters.statePath !== undefined && existsSync(parameters.statePath);
+  if (parameters.genesisTimestamp !== undefined && !loadsState)
+    args.push('--timestamp', String(parameters.genesisTimestamp));
   if (parameters.statePath !== undefined) {
     args.push('--state', parameters.statePath);
     args.push('--state-interval', String(parameters.stateIntervalSeconds ?? DEFAULT_STATE_INTERVAL_SECONDS));

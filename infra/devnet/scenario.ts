@@ -48,6 +48,16 @@ const DEPLOYER_FUNDS = parseEther('100');
 const CHAIN_AGE_SECONDS = 60 * 86_400;
 
 /**
+ * A genesis time for a node the scenario will be deployed on: far enough in the past that moving
+ * the clock on by the scenario's age brings the chain to the wall clock rather than past it.
+ * A chain ahead of the wall clock would see every wall-clock deadline as past (EIP-3009
+ * authorizations, for one).
+ */
+export function scenarioGenesisTimestamp(nowMs = Date.now()): number {
+  return Math.floor(nowMs / 1000) - CHAIN_AGE_SECONDS - 60;
+}
+
+/**
  * Deploys the demo world on an anvil node: Uniswap V2 at its mainnet addresses, an LP locker,
  * the tokens of tokens.ts each from its own wallet (funded, then aged by moving the chain's clock
  * on), listed with WETH liquidity and airdropped; then dev accounts buy and sell, and the trap
@@ -93,7 +103,11 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
   });
   const disperse = getContractAddress({ from: funderAddress, nonce: BigInt(disperseNonce) });
   await fund([...wallets.keys()].filter((label) => !FRESH_DEPLOYERS.includes(label)));
-  await client.increaseTime({ seconds: CHAIN_AGE_SECONDS });
+  // Age the established deployers: to the wall clock when the node started in the past (see
+  // scenarioGenesisTimestamp), else CHAIN_AGE_SECONDS on from the chain's own clock.
+  const funded = await client.getBlock({ blockTag: 'latest' });
+  const aged = Math.max(Number(funded.timestamp) + CHAIN_AGE_SECONDS, Math.floor(Date.now() / 1000));
+  await client.setNextBlockTimestamp({ timestamp: BigInt(aged) });
   await client.mine({ blocks: 1 });
   await fund([...FRESH_DEPLOYERS]);
 

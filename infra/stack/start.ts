@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from '../../core/config/env.ts';
 import { startAnvil } from '../devnet/anvil.ts';
-import { loadOrDeployScenario, type Scenario } from '../devnet/scenario.ts';
+import { loadOrDeployScenario, type Scenario, scenarioGenesisTimestamp } from '../devnet/scenario.ts';
 import { loadOrDeployPayments } from '../devnet/payments.ts';
 import { startSolanaDevnet } from '../devnet/solana/devnet.ts';
 import { StackEnv } from './config.ts';
@@ -115,6 +115,7 @@ async function main(): Promise<void> {
       ? startAnvil({
           port: env.VIGIL_ANVIL_PORT,
           statePath: path.join(dataDir, 'devnet', 'anvil-state.json'),
+          genesisTimestamp: scenarioGenesisTimestamp(),
         }).then((node) => {
           running.push({ name: 'anvil', pid: node.process.pid, stop: () => node.stop() });
           return node;

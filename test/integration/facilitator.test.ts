@@ -52,6 +52,11 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     return payerClient(payerKey, token).createPaymentPayload(paymentRequiredFor(signedFor));
   }
 
+  it('runs on a devnet whose clock is the wall clock, as authorizations are dated by it', async () => {
+    const latest = await createPublicClient({ transport: http(rpcUrl) }).getBlock({ blockTag: 'latest' });
+    expect(Math.abs(Number(latest.timestamp) - Date.now() / 1000)).toBeLessThan(120);
+  });
+
   it('lists its network, asset with EIP-712 domain, signer and limits; says Solana is not offered', async () => {
     const supported = (await fac.app.inject({ method: 'GET', url: '/supported' })).json();
     expect(supported.kinds).toEqual([{ x402Version: 2, scheme: 'exact', network: 'eip155:31337' }]);

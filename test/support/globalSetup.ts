@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startAnvil } from '../../infra/devnet/anvil.ts';
-import { deployScenario, type Scenario } from '../../infra/devnet/scenario.ts';
+import { deployScenario, type Scenario, scenarioGenesisTimestamp } from '../../infra/devnet/scenario.ts';
 import { startSolanaDevnet } from '../../infra/devnet/solana/devnet.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../../infra/stack/services.ts';
@@ -47,7 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       process.env.MONGODB_URI
         ? undefined
         : freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
-      startAnvil(),
+      startAnvil({ genesisTimestamp: scenarioGenesisTimestamp() }),
       startSolanaDevnet(),
       // Warm the workflow bundle cache so every test file's worker starts at once.
       loadWorkflowBundle(path.join(REPO_ROOT, '.data', 'cache')),
