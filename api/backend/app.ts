@@ -62,11 +62,16 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     receipts: deps.x402.receipts,
     settleWaitMs: deps.x402.settleWaitMs,
   });
+  const runner = new ToolRunner({
+    jobs,
+    waitMs: deps.x402.toolWaitMs,
+    deployer: { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
+  });
   const gateway = new X402Gateway({
     options: deps.x402.options,
     trials: deps.x402.trials,
     reservations: deps.x402.reservations,
-    runner: new ToolRunner(jobs, deps.x402.toolWaitMs),
+    runner,
     settlements,
     resourceServer,
     publicUrl: options.publicUrl,
@@ -78,7 +83,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     options: deps.x402.options,
     reservations: deps.x402.reservations,
     settlements,
-    runner: new ToolRunner(jobs, deps.x402.toolWaitMs),
+    runner,
     resourceServer,
     publicUrl: options.publicUrl,
     ttlSeconds: deps.x402.invoiceTtlSeconds,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Capability, CHAINS, hasCapability } from '../chains/registry.ts';
 import { catalogStats, describeTool, PRICE_TIER_RANGES_USD, TOOLS } from './index.ts';
@@ -41,5 +42,20 @@ describe('the tool catalog', () => {
     const schema = risk.input_schema as { required: string[]; properties: { chain: { enum: string[] } } };
     expect(schema.required).toEqual(['chain', 'address']);
     expect(schema.properties.chain.enum).toEqual(scanChains);
+  });
+
+  it('is listed tool by tool, with prices and trials, in docs/x402.md', () => {
+    const docs = readFileSync(new URL('../../docs/x402.md', import.meta.url), 'utf8');
+    const rows = [...docs.matchAll(/^\| `([a-z_]+)` \| (\$[\d.]+|free) \| (\w+) \| ([^|]+) \|/gmu)].map(
+      ([, name, price, tier, trials]) => ({ name, price, tier, trials: trials?.trim() }),
+    );
+    expect(rows).toEqual(
+      TOOLS.map((tool) => ({
+        name: tool.name,
+        price: tool.priceUsd > 0 ? `$${tool.priceUsd}` : 'free',
+        tier: tool.tier,
+        trials: tool.priceUsd > 0 ? `${tool.trials.fingerprint} / ${tool.trials.wallet}` : '—',
+      })),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../risk/model.ts';
-import { Capability, CHAINS, type ChainId, type ChainInfo, hasCapability } from '../chains/registry.ts';
+import { Capability, ChainKind, CHAINS, type ChainId, type ChainInfo, hasCapability } from '../chains/registry.ts';
 import { type ToolDefinition, PriceTier, ScanView } from './schema.ts';
 
 /** Chains where token scans run, computed from the registry's capabilities. */
@@ -15,14 +15,23 @@ const TokenTarget = z
   })
   .strict();
 
+/** EVM chains where a deployer's record can be read (its nonces, creations and pools). */
+const DEPLOYER_CHAINS = CHAINS.filter(
+  (chain: ChainInfo) => chain.kind === ChainKind.evm && hasCapability(chain, Capability.walletAnalysis),
+).map((chain) => chain.id) as [ChainId, ...ChainId[]];
+
+const DeployerTarget = z
+  .object({
+    chain: z.enum(DEPLOYER_CHAINS).describe('EVM chain slug, e.g. ethereum, base, devnet'),
+    address: z.string().min(1).max(128).describe('The deployer wallet'),
+  })
+  .strict();
+
 const NoInput = z.object({}).strict();
 
 /**
  * Every tool Vigil sells, declared once. REST routes, prices, the discovery documents and (later)
  * MCP are generated from this list; every count anywhere is computed from it.
- *
- * Deployer reputation plugs in here as `deployer_reputation` once its function and route land:
- * a `{ kind: 'function' }` run entry and its case in api/backend/x402/toolRunner.ts.
  */
 export const TOOLS = [
   {
@@ -66,6 +75,20 @@ export const TOOLS = [
     trials: { fingerprint: 2, wallet: 4 },
     run: { kind: 'workflow', workflow: 'scanToken', view: ScanView.contractSafety },
     sources: 'contract bytecode and storage',
+  },
+  {
+    name: 'deployer_reputation',
+    title: 'Deployer reputation',
+    description:
+      'Reputation of a token deployer, 100 clean to 0 serial rugger: wallet age, funding source, the tokens it ' +
+      'deployed and whether their liquidity was pulled soon after launch, with the blocks and transactions.',
+    input: DeployerTarget,
+    chains: DEPLOYER_CHAINS,
+    tier: PriceTier.basic,
+    priceUsd: 0.02,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'function', fn: 'deployerReputation' },
+    sources: 'chain RPC',
   },
   {
     name: 'risk_model',

@@ -85,4 +85,47 @@ describe('GET /api/v2/scanner/deployers/{chain}/{address}', () => {
       await degraded.close();
     }
   });
+
+  describe('as the catalog tool deployer_reputation (POST /api/v1/x402-tools/deployer_reputation)', () => {
+    const call = (address: string, client: string, chain = 'devnet') =>
+      backend.app.inject({
+        method: 'POST',
+        url: '/api/v1/x402-tools/deployer_reputation',
+        headers: { 'content-type': 'application/json', 'x-client-id': client },
+        payload: { chain, address },
+      });
+
+    it('answers the same record as the route, spending one trial call', async () => {
+      const client = `deployer-tool-${Date.now()}`;
+      const viaRoute = await read(scenario.deployers.rugger_next ?? '');
+      const response = await call(scenario.deployers.rugger_next ?? '', client);
+      expect(response.statusCode).toBe(200);
+      const limit = Number(response.headers['x-trial-limit']);
+      expect(limit).toBeGreaterThanOrEqual(1);
+      expect(response.headers['x-trial-remaining']).toBe(String(limit - 1));
+      const { tool, data } = response.json<{ tool: string; data: Reputation }>();
+      expect(tool).toBe('deployer_reputation');
+      expect(data.score).toBe(viaRoute.body.score);
+      expect(data.rugs).toBe(1);
+      expect(status(data, 'deployer_rug_history')).toBe('fail');
+    });
+
+    it('answers a wallet with no history as an empty result that costs no trial call', async () => {
+      const client = `deployer-tool-empty-${Date.now()}`;
+      const nobody = `0x${'5e'.repeat(20)}`;
+      const response = await call(nobody, client);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ data: null, reason: 'no_data', sources_tried: ['chain RPC'] });
+      expect(response.headers['x-trial-remaining']).toBe(response.headers['x-trial-limit']);
+    });
+
+    it('refuses chains it does not apply to with a 422 naming the field', async () => {
+      for (const chain of ['solana', 'bitcoin', 'tron']) {
+        const response = await call('11111111111111111111111111111111', `deployer-tool-bad-${chain}`, chain);
+        expect(response.statusCode, chain).toBe(422);
+        const problem = response.json<{ errors: { loc: string[] }[] }>();
+        expect(problem.errors.map((error) => error.loc.join('.'))).toContain('body.chain');
+      }
+    });
+  });
 });

@@ -4,6 +4,7 @@ import { VigilError } from '../../../core/errors/vigilError.ts';
 import { ENGINE_CHECKS } from '../../../core/scan/engines.ts';
 import type { ScanResult } from '../../../core/scan/result.ts';
 import type { ScanJobs } from '../scanJobs.ts';
+import { type DeployerToolDeps, getDeployerReputation } from '../../../activities/scanner/deployerTool.ts';
 
 /** A tool's answer: data, or the empty-data result (answered 200, never charged). */
 export type ToolOutcome = { kind: 'data'; data: unknown } | { kind: 'empty'; sourcesTried: string[] };
@@ -12,15 +13,20 @@ export type ToolOutcome = { kind: 'data'; data: unknown } | { kind: 'empty'; sou
 export class ToolRunner {
   readonly #jobs: ScanJobs;
   readonly #waitMs: number;
+  readonly #deployer: DeployerToolDeps;
 
-  constructor(jobs: ScanJobs, waitMs: number) {
-    this.#jobs = jobs;
-    this.#waitMs = waitMs;
+  constructor(options: { jobs: ScanJobs; waitMs: number; deployer: DeployerToolDeps }) {
+    this.#jobs = options.jobs;
+    this.#waitMs = options.waitMs;
+    this.#deployer = options.deployer;
   }
 
   async run(tool: ToolDefinition, input: unknown): Promise<ToolOutcome> {
     const run = tool.run;
-    if (run.kind === 'function') return { kind: 'data', data: riskModelFacts() };
+    if (run.kind === 'function') {
+      if (run.fn === 'riskModel') return { kind: 'data', data: riskModelFacts() };
+      return this.#deployerReputation(input as { chain: string; address: string });
+    }
     const { chain, address } = input as { chain: string; address: string };
     const job = await this.#jobs.submit({ chain, address, wait_ms: this.#waitMs });
     if (job.status === 'running') {
@@ -39,6 +45,15 @@ export class ToolRunner {
       });
     }
     return viewOf(run.view, job.result);
+  }
+
+  async #deployerReputation(input: { chain: string; address: string }): Promise<ToolOutcome> {
+    const { reputation, checks } = await getDeployerReputation(this.#deployer, input);
+    // A wallet that never sent a transaction nor received one has no record to judge.
+    if (reputation.nonce === 0 && reputation.first_seen_block === null) {
+      return { kind: 'empty', sourcesTried: ['chain RPC'] };
+    }
+    return { kind: 'data', data: { ...reputation, checks } };
   }
 }
 
