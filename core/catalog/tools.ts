@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../risk/model.ts';
-import { Capability, ChainKind, CHAINS, type ChainId, type ChainInfo, hasCapability } from '../chains/registry.ts';
+import {
+  Capability,
+  ChainKind,
+  CHAINS,
+  type ChainId,
+  type ChainInfo,
+  hasCapability,
+} from '../chains/registry.ts';
 import { type ToolDefinition, PriceTier, ScanView } from './schema.ts';
 
 /** Chains where token scans run, computed from the registry's capabilities. */
