@@ -137,6 +137,7 @@ try {
     await runPhase('REST → Temporal → worker', slice(1), 1, (address) => scanThroughApi(address)),
     await runPhase('in-process engines (no Temporal)', slice(2), concurrency, scanInProcess),
     await runPhase('REST → Temporal → worker', slice(3), concurrency, (address) => scanThroughApi(address)),
+    await runPhase('REST, cached repeat', slice(1), 1, (address) => scanThroughApi(address, false)),
     await runPhase('REST, cached repeat', slice(3), concurrency, (address) => scanThroughApi(address, false)),
   ];
   const ratioOf = (api?: PhaseStats, local?: PhaseStats) =>
