@@ -127,6 +127,8 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const repeat = await scan(token.toLowerCase());
     expect(repeat.status).toBe(200);
     expect(repeat.job).toMatchObject({ cached: true, job_id: first.job.job_id, status: 'completed' });
+    // Served without the response schema's second pass: still exactly the stored result.
+    expect(repeat.job.result).toEqual(first.job.result);
     const read = await backend.app.inject({
       method: 'GET',
       url: `/api/v2/scanner/scans/${first.job.job_id}`,
