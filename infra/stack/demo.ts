@@ -7,13 +7,29 @@ interface DemoJob {
   error: { reason: string; message: string } | null;
 }
 
+interface Problem {
+  status: number;
+  title: string;
+  detail?: string;
+}
+
+export interface DemoOptions {
+  api: string;
+  /** Sent as X-API-Key: the demo's scans count against that key's caps, not the anonymous ones. */
+  apiKey: string;
+  scenario: Scenario;
+  solanaMints: Record<string, string>;
+  say: (line: string) => void;
+  concurrency?: number;
+}
+
+/** How often one scan is retried after a 429, waiting what Retry-After says each time. */
+const RATE_LIMIT_RETRIES = 3;
+const MAX_RETRY_WAIT_S = 60;
+
 /** The main job on the embedded stack: scan the seeded tokens through the API and print verdicts. */
-export async function runDemo(
-  api: string,
-  scenario: Scenario,
-  solanaMints: Record<string, string>,
-  say: (line: string) => void,
-): Promise<void> {
+export async function runDemo(options: DemoOptions): Promise<void> {
+  const { api, apiKey, scenario, solanaMints, say } = options;
   say('demo: scanning the devnet tokens and Solana mints through POST /api/v2/scanner/scans ...');
   const entries: [string, string, string][] = [
     ...Object.entries(scenario.tokens).map(([key, token]): [string, string, string] => [
@@ -27,26 +43,41 @@ export async function runDemo(
       address,
     ]),
   ];
-  const jobs = await Promise.all(
-    entries.map(async ([key, chain, address]) => {
+  const scan = async (chain: string, address: string): Promise<DemoJob | Problem> => {
+    for (let attempt = 0; ; attempt++) {
       const response = await fetch(`${api}/api/v2/scanner/scans`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
         body: JSON.stringify({ chain, address, wait_ms: 60_000 }),
       });
-      return { key, job: (await response.json()) as DemoJob };
-    }),
-  );
-  for (const { key, job } of jobs) {
-    if (job.result) {
-      const flags = job.result.flags.map((flag) => flag.id).join(', ') || 'none';
-      say(
-        `  ${key.padEnd(18)} risk ${String(job.result.risk_score).padStart(3)}  ${job.result.tier.padEnd(8)} flags: ${flags}`,
-      );
-    } else {
-      say(
-        `  ${key.padEnd(18)} ${job.status}${job.error ? `: ${job.error.reason} ${job.error.message}` : ''} (${job.job_id})`,
-      );
+      const body = (await response.json()) as DemoJob | Problem;
+      if (response.status !== 429 || attempt === RATE_LIMIT_RETRIES) return body;
+      const wait = Math.min(Number(response.headers.get('retry-after') ?? '1') || 1, MAX_RETRY_WAIT_S);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
     }
+  };
+  const outcomes = new Array<DemoJob | Problem>(entries.length);
+  let next = 0;
+  const lane = async () => {
+    for (let index = next++; index < entries.length; index = next++) {
+      const entry = entries[index];
+      if (entry) outcomes[index] = await scan(entry[1], entry[2]);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 8 }, lane));
+  entries.forEach(([key], index) => {
+    const outcome = outcomes[index];
+    say(`  ${key.padEnd(18)} ${outcome ? describe(outcome) : 'not scanned'}`);
+  });
+}
+
+function describe(outcome: DemoJob | Problem): string {
+  if ('title' in outcome)
+    return `${outcome.status} ${outcome.title}${outcome.detail ? `: ${outcome.detail}` : ''}`;
+  if (outcome.result) {
+    const flags = outcome.result.flags.map((flag) => flag.id).join(', ') || 'none';
+    return `risk ${String(outcome.result.risk_score).padStart(3)}  ${outcome.result.tier.padEnd(8)} flags: ${flags}`;
   }
+  const error = outcome.error ? `: ${outcome.error.reason} ${outcome.error.message}` : '';
+  return `${outcome.status}${error} (${outcome.job_id})`;
 }

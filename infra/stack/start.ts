@@ -1,5 +1,6 @@
 // `npm start`: the whole embedded stack on loopback, a demo scan, and a clean stop on Ctrl-C.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from '../../core/config/env.ts';
 import { startAnvil } from '../devnet/anvil.ts';
@@ -147,8 +148,11 @@ async function main(): Promise<void> {
     solana_devnet_rpc: solana?.url ?? env.RPC_URLS_SOLANA_DEVNET ?? '',
   };
 
+  const apiKey = localApiKey(path.join(dataDir, 'local-api-key'));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
+    // A Pro-tier key for this machine's user and the demo, beside any configured keys.
+    API_KEYS: [process.env.API_KEYS, `local:pro:${apiKey}`].filter(Boolean).join(','),
     TEMPORAL_ADDRESS: urls.temporal,
     REDIS_URL: urls.redis,
     MONGODB_URI: urls.mongodb,
@@ -218,9 +222,10 @@ async function main(): Promise<void> {
   const solanaMints = solana
     ? Object.fromEntries(Object.entries(solana.mints).map(([key, mint]) => [key, mint.address]))
     : {};
-  writeStackFile(stackFile, urls, scenario, solanaMints);
+  writeStackFile(stackFile, urls, scenario, solanaMints, apiKey);
   say('ready');
   for (const [name, url] of Object.entries(urls)) if (url) say(`  ${name.padEnd(12)} ${url}`);
+  say(`  ${'api_key'.padEnd(12)} ${apiKey}  (Pro tier rate limits; send as X-API-Key)`);
   say('devnet tokens:');
   for (const [key, token] of Object.entries(scenario.tokens))
     say(`  ${key.padEnd(12)} ${token.address}  ${token.symbol}`);
@@ -233,9 +238,9 @@ async function main(): Promise<void> {
     );
   say(`(written to ${stackFile})`);
 
-  if (env.VIGIL_DEMO) await runDemo(urls.api, scenario, solanaMints, say);
+  if (env.VIGIL_DEMO) await runDemo({ api: urls.api, apiKey, scenario, solanaMints, say });
   say('running; Ctrl-C stops everything');
-  writeStackFile(stackFile, urls, scenario, solanaMints, 'running');
+  writeStackFile(stackFile, urls, scenario, solanaMints, apiKey, 'running');
 }
 
 function writeStackFile(
@@ -243,6 +248,7 @@ function writeStackFile(
   urls: Record<string, string | null>,
   scenario: Scenario,
   solanaMints: Record<string, string>,
+  apiKey: string,
   state = 'ready',
 ): void {
   const processes = running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
@@ -254,8 +260,19 @@ function writeStackFile(
   );
   writeFileSync(
     file,
-    `${JSON.stringify({ state, pid: process.pid, urls, chain: 'devnet', chain_id: scenario.chainId, dex: scenario.dex, tokens, solana_mints: solanaMints, processes }, null, 2)}\n`,
+    `${JSON.stringify({ state, pid: process.pid, urls, api_key: apiKey, chain: 'devnet', chain_id: scenario.chainId, dex: scenario.dex, tokens, solana_mints: solanaMints, processes }, null, 2)}\n`,
   );
+}
+
+/** This data folder's own API key: made once, kept with the rest of the stack's state. */
+function localApiKey(file: string): string {
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{32,}$/.test(kept)) return kept;
+  }
+  const key = randomBytes(24).toString('hex');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 main().catch((error: unknown) => {

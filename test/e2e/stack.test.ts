@@ -9,6 +9,7 @@ interface StackFile {
   urls: { api: string; scraper: string; temporal_ui: string | null };
   tokens: Record<string, { address: string }>;
   solana_mints: Record<string, string>;
+  api_key: string;
   processes: { name: string; pid: number | null }[];
 }
 
@@ -28,7 +29,11 @@ function alive(pid: number): boolean {
 }
 
 /** `npm start`'s launcher as a user runs it, on free ports and a throwaway data folder. */
-async function startStack(dataDir: string, ports: Record<string, number>): Promise<ManagedProcess> {
+async function startStack(
+  dataDir: string,
+  ports: Record<string, number>,
+  options: { demo?: boolean; onReady?: (output: string) => void } = {},
+): Promise<ManagedProcess> {
   // Every store local: whatever the outer environment points at is not used here.
   const inherited = { ...process.env };
   for (const name of [
@@ -48,7 +53,7 @@ async function startStack(dataDir: string, ports: Record<string, number>): Promi
     env: {
       ...inherited,
       VIGIL_DATA_DIR: dataDir,
-      VIGIL_DEMO: '0',
+      VIGIL_DEMO: options.demo ? '1' : '0',
       PORT: String(ports.api),
       VIGIL_TEMPORAL_PORT: String(ports.temporal),
       VIGIL_TEMPORAL_UI_PORT: String(ports.ui),
@@ -62,7 +67,9 @@ async function startStack(dataDir: string, ports: Record<string, number>): Promi
     readyTimeoutMs: 180_000,
     ready: (output) => {
       if (output.includes('failed to start')) throw new Error(output);
-      return Promise.resolve(output.includes('running; Ctrl-C'));
+      const ready = output.includes('running; Ctrl-C');
+      if (ready) options.onReady?.(output);
+      return Promise.resolve(ready);
     },
   });
 }
@@ -86,9 +93,18 @@ describe('the embedded stack (npm start)', () => {
       scraper: await freePort(),
       solana: await freePort(),
     };
-    const stack = await startStack(dataDir, ports);
+    let output = '';
+    const stack = await startStack(dataDir, ports, { demo: true, onReady: (text) => (output = text) });
     const info = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
     expect(info.state).toBe('running');
+    // The demo scanned every seeded token with the stack's own key: a verdict line for each.
+    const verdicts = output.split('\n').filter((line) => /^\[vigil\] {3}\S+ +risk +\d+ /.test(line));
+    expect(verdicts).toHaveLength(Object.keys(info.tokens).length + Object.keys(info.solana_mints).length);
+    expect(output).toMatch(/\[vigil\] {3}honeypot +risk +\d+ +critical/);
+    const limited = await fetch(`${info.urls.api}/api/v1/x402/pricing`, {
+      headers: { 'x-api-key': info.api_key },
+    });
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('60');
     expect(info.urls.api).toBe(`http://127.0.0.1:${ports.api}`);
     expect((await fetch(info.urls.temporal_ui ?? '')).status).toBe(200);
     // Payments are wired: the stack's own facilitator is live and a tool without trial is quoted.
