@@ -7,7 +7,7 @@ import { CreateInvoice } from '../x402/invoiceRequest.ts';
 import type { Invoices } from '../x402/invoices.ts';
 import type { Refunds } from '../x402/refunds.ts';
 import { type Sandbox, SandboxVerdict, SandboxVerify } from '../x402/sandbox.ts';
-import { sendAnswer } from './x402Tools.ts';
+import { PAID_ROUTE_PROBLEMS, sendAnswer } from './x402Tools.ts';
 
 const InvoiceId = z.string().regex(/^inv_[0-9a-f]{24}$/);
 const TxHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
@@ -36,15 +36,7 @@ const Refund = z
   })
   .meta({ id: 'RefundAnswer' });
 
-const problems = {
-  400: Problem,
-  402: Problem,
-  404: Problem,
-  409: Problem,
-  422: Problem,
-  429: Problem,
-  503: Problem,
-};
+const problems = PAID_ROUTE_PROBLEMS;
 
 const INVOICE_FLOW =
   'An invoice is a quote with an id, an expiry and a state: open → paid (a proof was accepted) → settled (on ' +

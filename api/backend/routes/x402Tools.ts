@@ -22,7 +22,8 @@ const ToolAnswer = z
   })
   .meta({ id: 'ToolAnswer' });
 
-const problems = {
+/** The problems a paid route can answer with. */
+export const PAID_ROUTE_PROBLEMS = {
   400: Problem,
   402: Problem,
   404: Problem,
@@ -49,7 +50,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
           summary: `${tool.title} (${tool.priceUsd > 0 ? `$${tool.priceUsd} per call` : 'free'})`,
           description: `${tool.description}\n\n${tool.priceUsd > 0 ? PAY_DESCRIPTION : 'Free.'}`,
           body: tool.input,
-          response: { 200: ToolAnswer, ...problems },
+          response: { 200: ToolAnswer, ...PAID_ROUTE_PROBLEMS },
         },
         // The gateway validates against the same schema, naming the field; Fastify's own check is
         // kept off so both paths (known and catch-all) answer identically.
@@ -69,7 +70,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
         tags: ['x402 tools'],
         summary: 'Run a tool by name (unknown names answer 404 unknown_tool)',
         params: z.object({ tool_name: z.string().max(128) }),
-        response: { 200: ToolAnswer, ...problems },
+        response: { 200: ToolAnswer, ...PAID_ROUTE_PROBLEMS },
       },
     },
     async (request, reply) => {
