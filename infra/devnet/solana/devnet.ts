@@ -31,6 +31,7 @@ import { Keypair, SystemProgram, Transaction, type TransactionInstruction } from
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import type { ExpectedVerdict } from '../scenarioSchema.ts';
 import { MINT_SPECS, type MintKey, type MintSpec } from './mints.ts';
+import { createPaymentsDevnet, type SolanaPaymentsDevnet } from './payments.ts';
 import { startSolanaRpc } from './rpcFront.ts';
 
 const SUPPLY = 1_000_000_000_000n;
@@ -47,6 +48,8 @@ export interface SolanaDevnet {
   svm: LiteSVM;
   url: string;
   mints: Record<MintKey, SolanaDevnetMint>;
+  /** x402 payments: a USDC-like mint, funded payers, the payee and the facilitator's fee payer. */
+  payments: SolanaPaymentsDevnet;
   close(): Promise<void>;
 }
 
@@ -75,8 +78,9 @@ export async function startSolanaDevnet(options: { port?: number } = {}): Promis
   for (const [key, spec] of Object.entries(MINT_SPECS) as [MintKey, MintSpec][]) {
     mints[key] = { address: createMint(svm, send, payer, key, spec), expected: spec.expected };
   }
+  const payments = createPaymentsDevnet(svm, send, payer);
   const rpc = await startSolanaRpc(svm, options.port === undefined ? {} : { port: options.port });
-  return { svm, url: rpc.url, mints, close: () => rpc.close() };
+  return { svm, url: rpc.url, mints, payments, close: () => rpc.close() };
 }
 
 type Send = (instructions: TransactionInstruction[], signers?: Keypair[]) => void;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type Address, getBase58Encoder } from '@solana/kit';
 import type { LiteSVM } from 'litesvm';
 import { SOLANA_DEVNET_GENESIS_HASH } from '../../../core/chains/registry.ts';
+import { RpcFailure, transactionMethods } from './txMethods.ts';
 
 /** Token account layout (both token programs): mint, owner, amount. */
 const TOKEN_ACCOUNT_SIZE = 165;
@@ -25,17 +26,10 @@ interface Slice {
   length: number;
 }
 
-class RpcError extends Error {
-  readonly code: number;
-  constructor(code: number, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
 /**
  * A JSON-RPC front for a LiteSVM instance: the read methods the scanner's @solana/web3.js code
- * calls (and getGenesisHash, which the provider pool checks), over HTTP, batches included. The
+ * calls (and getGenesisHash, which the provider pool checks), and the transaction methods x402
+ * payments need (txMethods.ts: simulate, send, statuses), over HTTP, batches included. The
  * response envelopes are written here; every account byte inside them is LiteSVM's, written by
  * the real token programs. Accounts are served base64-encoded only (no jsonParsed).
  */
@@ -67,7 +61,7 @@ export async function startSolanaRpc(
   const mintOf = (address: string) => {
     const account = svm.getAccount(address as Address);
     if (!account.exists || account.data.length < 82)
-      throw new RpcError(-32602, 'Invalid param: not a Token mint');
+      throw new RpcFailure(-32602, 'Invalid param: not a Token mint');
     const data = Buffer.from(account.data);
     return { program: account.programAddress, supply: data.readBigUInt64LE(36), decimals: data[44] ?? 0 };
   };
@@ -149,6 +143,7 @@ export async function startSolanaRpc(
           .map((entry) => ({ address: entry.address, ...tokenAmount(entry.amount, decimals) })),
       };
     },
+    ...transactionMethods(svm, context),
   };
 
   const answer = (request: RpcRequest) => {
@@ -162,11 +157,12 @@ export async function startSolanaRpc(
     try {
       return { jsonrpc: '2.0', id: request.id ?? null, result: method(request.params ?? []) };
     } catch (error) {
-      const code = error instanceof RpcError ? error.code : -32603;
+      const code = error instanceof RpcFailure ? error.code : -32603;
+      const data = error instanceof RpcFailure && error.data !== undefined ? { data: error.data } : {};
       return {
         jsonrpc: '2.0',
         id: request.id ?? null,
-        error: { code, message: error instanceof Error ? error.message : String(error) },
+        error: { code, message: error instanceof Error ? error.message : String(error), ...data },
       };
     }
   };
