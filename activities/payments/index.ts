@@ -4,7 +4,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
 import type { Hex } from 'viem';
 import type { InvoiceStore } from '../../core/stores/invoices.ts';
 import type { PaymentReceipt, ReceiptStore } from '../../core/stores/receipts.ts';
-import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
+import { PaymentReason, SVM_SIMULATION_FAILED, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
 import type { SignedRefund } from '../../core/x402/refund.ts';
 import { type AssetDomain, signRefund } from './signRefund.ts';
 
@@ -83,7 +83,11 @@ export function createPaymentActivities({
       if (result.success) return result;
       const reason = result.errorReason ?? PaymentReason.unexpectedSettle;
       const message = result.errorMessage ?? `Settlement failed: ${reason}.`;
-      if (TERMINAL_SETTLE_REASONS.includes(reason) || reason === PaymentReason.insufficientBalance) {
+      if (
+        TERMINAL_SETTLE_REASONS.includes(reason) ||
+        reason === PaymentReason.insufficientBalance ||
+        reason === SVM_SIMULATION_FAILED
+      ) {
         throw ApplicationFailure.nonRetryable(message, reason, result);
       }
       // settlement_pending (broadcast, not yet confirmed) and transient failures: try again later.

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { StepTimings } from '../../core/timing/stepTimings.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
-import type { EvmFacilitator } from './evmFacilitator.ts';
+import type { FacilitatorEngines } from './engine.ts';
 
-/** What the routes need; the EvmFacilitator in production, anything shaped like it in a test. */
-export type FacilitatorEngine = Pick<EvmFacilitator, 'verify' | 'settle' | 'supported' | 'health'>;
+/** What the routes need; FacilitatorEngines in production, an EvmFacilitator or anything shaped like it in a test. */
+export type FacilitatorEngine = Pick<FacilitatorEngines, 'verify' | 'settle' | 'supported' | 'health'>;
 
 export interface FacilitatorOptions {
   publicUrl: string;
@@ -50,7 +50,8 @@ export async function buildFacilitatorApp(
   await registerOpenApi(app, {
     title: 'Vigil x402 facilitator',
     description:
-      'Verifies and settles x402 v2 `exact` payments (EIP-3009 transferWithAuthorization). Business refusals ' +
+      'Verifies and settles x402 v2 `exact` payments (EIP-3009 transferWithAuthorization on EVM; an SPL ' +
+      'TransferChecked transaction on Solana, when configured). Business refusals ' +
       'answer 200 with isValid/success false and a machine reason; a body that is not an x402 request answers 400.',
     publicUrl: options.publicUrl,
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IntEnv, LogLevel } from '../../core/config/env.ts';
+import { IntEnv, LogLevel, OptionalEnv } from '../../core/config/env.ts';
 import { StoresEnv } from '../../core/config/stores.ts';
 
 const AddressList = z
@@ -11,6 +11,16 @@ const AddressList = z
       .filter(Boolean),
   )
   .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x-prefixed 20-byte addresses')).min(1));
+
+const SolanaAddressList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be base58 Solana addresses')).min(1));
 
 /** The facilitator ({coffer_url}): one EVM chain, the EIP-3009 tokens it settles, one signer. */
 export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX: true }).extend({
@@ -37,6 +47,27 @@ export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX
   /** How far back a settlement whose answer was lost is looked for in the token's logs. */
   FACILITATOR_RECOVERY_LOOKBACK_BLOCKS: IntEnv(1, 10_000_000).default(10_000),
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
+  /**
+   * Solana (exact scheme, @x402/svm): offered when the RPC, the fee-payer key and the mints are
+   * all set. The official client takes only mainnet, devnet and testnet ids, so a local runtime
+   * poses as Solana devnet's (the default) with its own RPC URL.
+   */
+  FACILITATOR_SVM_NETWORK: z
+    .string()
+    .regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/, 'must be a Solana CAIP-2 id')
+    .default('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'),
+  FACILITATOR_SVM_RPC_URL: OptionalEnv.pipe(z.url().optional()),
+  /** The fee payer that signs and pays for settlements: base58 of its 64 keypair bytes. Keep it in a secret store. */
+  FACILITATOR_SVM_PRIVATE_KEY: OptionalEnv.pipe(
+    z
+      .string()
+      .regex(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/, 'must be a base58 64-byte Solana keypair')
+      .optional(),
+  ),
+  /** SPL mints accepted (USDC); decimals are read from each mint at boot. */
+  FACILITATOR_SVM_ASSETS: OptionalEnv.pipe(SolanaAddressList.optional()),
+  /** /healthz reports the fee payer unfunded below this balance (lamports). */
+  FACILITATOR_SVM_MIN_FEE_PAYER_LAMPORTS: z.string().regex(/^\d+$/).default('10000000'),
 });
 export type FacilitatorEnv = z.infer<typeof FacilitatorEnv>;
 

@@ -3,11 +3,13 @@ import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
 import { findChain } from '../../core/chains/registry.ts';
 import { createRedis } from '../../core/stores/redis.ts';
 import type { FacilitatorEnv } from './config.ts';
+import { FacilitatorEngines } from './engine.ts';
 import { EvmFacilitator } from './evmFacilitator.ts';
 import { SettlementStore } from './settlementStore.ts';
+import { SvmFacilitator } from './svmFacilitator.ts';
 
 export interface FacilitatorDeps {
-  facilitator: EvmFacilitator;
+  facilitator: FacilitatorEngines;
   close(): Promise<void>;
 }
 
@@ -34,9 +36,37 @@ export async function createFacilitatorDeps(
       receiptPollMs: env.FACILITATOR_RECEIPT_POLL_MS,
       recoveryLookbackBlocks: BigInt(env.FACILITATOR_RECOVERY_LOOKBACK_BLOCKS),
     });
-    return { facilitator, close: async () => void (await redis.quit()) };
+    const svm = await svmFacilitatorOf(env, new SettlementStore(redis));
+    return {
+      facilitator: new FacilitatorEngines(facilitator, svm),
+      close: async () => void (await redis.quit()),
+    };
   } catch (error) {
     redis.disconnect();
     throw error;
   }
+}
+
+/** Solana is offered only when its RPC, fee payer and mints are all configured. */
+async function svmFacilitatorOf(
+  env: FacilitatorEnv,
+  store: SettlementStore,
+): Promise<SvmFacilitator | undefined> {
+  const { FACILITATOR_SVM_RPC_URL: rpcUrl, FACILITATOR_SVM_PRIVATE_KEY: secretKey } = env;
+  const assets = env.FACILITATOR_SVM_ASSETS;
+  if (!rpcUrl && !secretKey && !assets) return undefined;
+  if (!rpcUrl || !secretKey || !assets)
+    throw new Error(
+      'Solana needs FACILITATOR_SVM_RPC_URL, FACILITATOR_SVM_PRIVATE_KEY and FACILITATOR_SVM_ASSETS together',
+    );
+  return SvmFacilitator.create({
+    network: env.FACILITATOR_SVM_NETWORK as `${string}:${string}`,
+    rpcUrl,
+    secretKey,
+    assets,
+    store,
+    maxAmount: BigInt(env.FACILITATOR_MAX_AMOUNT),
+    minFeePayerLamports: BigInt(env.FACILITATOR_SVM_MIN_FEE_PAYER_LAMPORTS),
+    lockMs: env.FACILITATOR_CONFIRMATION_TIMEOUT_MS + 30_000,
+  });
 }

@@ -50,7 +50,43 @@ export const TERMINAL_SETTLE_REASONS: readonly string[] = [
   'invalid_exact_evm_missing_eip712_domain',
   'invalid_exact_evm_scheme',
   'invalid_exact_evm_failed_to_parse_signature',
+  // Solana (@x402/svm): what the signed transaction is can never change by retrying it.
+  ...[
+    'network_mismatch',
+    'unsupported_scheme',
+    'payload_missing_fee_payer',
+    'fee_payer_not_managed_by_facilitator',
+    'fee_payer_mismatch',
+    'payload_transaction',
+    'payload_transaction_could_not_be_decoded',
+    'payload_signature_invalid',
+    'payload_excessive_signers',
+    'payload_transaction_instructions_length',
+    'payload_transaction_instructions_compute_limit_instruction',
+    'payload_transaction_instructions_compute_limit_instruction_too_high',
+    'payload_transaction_instructions_compute_price_instruction',
+    'payload_transaction_instructions_compute_price_instruction_too_high',
+    'payload_unknown_fourth_instruction',
+    'payload_unknown_fifth_instruction',
+    'payload_unknown_sixth_instruction',
+    'payload_unknown_seventh_instruction',
+    'payload_unknown_optional_instruction',
+    'payload_no_transfer_instruction',
+    'payload_transaction_fee_payer_transferring_funds',
+    'payload_mint_mismatch',
+    'payload_recipient_mismatch',
+    'payload_amount_mismatch',
+    'payload_memo_mismatch',
+    'payload_memo_count',
+  ].map((reason) => `invalid_exact_svm_${reason}`),
 ];
+
+/**
+ * A Solana payment whose simulation fails (the payer lacks the tokens, the blockhash expired) is
+ * final for the settlement in hand, like an EVM payer without the balance, but not stored as the
+ * transaction's answer.
+ */
+export const SVM_SIMULATION_FAILED = 'invalid_exact_svm_transaction_simulation_failed';
 
 /**
  * How a settlement through the facilitator is retried (payments and refunds alike): backing off up
@@ -63,5 +99,9 @@ export const SETTLE_RETRY = {
   backoffCoefficient: 2,
   maximumInterval: '30s',
   maximumAttempts: 60,
-  nonRetryableErrorTypes: [...TERMINAL_SETTLE_REASONS, PaymentReason.insufficientBalance],
+  nonRetryableErrorTypes: [
+    ...TERMINAL_SETTLE_REASONS,
+    PaymentReason.insufficientBalance,
+    SVM_SIMULATION_FAILED,
+  ],
 };
