@@ -105,6 +105,10 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
         asset: env.X402_ASSET,
         payTo: env.X402_PAY_TO,
         maxTimeoutSeconds: env.X402_MAX_TIMEOUT_SECONDS,
+        svm:
+          env.X402_SVM_ASSET && env.X402_SVM_PAY_TO
+            ? { network: env.X402_SVM_NETWORK, asset: env.X402_SVM_ASSET, payTo: env.X402_SVM_PAY_TO }
+            : undefined,
       }),
       trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS),
       reservations: new PaymentReservations(redis),

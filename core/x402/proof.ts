@@ -3,6 +3,7 @@ import { parsePaymentPayload } from '@x402/core/schemas';
 import type { PaymentPayload } from '@x402/core/types';
 import { z } from 'zod';
 import { PaymentReason } from './reasons.ts';
+import { decodeSvmTransaction, isSolanaNetwork } from './svmProof.ts';
 
 const Hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 const AddressString = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
@@ -24,10 +25,26 @@ export const ExactEvmPayload = z.object({
   authorization: Eip3009Authorization,
 });
 
+/** An EVM exact proof: an EIP-3009 authorization. */
 export interface DecodedProof {
+  family: 'evm';
   payload: PaymentPayload;
   authorization: Eip3009Authorization;
+  payer: string;
 }
+
+/** A Solana exact proof: a transfer transaction the payer signed, the facilitator to pay its fees. */
+export interface SvmProof {
+  family: 'svm';
+  payload: PaymentPayload;
+  payer: string;
+  /** Hash of the transaction's message: one per signed payment (see svmProof.ts). */
+  messageHash: string;
+}
+
+export type AnyProof = DecodedProof | SvmProof;
+
+const ExactSvmPayload = z.object({ transaction: z.string().min(1).max(8_192) });
 
 export class PaymentProofError extends Error {
   override readonly name = 'PaymentProofError';
@@ -52,7 +69,35 @@ export function readPaymentProof(headers: {
   return decodePaymentProof(raw.trim());
 }
 
+/** Like readPaymentProof, and a Solana exact transaction is a proof too (the tool gateway takes both). */
+export function readAnyPaymentProof(headers: {
+  'x-payment'?: string | string[] | undefined;
+  'payment-signature'?: string | string[] | undefined;
+}): AnyProof | undefined {
+  const raw = first(headers['payment-signature']) ?? first(headers['x-payment']);
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const payload = decodePayload(raw.trim());
+  if (!isSolanaNetwork(payload.accepted.network)) return decodedEvm(payload);
+  const exact = ExactSvmPayload.safeParse(payload.payload);
+  let decoded: { messageHash: string; payer: string } | undefined;
+  try {
+    decoded = exact.success ? decodeSvmTransaction(exact.data.transaction) : undefined;
+  } catch {
+    decoded = undefined;
+  }
+  if (!decoded)
+    throw new PaymentProofError(
+      PaymentReason.invalidPayload,
+      'The payment payload carries no Solana transfer transaction (exact scheme on Solana).',
+    );
+  return { family: 'svm', payload, payer: decoded.payer, messageHash: decoded.messageHash };
+}
+
 export function decodePaymentProof(raw: string): DecodedProof {
+  return decodedEvm(decodePayload(raw));
+}
+
+function decodePayload(raw: string): PaymentPayload {
   if (raw.length > 16_384)
     throw new PaymentProofError(PaymentReason.invalidPayload, 'The payment proof is too large.');
   let decoded: unknown;
@@ -78,6 +123,10 @@ export function decodePaymentProof(raw: string): DecodedProof {
       'Only x402 version 2 payment payloads are accepted.',
     );
   }
+  return payload as PaymentPayload;
+}
+
+function decodedEvm(payload: PaymentPayload): DecodedProof {
   const exact = ExactEvmPayload.safeParse(payload.payload);
   if (!exact.success) {
     throw new PaymentProofError(
@@ -85,7 +134,12 @@ export function decodePaymentProof(raw: string): DecodedProof {
       'The payment payload carries no EIP-3009 authorization (exact scheme on EVM).',
     );
   }
-  return { payload: payload as PaymentPayload, authorization: exact.data.authorization };
+  return {
+    family: 'evm',
+    payload,
+    authorization: exact.data.authorization,
+    payer: exact.data.authorization.from,
+  };
 }
 
 /** One key per authorization: the chain rejects a second use of (token, from, nonce) anyway. */

@@ -18,3 +18,8 @@ export function decodeSvmTransaction(transaction: string): { messageHash: string
   const decoded = decodeTransactionFromPayload({ transaction });
   return { messageHash: transactionMessageHash(decoded), payer: getTokenPayerFromTransaction(decoded) };
 }
+
+/** The gateway's reservation key of a Solana payment: one per signed transaction. */
+export function svmPaymentKey(network: string, asset: string, payer: string, messageHash: string): string {
+  return `${network}:${asset}:${payer}:${messageHash}`;
+}

@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { startAnvil } from '../../infra/devnet/anvil.ts';
 import { deployScenario, type Scenario, scenarioGenesisTimestamp } from '../../infra/devnet/scenario.ts';
 import { startSolanaDevnet } from '../../infra/devnet/solana/devnet.ts';
+import type { SolanaPaymentsDevnet } from '../../infra/devnet/solana/payments.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../../infra/stack/services.ts';
 import { loadWorkflowBundle } from '../../workers/workflowBundle.ts';
@@ -19,6 +20,8 @@ export interface TestStack {
   /** The local Solana devnet (LiteSVM behind its JSON-RPC front) and its mints. */
   solanaRpcUrl: string;
   solanaMints: Record<string, { address: string; expected: { tier: string; flags: string[] } }>;
+  /** x402 on the Solana devnet: the USDC-like mint, funded payers, the payee, the fee payer. */
+  solanaPayments: SolanaPaymentsDevnet;
   dataDir: string;
 }
 
@@ -67,6 +70,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       scenario,
       solanaRpcUrl: solana.url,
       solanaMints: solana.mints,
+      solanaPayments: solana.payments,
       dataDir: dir,
     });
   } catch (error) {

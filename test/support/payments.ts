@@ -4,7 +4,9 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildFacilitatorApp } from '../../api/facilitator/app.ts';
+import { FacilitatorEngines } from '../../api/facilitator/engine.ts';
 import { EvmFacilitator } from '../../api/facilitator/evmFacilitator.ts';
+import { SOLANA_DEVNET_CAIP2, SvmFacilitator } from '../../api/facilitator/svmFacilitator.ts';
 import { SettlementStore } from '../../api/facilitator/settlementStore.ts';
 import type { VigilApp } from '../../api/plugins/service.ts';
 import { getChain } from '../../core/chains/registry.ts';
@@ -26,6 +28,8 @@ export const DEVNET_NETWORK = 'eip155:31337' as const;
 export interface TestFacilitator {
   app: VigilApp;
   facilitator: EvmFacilitator;
+  /** What the routes serve: EVM, and Solana when asked for. */
+  engine: FacilitatorEngines;
   url: string;
   signer: Hex;
   close(): Promise<void>;
@@ -36,7 +40,7 @@ export async function startTestFacilitator(
   env: Record<string, string>,
   rpcUrl: string,
   token: PaymentTokenInfo,
-  options: { confirmationTimeoutMs?: number; listen?: boolean; signerEther?: string } = {},
+  options: { confirmationTimeoutMs?: number; listen?: boolean; signerEther?: string; solana?: boolean } = {},
 ): Promise<TestFacilitator> {
   const signer = await fundedDevAccount(rpcUrl, options.signerEther);
   const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: `${env.REDIS_KEY_PREFIX ?? ''}fac:` });
@@ -52,11 +56,26 @@ export async function startTestFacilitator(
     minSignerBalanceWei: 10n ** 15n,
     receiptPollMs: 5,
   });
-  const app = await buildFacilitatorApp(facilitator, { publicUrl: 'http://facilitator.test', logger: false });
+  // Solana on the shared LiteSVM devnet, posing as Solana devnet's id (the official client takes no other).
+  const { solanaRpcUrl, solanaPayments } = testStack();
+  const svm = options.solana
+    ? await SvmFacilitator.create({
+        network: SOLANA_DEVNET_CAIP2,
+        rpcUrl: solanaRpcUrl,
+        secretKey: solanaPayments.feePayer.secretKey,
+        assets: [solanaPayments.mint],
+        store: new SettlementStore(redis),
+        maxAmount: 5_000_000n,
+        minFeePayerLamports: 10_000_000n,
+      })
+    : undefined;
+  const engine = new FacilitatorEngines(facilitator, svm);
+  const app = await buildFacilitatorApp(engine, { publicUrl: 'http://facilitator.test', logger: false });
   const url = options.listen === false ? '' : await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     app,
     facilitator,
+    engine,
     url,
     signer: signer.account.address,
     async close() {
@@ -152,6 +171,8 @@ export async function startPaymentsStack(
     env?: Record<string, string>;
     workerEnv?: Record<string, string>;
     facilitatorUrl?: (url: string) => Promise<string>;
+    /** Offer Solana too: the facilitator settles the devnet mint, the backend quotes it. */
+    solana?: boolean;
   } = {},
 ): Promise<PaymentsStack> {
   const rpcUrl = options.rpcUrl ?? testStack().rpcUrl;
@@ -159,6 +180,7 @@ export async function startPaymentsStack(
   const payTo = privateKeyToAccount(options.payeeKey ?? generatePrivateKey()).address;
   const base = isolatedEnv();
   const facilitator = await startTestFacilitator(base, rpcUrl, token, {
+    solana: options.solana ?? false,
     ...(options.confirmationTimeoutMs === undefined
       ? {}
       : { confirmationTimeoutMs: options.confirmationTimeoutMs }),
@@ -168,6 +190,12 @@ export async function startPaymentsStack(
     FACILITATOR_URL: options.facilitatorUrl ? await options.facilitatorUrl(facilitator.url) : facilitator.url,
     X402_ASSET: token.address,
     X402_PAY_TO: payTo,
+    ...(options.solana
+      ? {
+          X402_SVM_ASSET: testStack().solanaPayments.mint,
+          X402_SVM_PAY_TO: testStack().solanaPayments.payTo.address,
+        }
+      : {}),
     ...options.env,
   };
   const [workers, backend] = await Promise.all([

@@ -14,7 +14,8 @@ import type { BackendDeps } from '../deps.ts';
 import { FACILITATORS, facilitatorStatus } from '../x402/facilitators.ts';
 import { identityFromIdentifier } from '../x402/trials.ts';
 
-const TxHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+/** An EVM transaction hash, or a Solana transaction signature (base58 of 64 bytes). */
+const TxHash = z.string().regex(/^(?:0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/);
 
 /** Discovery, pricing, chains, facilitator health, trials, receipts, usage and history. */
 export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: string, mcpUrl: string): void {

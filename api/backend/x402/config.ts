@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BoolEnv, IntEnv, OptionalEnv } from '../../../core/config/env.ts';
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
+const SolanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address');
 
 /** `API_KEYS=id:tier:key,...`: the keys this deployment recognises until accounts land. */
 const ApiKeys = OptionalEnv.transform((value, context) => {
@@ -42,6 +43,16 @@ export const PaymentsEnvShape = {
   X402_ASSET: OptionalEnv.pipe(Address.optional()),
   /** Where payments go. */
   X402_PAY_TO: OptionalEnv.pipe(Address.optional()),
+  /**
+   * A Solana option offered beside the EVM one (the facilitator must settle it): the network
+   * (a local runtime poses as Solana devnet's id), the SPL mint and the payee's wallet address.
+   */
+  X402_SVM_NETWORK: z
+    .string()
+    .regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/)
+    .default('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'),
+  X402_SVM_ASSET: OptionalEnv.pipe(SolanaAddress.optional()),
+  X402_SVM_PAY_TO: OptionalEnv.pipe(SolanaAddress.optional()),
   /** How long a signed payment may stay valid (quoted as maxTimeoutSeconds). */
   X402_MAX_TIMEOUT_SECONDS: IntEnv(10, 3_600).default(300),
   /** How long a paid call waits for its settlement before answering with a pending receipt. */

@@ -4,13 +4,15 @@ import { findTool, isPaid, type ToolDefinition } from '../../../core/catalog/ind
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { StepTimings } from '../../../core/timing/stepTimings.ts';
 import { canonicalJson } from '../../../core/x402/canonicalJson.ts';
+import type { PaymentRequirements } from '@x402/core/types';
 import {
+  type AnyProof,
   authorizationKey,
-  type DecodedProof,
   PaymentProofError,
-  readPaymentProof,
+  readAnyPaymentProof,
 } from '../../../core/x402/proof.ts';
 import { PaymentReason } from '../../../core/x402/reasons.ts';
+import { svmPaymentKey } from '../../../core/x402/svmProof.ts';
 import type { PaymentOptions } from './paymentOptions.ts';
 import { newReceipt, paymentIdOf, paymentSummary, receiptHeaders } from './paymentRecords.ts';
 import { paymentRequiredProblem } from './quotes.ts';
@@ -69,9 +71,9 @@ export class X402Gateway {
     const input = validateToolInput(tool, call.body);
     if (!isPaid(tool)) return this.#answer(tool, await this.#deps.runner.run(tool, input), null, null);
 
-    let proof: DecodedProof | undefined;
+    let proof: AnyProof | undefined;
     try {
-      proof = readPaymentProof(call.headers);
+      proof = readAnyPaymentProof(call.headers);
     } catch (error) {
       if (error instanceof PaymentProofError)
         throw await this.paymentRequired(tool, error.reason, error.message);
@@ -112,7 +114,7 @@ export class X402Gateway {
     extra: Record<string, unknown> = {},
   ): Promise<VigilError> {
     return paymentRequiredProblem(this.#deps.resourceServer, {
-      requirements: await this.#deps.options.requirementsFor(tool),
+      requirements: await this.#deps.options.acceptsForUsd(tool.priceUsd),
       resource: {
         url: `${this.#deps.publicUrl}/api/v1/x402-tools/${tool.name}`,
         description: tool.title,
@@ -154,19 +156,12 @@ export class X402Gateway {
   async #paid(
     tool: ToolDefinition,
     input: unknown,
-    proof: DecodedProof,
+    proof: AnyProof,
     call: ToolCall,
     timings: StepTimings,
   ): Promise<GatewayAnswer> {
-    const [requirements, asset] = await timings.time('quote', () =>
-      Promise.all([this.#deps.options.requirementsFor(tool), this.#deps.options.asset()]),
-    );
-    const { authorization } = proof;
-    const key = authorizationKey(
-      requirements.network,
-      requirements.asset,
-      authorization.from,
-      authorization.nonce,
+    const { requirements, decimals, key, ttlMs } = await timings.time('quote', () =>
+      this.#quote(tool, proof),
     );
     const paymentId = paymentIdOf(key);
     const fingerprint = createHash('sha256')
@@ -184,7 +179,6 @@ export class X402Gateway {
         `The payment was refused: ${verified.invalidMessage ?? verified.invalidReason ?? 'invalid'}.`,
       );
     }
-    const ttlMs = reservationTtlMs(authorization.validBefore);
     const reserved = await timings.time('reserve', () =>
       this.#deps.reservations.reserve(key, { state: 'running', fingerprint, payment_id: paymentId }, ttlMs),
     );
@@ -229,7 +223,7 @@ export class X402Gateway {
         `The payment could not be settled: ${settled.message}`,
       );
     }
-    const answer = this.#answer(tool, outcome, paymentSummary(receipt, settled, asset.decimals), null);
+    const answer = this.#answer(tool, outcome, paymentSummary(receipt, settled, decimals), null);
     Object.assign(answer.headers, receiptHeaders(receipt, settled));
     await timings.time('reserve', () =>
       this.#deps.reservations
@@ -237,6 +231,50 @@ export class X402Gateway {
         .catch(() => undefined),
     );
     return answer;
+  }
+
+  /**
+   * What the proof pays against: the option of its family (EVM or Solana), the asset's decimals,
+   * the key that reserves it (the EIP-3009 authorization, or the signed Solana transaction) and
+   * how long it could still be presented.
+   */
+  async #quote(
+    tool: ToolDefinition,
+    proof: AnyProof,
+  ): Promise<{ requirements: PaymentRequirements; decimals: number; key: string; ttlMs: number }> {
+    const { options } = this.#deps;
+    if (proof.family === 'evm') {
+      const [requirements, asset] = await Promise.all([options.requirementsFor(tool), options.asset()]);
+      const { authorization } = proof;
+      return {
+        requirements,
+        decimals: asset.decimals,
+        key: authorizationKey(
+          requirements.network,
+          requirements.asset,
+          authorization.from,
+          authorization.nonce,
+        ),
+        ttlMs: reservationTtlMs(authorization.validBefore),
+      };
+    }
+    if (!options.svmConfigured)
+      throw await this.paymentRequired(
+        tool,
+        PaymentReason.invalidNetwork,
+        'This deployment takes no Solana payments; pay with an option the quote lists.',
+      );
+    const [requirements, asset] = await Promise.all([
+      options.svmRequirementsForUsd(tool.priceUsd),
+      options.svmAsset(),
+    ]);
+    return {
+      requirements,
+      decimals: asset.decimals,
+      key: svmPaymentKey(requirements.network, requirements.asset, proof.payer, proof.messageHash),
+      // A Solana transaction lives as long as its blockhash: at most the quoted timeout.
+      ttlMs: reservationTtlMs(String(Math.floor(Date.now() / 1000) + requirements.maxTimeoutSeconds)),
+    };
   }
 
   async #heldBy(

@@ -5,13 +5,21 @@ import { VigilError } from '../../../core/errors/vigilError.ts';
 import { usdToAtomic } from '../../../core/x402/amounts.ts';
 
 const SupportedAssets = z.object({
-  kinds: z.array(z.object({ x402Version: z.number(), scheme: z.string(), network: z.string() })),
+  kinds: z.array(
+    z.object({
+      x402Version: z.number(),
+      scheme: z.string(),
+      network: z.string(),
+      extra: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
   assets: z.array(
     z.object({
       network: z.string(),
       address: z.string(),
       name: z.string(),
-      version: z.string(),
+      /** The EIP-712 domain version (EVM); SPL mints have none. */
+      version: z.string().default(''),
       decimals: z.number(),
       symbol: z.string(),
     }),
@@ -27,6 +35,8 @@ export interface PaymentOptionsConfig {
   asset: string | undefined;
   payTo: string | undefined;
   maxTimeoutSeconds: number;
+  /** A Solana option quoted beside the EVM one (exact scheme, an SPL mint). */
+  svm?: { network: string; asset: string; payTo: string } | undefined;
 }
 
 const CACHE_MS = 60_000;
@@ -106,6 +116,52 @@ export class PaymentOptions {
       ([address]) => address.toLowerCase() === asset.address.toLowerCase(),
     );
     return limit ? BigInt(limit[1]) : undefined;
+  }
+
+  get svmConfigured(): boolean {
+    return this.#config.svm !== undefined;
+  }
+
+  /** Every option a call can be paid with: the EVM one, and Solana's when the facilitator settles it. */
+  async acceptsForUsd(usd: number): Promise<PaymentRequirements[]> {
+    const evm = await this.requirementsForUsd(usd);
+    const svm = await this.svmRequirementsForUsd(usd).catch(() => undefined);
+    return svm ? [evm, svm] : [evm];
+  }
+
+  /** The Solana mint as the facilitator settles it, with its fee payer (`extra.feePayer`). */
+  async svmAsset(): Promise<AssetInfo & { feePayer: string }> {
+    const svm = this.#config.svm;
+    if (!svm)
+      throw new VigilError(
+        'payments_not_configured',
+        'This deployment takes no Solana payments (X402_SVM_ASSET).',
+      );
+    const supported = await this.supported();
+    const info = supported.assets.find(
+      (entry) => entry.network === svm.network && entry.address === svm.asset,
+    );
+    const feePayer = supported.kinds.find((kind) => kind.network === svm.network && kind.scheme === 'exact')
+      ?.extra?.feePayer;
+    if (!info || typeof feePayer !== 'string')
+      throw new VigilError(
+        'facilitator_unavailable',
+        `The facilitator does not settle ${svm.asset} on ${svm.network}.`,
+      );
+    return { ...info, feePayer };
+  }
+
+  async svmRequirementsForUsd(usd: number): Promise<PaymentRequirements> {
+    const asset = await this.svmAsset();
+    return {
+      scheme: 'exact',
+      network: asset.network as PaymentRequirements['network'],
+      amount: usdToAtomic(usd, asset.decimals).toString(),
+      asset: asset.address,
+      payTo: this.#config.svm?.payTo ?? '',
+      maxTimeoutSeconds: this.#config.maxTimeoutSeconds,
+      extra: { feePayer: asset.feePayer },
+    };
   }
 
   async requirementsForUsd(usd: number): Promise<PaymentRequirements> {

@@ -3,7 +3,7 @@ import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequirements } from '@x402/core/types';
 import type { PaymentReceipt } from '../../../core/stores/receipts.ts';
 import { formatAtomic } from '../../../core/x402/amounts.ts';
-import type { DecodedProof } from '../../../core/x402/proof.ts';
+import type { AnyProof } from '../../../core/x402/proof.ts';
 import { type SettleOutcome, settleResponseOf } from './settlements.ts';
 
 /** Payment ids are derived from the authorization, so the same proof always names the same payment. */
@@ -14,7 +14,7 @@ export function paymentIdOf(authorizationKey: string): string {
 export function newReceipt(parameters: {
   paymentId: string;
   requirements: PaymentRequirements;
-  proof: DecodedProof;
+  proof: Pick<AnyProof, 'payer'>;
   amountUsd: number;
   tool: string;
   requestId: string;
@@ -30,7 +30,7 @@ export function newReceipt(parameters: {
     asset: requirements.asset,
     amount: requirements.amount,
     amount_usd: parameters.amountUsd,
-    payer: proof.authorization.from,
+    payer: proof.payer,
     pay_to: requirements.payTo,
     tool: parameters.tool,
     request_id: parameters.requestId,

@@ -11,7 +11,8 @@ import { VigilError } from '../../../core/errors/vigilError.ts';
 export async function paymentRequiredProblem(
   resourceServer: x402ResourceServer,
   parameters: {
-    requirements: PaymentRequirements;
+    /** One option, or every option the call can be paid with (EVM, Solana). */
+    requirements: PaymentRequirements | PaymentRequirements[];
     resource: ResourceInfo;
     reason: string;
     detail: string;
@@ -19,7 +20,7 @@ export async function paymentRequiredProblem(
   },
 ): Promise<VigilError> {
   const required = await resourceServer.createPaymentRequiredResponse(
-    [parameters.requirements],
+    Array.isArray(parameters.requirements) ? parameters.requirements : [parameters.requirements],
     parameters.resource,
     parameters.reason,
   );

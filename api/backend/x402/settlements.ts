@@ -6,7 +6,7 @@ import { VigilError } from '../../../core/errors/vigilError.ts';
 import type { PaymentReceipt, ReceiptStore } from '../../../core/stores/receipts.ts';
 import { JobKind, SearchAttr } from '../../../core/temporal/searchAttributes.ts';
 import type { StepTimings } from '../../../core/timing/stepTimings.ts';
-import type { DecodedProof } from '../../../core/x402/proof.ts';
+import type { AnyProof } from '../../../core/x402/proof.ts';
 import { PaymentReason } from '../../../core/x402/reasons.ts';
 import { type SettlePaymentInput, settlementWorkflowId } from '../../../core/x402/settlement.ts';
 import type { settlePayment } from '../../../workflows/settlePayment.ts';
@@ -43,7 +43,7 @@ export class Settlements {
   }
 
   /** The facilitator's verdict on a proof; a non-2xx verdict is still a verdict, anything else 503. */
-  async verify(proof: DecodedProof, requirements: PaymentRequirements): Promise<VerifyResponse> {
+  async verify(proof: AnyProof, requirements: PaymentRequirements): Promise<VerifyResponse> {
     try {
       return await this.#deps.facilitator.verify(proof.payload, requirements);
     } catch (error) {
