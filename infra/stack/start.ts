@@ -167,6 +167,10 @@ async function main(): Promise<void> {
     X402_NETWORK: `eip155:${scenario.chainId}`,
     X402_ASSET: payments.token.address,
     X402_PAY_TO: payments.payTo,
+    // Solana beside EVM when the Solana devnet is local: its USDC-like mint, paid to its payee.
+    ...(solana
+      ? { X402_SVM_ASSET: solana.payments.mint, X402_SVM_PAY_TO: solana.payments.payTo.address }
+      : {}),
   };
   const facilitator = await spawnService({
     name: 'facilitator',
@@ -178,6 +182,14 @@ async function main(): Promise<void> {
       FACILITATOR_CHAIN: 'devnet',
       FACILITATOR_PRIVATE_KEY: payments.facilitatorKey,
       FACILITATOR_ASSETS: payments.token.address,
+      // The local Solana devnet poses as Solana devnet's id (FACILITATOR_SVM_NETWORK's default).
+      ...(solana
+        ? {
+            FACILITATOR_SVM_RPC_URL: solana.url,
+            FACILITATOR_SVM_PRIVATE_KEY: solana.payments.feePayer.secretKey,
+            FACILITATOR_SVM_ASSETS: solana.payments.mint,
+          }
+        : {}),
       // anvil mines each transaction at once: poll for receipts often.
       FACILITATOR_RECEIPT_POLL_MS: '5',
     },
@@ -232,10 +244,17 @@ async function main(): Promise<void> {
   say(
     `payments: USDC ${payments.token.address} → ${payments.payTo} (facilitator signer ${payments.facilitatorAddress})`,
   );
-  if (solana)
+  if (solana) {
     say(
       `solana devnet mints: ${Object.keys(solanaMints).length} (chain solana_devnet, addresses in the file below)`,
     );
+    // Devnet keys only: the funded payers an x402 client can pay with (see docs/x402.md).
+    const paymentsFile = path.join(dataDir, 'devnet', 'solana-payments.json');
+    writeFileSync(paymentsFile, `${JSON.stringify(solana.payments, null, 2)}\n`, { mode: 0o600 });
+    say(
+      `solana payments: mint ${solana.payments.mint} → ${solana.payments.payTo.address} (fee payer ${solana.payments.feePayer.address}; ${solana.payments.payers.length} funded payers in ${paymentsFile})`,
+    );
+  }
   say(`(written to ${stackFile})`);
 
   if (env.VIGIL_DEMO) await runDemo({ api: urls.api, apiKey, scenario, solanaMints, say });

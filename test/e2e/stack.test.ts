@@ -119,6 +119,15 @@ describe('the embedded stack (npm start)', () => {
     });
     expect(quote.status).toBe(402);
     expect(quote.headers.get('payment-required')).toBeTruthy();
+    // Solana beside EVM: the local Solana devnet's mint, with the facilitator's fee payer.
+    const accepts = (
+      (await quote.json()) as { accepts: { network: string; extra: Record<string, unknown> }[] }
+    ).accepts;
+    expect(accepts.map((option) => option.network)).toEqual([
+      'eip155:31337',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+    ]);
+    expect(typeof accepts[1]?.extra.feePayer).toBe('string');
     // The scraper service is up, and the worker process runs its pool (the browser starts on first use).
     const scraperHealth = (await (await fetch(`${info.urls.scraper}/healthz`)).json()) as {
       stores: { name: string; status: string }[];
