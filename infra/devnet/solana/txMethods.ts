@@ -62,6 +62,10 @@ export function rpcTransactionError(failed: FailedTransactionMetadata): unknown 
       return { InstructionError: [index, { Custom: Number((inner as { code: number }).code) }] };
     return { InstructionError: [index, String(inner)] };
   }
+  if (typeof err === 'object' && err !== null && 'accountIndex' in err)
+    return {
+      InsufficientFundsForRent: { account_index: Number((err as { accountIndex: number }).accountIndex) },
+    };
   return String(err);
 }
 
