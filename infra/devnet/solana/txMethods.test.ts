@@ -53,7 +53,7 @@ describe('the Solana devnet’s transaction methods (executed by LiteSVM)', () =
     const { svm, from, to, transfer, call } = await setup();
     const wire = getBase64EncodedWireTransaction(await signTransaction([from.keyPair], transfer(1_000_000n)));
     const signature = call('sendTransaction', wire, { encoding: 'base64' }) as string;
-    expect(svm.getBalance(to.address as Address)).toBe(1_000_000n);
+    expect(svm.getBalance(to.address)).toBe(1_000_000n);
     expect(call('getSignatureStatuses', [signature]).value).toEqual([
       { slot: expect.any(Number), confirmations: null, err: null, confirmationStatus: 'finalized' },
     ]);
@@ -65,7 +65,7 @@ describe('the Solana devnet’s transaction methods (executed by LiteSVM)', () =
     }
     expect(refused).toBeInstanceOf(RpcFailure);
     expect((refused as RpcFailure).data).toMatchObject({ err: 'AlreadyProcessed' });
-    expect(svm.getBalance(to.address as Address)).toBe(1_000_000n);
+    expect(svm.getBalance(to.address)).toBe(1_000_000n);
   });
 
   it('simulates without signatures only when asked, never commits, and spells failures as the RPC does', async () => {
@@ -73,7 +73,7 @@ describe('the Solana devnet’s transaction methods (executed by LiteSVM)', () =
     const unsigned = getBase64EncodedWireTransaction(transfer(1_000_000n));
     const simulated = call('simulateTransaction', unsigned, { encoding: 'base64', sigVerify: false });
     expect(simulated.value.err).toBeNull();
-    expect(svm.getBalance(to.address as Address) ?? 0n).toBe(0n);
+    expect(svm.getBalance(to.address) ?? 0n).toBe(0n);
     // Too much: the system program's failure, as {InstructionError: [index, {Custom: code}]}.
     const tooMuch = call('simulateTransaction', getBase64EncodedWireTransaction(transfer(10n ** 12n)), {
       encoding: 'base64',
