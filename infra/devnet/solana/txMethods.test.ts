@@ -1,5 +1,4 @@
 import {
-  type Address,
   appendTransactionMessageInstruction,
   compileTransaction,
   createTransactionMessage,
