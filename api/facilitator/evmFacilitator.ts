@@ -18,11 +18,11 @@ import { findSettlement } from './recovery.ts';
 import { type FacilitatorRequest, parseFacilitatorRequest } from './requestSchema.ts';
 import type { SettlementStore } from './settlementStore.ts';
 
-/** Solana's exact scheme, as /supported states it (see docs/x402.md). */
+/** Solana's exact scheme when it is not configured, as /supported states it (see docs/x402.md). */
 const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
 export const SOLANA_NOT_OFFERED =
-  'Not offered by this deployment: @x402/svm can settle it, but it needs a Solana RPC and a fee-payer key, ' +
-  'and there is no local Solana validator to test settlement on, so Vigil does not claim it.';
+  'Not offered by this deployment: Solana settlement needs a Solana RPC, a fee-payer key and the accepted ' +
+  'mints (FACILITATOR_SVM_RPC_URL, FACILITATOR_SVM_PRIVATE_KEY, FACILITATOR_SVM_ASSETS), and none are configured.';
 
 export interface FacilitatorAsset {
   network: Network;
