@@ -126,6 +126,32 @@ describe('the x402 facilitator on the Solana devnet (@x402/svm, LiteSVM)', () =>
     }
   });
 
+  it('settles a transaction once: a facilitator that never saw it (own store) cannot make the chain move funds again', async () => {
+    const signer = await payerSigner(8);
+    const account = solanaPayments.payers[8]?.tokenAccount ?? '';
+    const payload = await signed(signer, requirements);
+    const before = await balance(account);
+    const first = await post(withSolana, '/settle', payload, requirements);
+    expect(first.body).toMatchObject({ success: true, payer: signer.address });
+    const token = await setupPaymentToken(rpcUrl);
+    const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
+      listen: false,
+      solana: true,
+    });
+    try {
+      const second = await post(amnesiac, '/settle', payload, requirements);
+      // The same signed transaction is refused by the cluster (already processed): nothing sent twice.
+      expect(second.body).toMatchObject({
+        success: false,
+        errorReason: 'invalid_exact_svm_transaction_failed',
+        transaction: '',
+      });
+    } finally {
+      await amnesiac.close();
+    }
+    expect(before - (await balance(account))).toBe(BigInt(requirements.amount));
+  });
+
   it('reports the Solana RPC and the fee payer’s SOL in /healthz', async () => {
     const health = await withSolana.app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);
