@@ -2,25 +2,20 @@ import { z } from 'zod';
 import { IntEnv, LogLevel, OptionalEnv } from '../../core/config/env.ts';
 import { StoresEnv } from '../../core/config/stores.ts';
 
-const AddressList = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x-prefixed 20-byte addresses')).min(1));
+/** A comma-separated list of at least one address of the given shape. */
+const addressList = (pattern: RegExp, message: string) =>
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(pattern, message)).min(1));
 
-const SolanaAddressList = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be base58 Solana addresses')).min(1));
+const AddressList = addressList(/^0x[0-9a-fA-F]{40}$/, 'must be 0x-prefixed 20-byte addresses');
+const SolanaAddressList = addressList(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be base58 Solana addresses');
 
 /** The facilitator ({coffer_url}): one EVM chain, the EIP-3009 tokens it settles, one signer. */
 export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX: true }).extend({

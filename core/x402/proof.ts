@@ -60,23 +60,26 @@ export class PaymentProofError extends Error {
  * PAYMENT-SIGNATURE (x402 v2's), base64 JSON checked with the official schema, then the exact
  * EVM authorization inside it. Throws PaymentProofError with the reason to answer.
  */
-export function readPaymentProof(headers: {
+export function readPaymentProof(headers: ProofHeaders): DecodedProof | undefined {
+  const raw = rawProof(headers);
+  return raw === undefined ? undefined : decodePaymentProof(raw);
+}
+
+interface ProofHeaders {
   'x-payment'?: string | string[] | undefined;
   'payment-signature'?: string | string[] | undefined;
-}): DecodedProof | undefined {
+}
+
+function rawProof(headers: ProofHeaders): string | undefined {
   const raw = first(headers['payment-signature']) ?? first(headers['x-payment']);
-  if (raw === undefined || raw.trim() === '') return undefined;
-  return decodePaymentProof(raw.trim());
+  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
 }
 
 /** Like readPaymentProof, and a Solana exact transaction is a proof too (the tool gateway takes both). */
-export function readAnyPaymentProof(headers: {
-  'x-payment'?: string | string[] | undefined;
-  'payment-signature'?: string | string[] | undefined;
-}): AnyProof | undefined {
-  const raw = first(headers['payment-signature']) ?? first(headers['x-payment']);
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const payload = decodePayload(raw.trim());
+export function readAnyPaymentProof(headers: ProofHeaders): AnyProof | undefined {
+  const raw = rawProof(headers);
+  if (raw === undefined) return undefined;
+  const payload = decodePayload(raw);
   if (!isSolanaNetwork(payload.accepted.network)) return decodedEvm(payload);
   const exact = ExactSvmPayload.safeParse(payload.payload);
   let decoded: { messageHash: string; payer: string } | undefined;
