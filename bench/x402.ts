@@ -5,7 +5,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createKeyPairSignerFromBytes, getBase58Encoder } from '@solana/kit';
+import { x402Client } from '@x402/core/client';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
+import type { PaymentRequirements } from '@x402/core/types';
+import { ExactSvmScheme } from '@x402/svm/exact/client';
+import { SOLANA_DEVNET_CAIP2 } from '../api/facilitator/svmFacilitator.ts';
+import { startSolanaDevnet } from '../infra/devnet/solana/devnet.ts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { deployPaymentToken, fundedDevAccount, mintPaymentToken } from '../infra/devnet/paymentToken.ts';
@@ -35,18 +41,22 @@ const loadBefore = Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
 const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-x402-'));
 const stops: (() => Promise<void>)[] = [];
 try {
-  const [temporal, redis, mongo, anvil] = await Promise.all([
+  const [temporal, redis, mongo, anvil, solana] = await Promise.all([
     freePort().then((port) => startTemporal({ port })),
     freePort().then((port) => startRedis({ port })),
     freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
     startAnvil({ genesisTimestamp: scenarioGenesisTimestamp() }),
+    // LiteSVM in this process behind its JSON-RPC front, posing as Solana devnet.
+    startSolanaDevnet(),
   ]);
   stops.push(
     () => temporal.process.stop(),
     () => redis.process.stop(),
     () => mongo.process.stop(),
     () => anvil.stop(),
+    () => solana.close(),
   );
+  const svmPayments = solana.payments;
   const scenario = await deployScenario(anvil.url);
   const token = await deployPaymentToken(anvil.url);
   const signer = await fundedDevAccount(anvil.url, '1000');
@@ -73,6 +83,8 @@ try {
     FACILITATOR_URL: facilitatorUrl,
     X402_ASSET: token.address,
     X402_PAY_TO: payTo,
+    X402_SVM_ASSET: svmPayments.mint,
+    X402_SVM_PAY_TO: svmPayments.payTo.address,
   };
   const children: ManagedProcess[] = await Promise.all([
     spawnService({
@@ -85,6 +97,9 @@ try {
         FACILITATOR_PRIVATE_KEY: signer.privateKey,
         FACILITATOR_ASSETS: token.address,
         FACILITATOR_RECEIPT_POLL_MS: values['receipt-poll-ms'],
+        FACILITATOR_SVM_RPC_URL: solana.url,
+        FACILITATOR_SVM_PRIVATE_KEY: svmPayments.feePayer.secretKey,
+        FACILITATOR_SVM_ASSETS: svmPayments.mint,
       },
       ready: async () => (await fetch(`${facilitatorUrl}/healthz`)).ok,
     }),
@@ -138,6 +153,38 @@ try {
       ),
     ),
   );
+  // Solana proofs from the devnet's funded payers, signed by the official client, also ahead of time.
+  const svmRequirements: PaymentRequirements = {
+    scheme: 'exact',
+    network: SOLANA_DEVNET_CAIP2,
+    amount: PRICE.toString(),
+    asset: svmPayments.mint,
+    payTo: svmPayments.payTo.address,
+    maxTimeoutSeconds: 300,
+    extra: { feePayer: svmPayments.feePayer.address },
+  };
+  const svmClients = await Promise.all(
+    svmPayments.payers.map(async (entry) => {
+      const signer = await createKeyPairSignerFromBytes(getBase58Encoder().encode(entry.secretKey));
+      return x402Client.fromConfig({
+        schemes: [
+          { network: SOLANA_DEVNET_CAIP2, client: new ExactSvmScheme(signer, { rpcUrl: solana.url }) },
+        ],
+        spendControls: {
+          allowedAssets: [
+            { network: SOLANA_DEVNET_CAIP2, asset: svmPayments.mint, maxAmountPerPayment: PRICE.toString() },
+          ],
+        },
+      });
+    }),
+  );
+  const svmProofs: string[] = [];
+  for (let index = 0; index < n + WARMUP; index++) {
+    const client = svmClients[index % svmClients.length];
+    if (!client) throw new Error('no Solana payer');
+    const payload = await client.createPaymentPayload(paymentRequiredFor(svmRequirements));
+    svmProofs.push(encodePaymentSignatureHeader(payload));
+  }
   const trialCall = (index: number) => call({ 'x-client-id': `bench-client-${index}` }, false);
   const paidCall = (proof: string) => call({ 'x-payment': proof }, true);
 
@@ -163,6 +210,15 @@ try {
     await runPhase(`${TOOL} paid (again)`, proofs.slice(WARMUP + n, WARMUP + 2 * n), concurrency, paidCall),
   ];
   recording = false;
+  await runPhase('warmup paid on Solana', svmProofs.slice(0, WARMUP), 1, paidCall);
+  rows.push(
+    await runPhase(
+      `${TOOL} paid on Solana (verify + settle)`,
+      svmProofs.slice(WARMUP),
+      concurrency,
+      paidCall,
+    ),
+  );
 
   // The facilitator alone, called directly: where its share of verify and settle goes.
   const facilitatorSteps = { verify: new StepSamples(), settle: new StepSamples() };
@@ -205,6 +261,10 @@ try {
     p50_ms: Math.round((paidP50 - trialP50) * 10) / 10,
     p95_ms: Math.round((paidP95 - trialP95) * 10) / 10,
   };
+  const addedSolana = {
+    p50_ms: Math.round(((rows[4]?.p50_ms ?? 0) - trialP50) * 10) / 10,
+    p95_ms: Math.round(((rows[4]?.p95_ms ?? 0) - trialP95) * 10) / 10,
+  };
   const report = {
     benchmark: 'x402-paid-call-overhead',
     date: new Date().toISOString(),
@@ -224,12 +284,14 @@ try {
     },
     phases: rows,
     added_latency_of_payment: added,
+    added_latency_of_solana_payment: addedSolana,
     target_p50_ms: 50,
     breakdown,
   };
   const table = [
     markdownTable(rows),
     `Added by payment (best run of each path): p50 ${added.p50_ms} ms, p95 ${added.p95_ms} ms (target p50 ≤ 50 ms).`,
+    `Added by a Solana payment (LiteSVM devnet): p50 ${addedSolana.p50_ms} ms, p95 ${addedSolana.p95_ms} ms.`,
     '### Paid call, per step (backend Server-Timing)',
     stepTable('step', breakdown.gateway),
     '### Facilitator alone (its Server-Timing; rpc = JSON-RPC requests)',
