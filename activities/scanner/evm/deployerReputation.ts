@@ -8,6 +8,7 @@ import {
   type PublicClient,
 } from 'viem';
 import type { ChainInfo } from '../../../core/chains/registry.ts';
+import { firstBlockWhere } from './firstBlock.ts';
 import { isHistoricalStateError } from '../../../core/chains/rpcErrors.ts';
 import { DEPLOYER_REPUTATION } from '../../../core/risk/model.ts';
 import type { ScanLimits } from '../../../core/scan/scanConfig.ts';
@@ -184,28 +185,8 @@ async function firstActivity(
     return balance > 0n || count > 0;
   };
   if (!(await active(blockNumber))) return undefined;
-  let low = 0n;
-  let high = blockNumber;
-  if (await active(0n)) {
-    low = -1n;
-    high = 0n;
-  }
-  while (high - low > 1n) {
-    const span = high - low;
-    const probes = [
-      ...new Set(
-        Array.from({ length: FAN_OUT - 1 }, (_, i) => low + (span * BigInt(i + 1)) / BigInt(FAN_OUT)),
-      ),
-    ].filter((block) => block > low && block < high);
-    if (probes.length === 0) break;
-    const results = await Promise.all(probes.map(active));
-    const first = results.indexOf(true);
-    if (first === -1) low = probes[probes.length - 1] ?? low;
-    else {
-      high = probes[first] ?? high;
-      if (first > 0) low = probes[first - 1] ?? low;
-    }
-  }
+  // Active at the genesis: the search range is just block 0.
+  const high = (await active(0n)) ? 0n : await firstBlockWhere(active, 0n, blockNumber, FAN_OUT);
   const block = await client.getBlock({ blockNumber: high });
   return { number: high, timestamp: block.timestamp };
 }

@@ -1,5 +1,6 @@
 import { type Address, getAddress, type Hash, parseAbiItem, type PublicClient, zeroAddress } from 'viem';
 import type { Creation } from '../../../core/scan/schema.ts';
+import { firstBlockWhere } from './firstBlock.ts';
 
 const mintTransfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
@@ -35,25 +36,8 @@ export async function findCreation(
     const code = await client.getCode({ address, blockNumber: block });
     return code !== undefined && code !== '0x';
   };
-  let low = 0n; // highest block known to have no code (or the genesis)
-  let high = blockNumber; // lowest block known to have code
   if (await hasCode(0n)) return undefined; // genesis allocations have no creating transaction
-  while (high - low > 1n) {
-    const span = high - low;
-    const probes = [
-      ...new Set(
-        Array.from({ length: FAN_OUT - 1 }, (_, i) => low + (span * BigInt(i + 1)) / BigInt(FAN_OUT)),
-      ),
-    ].filter((block) => block > low && block < high);
-    if (probes.length === 0) break;
-    const results = await Promise.all(probes.map(hasCode));
-    const first = results.indexOf(true);
-    if (first === -1) low = probes[probes.length - 1] ?? low;
-    else {
-      high = probes[first] ?? high;
-      if (first > 0) low = probes[first - 1] ?? low;
-    }
-  }
+  const high = await firstBlockWhere(hasCode, 0n, blockNumber, FAN_OUT);
   const receipts = await client.getBlockReceipts({ blockNumber: high });
   const target = getAddress(address);
   const direct = receipts.find(

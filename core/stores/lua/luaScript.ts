@@ -4,15 +4,21 @@ import type { Redis } from 'ioredis';
 type Reply = number | string | null | Reply[];
 
 /**
- * A named Lua script from this folder, registered on the client (EVALSHA, falling back to EVAL
- * after a Redis restart). Keys go through the client's key prefix like any other command's.
+ * A named Lua script (`<name>.lua` in `folder`, by default this one), registered on the client
+ * (EVALSHA, falling back to EVAL after a Redis restart). Keys go through the client's key prefix
+ * like any other command's. Script names are unique across folders.
  */
-export function luaScript(redis: Redis, name: string, numberOfKeys: number) {
+export function luaScript(
+  redis: Redis,
+  name: string,
+  numberOfKeys: number,
+  folder: URL = new URL('./', import.meta.url),
+) {
   const command = `vigil_${name}`;
   if (!(command in redis)) {
     redis.defineCommand(command, {
       numberOfKeys,
-      lua: readFileSync(new URL(`./${name}.lua`, import.meta.url), 'utf8'),
+      lua: readFileSync(new URL(`${name}.lua`, folder), 'utf8'),
     });
   }
   const run = (redis as unknown as Record<string, (...args: (string | number)[]) => Promise<Reply>>)[command];
