@@ -13,7 +13,13 @@ import {
 } from '../../infra/devnet/paymentToken.ts';
 import { until } from '../support/until.ts';
 import { startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
-import { fundedPayer, payerClient, type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
+import {
+  fundedPayer,
+  payerClient,
+  type PaymentsStack,
+  sendAtOnce,
+  startPaymentsStack,
+} from '../support/payments.ts';
 
 const json = (response: Response | undefined): Promise<any> =>
   (response ? response.json() : Promise.resolve(undefined)) as Promise<any>;
@@ -176,14 +182,9 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
     const proof = encodePaymentSignatureHeader(
       await payerClient(payer.privateKey, token).createPaymentPayload(quote),
     );
-    const submit = vi.spyOn(ScanJobs.prototype, 'submit');
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof }),
-      ),
+    const { responses, runs } = await sendAtOnce(20, () =>
+      post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof }),
     );
-    const runs = submit.mock.calls.length;
-    submit.mockRestore();
     expect(runs).toBe(1);
     const statuses = responses.map((response) => response.status);
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);

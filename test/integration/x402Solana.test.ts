@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ScanJobs } from '../../api/backend/scanJobs.ts';
 import { SOLANA_DEVNET_CAIP2 } from '../../api/facilitator/svmFacilitator.ts';
 import { testStack } from '../support/fixtures.ts';
-import { type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
+import { type PaymentsStack, sendAtOnce, startPaymentsStack } from '../support/payments.ts';
 
 const json = (response: Response): Promise<any> => response.json() as Promise<any>;
 const HONEYPOT_PRICE = 10_000n; // honeypot_check: $0.01 in the 6-decimal mint
@@ -176,14 +176,9 @@ describe('x402 on Solana end to end (official @x402/svm client, facilitator and 
     const quote = await quoteOf('honeypot_check', scenario.tokens.clean.address);
     const proof = await proofFor(client, quote, solanaOption(quote));
     const before = await Promise.all([balance(solanaPayments.payTo.tokenAccount), balance(tokenAccount)]);
-    const submit = vi.spyOn(ScanJobs.prototype, 'submit');
-    const responses = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof }),
-      ),
+    const { responses, runs } = await sendAtOnce(10, () =>
+      post('honeypot_check', body(scenario.tokens.clean.address), { 'x-payment': proof }),
     );
-    const runs = submit.mock.calls.length;
-    submit.mockRestore();
     expect(runs).toBe(1);
     const statuses = responses.map((response) => response.status);
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);

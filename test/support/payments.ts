@@ -2,6 +2,8 @@ import { x402Client } from '@x402/core/client';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import type { Hex } from 'viem';
+import { vi } from 'vitest';
+import { ScanJobs } from '../../api/backend/scanJobs.ts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildFacilitatorApp } from '../../api/facilitator/app.ts';
 import { FacilitatorEngines } from '../../api/facilitator/engine.ts';
@@ -216,4 +218,18 @@ export async function startPaymentsStack(
       await facilitator.close();
     },
   };
+}
+
+/**
+ * Sends one request `times` times at once and counts how often the tool behind it really ran
+ * (scans submitted), for the one-proof-many-requests tests.
+ */
+export async function sendAtOnce(times: number, send: () => Promise<Response>) {
+  const submit = vi.spyOn(ScanJobs.prototype, 'submit');
+  try {
+    const responses = await Promise.all(Array.from({ length: times }, send));
+    return { responses, runs: submit.mock.calls.length };
+  } finally {
+    submit.mockRestore();
+  }
 }
