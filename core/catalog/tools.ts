@@ -10,29 +10,38 @@ import {
 } from '../chains/registry.ts';
 import { type ToolDefinition, PriceTier, ScanView } from './schema.ts';
 
-/** Chains where token scans run, computed from the registry's capabilities. */
-const TOKEN_SCAN_CHAINS = CHAINS.filter((chain: ChainInfo) => hasCapability(chain, Capability.tokenScan)).map(
-  (chain) => chain.id,
-) as [ChainId, ...ChainId[]];
+/** The registry's chains that pass `applies`, as a non-empty tuple for z.enum. */
+function chainsWhere(applies: (chain: ChainInfo) => boolean): [ChainId, ...ChainId[]] {
+  return CHAINS.filter(applies).map((chain) => chain.id) as [ChainId, ...ChainId[]];
+}
 
-const TokenTarget = z
-  .object({
-    chain: z.enum(TOKEN_SCAN_CHAINS).describe('Chain slug, e.g. ethereum, base, devnet'),
-    address: z.string().min(1).max(128).describe('Token contract address'),
-  })
-  .strict();
+/** A tool's input: a chain it applies to and an address on it. */
+function chainTarget(chains: [ChainId, ...ChainId[]], chainHint: string, addressHint: string) {
+  return z
+    .object({
+      chain: z.enum(chains).describe(chainHint),
+      address: z.string().min(1).max(128).describe(addressHint),
+    })
+    .strict();
+}
+
+/** Chains where token scans run, computed from the registry's capabilities. */
+const TOKEN_SCAN_CHAINS = chainsWhere((chain) => hasCapability(chain, Capability.tokenScan));
+const TokenTarget = chainTarget(
+  TOKEN_SCAN_CHAINS,
+  'Chain slug, e.g. ethereum, base, devnet',
+  'Token contract address',
+);
 
 /** EVM chains where a deployer's record can be read (its nonces, creations and pools). */
-const DEPLOYER_CHAINS = CHAINS.filter(
-  (chain: ChainInfo) => chain.kind === ChainKind.evm && hasCapability(chain, Capability.walletAnalysis),
-).map((chain) => chain.id) as [ChainId, ...ChainId[]];
-
-const DeployerTarget = z
-  .object({
-    chain: z.enum(DEPLOYER_CHAINS).describe('EVM chain slug, e.g. ethereum, base, devnet'),
-    address: z.string().min(1).max(128).describe('The deployer wallet'),
-  })
-  .strict();
+const DEPLOYER_CHAINS = chainsWhere(
+  (chain) => chain.kind === ChainKind.evm && hasCapability(chain, Capability.walletAnalysis),
+);
+const DeployerTarget = chainTarget(
+  DEPLOYER_CHAINS,
+  'EVM chain slug, e.g. ethereum, base, devnet',
+  'The deployer wallet',
+);
 
 const NoInput = z.object({}).strict();
 
