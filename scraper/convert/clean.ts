@@ -1,48 +1,10 @@
-import { type AnyNode, type Element, isComment, isTag } from 'domhandler';
-import { type Cheerio, type CheerioAPI, load } from 'cheerio/slim';
+import { type AnyNode, isComment, isTag, type ParentNode } from 'domhandler';
+import { type CheerioAPI, load } from 'cheerio/slim';
+import { extractMainContent } from './mainContent.ts';
 
 /** Never content: code, styling, embedded documents, form controls, and the head. */
 const NON_CONTENT =
   'script, style, noscript, template, iframe, object, embed, canvas, svg, link, meta, head, button, input, select, textarea, dialog';
-
-/**
- * Page furniture removed from the main content. Generic class names (`.header`, `.menu`) match
- * wrapper elements on some themes, so the result is checked against the page and the removal
- * is undone when it took most of the text away.
- */
-const BOILERPLATE = [
-  'header',
-  'footer',
-  'nav',
-  'aside',
-  '[role="navigation"]',
-  '[role="banner"]',
-  '[role="contentinfo"]',
-  '[role="complementary"]',
-  '[aria-hidden="true"]',
-  '[hidden]',
-  '.sidebar',
-  '.navbar',
-  '.nav',
-  '.menu',
-  '.breadcrumb',
-  '.breadcrumbs',
-  '.cookie',
-  '.cookie-banner',
-  '#cookie-banner',
-  '.cookies',
-  '.consent',
-  '.ad',
-  '.ads',
-  '.advert',
-  '.advertisement',
-  '.social',
-  '.share',
-  '.newsletter',
-  '.popup',
-  '.modal',
-  '.skip-link',
-].join(', ');
 
 export interface LoadedPage {
   $: CheerioAPI;
@@ -50,6 +12,8 @@ export interface LoadedPage {
   baseUrl: string;
   /** Read before the head is dropped. */
   title: string;
+  /** The title and og:title, to recognise the headline inside the content. */
+  headline: string;
 }
 
 /** Parses a page, drops what is never content, and makes every link and image absolute. */
@@ -58,6 +22,7 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
   const baseHref = $('base[href]').attr('href');
   const baseUrl = resolveUrl(baseHref ?? '', pageUrl) ?? pageUrl;
   const title = $('title').first().text().replace(/\s+/g, ' ').trim();
+  const ogTitle = $('meta[property="og:title"]').attr('content') ?? '';
   $(NON_CONTENT).remove();
   // One walk over what is left: comments out, handlers and inline styles off, links and images
   // absolute (a walk per concern cost more than parsing the page).
@@ -70,6 +35,11 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
       }
       if (!isTag(node)) continue;
       const attribs = node.attribs;
+      // Invisible to readers (Readability's test): never content.
+      if (attribs.style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(attribs.style)) {
+        drop.push(node);
+        continue;
+      }
       for (const name of Object.keys(attribs))
         if (name.startsWith('on') || name === 'style') delete attribs[name];
       if (node.name === 'a' && attribs.href !== undefined) {
@@ -90,42 +60,28 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
   };
   walk($.root().children().toArray());
   $(drop).remove();
-  return { $, baseUrl, title };
+  return { $, baseUrl, title, headline: `${title} ${ogTitle}`.trim() };
 }
 
 /**
- * The main content: the page's own `<main>`/`<article>` when it holds most of the text,
- * otherwise the body without its furniture; the whole body again when stripping left too little.
+ * The main content's nodes (see extractMainContent); `reload` parses the page afresh for the
+ * second pass that pages stripped too hard by class evidence get.
  */
-export function mainContent({ $ }: LoadedPage): Cheerio<AnyNode> {
-  const body: Cheerio<AnyNode> = $('body').length > 0 ? $('body') : $.root();
-  const total = textLength(body);
-  const candidate = [$('main').first(), $('[role="main"]').first(), largest($, $('article'))].find(
-    (element) => element.length > 0,
-  );
-  if (candidate && textLength(candidate) >= total * 0.3) return candidate;
-  const stripped = body.clone();
-  stripped.find(BOILERPLATE).remove();
-  const kept = textLength(stripped);
-  if (kept >= Math.min(total * 0.2, 200)) return stripped;
-  return body;
+export function mainContent(page: LoadedPage, reload?: () => LoadedPage): AnyNode[] {
+  const { $ } = page;
+  const root = ($('body').get(0) ?? $.root().get(0)) as ParentNode | undefined;
+  if (!root) return [];
+  return extractMainContent(root, page.headline, reload ? () => bodyOf(reload()) : undefined);
 }
 
-function largest($: CheerioAPI, elements: Cheerio<Element>): Cheerio<Element> {
-  let best: Cheerio<Element> = $([]);
-  let bestLength = -1;
-  elements.each((_, element) => {
-    const length = textLength($(element));
-    if (length > bestLength) {
-      best = $(element);
-      bestLength = length;
-    }
-  });
-  return best;
+function bodyOf(page: LoadedPage): ParentNode {
+  return (page.$('body').get(0) ?? page.$.root().get(0)) as ParentNode;
 }
 
-function textLength(element: Cheerio<AnyNode>): number {
-  return element.text().replace(/\s+/g, ' ').trim().length;
+/** The whole body (only_main_content: false): everything but code and styling. */
+export function wholeBody(page: LoadedPage): AnyNode[] {
+  const { $ } = page;
+  return $('body').length > 0 ? $('body').contents().toArray() : $.root().contents().toArray();
 }
 
 export function resolveUrl(href: string, base: string): string | undefined {

@@ -42,16 +42,17 @@ export function convertPage(input: ConvertInput): Content {
     return format === ScrapeFormat.json ? { title: null, main_text: text } : text;
   }
   const page = loadPage(body_, input.url);
+  const reload = () => loadPage(body_, input.url);
   switch (format) {
     case ScrapeFormat.markdown:
-      return nodesToMarkdown(mainContent(page).toArray());
+      return nodesToMarkdown(mainContent(page, reload));
     case ScrapeFormat.html:
       return cleanedHtml(page);
     case ScrapeFormat.text:
-      return nodesToText(mainContent(page).toArray());
+      return nodesToText(mainContent(page, reload));
     case ScrapeFormat.json:
       return extractStructured(
-        { $: load(body_), baseUrl: page.baseUrl, title: page.title },
+        { $: load(body_), baseUrl: page.baseUrl, title: page.title, headline: page.headline },
         page,
         input.headers,
       );

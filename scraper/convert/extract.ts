@@ -72,7 +72,7 @@ export function extractStructured(
     canonical_url: canonicalHref ? (resolveUrl(canonicalHref, raw.baseUrl) ?? null) : null,
     headings,
     links,
-    main_text: nodesToText(mainContent(cleaned).toArray()),
+    main_text: nodesToText(mainContent(cleaned)),
     json_ld: jsonLd,
     meta,
   };
