@@ -49,6 +49,11 @@ function extractFrom(root: ParentNode, title: string, pruneByClass: boolean): An
   const top = chooseTop(root, scores, stats);
   if (!top) return [...root.children];
   const picked = withSiblings(top, scores, stats);
+  if (process.env.EXTRACT_DEBUG) {
+    const desc = (e: Element) => `${e.name}.${e.attribs.class ?? ''}#${e.attribs.id ?? ''}`;
+    console.error('TOP', desc(top), scores.get(top), 'picked', picked.length, 'chars', statsOf(stats, top).chars);
+    for (const [e, sc] of [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.error('  cand', desc(e), sc.toFixed(1), statsOf(stats, e).chars);
+  }
   for (const node of picked) if (isTag(node)) clean(node, stats, scores, title);
   return picked;
 }
@@ -198,10 +203,11 @@ function chooseTop(root: ParentNode, scores: Scores, stats: StatsMap): Element |
     .slice(1)
     .filter(([, score]) => score >= topScore * 0.75)
     .map(([element]) => element);
-  if (alternatives.length >= 2) {
+  // An <article> is self-contained by definition: strong <article> neighbours are other posts.
+  if (alternatives.length >= 3 && top.name !== 'article') {
     for (let parent = top.parent; parent && isTag(parent) && parent.name !== 'body'; parent = parent.parent) {
       const inside = alternatives.filter((element) => contains(parent, element)).length;
-      if (inside >= 2) {
+      if (inside >= 3) {
         top = parent;
         break;
       }
@@ -282,10 +288,17 @@ const CONDITIONAL = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'div', 'se
 function clean(root: Element, stats: StatsMap, scores: Scores, title: string): void {
   const drop: Element[] = [];
   const normalizedTitle = normalize(title);
+  // A block holding most of the content is its wrapper, whatever its evidence says.
+  const wrapperChars = statsOf(stats, root).chars * 0.5;
   const walk = (element: Element) => {
     for (const child of element.children) {
       if (!isTag(child)) continue;
-      if (shouldDrop(child, stats, scores, normalizedTitle)) drop.push(child);
+      const wrapper = statsOf(stats, child).chars > wrapperChars;
+      if (!wrapper && shouldDrop(child, stats, scores, normalizedTitle)) {
+        drop.push(child);
+        if (process.env.EXTRACT_DEBUG && statsOf(stats, child).chars > 100)
+          console.error('DROP', child.name, child.attribs.class, child.attribs.id, statsOf(stats, child));
+      }
       else walk(child);
     }
   };
@@ -312,9 +325,10 @@ function shouldDrop(element: Element, stats: StatsMap, scores: Scores, title: st
   const isList =
     name === 'ul' || name === 'ol' || (own.listItems > 0 && own.chars > 0 && listShare(element, stats) > 0.9);
   const density = linkDensity(own);
-  const paragraphs = own.paragraphs;
+  // Text in <br>-separated runs counts as paragraphs too (Readability turns such runs into <p>).
+  const paragraphs = Math.max(own.paragraphs, Math.floor(own.chars / 250));
   const inFigure = hasAncestor(element, 'figure');
-  if (own.images > 1 && paragraphs / own.images < 0.5 && !inFigure) return true;
+  if (own.images > 1 && paragraphs / own.images < 0.5 && own.chars < 50 * own.images && !inFigure) return true;
   if (!isList && own.listItems - 100 > paragraphs) return true;
   if (own.inputs > Math.floor(paragraphs / 3)) return true;
   if (!isList && own.chars < 25 && (own.images === 0 || own.images > 2) && !inFigure) return true;
