@@ -96,11 +96,7 @@ const vigil = (format: ScrapeFormat) => (page: Page) =>
 
 function readability(page: Page): string {
   const { document } = parseHTML(page.html);
-  return (
-    new Readability(document as unknown as ConstructorParameters<typeof Readability>[0])
-      .parse()
-      ?.textContent?.trim() ?? ''
-  );
+  return new Readability(document).parse()?.textContent?.trim() ?? '';
 }
 
 /** Pages/s with the pages spread over `workerCount` threads (warmed up first). */

@@ -6,7 +6,7 @@
 
 /** Class or id words of furniture: removed before scoring unless they also say "content". */
 export const UNLIKELY =
-  /-ad-|ad-break|adbox|advert|agegate|ai2html|banner|breadcrumb|byline|combx|comment|community|consent|cookie|cover-wrap|disqus|donat|dropdown|extra|footer|gdpr|header|legends|login|masthead|menu|modal|navbar|newsletter|outbrain|pager|pagination|paywall|popup|promo|recirc|related|remark|replies|rss|share|sharing|shoutbox|sidebar|signup|skip-link|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|trending|tweet|widget|yom-remote/i;
+  /-ad-|ad-break|adbox|advert|agegate|ai2html|banner|breadcrumb|byline|combx|comment|community|consent|cookie|cover-wrap|disqus|donat|dropdown|extra|footer|gdpr|header|legends|login|masthead|menu|modal|navbar|newsletter|outbrain|pager|pagination|popup|promo|recirc|related|remark|replies|rss|share|sharing|shoutbox|sidebar|signup|skip-link|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|trending|widget|yom-remote/i;
 
 /** Words that keep an element despite an unlikely word (`main-header-content`). */
 export const MAYBE_CONTENT = /and|article|body|column|content|main|shadow/i;
@@ -75,4 +75,12 @@ export const INLINE_TAGS = new Set([
 
 /** Short blocks that are furniture wherever they stand (share lines, credits, calls to act). */
 export const FURNITURE_LINE =
-  /^(?:advertisement|ad|sponsored|share(?: this(?: article| story)?)?|share on \w+|tweet|email|print|comments?|\d+ comments?|read (?:more|next|also)|related(?: articles| stories| posts)?|more from [\w ]+|follow us(?: on \w+)?|sign up(?: for [\w ]+)?|subscribe(?: now| today)?|newsletter|image|photo|getty images|(?:photo|image|picture)(?: credit)?:.*|copyright .*|© .*|all rights reserved.*|recommended(?: for you)?|trending(?: now)?|you (?:may|might) also like|most (?:read|popular)|see also|loading\.*|skip to (?:main )?content|back to top)$/i;
+  /^(?:advertisement|ad|sponsored|share(?: this(?: article| story)?)?|share on \w+|tweet|email|print|comments?|\d+ comments?|read (?:more|next|also)|related(?: articles| stories| posts)?|more from [\w ]+|follow us(?: on \w+)?|sign up(?: for [\w ]+)?|subscribe(?: now| today)?|newsletter|image|photo|getty images|(?:photo|image|picture)(?: credit)?:.*|copyright .*|© .*|all rights reserved.*|recommended(?: for you)?|trending(?: now)?|you (?:may|might) also like|most (?:read|popular)|see also|loading\.*|skip to (?:main )?content|back to top|tags?|topics?)[\s.:…!]*$/i;
+
+/** A byline, dateline or credit: who wrote it and when is not the article. */
+export const BYLINE_LINE =
+  /^(?:by\s+\p{Lu}[\p{L}'.-]+(?:\s+\p{Lu}[\p{L}'.-]+){0,3}(?:\s|,|$)|(?:posted|published|updated|last updated)(?:\s+on)?\s+(?:\d|\p{Lu})|written by|reporting by|editing by|photo(?:graph)?s? by|images? by|credit:|source:)|©|all rights reserved/iu;
+
+/** A heading after which the rest of its block is other stories or comments. */
+export const TAIL_HEADING =
+  /^(?:related(?: articles| stories| posts| news| content| coverage)?|you (?:may|might) (?:also )?(?:like|enjoy|be interested in)|more (?:stories|from|news|on|in|like this)\b.*|read (?:more|next|also)|recommended(?: for you| stories| reading)?|(?:most )?popular(?: stories| now)?|trending(?: now| stories)?|latest (?:news|stories|posts)|most read|(?:\d+ )?comments?|leave a (?:comment|reply)|join the (?:conversation|discussion)|share this(?: article| story| post)?|about the author|sponsored(?: content| stories)?|around the web|further reading|see also)[\s.:…!]*$/i;

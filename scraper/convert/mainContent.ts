@@ -1,6 +1,7 @@
 import { type AnyNode, type Element, isTag, isText, type ParentNode } from 'domhandler';
 import { removeElement } from 'domutils';
 import {
+  BYLINE_LINE,
   FURNITURE_LINE,
   FURNITURE_TAGS,
   INLINE_TAGS,
@@ -8,6 +9,7 @@ import {
   NEGATIVE,
   PARAGRAPH_TAGS,
   POSITIVE,
+  TAIL_HEADING,
   UNLIKELY,
   UNLIKELY_ROLES,
 } from './evidence.ts';
@@ -49,11 +51,6 @@ function extractFrom(root: ParentNode, title: string, pruneByClass: boolean): An
   const top = chooseTop(root, scores, stats);
   if (!top) return [...root.children];
   const picked = withSiblings(top, scores, stats);
-  if (process.env.EXTRACT_DEBUG) {
-    const desc = (e: Element) => `${e.name}.${e.attribs.class ?? ''}#${e.attribs.id ?? ''}`;
-    console.error('TOP', desc(top), scores.get(top), 'picked', picked.length, 'chars', statsOf(stats, top).chars);
-    for (const [e, sc] of [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.error('  cand', desc(e), sc.toFixed(1), statsOf(stats, e).chars);
-  }
   for (const node of picked) if (isTag(node)) clean(node, stats, scores, title);
   return picked;
 }
@@ -261,6 +258,8 @@ function withSiblings(top: Element, scores: Scores, stats: StatsMap): AnyNode[] 
       continue;
     }
     if (!isTag(sibling)) continue;
+    // Neighbouring <article>s are other posts, not more of this one.
+    if (top.name === 'article' && sibling.name === 'article') continue;
     let bonus = 0;
     if (sibling.attribs.class && sibling.attribs.class === top.attribs.class) bonus += topScore * 0.2;
     const score = scores.get(sibling);
@@ -294,16 +293,38 @@ function clean(root: Element, stats: StatsMap, scores: Scores, title: string): v
     for (const child of element.children) {
       if (!isTag(child)) continue;
       const wrapper = statsOf(stats, child).chars > wrapperChars;
-      if (!wrapper && shouldDrop(child, stats, scores, normalizedTitle)) {
-        drop.push(child);
-        if (process.env.EXTRACT_DEBUG && statsOf(stats, child).chars > 100)
-          console.error('DROP', child.name, child.attribs.class, child.attribs.id, statsOf(stats, child));
-      }
+      if (!wrapper && shouldDrop(child, stats, scores, normalizedTitle)) drop.push(child);
       else walk(child);
     }
   };
   walk(root);
   for (const element of drop) removeElement(element);
+  dropTails(root, stats);
+}
+
+/** A "Related stories" or "Comments" heading ends the article: it and what follows in its block go. */
+function dropTails(root: Element, stats: StatsMap): void {
+  const wrapperChars = statsOf(stats, root).chars * 0.5;
+  const walk = (element: Element) => {
+    const children = element.children;
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index];
+      if (!child || !isTag(child)) continue;
+      const own = statsOf(stats, child);
+      const headingLike =
+        /^h[1-6]$/.test(child.name) || (own.chars > 0 && own.chars < 50 && !INLINE_TAGS.has(child.name));
+      if (headingLike && own.chars < 60 && TAIL_HEADING.test(textOf(child))) {
+        const rest = children.slice(index).filter((node): node is Element => isTag(node));
+        const restChars = rest.reduce((sum, node) => sum + statsOf(stats, node).chars, 0);
+        if (restChars < wrapperChars) {
+          for (const node of rest) removeElement(node);
+          return;
+        }
+      }
+      walk(child);
+    }
+  };
+  walk(root);
 }
 
 function shouldDrop(element: Element, stats: StatsMap, scores: Scores, title: string): boolean {
@@ -317,6 +338,7 @@ function shouldDrop(element: Element, stats: StatsMap, scores: Scores, title: st
   }
   if (name === 'p' || name === 'div' || name === 'span' || name === 'li') {
     if (own.chars > 0 && own.chars < 60 && FURNITURE_LINE.test(textOf(element))) return true;
+    if (own.chars > 0 && own.chars < 100 && BYLINE_LINE.test(textOf(element))) return true;
   }
   if (!CONDITIONAL.has(name)) return false;
   if (own.chars === 0) return own.images === 0 && own.embeds === 0 && name !== 'table';
@@ -328,7 +350,8 @@ function shouldDrop(element: Element, stats: StatsMap, scores: Scores, title: st
   // Text in <br>-separated runs counts as paragraphs too (Readability turns such runs into <p>).
   const paragraphs = Math.max(own.paragraphs, Math.floor(own.chars / 250));
   const inFigure = hasAncestor(element, 'figure');
-  if (own.images > 1 && paragraphs / own.images < 0.5 && own.chars < 50 * own.images && !inFigure) return true;
+  if (own.images > 1 && paragraphs / own.images < 0.5 && own.chars < 50 * own.images && !inFigure)
+    return true;
   if (!isList && own.listItems - 100 > paragraphs) return true;
   if (own.inputs > Math.floor(paragraphs / 3)) return true;
   if (!isList && own.chars < 25 && (own.images === 0 || own.images > 2) && !inFigure) return true;
