@@ -12,7 +12,7 @@ import { detectBlock } from './block/detectBlock.ts';
 import { BrowserPool, type PoolStats } from './browser/browserPool.ts';
 import { resolveChromiumPath } from './browser/launchOptions.ts';
 import { proxyUrls, type ScraperEngineEnv } from './config.ts';
-import { convertPage } from './convert/convert.ts';
+import { convertWithExtras } from './convert/convert.ts';
 import { createGuardedAgent } from './http/guardedAgent.ts';
 import { browserLikeHeaders, plainHeaders } from './http/headers.ts';
 import { PageStore } from './pageStore.ts';
@@ -181,14 +181,16 @@ export class ScraperEngine {
           ...(verdict.retryAfterS ? { retry_after_s: verdict.retryAfterS } : {}),
         };
       }
-      const content = convertPage({
+      const converted = convertWithExtras({
         format: job.format,
         body: fetched.body,
         contentType: fetched.contentType,
         url: fetched.finalUrl,
         headers: fetched.headers,
+        ...(job.options ? { options: job.options } : {}),
       });
-      const stored = await this.pages.putContent(job.jobId, tier, content);
+      const extras = converted.links !== undefined || converted.chunks !== undefined;
+      const stored = await this.pages.putContent(job.jobId, tier, extras ? converted : converted.content);
       const screenshotKey = fetched.screenshot
         ? await this.pages.putScreenshot(job.jobId, tier, fetched.screenshot)
         : undefined;
@@ -203,6 +205,7 @@ export class ScraperEngine {
           finalUrl: fetched.finalUrl,
           contentType: fetched.contentType,
           bytes: stored.bytes,
+          ...(extras ? { extras } : {}),
           ...(screenshotKey ? { screenshotKey } : {}),
         },
       };

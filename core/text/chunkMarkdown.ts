@@ -133,7 +133,7 @@ function sections(text: string, lines: Line[]): Section[] {
   lines.forEach((line, index) => {
     const fenceMatch = FENCE.exec(line.text);
     if (fence !== undefined) {
-      if (fenceMatch?.[1]?.[0] === fence[0] && (fenceMatch[1]?.length ?? 0) >= fence.length)
+      if (fenceMatch?.[1]?.[0] === fence[0] && (fenceMatch?.[1]?.length ?? 0) >= fence.length)
         fence = undefined;
       return;
     }

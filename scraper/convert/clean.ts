@@ -1,10 +1,28 @@
 import { type AnyNode, isComment, isTag, type ParentNode } from 'domhandler';
 import { type CheerioAPI, load } from 'cheerio/slim';
+import { removeElement } from 'domutils';
 import { extractMainContent } from './mainContent.ts';
 
 /** Never content: code, styling, embedded documents, form controls, and the head. */
-const NON_CONTENT =
-  'script, style, noscript, template, iframe, object, embed, canvas, svg, link, meta, head, button, input, select, textarea, dialog';
+const NON_CONTENT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'svg',
+  'link',
+  'meta',
+  'head',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'dialog',
+]);
 
 export interface LoadedPage {
   $: CheerioAPI;
@@ -23,7 +41,6 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
   const baseUrl = resolveUrl(baseHref ?? '', pageUrl) ?? pageUrl;
   const title = $('title').first().text().replace(/\s+/g, ' ').trim();
   const ogTitle = $('meta[property="og:title"]').attr('content') ?? '';
-  $(NON_CONTENT).remove();
   // One walk over what is left: comments out, handlers and inline styles off, links and images
   // absolute (a walk per concern cost more than parsing the page).
   const drop: AnyNode[] = [];
@@ -34,6 +51,10 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
         continue;
       }
       if (!isTag(node)) continue;
+      if (NON_CONTENT.has(node.name)) {
+        drop.push(node);
+        continue;
+      }
       const attribs = node.attribs;
       // Invisible to readers (Readability's test): never content.
       if (attribs.style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(attribs.style)) {
@@ -59,7 +80,7 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
     }
   };
   walk($.root().children().toArray());
-  $(drop).remove();
+  for (const node of drop) removeElement(node);
   return { $, baseUrl, title, headline: `${title} ${ogTitle}`.trim() };
 }
 
@@ -84,14 +105,24 @@ export function wholeBody(page: LoadedPage): AnyNode[] {
   return $('body').length > 0 ? $('body').contents().toArray() : $.root().contents().toArray();
 }
 
+/** Query parameters that only tell a site where a click came from. */
+const TRACKING_PARAMETER =
+  /^(?:utm_\w+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|yclid|twclid|ttclid|li_fat_id|mc_cid|mc_eid|igshid|igsh|_ga|_gl|_hsenc|_hsmi|__hstc|__hssc|__hsfp|hsctatracking|mkt_tok|oly_anon_id|oly_enc_id|vero_id|vero_conv|rb_clickid|s_cid|cmpid|ncid|ocid|ref_src|ref_url|spm|scid|trk|trkcampaign|sr_share|wickedid|soc_src|soc_trk)$/i;
+
 export function resolveUrl(href: string, base: string): string | undefined {
   const trimmed = href.trim();
   if (trimmed.startsWith('#') && trimmed.length > 0) return undefined;
+  let url: URL;
   try {
-    return new URL(trimmed, base).href;
+    url = new URL(trimmed, base);
   } catch {
     return undefined;
   }
+  if (url.search) {
+    for (const name of [...url.searchParams.keys()])
+      if (TRACKING_PARAMETER.test(name)) url.searchParams.delete(name);
+  }
+  return url.href;
 }
 
 /** The widest candidate of a srcset (`a.png 1x, b.png 2x` or `a.png 480w, b.png 960w`). */
