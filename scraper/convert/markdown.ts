@@ -1,6 +1,7 @@
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import render from 'dom-serializer';
-import type { AnyNode } from 'domhandler';
+import { type AnyNode, Element, isTag } from 'domhandler';
+import { append } from 'domutils';
 import TurndownService from 'turndown';
 
 /**
@@ -115,8 +116,33 @@ service.addRule('listItems', {
 
 service.remove(['script', 'style', 'noscript', 'template', 'svg', 'button', 'input', 'select', 'textarea']);
 
+/**
+ * Spans a cell over its columns by empty cells after it: GFM tables have no colspan, and the
+ * GFM plugin misaligns the separator row of a header that has one.
+ */
+function expandColspans(nodes: readonly AnyNode[]): void {
+  const walk = (list: readonly AnyNode[]) => {
+    for (const node of list) {
+      if (!isTag(node)) continue;
+      if ((node.name === 'td' || node.name === 'th') && node.attribs.colspan) {
+        const span = Math.min(50, Number.parseInt(node.attribs.colspan, 10) || 1);
+        delete node.attribs.colspan;
+        let last: AnyNode = node;
+        for (let i = 1; i < span; i++) {
+          const filler = new Element(node.name, {});
+          append(last, filler);
+          last = filler;
+        }
+      }
+      walk(node.children);
+    }
+  };
+  walk(nodes);
+}
+
 export function nodesToMarkdown(nodes: readonly AnyNode[]): string {
-  const html = render(nodes as AnyNode[], { decodeEntities: false });
+  expandColspans(nodes);
+  const html = render(nodes, { decodeEntities: false });
   return service
     .turndown(html)
     .replace(/[ \t]+$/gm, (spaces) => (spaces === '  ' ? spaces : ''))
