@@ -138,15 +138,21 @@ export class ScraperEngine {
     const elapsed = () => Math.round(performance.now() - started);
     const budget = AbortSignal.timeout(Math.max(1, job.budgetMs));
     const combined = AbortSignal.any([signal, budget]);
-    const domain = new URL(job.url).host.toLowerCase();
-    const slot = await this.limiter.acquire(domain, job.budgetMs, combined);
+    const url = new URL(job.url);
+    const domain = url.host.toLowerCase();
+    // Honouring robots.txt includes its Crawl-delay: the domain's starts are spaced by it.
+    const crawlDelayS = this.env.SCRAPER_RESPECT_ROBOTS
+      ? await this.#robots.crawlDelaySeconds(url, combined).catch(() => 0)
+      : 0;
+    const slot = await this.limiter.acquire(domain, job.budgetMs, combined, crawlDelayS * 1000);
     if (!slot.granted) {
       signal.throwIfAborted();
       return {
         tier,
         outcome: AttemptOutcome.rateLimited,
         status: null,
-        reason: 'over the domain politeness limit',
+        reason:
+          crawlDelayS > 0 ? `robots.txt Crawl-delay of ${crawlDelayS} s` : 'over the domain politeness limit',
         elapsed_ms: elapsed(),
         retry_after_s: slot.retryAfterS,
       };
