@@ -5,8 +5,8 @@
  */
 export function stripMarkdown(markdown: string): string {
   return markdown
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!\[(?:\\.|[^\]\\])*\]\([^)]*\)/g, '')
+    .replace(/\[((?:\\.|[^\]\\])*)\]\([^)]*\)/g, '$1')
     .replace(/^ {0,3}(`{3,}|~{3,}).*$/gm, '')
     .replace(/^ {0,3}#{1,6}\s+/gm, '')
     .replace(/^ {0,3}>\s?/gm, '')

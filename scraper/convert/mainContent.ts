@@ -281,6 +281,21 @@ function withSiblings(top: Element, scores: Scores, stats: StatsMap): AnyNode[] 
   return picked;
 }
 
+const PICTURE_BLOCK = /(?:^|[\s_-])(?:image|img|photo|picture|figure|media)(?:$|[\s_-])/i;
+
+function countTagLinks(element: Element): number {
+  let count = 0;
+  const walk = (node: Element) => {
+    for (const child of node.children) {
+      if (!isTag(child)) continue;
+      if (child.name === 'a' && /(?:^|\s)tag(?:\s|$)/i.test(child.attribs.rel ?? '')) count++;
+      else walk(child);
+    }
+  };
+  walk(element);
+  return count;
+}
+
 const CONDITIONAL = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'div', 'section', 'figure', 'dl']);
 
 /** Inside the chosen content: the blocks that are not the article. */
@@ -292,6 +307,8 @@ function clean(root: Element, stats: StatsMap, scores: Scores, title: string): v
   const walk = (element: Element) => {
     for (const child of element.children) {
       if (!isTag(child)) continue;
+      // A data table is content as a whole (Readability keeps them too): nothing in it is judged.
+      if (child.name === 'table' && isDataTable(child)) continue;
       const wrapper = statsOf(stats, child).chars > wrapperChars;
       if (!wrapper && shouldDrop(child, stats, scores, normalizedTitle)) drop.push(child);
       else walk(child);
@@ -336,6 +353,20 @@ function shouldDrop(element: Element, stats: StatsMap, scores: Scores, title: st
     const text = normalize(textOf(element));
     return (name === 'h1' || name === 'h2') && text.length >= 10 && title.length > 0 && title.includes(text);
   }
+  // A list of the post's tags (rel="tag" links) is navigation, whatever holds it.
+  if (own.chars > 0 && own.chars < 2_000 && linkDensity(own) > 0.6 && countTagLinks(element) >= 2)
+    return true;
+  // The caption under a picture, inside the picture's own block.
+  if (
+    (name === 'p' || name === 'div' || name === 'span') &&
+    own.chars > 0 &&
+    own.chars < 300 &&
+    element.parent !== null &&
+    isTag(element.parent) &&
+    PICTURE_BLOCK.test(element.parent.attribs.class ?? '') &&
+    element.parent.children.some((sibling) => isTag(sibling) && sibling.name === 'img')
+  )
+    return true;
   if (name === 'p' || name === 'div' || name === 'span' || name === 'li') {
     if (own.chars > 0 && own.chars < 60 && FURNITURE_LINE.test(textOf(element))) return true;
     if (own.chars > 0 && own.chars < 100 && BYLINE_LINE.test(textOf(element))) return true;
@@ -382,4 +413,43 @@ function hasAncestor(element: Element, name: string): boolean {
 
 function normalize(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** A table of data rather than of layout: headers or a caption, or enough rows and columns. */
+function isDataTable(table: Element): boolean {
+  if (table.attribs.role === 'presentation') return false;
+  let rows = 0;
+  let columns = 0;
+  let headed = false;
+  let nested = false;
+  const walk = (element: Element) => {
+    for (const child of element.children) {
+      if (!isTag(child)) continue;
+      switch (child.name) {
+        case 'table':
+          nested = true;
+          break;
+        case 'caption':
+        case 'thead':
+        case 'th':
+          headed = true;
+          walk(child);
+          break;
+        case 'tr': {
+          rows++;
+          const cells = child.children.filter(
+            (cell) => isTag(cell) && (cell.name === 'td' || cell.name === 'th'),
+          );
+          columns = Math.max(columns, cells.length);
+          if (cells.some((cell) => isTag(cell) && cell.name === 'th')) headed = true;
+          break;
+        }
+        default:
+          walk(child);
+      }
+    }
+  };
+  walk(table);
+  if (nested || rows <= 1 || columns <= 1) return false;
+  return headed || rows >= 10 || columns > 4 || rows * columns > 10;
 }
