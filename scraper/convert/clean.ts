@@ -2,6 +2,7 @@ import { type AnyNode, isComment, isTag, type ParentNode } from 'domhandler';
 import { type CheerioAPI, load } from 'cheerio/slim';
 import { removeElement } from 'domutils';
 import { extractMainContent } from './mainContent.ts';
+import { textOf } from './measure.ts';
 
 /** Never content: code, styling, embedded documents, form controls, and the head. */
 const NON_CONTENT = new Set([
@@ -32,17 +33,31 @@ export interface LoadedPage {
   title: string;
   /** The title and og:title, to recognise the headline inside the content. */
   headline: string;
+  /** Elements whose links are already absolute. */
+  absolute: WeakSet<AnyNode>;
 }
 
-/** Parses a page, drops what is never content, and makes every link and image absolute. */
+/**
+ * Parses a page and drops what is never content, in one walk (a css-select query per concern
+ * cost more than parsing the page): the head (its title, og:title and base read first), scripts
+ * and other non-content elements, comments, invisible elements, handlers and inline styles.
+ * Links and images are made absolute later, and only for what is output (see absolutize).
+ */
 export function loadPage(html: string, pageUrl: string): LoadedPage {
   const $ = load(html);
-  const baseHref = $('base[href]').attr('href');
-  const baseUrl = resolveUrl(baseHref ?? '', pageUrl) ?? pageUrl;
-  const title = $('title').first().text().replace(/\s+/g, ' ').trim();
-  const ogTitle = $('meta[property="og:title"]').attr('content') ?? '';
-  // One walk over what is left: comments out, handlers and inline styles off, links and images
-  // absolute (a walk per concern cost more than parsing the page).
+  let baseHref: string | undefined;
+  let title = '';
+  let ogTitle = '';
+  const readHead = (nodes: readonly AnyNode[]) => {
+    for (const node of nodes) {
+      if (!isTag(node)) continue;
+      if (node.name === 'title' && !title) title = textOf(node);
+      else if (node.name === 'base' && baseHref === undefined) baseHref = node.attribs.href;
+      else if (node.name === 'meta' && node.attribs.property === 'og:title')
+        ogTitle = node.attribs.content ?? '';
+      else readHead(node.children);
+    }
+  };
   const drop: AnyNode[] = [];
   const walk = (nodes: readonly AnyNode[]) => {
     for (const node of nodes) {
@@ -52,6 +67,8 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
       }
       if (!isTag(node)) continue;
       if (NON_CONTENT.has(node.name)) {
+        if (node.name === 'head') readHead(node.children);
+        else if (node.name === 'title' && !title) title = textOf(node);
         drop.push(node);
         continue;
       }
@@ -61,19 +78,13 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
         drop.push(node);
         continue;
       }
-      for (const name of Object.keys(attribs))
-        if (name.startsWith('on') || name === 'style') delete attribs[name];
-      if (node.name === 'a' && attribs.href !== undefined) {
-        if (/^\s*javascript:/i.test(attribs.href)) delete attribs.href;
-        else {
-          const absolute = resolveUrl(attribs.href, baseUrl);
-          if (absolute) attribs.href = absolute;
-        }
-      } else if (node.name === 'img') {
+      for (const name in attribs) if (name === 'style' || name.startsWith('on')) delete attribs[name];
+      if (node.name === 'a' && attribs.href !== undefined && /^\s*javascript:/i.test(attribs.href))
+        delete attribs.href;
+      else if (node.name === 'img') {
         const src = largestSrcset(attribs.srcset) ?? attribs.src ?? attribs['data-src'];
-        const absolute = src ? resolveUrl(src, baseUrl) : undefined;
         delete attribs.srcset;
-        if (absolute && !absolute.startsWith('data:')) attribs.src = absolute;
+        if (src && !/^\s*data:/i.test(src)) attribs.src = src;
         else drop.push(node);
       }
       walk(node.children);
@@ -81,7 +92,29 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
   };
   walk($.root().children().toArray());
   for (const node of drop) removeElement(node);
-  return { $, baseUrl, title, headline: `${title} ${ogTitle}`.trim() };
+  const baseUrl = resolveUrl(baseHref ?? '', pageUrl) ?? pageUrl;
+  return { $, baseUrl, title, headline: `${title} ${ogTitle}`.trim(), absolute: new WeakSet() };
+}
+
+/** Makes the links and images under `nodes` absolute (once each), without tracking parameters. */
+export function absolutize(page: LoadedPage, nodes: readonly AnyNode[]): void {
+  const walk = (list: readonly AnyNode[]) => {
+    for (const node of list) {
+      if (!isTag(node) || page.absolute.has(node)) continue;
+      page.absolute.add(node);
+      const attribs = node.attribs;
+      if (node.name === 'a' && attribs.href !== undefined) {
+        const absolute = resolveUrl(attribs.href, page.baseUrl);
+        if (absolute) attribs.href = absolute;
+      } else if (node.name === 'img' && attribs.src !== undefined) {
+        const absolute = resolveUrl(attribs.src, page.baseUrl);
+        if (absolute) attribs.src = absolute;
+        else delete attribs.src;
+      }
+      walk(node.children);
+    }
+  };
+  walk(nodes);
 }
 
 /**

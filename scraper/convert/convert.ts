@@ -3,7 +3,7 @@ import { type AnyNode, isTag } from 'domhandler';
 import { type ConvertOptions, type PageLink, ScrapeFormat } from '../../core/scrape/outcome.ts';
 import { chunkMarkdown, type MarkdownChunk } from '../../core/text/chunkMarkdown.ts';
 import { extractStructured } from './extract.ts';
-import { type LoadedPage, loadPage, mainContent, wholeBody } from './clean.ts';
+import { absolutize, type LoadedPage, loadPage, mainContent, wholeBody } from './clean.ts';
 import { textOf } from './measure.ts';
 import { nodesToMarkdown } from './markdown.ts';
 import { nodesToText } from './text.ts';
@@ -90,6 +90,7 @@ export function convertPage(input: ConvertInput, onNodes?: (nodes: AnyNode[]) =>
   // The main content, or the whole body when the caller wants the page as it is.
   const content = (from: LoadedPage) => {
     const nodes = onlyMain ? mainContent(from, () => loadPage(body_, input.url)) : wholeBody(from);
+    absolutize(from, nodes);
     onNodes?.(nodes);
     return nodes;
   };
@@ -97,17 +98,14 @@ export function convertPage(input: ConvertInput, onNodes?: (nodes: AnyNode[]) =>
     case ScrapeFormat.markdown:
       return nodesToMarkdown(content(page));
     case ScrapeFormat.html:
+      absolutize(page, wholeBody(page));
       onNodes?.(wholeBody(page));
       return cleanedHtml(page);
     case ScrapeFormat.text:
       return nodesToText(content(page));
     case ScrapeFormat.json:
-      return extractStructured(
-        { $: load(body_), baseUrl: page.baseUrl, title: page.title, headline: page.headline },
-        page,
-        input.headers,
-        content,
-      );
+      absolutize(page, wholeBody(page));
+      return extractStructured({ ...page, $: load(body_) }, page, input.headers, content);
   }
 }
 

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { loadPage, wholeBody } from './clean.ts';
+import { absolutize, loadPage, wholeBody } from './clean.ts';
 import { nodesToMarkdown } from './markdown.ts';
 
 /** The converter alone, on a whole body (no extraction), as the `html → markdown` step sees it. */
-const markdown = (body: string) =>
-  nodesToMarkdown(wholeBody(loadPage(`<html><body>${body}</body></html>`, 'https://docs.example/guide/')));
+const markdown = (body: string) => {
+  const page = loadPage(`<html><body>${body}</body></html>`, 'https://docs.example/guide/');
+  const nodes = wholeBody(page);
+  absolutize(page, nodes);
+  return nodesToMarkdown(nodes);
+};
 
 // Tricky HTML and the Markdown it must become. Snapshots are committed: a change in turndown, the
 // GFM plugin or our rules shows up as a diff to review.
