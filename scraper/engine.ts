@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Agent } from 'undici';
 import {
@@ -12,7 +13,7 @@ import { detectBlock } from './block/detectBlock.ts';
 import { BrowserPool, type PoolStats } from './browser/browserPool.ts';
 import { resolveChromiumPath } from './browser/launchOptions.ts';
 import { proxyUrls, type ScraperEngineEnv } from './config.ts';
-import { convertWithExtras } from './convert/convert.ts';
+import { ConvertPool } from './convert/convertPool.ts';
 import { createGuardedAgent } from './http/guardedAgent.ts';
 import { browserLikeHeaders, plainHeaders } from './http/headers.ts';
 import { PageStore } from './pageStore.ts';
@@ -52,6 +53,7 @@ export class ScraperEngine {
   readonly #agents: { plain: Agent; fingerprint: Agent };
   readonly #robots: RobotsPolicy;
   readonly #proxies: string[];
+  readonly #convert: ConvertPool;
   #egress: Promise<{ direct: GuardProxy; upstreams: GuardProxy[]; pool: BrowserPool }> | undefined;
   #pool: BrowserPool | undefined;
   #nextUpstream = 0;
@@ -77,6 +79,7 @@ export class ScraperEngine {
     this.pages = new PageStore(redis, env.SCRAPER_PAGE_TTL_SECONDS);
     this.#robots = new RobotsPolicy({ redis, guard: this.guard, dispatcher: this.#agents.plain });
     this.#proxies = proxyUrls(env);
+    this.#convert = new ConvertPool(env.SCRAPER_CONVERT_THREADS ?? Math.min(4, availableParallelism()));
   }
 
   get proxyConfigured(): boolean {
@@ -187,7 +190,7 @@ export class ScraperEngine {
           ...(verdict.retryAfterS ? { retry_after_s: verdict.retryAfterS } : {}),
         };
       }
-      const converted = convertWithExtras({
+      const converted = await this.#convert.convert({
         format: job.format,
         body: fetched.body,
         contentType: fetched.contentType,
@@ -310,7 +313,11 @@ export class ScraperEngine {
       egress?.direct.close(),
       ...(egress?.upstreams ?? []).map((proxy) => proxy.close()),
     ]);
-    await Promise.allSettled([this.#agents.plain.close(), this.#agents.fingerprint.close()]);
+    await Promise.allSettled([
+      this.#agents.plain.close(),
+      this.#agents.fingerprint.close(),
+      this.#convert.close(),
+    ]);
   }
 }
 
