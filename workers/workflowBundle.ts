@@ -13,7 +13,7 @@ export const WORKFLOWS_ENTRY = path.join(root, 'workflows', 'index.ts');
  * cached under the data folder, keyed by a hash of everything a workflow can import.
  */
 export async function loadWorkflowBundle(cacheDir: string): Promise<{ code: string }> {
-  const hash = await sourceHash(['workflows', 'core'], ['package-lock.json']);
+  const hash = await sourceHash(['workflows', 'core', 'scanner/core'], ['package-lock.json']);
   const file = path.join(cacheDir, `workflow-bundle-${hash}.js`);
   if (existsSync(file)) return { code: await readFile(file, 'utf8') };
   const { code } = await bundleWorkflowCode({

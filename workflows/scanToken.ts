@@ -8,10 +8,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { EngineFailure, ScannerActivities } from '../activities/scanner/index.ts';
-import type { Engine } from '../core/scan/engines.ts';
-import { NON_RETRYABLE_SCAN_ERRORS, ScanFailureReason } from '../core/scan/failureReasons.ts';
-import type { ScanResult } from '../core/scan/result.ts';
-import type { EngineReport, ScanTarget } from '../core/scan/schema.ts';
+import type { Engine } from '../scanner/core/engines.ts';
+import { NON_RETRYABLE_SCAN_ERRORS, ScanFailureReason } from '../scanner/core/failureReasons.ts';
+import type { ScanResult } from '../scanner/core/result.ts';
+import type { EngineReport, ScanTarget } from '../scanner/core/schema.ts';
 import { SearchAttr } from '../core/temporal/searchAttributes.ts';
 import { formatJobId } from '../core/temporal/jobIds.ts';
 import {
@@ -20,7 +20,7 @@ import {
   scanProgressQuery,
   ScanStage,
   type ScanTokenInput,
-} from '../core/temporal/scanMessages.ts';
+} from '../scanner/core/messages.ts';
 
 // Pinning the block is two quick chain reads: a local activity (no scheduling round trip, the
 // result is recorded in the workflow task). A few attempts, so an unreachable chain fails the job

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { describeRpcError, isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
+import { describeRpcError, isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { isVigilError } from '../../core/errors/vigilError.ts';
-import { ScanFailureReason } from '../../core/scan/failureReasons.ts';
+import { ScanFailureReason } from '../../scanner/core/failureReasons.ts';
 
 /**
  * Turns anything an activity throws into an ApplicationFailure with a stable `type` and a

@@ -13,17 +13,13 @@ import {
   WorkflowNotFoundError,
 } from '@temporalio/common';
 import { z } from 'zod';
-import { isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
+import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
-import { assertScannable, checkScanRequest } from '../../core/scan/resolveTarget.ts';
-import { ScanResult } from '../../core/scan/result.ts';
-import type { StoredScan } from '../../core/stores/scans.ts';
+import { assertScannable, checkScanRequest } from '../../scanner/target.ts';
+import { ScanResult } from '../../scanner/core/result.ts';
+import type { StoredScan } from '../../scanner/scanStore.ts';
 import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
-import {
-  scanProgressQuery,
-  type ScanProgress,
-  type ScanTokenInput,
-} from '../../core/temporal/scanMessages.ts';
+import { scanProgressQuery, type ScanProgress, type ScanTokenInput } from '../../scanner/core/messages.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import type { scanToken } from '../../workflows/scanToken.ts';
 import type { BackendDeps } from './deps.ts';

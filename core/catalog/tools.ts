@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../risk/model.ts';
+import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../../scanner/core/risk/model.ts';
 import {
   Capability,
   ChainKind,

@@ -14,7 +14,7 @@ import {
   parseEther,
   stringToHex,
 } from 'viem';
-import { HOLDER_THRESHOLDS } from '../../core/risk/model.ts';
+import { HOLDER_THRESHOLDS } from '../../scanner/core/risk/model.ts';
 import type { Artifacts } from './compile.ts';
 import type { DevnetClient, DevSender } from './client.ts';
 import type { TokenKey } from './scenarioSchema.ts';
