@@ -8,6 +8,7 @@ import type { ScanConfig } from './config.ts';
 import type { Check } from './core/schema.ts';
 import { type DeployerCache, reputationChecks } from './engines/deployer.ts';
 import { type DeployerReputation, deployerReputation } from './evm/deployerReputation.ts';
+import { Reason } from '../core/errors/reasons.ts';
 
 export interface DeployerToolDeps {
   chains: ChainClients;
@@ -34,7 +35,7 @@ export async function getDeployerReputation(
   const checked = checkScanRequest(deps.chains, request, Capability.walletAnalysis);
   if (checked.chain.kind !== ChainKind.evm) {
     throw new VigilError(
-      'capability_not_supported',
+      Reason.capabilityNotSupported,
       `Deployer reputation is read on EVM chains, not on ${checked.chain.name}.`,
       {
         extensions: { chain: checked.chain.id, capability: 'deployer_reputation' },
@@ -54,7 +55,7 @@ export async function getDeployerReputation(
     if (!isRpcUnreachable(error)) throw error;
     const degraded = deps.chains.degraded(chain.id);
     throw new VigilError(
-      'chain_unreachable',
+      Reason.chainUnreachable,
       `The chain's RPC did not answer: ${describeRpcError(error, deps.chains.rpcUrls(chain.id))}`,
       {
         headers: {

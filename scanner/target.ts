@@ -3,6 +3,7 @@ import { getAddress, isAddress } from 'viem';
 import type { ChainClients } from '../clients/chains/chainClients.ts';
 import { Capability, type ChainInfo, ChainKind, findChain, hasCapability } from '../core/chains/registry.ts';
 import { VigilError } from '../core/errors/vigilError.ts';
+import { Reason } from '../core/errors/reasons.ts';
 
 export interface ScanRequestTarget {
   chain: string;
@@ -31,17 +32,17 @@ export function checkScanRequest(
   capability: Capability = Capability.tokenScan,
 ): CheckedRequest {
   const chain = findChain(request.chain);
-  if (!chain) throw new VigilError('validation_failed', `Unknown chain "${request.chain}".`);
+  if (!chain) throw new VigilError(Reason.validationFailed, `Unknown chain "${request.chain}".`);
   if (!hasCapability(chain, capability)) {
     throw new VigilError(
-      'capability_not_supported',
+      Reason.capabilityNotSupported,
       `${capability === Capability.tokenScan ? 'Token risk scans do' : 'This tool does'} not apply to ${chain.name}.`,
       { extensions: { chain: chain.id, capability } },
     );
   }
   const invalid = () =>
     new VigilError(
-      'invalid_address',
+      Reason.invalidAddress,
       `"${request.address.slice(0, 64)}" is not a valid ${chain.name} address.`,
       {
         extensions: { field: 'address' },
@@ -76,7 +77,7 @@ export async function assertScannable(
     );
     if (!account || !(TOKEN_PROGRAMS as readonly string[]).includes(account.owner.toBase58())) {
       throw new VigilError(
-        'address_not_contract',
+        Reason.addressNotContract,
         `${target.address} is not a token mint on ${target.chain.name}.`,
         {
           extensions: { chain: target.chain.id, address: target.address },
@@ -93,7 +94,7 @@ export async function assertScannable(
   );
   if (!code || code === '0x') {
     throw new VigilError(
-      'address_not_contract',
+      Reason.addressNotContract,
       `${target.address} holds no contract code on ${target.chain.name}.`,
       {
         extensions: { chain: target.chain.id, address: target.address },

@@ -3,6 +3,7 @@ import { type Chain, createPublicClient, defineChain, http, type PublicClient } 
 import { VigilError } from '../../core/errors/vigilError.ts';
 import { type ChainIdentity, ProviderPool, type ProviderStatus } from './providerPool.ts';
 import { type ChainId, type ChainInfo, ChainKind, findChain } from '../../core/chains/registry.ts';
+import { Reason } from '../../core/errors/reasons.ts';
 
 export interface ChainClientsOptions {
   /** RPC endpoints per chain, in order of preference (see rpcConfig.ts). */
@@ -107,12 +108,12 @@ export class ChainClients {
     const chain = findChain(chainId);
     if (!chain || chain.kind !== kind) {
       throw new VigilError(
-        'capability_not_supported',
+        Reason.capabilityNotSupported,
         `${chainId} is not ${kind === 'evm' ? 'an EVM' : `a ${kind}`} chain`,
       );
     }
     if (this.rpcUrls(chainId).filter(isHttp).length === 0) {
-      throw new VigilError('chain_unavailable', `No RPC endpoint is configured for ${chain.name}.`, {
+      throw new VigilError(Reason.chainUnavailable, `No RPC endpoint is configured for ${chain.name}.`, {
         extensions: { chain: chainId },
       });
     }

@@ -1,4 +1,5 @@
 import { BaseError, HttpRequestError, TimeoutError, WebSocketRequestError } from 'viem';
+import { walkCauses } from '../../core/errors/baseError.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
 import { ProvidersUnavailableError } from './providerPool.ts';
 
@@ -7,22 +8,17 @@ import { ProvidersUnavailableError } from './providerPool.ts';
  * time (worth retrying), as opposed to a node that answered with an error.
  */
 export function isRpcUnreachable(error: unknown): boolean {
-  // Follow the cause chain through wrappers of our own down to viem's transport errors.
-  for (
-    let current = error, depth = 0;
-    current instanceof Error && depth < 10;
-    current = current.cause, depth++
-  ) {
-    if (
-      current instanceof ProvidersUnavailableError ||
-      current instanceof HttpRequestError ||
-      current instanceof TimeoutError ||
-      current instanceof WebSocketRequestError
-    ) {
-      return true;
-    }
-  }
-  return false;
+  // Through wrappers of our own down to viem's transport errors.
+  return (
+    walkCauses(
+      error,
+      (cause) =>
+        cause instanceof ProvidersUnavailableError ||
+        cause instanceof HttpRequestError ||
+        cause instanceof TimeoutError ||
+        cause instanceof WebSocketRequestError,
+    ) !== undefined
+  );
 }
 
 /** A short message without URLs (viem's long messages embed the RPC URL, which may hold a key). */
@@ -45,17 +41,12 @@ const HISTORICAL_STATE =
  * reads that need history report "unknown" instead of failing.
  */
 export function isHistoricalStateError(error: unknown): boolean {
-  for (
-    let current = error, depth = 0;
-    current instanceof Error && depth < 10;
-    current = current.cause, depth++
-  ) {
-    const details = (current as { details?: unknown }).details;
-    if (
-      HISTORICAL_STATE.test(current.message) ||
-      (typeof details === 'string' && HISTORICAL_STATE.test(details))
-    )
-      return true;
-  }
-  return false;
+  return (
+    walkCauses(error, (cause) => {
+      const details = (cause as { details?: unknown }).details;
+      return (
+        HISTORICAL_STATE.test(cause.message) || (typeof details === 'string' && HISTORICAL_STATE.test(details))
+      );
+    }) !== undefined
+  );
 }
