@@ -1,3 +1,4 @@
+import type { Connection } from '@solana/web3.js';
 import type { Address, PublicClient } from 'viem';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import type { ScanConfig } from '../config.ts';
@@ -11,6 +12,13 @@ export interface EvmEngineInput {
   blockNumber: bigint;
   creation: Creation | null;
   config: ScanConfig;
+}
+
+/** What every Solana engine reads from: one connection, the mint, the pinned slot. */
+export interface SolanaEngineInput {
+  connection: Connection;
+  mint: string;
+  slot: bigint;
 }
 
 export interface EngineOutput {

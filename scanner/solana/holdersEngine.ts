@@ -2,7 +2,7 @@ import { type Connection, PublicKey } from '@solana/web3.js';
 import { HOLDER_THRESHOLDS } from '../core/risk/model.ts';
 import { makeCheck, unknownCheck } from '../core/checks.ts';
 import type { Check, Evidence } from '../core/schema.ts';
-import { type EngineOutput, percent } from '../engines/context.ts';
+import { type EngineOutput, percent, type SolanaEngineInput } from '../engines/context.ts';
 
 /** The incinerator: tokens sent there are burned. */
 const BURN_OWNERS = new Set(['1nc1nerator11111111111111111111111111111111']);
@@ -21,11 +21,7 @@ export async function solanaHolders({
   connection,
   mint,
   slot,
-}: {
-  connection: Connection;
-  mint: string;
-  slot: bigint;
-}): Promise<EngineOutput> {
+}: SolanaEngineInput): Promise<EngineOutput> {
   const key = new PublicKey(mint);
   const options = { minContextSlot: Number(slot) };
   const [supply, largest, mintAccount] = await Promise.all([

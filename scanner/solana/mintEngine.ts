@@ -2,7 +2,7 @@ import type { Connection } from '@solana/web3.js';
 import { TAX_THRESHOLDS } from '../core/risk/model.ts';
 import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import type { Check, Evidence } from '../core/schema.ts';
-import type { EngineOutput } from '../engines/context.ts';
+import type { EngineOutput, SolanaEngineInput } from '../engines/context.ts';
 import { readMint } from './readMint.ts';
 
 /**
@@ -14,11 +14,7 @@ export async function solanaMint({
   connection,
   mint,
   slot,
-}: {
-  connection: Connection;
-  mint: string;
-  slot: bigint;
-}): Promise<EngineOutput> {
+}: SolanaEngineInput): Promise<EngineOutput> {
   const facts = await readMint(connection, { mint, slot });
   const block = facts.slot.toString();
   const evidence = (summary: string, data: Evidence['data'] = {}): Evidence[] => [
