@@ -28,7 +28,8 @@ export const ErrorCodes = {
     status: 422,
     title: 'Address has no contract code',
     description:
-      'A token scan needs a contract; the address holds no code on that chain at the latest block.',
+      'A token scan needs a contract; the scan found no code at the address at the block it pinned (on Solana: the ' +
+      'account is not a mint). `job_id` names the refused job.',
   },
   capability_not_supported: {
     status: 422,
