@@ -7,7 +7,7 @@ import { IntEnv } from '../core/config/env.ts';
  * every engine stays within them however old or busy a token is, and says so when a window
  * did not reach back far enough.
  */
-export const ScanLimitsEnv = z.object({
+const ScanLimitsEnv = z.object({
   /** How far back holder and deployer log scans reach, in blocks. */
   SCAN_LOG_WINDOW_BLOCKS: IntEnv(1, 100_000_000).default(200_000),
   /** Blocks per eth_getLogs request (providers cap ranges). */
@@ -27,7 +27,6 @@ export const ScanLimitsEnv = z.object({
 });
 export type ScanLimits = z.infer<typeof ScanLimitsEnv>;
 
-export const DEFAULT_SCAN_LIMITS: ScanLimits = ScanLimitsEnv.parse({});
 
 export interface ScanConfig {
   limits: ScanLimits;
@@ -37,11 +36,11 @@ export interface ScanConfig {
   lpLockers: ReadonlyMap<ChainId, readonly string[]>;
 }
 
-export function allowlistEnvName(chain: ChainId): string {
+function allowlistEnvName(chain: ChainId): string {
   return `TOKEN_ALLOWLIST_${chain.toUpperCase()}`;
 }
 
-export function lockersEnvName(chain: ChainId): string {
+function lockersEnvName(chain: ChainId): string {
   return `LP_LOCKERS_${chain.toUpperCase()}`;
 }
 

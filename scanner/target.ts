@@ -17,7 +17,7 @@ export interface CheckedRequest {
 }
 
 /** Solana's SPL Token and Token-2022 programs: a mint is an account one of them owns. */
-export const TOKEN_PROGRAMS = [
+const TOKEN_PROGRAMS = [
   'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
   'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
 ] as const;

@@ -12,7 +12,7 @@ import type { ScraperEngine } from '../scraper/engine.ts';
 import type { WorkerEnv } from './config.ts';
 
 /** What a pool's activities may depend on; created once per process, shared by its pools. */
-export interface PoolDeps {
+interface PoolDeps {
   chains: ChainClients;
   scans: ScanStore;
   receipts: ReceiptStore;

@@ -4,10 +4,10 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ErrorCode, ErrorCodes } from '../../core/errors/codes.ts';
-import { isVigilError, VigilError } from '../../core/errors/vigilError.ts';
+import { isVigilError } from '../../core/errors/vigilError.ts';
 import { Reason } from '../../core/errors/reasons.ts';
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** The RFC 7807 problem document; extension members (errors, checks...) are allowed. */
 export const Problem = z
@@ -150,4 +150,3 @@ export const problemPlugin = fp<ProblemPluginOptions>(
   { name: 'vigil-problem', fastify: '5.x' },
 );
 
-export { VigilError };

@@ -7,7 +7,7 @@ const DEFAULT_RPC_URLS: Partial<Record<ChainId, string[]>> = {
   solana_devnet: ['http://127.0.0.1:8899'],
 };
 
-export function rpcEnvName(chain: ChainId): string {
+function rpcEnvName(chain: ChainId): string {
   return `RPC_URLS_${chain.toUpperCase()}`;
 }
 

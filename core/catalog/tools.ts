@@ -120,9 +120,6 @@ export const TOOLS = [
   },
 ] as const satisfies readonly ToolDefinition[];
 
-export type Tool = (typeof TOOLS)[number];
-export type ToolName = Tool['name'];
-
 const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
 
 export function findTool(name: string): ToolDefinition | undefined {

@@ -66,7 +66,7 @@ export const JOB_ONLY_REASONS = [
   Reason.timedOut,
   Reason.failed,
 ] as const;
-export type JobOnlyReason = (typeof JOB_ONLY_REASONS)[number];
+type JobOnlyReason = (typeof JOB_ONLY_REASONS)[number];
 
 /** A reason an HTTP caller can receive as a problem document's `code`. */
 export type ProblemCode = Exclude<Reason, JobOnlyReason>;

@@ -187,10 +187,6 @@ export const CHECKS = {
 
 export type CheckId = keyof typeof CHECKS;
 
-export function isCheckId(value: string): value is CheckId {
-  return Object.hasOwn(CHECKS, value);
-}
-
 export interface CheckInput {
   status: CheckStatus;
   detail: string;

@@ -17,7 +17,7 @@ export const ScanStage = {
 } as const;
 export type ScanStage = (typeof ScanStage)[keyof typeof ScanStage];
 
-export interface EngineProgress {
+interface EngineProgress {
   status: EngineState;
   duration_ms?: number;
   error?: { reason: string; message: string };

@@ -4,7 +4,7 @@ import { Check, Creation, DecimalString, EngineStatus, RiskCategory } from './sc
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
 
-export const CategoryScore = z.object({
+const CategoryScore = z.object({
   score: z.number().int().min(0).max(100).nullable(),
   weight: z.number(),
   coverage: z.number(),
@@ -19,7 +19,7 @@ export const TokenFacts = z.object({
 });
 export type TokenFacts = z.infer<typeof TokenFacts>;
 
-export const EngineOutcome = z.object({
+const EngineOutcome = z.object({
   status: z.enum(values(EngineStatus)),
   duration_ms: z.number(),
   error: z.object({ reason: z.string(), message: z.string() }).optional(),

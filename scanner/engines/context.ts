@@ -2,7 +2,7 @@ import type { Connection } from '@solana/web3.js';
 import type { Address, PublicClient } from 'viem';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import type { ScanConfig } from '../config.ts';
-import type { Check, Creation, Evidence } from '../core/schema.ts';
+import type { Check, Creation } from '../core/schema.ts';
 
 /** What every EVM engine reads from: one chain client, the token, the pinned block. */
 export interface EvmEngineInput {
@@ -24,11 +24,6 @@ export interface SolanaEngineInput {
 export interface EngineOutput {
   checks: Check[];
   facts: Record<string, unknown>;
-}
-
-/** Evidence that is a note, at a block. */
-export function note(summary: string, block: string, data?: Evidence['data']): Evidence {
-  return { kind: 'note', summary, block, ...(data ? { data } : {}) };
 }
 
 export function share(part: bigint, whole: bigint): number {

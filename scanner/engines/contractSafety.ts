@@ -24,7 +24,6 @@ import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts
 export type { EngineOutput } from './context.ts';
 
 const beaconAbi = parseAbi(['function implementation() view returns (address)']);
-const totalSupplyAbi = parseAbi(['function totalSupply() view returns (uint256)']);
 const PROBED_GROUPS: PrivilegeGroup[] = [
   'mint',
   'balance',
@@ -234,13 +233,3 @@ async function resolveImplementation(
   return undefined;
 }
 
-/** totalSupply at a block, or undefined when the contract has none (not a token). */
-export function readTotalSupply(
-  client: PublicClient,
-  address: Address,
-  blockNumber: bigint,
-): Promise<bigint | undefined> {
-  return tryRead(() =>
-    client.readContract({ address, abi: totalSupplyAbi, functionName: 'totalSupply', blockNumber }),
-  );
-}

@@ -12,7 +12,7 @@ import type { EngineOutput, EvmEngineInput } from './context.ts';
 const POOL_SHARE_DIVISOR = 200n;
 const MIN_AMOUNT_IN = 10n ** 12n;
 /** A pool holding less than this much native asset (wei) is drained: nothing meaningful to trade. */
-export const DRAINED_POOL_WEI = 10n ** 12n;
+const DRAINED_POOL_WEI = 10n ** 12n;
 const MAX_AMOUNT_IN = 10n ** 18n;
 /** The size-limit probe buys this share of the pool's native reserve (a 5 % buy). */
 const LARGE_BUY_DIVISOR = 20n;

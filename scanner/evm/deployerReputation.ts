@@ -31,7 +31,7 @@ const burnEvent = parseAbiItem(
 const token0Abi = parseAbi(['function token0() view returns (address)']);
 const FAN_OUT = 8;
 
-export interface DeployedToken {
+interface DeployedToken {
   address: Address;
   symbol: string | null;
   nonce: number;

@@ -42,7 +42,7 @@ const setTo1: ArgBuilder = ({ victim }) => [victim, 1n];
  * Functions that grant privileges, grouped by the flag they raise, with the arguments a probe
  * calls them with. Selectors are derived from the signatures, never typed in.
  */
-export const PRIVILEGED_FUNCTIONS = {
+const PRIVILEGED_FUNCTIONS = {
   mint: [
     { signature: 'mint(address,uint256)', args: toVictim },
     { signature: 'mint(uint256)', args: amountOnly },

@@ -1,14 +1,14 @@
 import { type Address, getAddress, type Hex, type PublicClient, zeroAddress } from 'viem';
 
 /** Storage slots defined by EIP-1967 and EIP-1822 (derived in the EIPs as keccak256(label) - 1). */
-export const PROXY_SLOTS = {
+const PROXY_SLOTS = {
   eip1967Implementation: '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc',
   eip1967Admin: '0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103',
   eip1967Beacon: '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50',
   eip1822Proxiable: '0xc5f16f0fcc639fa48a6947836d9850f504798523bf8c9a3a87d5876cf622bcf7',
 } as const satisfies Record<string, Hex>;
 
-export type ProxyKind = 'eip1967' | 'eip1967-beacon' | 'eip1822';
+type ProxyKind = 'eip1967' | 'eip1967-beacon' | 'eip1822';
 
 export interface ReadProxyReturnType {
   kind: ProxyKind;

@@ -19,13 +19,13 @@ export { HONEYPOT_DETECTOR_ADDRESS } from './honeypotDetector.ts';
 export type { DetectorLeg as RoundTripLeg } from './detectorLeg.ts';
 
 /** Small enough to pass max-transaction limits and to move the price of a thin pool very little. */
-export const DEFAULT_ROUND_TRIP_AMOUNT_IN = parseEther('0.01');
+const DEFAULT_ROUND_TRIP_AMOUNT_IN = parseEther('0.01');
 /**
  * Gas for the whole call. Fixed rather than estimated: a pair's gas cost depends on whether its
  * block timestamp moved, so estimates vary; this stays below the usual eth_call caps and the
  * EIP-7825 per-transaction limit.
  */
-export const ROUND_TRIP_GAS = 15_000_000n;
+const ROUND_TRIP_GAS = 15_000_000n;
 
 export interface SimulateRoundTripParameters {
   /** A Uniswap V2 style router (WETH(), factory(), the fee-on-transfer swap functions). */

@@ -1,4 +1,4 @@
-import { type Connection, PublicKey } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
 import { HOLDER_THRESHOLDS } from '../core/risk/model.ts';
 import { makeCheck, unknownCheck } from '../core/checks.ts';
 import type { Check, Evidence } from '../core/schema.ts';

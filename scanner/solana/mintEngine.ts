@@ -1,4 +1,3 @@
-import type { Connection } from '@solana/web3.js';
 import { TAX_THRESHOLDS } from '../core/risk/model.ts';
 import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import type { Check, Evidence } from '../core/schema.ts';

@@ -86,7 +86,7 @@ function nonDefault(key: PublicKey | null): string | null {
 }
 
 /** Extension types in a TLV area; a zero type is padding and ends it. */
-export function tlvTypes(tlv: Buffer): number[] {
+function tlvTypes(tlv: Buffer): number[] {
   const out: number[] = [];
   for (let offset = 0; offset + 4 <= tlv.length;) {
     const type = tlv.readUInt16LE(offset);

@@ -62,7 +62,7 @@ export const Confidence = { high: 'high', medium: 'medium', low: 'low', none: 'n
 export type Confidence = (typeof Confidence)[keyof typeof Confidence];
 
 /** Coverage (weighted share of decided checks) needed for each confidence level. */
-export const CONFIDENCE_BANDS = [
+const CONFIDENCE_BANDS = [
   { confidence: Confidence.high, minCoverage: 0.8 },
   { confidence: Confidence.medium, minCoverage: 0.5 },
   { confidence: Confidence.low, minCoverage: 0.000_001 },

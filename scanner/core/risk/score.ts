@@ -14,7 +14,7 @@ import {
   tierFor,
 } from './model.ts';
 
-export interface CategoryScore {
+interface CategoryScore {
   /** 0 (safe) to 100; null when no check of the category could be decided. */
   score: number | null;
   weight: number;
