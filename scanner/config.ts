@@ -27,7 +27,6 @@ const ScanLimitsEnv = z.object({
 });
 export type ScanLimits = z.infer<typeof ScanLimitsEnv>;
 
-
 export interface ScanConfig {
   limits: ScanLimits;
   /** Allowlisted tokens per chain, lower-cased (EVM) or as given (Solana). */

@@ -82,7 +82,13 @@ export class TokenScanner {
   }
 
   /** Scores the checks, stores the result (MongoDB + Redis cache) and returns it. */
-  async finalize({ jobId, target, reports, failures, degraded = [] }: FinalizeScanInput): Promise<ScanResult> {
+  async finalize({
+    jobId,
+    target,
+    reports,
+    failures,
+    degraded = [],
+  }: FinalizeScanInput): Promise<ScanResult> {
     const raw = [
       ...reports.flatMap((report) => report.checks),
       ...failures.flatMap((failure) =>
@@ -109,8 +115,7 @@ export class TokenScanner {
       };
     }
     const token = reports.map((report) => report.facts.token).find((value) => value !== undefined) as
-      | TokenFacts
-      | undefined;
+      TokenFacts | undefined;
     const skipped = new Set([...degraded, ...reports.flatMap((report) => report.degraded ?? [])]);
     const result = ScanResult.parse({
       chain: target.chain,
@@ -162,7 +167,11 @@ export class TokenScanner {
   }
 
   #solanaInput(target: ScanTarget): SolanaEngineInput {
-    return { connection: this.#chains.solana(target.chain), mint: target.address, slot: BigInt(target.block) };
+    return {
+      connection: this.#chains.solana(target.chain),
+      mint: target.address,
+      slot: BigInt(target.block),
+    };
   }
 
   async #creationOf(target: ScanTarget): Promise<Creation | null> {

@@ -3,7 +3,6 @@ import { describeRpcError, isRpcUnreachable } from '../../clients/chains/rpcErro
 import { Reason } from '../../core/errors/reasons.ts';
 import { isVigilError } from '../../core/errors/vigilError.ts';
 
-
 /**
  * Turns anything an activity throws into an ApplicationFailure with a stable `type` and a
  * message safe to show (RPC URLs redacted): permanent problems are non-retryable, unreachable

@@ -124,7 +124,10 @@ export const problemPlugin = fp<ProblemPluginOptions>(
       }
       if (isResponseSerializationError(error)) {
         request.log.error({ err: error }, 'response did not match its schema');
-        return send(reply, build(request, Reason.internalError, 'The server could not produce a valid answer.'));
+        return send(
+          reply,
+          build(request, Reason.internalError, 'The server could not produce a valid answer.'),
+        );
       }
       const status = error.statusCode ?? 500;
       if (status === 413)
@@ -149,4 +152,3 @@ export const problemPlugin = fp<ProblemPluginOptions>(
   },
   { name: 'vigil-problem', fastify: '5.x' },
 );
-

@@ -45,7 +45,8 @@ export function isHistoricalStateError(error: unknown): boolean {
     walkCauses(error, (cause) => {
       const details = (cause as { details?: unknown }).details;
       return (
-        HISTORICAL_STATE.test(cause.message) || (typeof details === 'string' && HISTORICAL_STATE.test(details))
+        HISTORICAL_STATE.test(cause.message) ||
+        (typeof details === 'string' && HISTORICAL_STATE.test(details))
       );
     }) !== undefined
   );

@@ -308,4 +308,3 @@ export function getChain(id: ChainId): ChainInfo {
 export function hasCapability(chain: ChainInfo, capability: Capability): boolean {
   return chain.capabilities.includes(capability);
 }
-

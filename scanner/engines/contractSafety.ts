@@ -232,4 +232,3 @@ async function resolveImplementation(
   }
   return undefined;
 }
-

@@ -17,11 +17,7 @@ const AMOUNT_OFFSET = 64;
  * a memcmp on the mint, amounts only) for the count; many providers refuse the latter, and the
  * count is then unknown rather than guessed.
  */
-export async function solanaHolders({
-  connection,
-  mint,
-  slot,
-}: SolanaEngineInput): Promise<EngineOutput> {
+export async function solanaHolders({ connection, mint, slot }: SolanaEngineInput): Promise<EngineOutput> {
   const key = new PublicKey(mint);
   const options = { minContextSlot: Number(slot) };
   const [supply, largest, mintAccount] = await Promise.all([

@@ -9,11 +9,7 @@ import { readMint } from './readMint.ts';
  * extensions that change what holders can do (transfer fee, transfer hook, permanent delegate,
  * non-transferable, default-frozen accounts, close authority, metadata update authority).
  */
-export async function solanaMint({
-  connection,
-  mint,
-  slot,
-}: SolanaEngineInput): Promise<EngineOutput> {
+export async function solanaMint({ connection, mint, slot }: SolanaEngineInput): Promise<EngineOutput> {
   const facts = await readMint(connection, { mint, slot });
   const block = facts.slot.toString();
   const evidence = (summary: string, data: Evidence['data'] = {}): Evidence[] => [
