@@ -18,7 +18,6 @@ const config: KnipConfig = {
   project: ['**/*.ts!', '!infra/**!', '!test/**!', '!bench/**!', '!**/*.test.ts!'],
   ignoreDependencies: [
     // Run by path through infra/node.sh (the provisioned Node), which knip cannot follow.
-    'dependency-cruiser',
     'prettier',
     // Read as files, not imported: the anvil binary, and the contracts and artifacts the devnet
     // compiles or deploys (infra/devnet).
