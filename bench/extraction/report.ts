@@ -11,7 +11,7 @@ export interface ExtractorRun {
   workers_runs?: number[];
 }
 
-export interface ScoredRun extends ExtractorRun {
+interface ScoredRun extends ExtractorRun {
   version: string;
   metrics: Record<string, number>;
   per_page: Record<string, { precision: number; recall: number; f1: number }>;

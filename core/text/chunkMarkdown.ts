@@ -19,8 +19,8 @@ export const MarkdownChunk = z
   .meta({ id: 'MarkdownChunk' });
 export type MarkdownChunk = z.infer<typeof MarkdownChunk>;
 
-export const DEFAULT_CHUNK_MAX_CHARS = 2_000;
-export const DEFAULT_CHUNK_OVERLAP_CHARS = 200;
+const DEFAULT_CHUNK_MAX_CHARS = 2_000;
+const DEFAULT_CHUNK_OVERLAP_CHARS = 200;
 
 export const ChunkOptions = z
   .object({

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { PROXY_EGRESS_ADDRESS } from './connectProxy.ts';
 
 /**
  * Local web sites for scraper tests, each on its own loopback port (so each is its own domain for
@@ -23,8 +24,8 @@ export type SiteName =
   | 'consent'
   | 'crawldelay';
 
-/** The proxy-only site serves connections from this address (the test proxy's exit) and blocks the rest. */
-export const PROXY_EXIT_ADDRESS = '127.0.0.2';
+/** The proxy-only site serves connections from the test proxy's exit address and blocks the rest. */
+const PROXY_EXIT_ADDRESS = PROXY_EGRESS_ADDRESS;
 
 export interface ScrapeSites {
   url(site: SiteName, path?: string): string;
