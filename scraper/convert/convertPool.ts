@@ -23,11 +23,13 @@ export class ConvertPool {
   readonly #queue: Job[] = [];
   readonly #pending = new Map<number, Pending>();
   readonly #busy = new Map<Worker, number>();
+  readonly #size: number;
   #nextId = 0;
   #closed = false;
 
+  /** Threads start on the first page, not at boot: a worker that never scrapes pays nothing. */
   constructor(threads: number) {
-    for (let i = 0; i < threads; i++) this.#spawn();
+    this.#size = threads;
   }
 
   get threads(): number {
@@ -35,8 +37,9 @@ export class ConvertPool {
   }
 
   convert(input: ConvertInput): Promise<Converted> {
-    if (this.#all.length === 0) return Promise.resolve().then(() => convertWithExtras(input));
+    if (this.#size === 0) return Promise.resolve().then(() => convertWithExtras(input));
     if (this.#closed) return Promise.reject(new Error('the conversion pool is closed'));
+    while (this.#all.length < this.#size) this.#spawn();
     return new Promise((resolve, reject) => {
       const id = this.#nextId++;
       this.#pending.set(id, { resolve, reject });
