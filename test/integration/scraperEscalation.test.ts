@@ -100,3 +100,38 @@ describe('robots.txt Crawl-delay', () => {
     expect(sites.hits('crawldelay').filter((path) => path !== '/robots.txt')).toEqual(['/a']);
   });
 });
+
+describe('options for LLM use', () => {
+  it('answers chunks with offsets into content, the links list, and the whole page on request', async () => {
+    const response = await scrape({
+      url: sites.url('static'),
+      include_links: true,
+      chunks: { max_chars: 200, overlap_chars: 0 },
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.links).toEqual([{ text: 'the browser notes', href: sites.url('static', '/docs/browsers') }]);
+    expect(body.chunks.length).toBeGreaterThan(0);
+    for (const chunk of body.chunks) expect(body.content.slice(chunk.start, chunk.end)).toBe(chunk.text);
+
+    const whole = await scrape({ url: sites.url('static'), only_main_content: false, format: 'text' });
+    expect(whole.json().content).toContain('About us');
+    expect(whole.json().content).toContain('Fixture footer');
+    expect(whole.json().links).toBeUndefined();
+  });
+
+  it('refuses options that do not fit the format, with a problem naming the field', async () => {
+    const html = await scrape({ url: sites.url('static'), format: 'html', chunks: true });
+    expect(html.statusCode).toBe(422);
+    const overlap = await scrape({
+      url: sites.url('static'),
+      chunks: { max_chars: 300, overlap_chars: 200 },
+    });
+    expect(overlap.statusCode).toBe(422);
+    const types = await scrape({ url: sites.url('static'), include_links: 'yes', only_main_content: 1 });
+    expect(types.statusCode).toBe(422);
+    expect(types.json().errors.map((error: { loc: string[] }) => error.loc.join('.'))).toEqual(
+      expect.arrayContaining(['body.include_links', 'body.only_main_content']),
+    );
+  });
+});
