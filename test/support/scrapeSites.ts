@@ -215,7 +215,7 @@ document.getElementById('accept').addEventListener('click', () => { document.coo
     if (request.url === '/robots.txt') {
       response
         .writeHead(200, { 'content-type': 'text/plain' })
-        .end('User-agent: *\nCrawl-delay: 1\nDisallow: /private\n');
+        .end('User-agent: *\nCrawl-delay: 30\nDisallow: /private\n');
       return;
     }
     html(response, 200, STATIC_PAGE);
