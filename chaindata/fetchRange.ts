@@ -25,7 +25,11 @@ export async function fetchRange(client: RpcClient, from: number, to: number): P
   const [blocks, logs] = await Promise.all([
     Promise.all(
       numbers.map(async (number) =>
-        parse(RawBlock, await client.request({ method: 'eth_getBlockByNumber', params: [numberToHex(number), true] }), `block ${number}`),
+        parse(
+          RawBlock,
+          await client.request({ method: 'eth_getBlockByNumber', params: [numberToHex(number), true] }),
+          `block ${number}`,
+        ),
       ),
     ),
     client
@@ -69,7 +73,10 @@ export async function chainHead(client: RpcClient): Promise<number> {
 }
 
 /** The chain's current hashes of the given blocks (a missing block has no hash). */
-export async function chainBlockHashes(client: RpcClient, numbers: readonly number[]): Promise<Map<number, string>> {
+export async function chainBlockHashes(
+  client: RpcClient,
+  numbers: readonly number[],
+): Promise<Map<number, string>> {
   const hashes = await Promise.all(
     numbers.map(async (number) => {
       const block = (await client.request({
@@ -84,6 +91,9 @@ export async function chainBlockHashes(client: RpcClient, numbers: readonly numb
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw new Error(`the node answered an unexpected ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+  if (!result.success)
+    throw new Error(
+      `the node answered an unexpected ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`,
+    );
   return result.data;
 }

@@ -39,14 +39,27 @@ export class ChainIndexer {
       throw new RangeError(`not a block range: ${from}-${to}`);
     const { range, replaces } = await this.#deps.store.coveringRange(chain, { from, to });
     const fetched = await fetchRange(this.#deps.clientOf(chain), range.from, range.to);
-    const rows = decodeRange({ chain, chainId: info.evmChainId ?? 0 }, fetched.blocks, fetched.logs, fetched.creations);
-    await this.#deps.store.writeRange(chain, range, rows, replaces.filter((r) => r.from !== range.from || r.to !== range.to));
+    const rows = decodeRange(
+      { chain, chainId: info.evmChainId ?? 0 },
+      fetched.blocks,
+      fetched.logs,
+      fetched.creations,
+    );
+    await this.#deps.store.writeRange(
+      chain,
+      range,
+      rows,
+      replaces.filter((r) => r.from !== range.from || r.to !== range.to),
+    );
     return {
       chain,
       from: range.from,
       to: range.to,
       logs: fetched.logs.length,
-      rows: Object.fromEntries(TABLE_NAMES.map((table) => [table, rows[table].length])) as Record<TableName, number>,
+      rows: Object.fromEntries(TABLE_NAMES.map((table) => [table, rows[table].length])) as Record<
+        TableName,
+        number
+      >,
       replaced: replaces,
     };
   }

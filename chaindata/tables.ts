@@ -130,7 +130,12 @@ export const TABLES = {
       c('tx_hash', ColumnType.varchar, 'the creating transaction'),
       c('contract_address', ColumnType.varchar, 'the new contract'),
       c('deployer', ColumnType.varchar, 'the account that sent the creating transaction'),
-      c('factory', ColumnType.varchar, 'the contract that created it (trace creations); NULL for top level', true),
+      c(
+        'factory',
+        ColumnType.varchar,
+        'the contract that created it (trace creations); NULL for top level',
+        true,
+      ),
       c('bytecode_hash', ColumnType.varchar, 'keccak256 of the runtime bytecode at the creation block'),
       c('code_size', ColumnType.integer, 'runtime bytecode length in bytes'),
       ...dated,

@@ -12,6 +12,7 @@ import { ReceiptStore } from '../core/stores/receipts.ts';
 import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
 import { ScanStore } from '../core/stores/scans.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
+import { IndexStore } from '../chaindata/storage/indexStore.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
@@ -51,6 +52,7 @@ export async function runWorkers(
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
   });
   let scraper: { engine: ScraperEngine; stopReports: () => Promise<void> } | undefined;
+  let chaindata: IndexStore | undefined;
   const deps = {
     chains,
     scans,
@@ -67,6 +69,7 @@ export async function runWorkers(
     },
     invoices: new InvoiceStore(mongo.db, redis),
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
+    chaindata: () => (chaindata ??= new IndexStore(env.CHAINDATA_DIR ?? path.join(dataDir, 'chaindata'))),
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
@@ -91,6 +94,7 @@ export async function runWorkers(
   const done = Promise.all(workers.map((worker) => worker.run())).then(async () => {
     await scraper?.stopReports();
     await scraper?.engine.close();
+    await chaindata?.close();
     await Promise.allSettled([connection.close(), mongo.close(), redis.quit()]);
   });
   return {

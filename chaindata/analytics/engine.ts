@@ -110,8 +110,15 @@ export class AnalyticsEngine {
       const tree = parsed.getRowObjectsJS()[0]?.tree;
       checkParsedSql(JSON.parse(String(tree)) as ParsedSql, this.views);
       const extracted = await connection.extractStatements(sql);
-      if (extracted.count !== 1) throw new SqlRejected('statement_count', 'Exactly one statement is allowed.');
-      return this.#run(connection, started, timeoutMs, () => connection.streamAndReadUntil(sql, maxRows + 1), maxRows);
+      if (extracted.count !== 1)
+        throw new SqlRejected('statement_count', 'Exactly one statement is allowed.');
+      return this.#run(
+        connection,
+        started,
+        timeoutMs,
+        () => connection.streamAndReadUntil(sql, maxRows + 1),
+        maxRows,
+      );
     });
   }
 
@@ -123,7 +130,13 @@ export class AnalyticsEngine {
   ): Promise<QueryResult> {
     const timeoutMs = this.limits.timeoutMs;
     return this.#withConnection(timeoutMs, (connection, started) =>
-      this.#run(connection, started, timeoutMs, () => connection.streamAndReadUntil(sql, maxRows + 1, values), maxRows),
+      this.#run(
+        connection,
+        started,
+        timeoutMs,
+        () => connection.streamAndReadUntil(sql, maxRows + 1, values),
+        maxRows,
+      ),
     );
   }
 
@@ -149,7 +162,9 @@ export class AnalyticsEngine {
       const names = reader.deduplicatedColumnNames();
       const types = reader.columnTypes().map((type) => type.toString());
       const all = reader.getRowObjectsJson();
-      const rows = all.slice(0, maxRows).map((row) => Object.fromEntries(names.map((name) => [name, row[name] ?? null])));
+      const rows = all
+        .slice(0, maxRows)
+        .map((row) => Object.fromEntries(names.map((name) => [name, row[name] ?? null])));
       const result: QueryResult = {
         columns: names.map((name, index) => ({ name, type: types[index] ?? 'UNKNOWN' })),
         rows,
@@ -159,18 +174,25 @@ export class AnalyticsEngine {
         limits: { max_rows: maxRows, timeout_ms: timeoutMs },
       };
       if (JSON.stringify(result).length > this.limits.maxResultBytes)
-        throw new QueryFailed('too_large', `The answer is larger than ${this.limits.maxResultBytes} bytes; select fewer columns or rows.`);
+        throw new QueryFailed(
+          'too_large',
+          `The answer is larger than ${this.limits.maxResultBytes} bytes; select fewer columns or rows.`,
+        );
       return result;
     } catch (error) {
       if (error instanceof QueryFailed || error instanceof SqlRejected) throw error;
-      if (timedOut) throw new QueryFailed('timeout', `The query ran longer than ${timeoutMs} ms and was cancelled.`);
+      if (timedOut)
+        throw new QueryFailed('timeout', `The query ran longer than ${timeoutMs} ms and was cancelled.`);
       throw new QueryFailed('failed', cleanMessage(error));
     } finally {
       clearTimeout(timer);
     }
   }
 
-  async #withConnection<T>(timeoutMs: number, work: (connection: DuckDBConnection, started: number) => Promise<T>): Promise<T> {
+  async #withConnection<T>(
+    timeoutMs: number,
+    work: (connection: DuckDBConnection, started: number) => Promise<T>,
+  ): Promise<T> {
     const started = performance.now();
     await this.#acquire(timeoutMs);
     const connection = await this.#instance.connect();

@@ -27,7 +27,15 @@ const DENIED_FUNCTIONS = new Set([
 const DENIED_FUNCTION_PREFIXES = ['read_', 'duckdb_', 'pragma_', 'parquet_', 'glob', 'sniff_', 'icu_'];
 
 /** Table references DuckDB's tree can hold; only these are walked into. */
-const TABLE_REF_TYPES = new Set(['BASE_TABLE', 'JOIN', 'SUBQUERY', 'EXPRESSION_LIST', 'EMPTY', 'EMPTY_FROM', 'TABLE_FUNCTION']);
+const TABLE_REF_TYPES = new Set([
+  'BASE_TABLE',
+  'JOIN',
+  'SUBQUERY',
+  'EXPRESSION_LIST',
+  'EMPTY',
+  'EMPTY_FROM',
+  'TABLE_FUNCTION',
+]);
 
 export class SqlRejected extends Error {
   override readonly name = 'SqlRejected';
@@ -70,7 +78,11 @@ export function checkParsedSql(parsed: ParsedSql, views: ReadonlySet<string>): v
   walk(statements[0], (node) => checkNode(node, views, ctes));
 }
 
-function checkNode(node: Record<string, unknown>, views: ReadonlySet<string>, ctes: ReadonlySet<string>): void {
+function checkNode(
+  node: Record<string, unknown>,
+  views: ReadonlySet<string>,
+  ctes: ReadonlySet<string>,
+): void {
   const type = typeof node.type === 'string' ? node.type : undefined;
   if (typeof node.class === 'string') {
     if (node.class === 'FUNCTION') checkFunction(String(node.function_name ?? ''), false);
@@ -78,15 +90,21 @@ function checkNode(node: Record<string, unknown>, views: ReadonlySet<string>, ct
   }
   if (type === undefined || !('alias' in node) || !('sample' in node)) return;
   // A table reference.
-  if (!TABLE_REF_TYPES.has(type)) throw new SqlRejected('table_ref', `${type.toLowerCase()} is not allowed in a query.`);
+  if (!TABLE_REF_TYPES.has(type))
+    throw new SqlRejected('table_ref', `${type.toLowerCase()} is not allowed in a query.`);
   if (type === 'BASE_TABLE') {
     const name = String(node.table_name ?? '').toLowerCase();
     const schema = String(node.schema_name ?? '').toLowerCase();
     const catalog = String(node.catalog_name ?? '').toLowerCase();
     const qualified = schema !== '' || catalog !== '';
-    const known = (!qualified && ctes.has(name)) || (views.has(name) && ['', 'main'].includes(schema) && ['', 'memory'].includes(catalog));
+    const known =
+      (!qualified && ctes.has(name)) ||
+      (views.has(name) && ['', 'main'].includes(schema) && ['', 'memory'].includes(catalog));
     if (!known)
-      throw new SqlRejected('unknown_table', `"${name.slice(0, 64)}" is not one of Vigil's views (${[...views].join(', ')}).`);
+      throw new SqlRejected(
+        'unknown_table',
+        `"${name.slice(0, 64)}" is not one of Vigil's views (${[...views].join(', ')}).`,
+      );
   }
   if (type === 'TABLE_FUNCTION') {
     const fn = node.function as Record<string, unknown> | undefined;
@@ -97,7 +115,10 @@ function checkNode(node: Record<string, unknown>, views: ReadonlySet<string>, ct
 function checkFunction(rawName: string, table: boolean): void {
   const name = rawName.toLowerCase();
   if (table && !ALLOWED_TABLE_FUNCTIONS.has(name))
-    throw new SqlRejected('table_function', `The table function ${name.slice(0, 64)}() is not allowed; query Vigil's views.`);
+    throw new SqlRejected(
+      'table_function',
+      `The table function ${name.slice(0, 64)}() is not allowed; query Vigil's views.`,
+    );
   if (DENIED_FUNCTIONS.has(name) || DENIED_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix)))
     throw new SqlRejected('function', `The function ${name.slice(0, 64)}() is not allowed.`);
 }

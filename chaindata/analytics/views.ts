@@ -14,7 +14,8 @@ export function labelsGlob(root: string): string {
  * the pool's tokens (from `pools`) so trades read without a join.
  */
 export function viewDefinitions(root: string): Map<string, string> {
-  const read = (glob: string) => `read_parquet(${quote(glob)}, union_by_name = true, hive_partitioning = false)`;
+  const read = (glob: string) =>
+    `read_parquet(${quote(glob)}, union_by_name = true, hive_partitioning = false)`;
   const views = new Map<string, string>();
   for (const table of TABLE_NAMES) {
     if (table === 'swaps') continue;

@@ -9,9 +9,22 @@ export const LABEL_COLUMNS: readonly Column[] = [
   { name: 'address', type: ColumnType.varchar, doc: 'lowercase 0x address' },
   { name: 'chain', type: ColumnType.varchar, doc: 'chain slug the label is for (ethereum)' },
   { name: 'chain_id', type: ColumnType.integer, doc: 'EVM chain id' },
-  { name: 'label', type: ColumnType.varchar, doc: "the source's own label (exchange, phish-hack, token-contract, ...)" },
-  { name: 'category', type: ColumnType.varchar, doc: 'normalised category: exchange, phish_hack, token, burn, ...' },
-  { name: 'name_tag', type: ColumnType.varchar, nullable: true, doc: 'the entity name, when the source has one' },
+  {
+    name: 'label',
+    type: ColumnType.varchar,
+    doc: "the source's own label (exchange, phish-hack, token-contract, ...)",
+  },
+  {
+    name: 'category',
+    type: ColumnType.varchar,
+    doc: 'normalised category: exchange, phish_hack, token, burn, ...',
+  },
+  {
+    name: 'name_tag',
+    type: ColumnType.varchar,
+    nullable: true,
+    doc: 'the entity name, when the source has one',
+  },
   { name: 'source', type: ColumnType.varchar, doc: 'source id and version, e.g. evm-labels@0.0.3' },
 ];
 
@@ -25,9 +38,16 @@ export async function ensureLabelsFile(root: string, writer: ParquetWriter): Pro
   const file = path.join(dir, labelsFileName());
   if (existsSync(file)) return 0;
   const rows = loadLabelRows() as unknown as Row[];
-  await writer.writeColumns('labels', LABEL_COLUMNS, rows, () => 'all', () => file);
+  await writer.writeColumns(
+    'labels',
+    LABEL_COLUMNS,
+    rows,
+    () => 'all',
+    () => file,
+  );
   for (const name of await readdir(dir)) {
-    if (name.endsWith('.parquet') && name !== path.basename(file)) await rm(path.join(dir, name), { force: true });
+    if (name.endsWith('.parquet') && name !== path.basename(file))
+      await rm(path.join(dir, name), { force: true });
   }
   return rows.length;
 }

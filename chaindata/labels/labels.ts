@@ -83,14 +83,20 @@ export async function labelStats(engine: AnalyticsEngine): Promise<LabelStats> {
 }
 
 /** Labels of many addresses at once (evidence for scans and wallet analysis). */
-export async function labelsOf(engine: AnalyticsEngine, addresses: readonly string[]): Promise<Map<string, LabelRecord[]>> {
-  const wanted = [...new Set(addresses.map((address) => address.toLowerCase()))].filter((address) => /^0x[0-9a-f]{40}$/.test(address));
+export async function labelsOf(
+  engine: AnalyticsEngine,
+  addresses: readonly string[],
+): Promise<Map<string, LabelRecord[]>> {
+  const wanted = [...new Set(addresses.map((address) => address.toLowerCase()))].filter((address) =>
+    /^0x[0-9a-f]{40}$/.test(address),
+  );
   const out = new Map<string, LabelRecord[]>();
   if (wanted.length === 0) return out;
   // Checked hex only: inlined as literals in a list (parameters do not bind lists here).
   const result = await engine.internal(
     `SELECT address, chain, label, category, name_tag, source FROM labels WHERE address IN (${wanted.map((address) => `'${address}'`).join(', ')})`,
   );
-  for (const row of result.rows as unknown as LabelRecord[]) out.set(row.address, [...(out.get(row.address) ?? []), row]);
+  for (const row of result.rows as unknown as LabelRecord[])
+    out.set(row.address, [...(out.get(row.address) ?? []), row]);
   return out;
 }

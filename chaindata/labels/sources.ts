@@ -51,7 +51,9 @@ export function loadLabelRows(): LabelRow[] {
   for (const source of LABEL_SOURCES) {
     const tag = `${source.id}@${sourceVersion(source.package)}`;
     for (const file of source.files) {
-      const entries = z.array(Entry).parse(JSON.parse(readFileSync(require.resolve(`${source.package}/${file.path}`), 'utf8')));
+      const entries = z
+        .array(Entry)
+        .parse(JSON.parse(readFileSync(require.resolve(`${source.package}/${file.path}`), 'utf8')));
       for (const entry of entries) {
         const address = entry.address.trim().toLowerCase();
         if (!/^0x[0-9a-f]{40}$/.test(address)) continue;

@@ -57,7 +57,10 @@ export class IndexStore {
   }
 
   /** The range widened to cover every indexed range it overlaps, so a rewrite replaces them whole. */
-  async coveringRange(chain: string, range: BlockRange): Promise<{ range: BlockRange; replaces: BlockRange[] }> {
+  async coveringRange(
+    chain: string,
+    range: BlockRange,
+  ): Promise<{ range: BlockRange; replaces: BlockRange[] }> {
     const ranges = await this.ranges(chain);
     let covering = { ...range };
     let replaces: BlockRange[] = [];
@@ -75,7 +78,12 @@ export class IndexStore {
    * first, removed second: a crash in between leaves the old rows doubled, never missing, and the
    * next write over the range heals it.
    */
-  async writeRange(chain: string, range: BlockRange, rows: RangeRows, replaces: BlockRange[]): Promise<number> {
+  async writeRange(
+    chain: string,
+    range: BlockRange,
+    rows: RangeRows,
+    replaces: BlockRange[],
+  ): Promise<number> {
     assertChainSlug(chain);
     await this.ensureSchema();
     let written = 0;

@@ -38,7 +38,9 @@ export class ParquetWriter {
     const connection = await (await this.#instance).connect();
     try {
       const stage = `stage_${tag.replace(/\W/g, '_')}`;
-      await connection.run(`CREATE OR REPLACE TEMP TABLE ${stage} (${columns.map(stagedColumn).join(', ')}, _group VARCHAR)`);
+      await connection.run(
+        `CREATE OR REPLACE TEMP TABLE ${stage} (${columns.map(stagedColumn).join(', ')}, _group VARCHAR)`,
+      );
       const appender = await connection.createAppender(stage);
       try {
         for (const row of rows) {
@@ -54,7 +56,12 @@ export class ParquetWriter {
       const written: string[] = [];
       for (const group of groups) {
         const file = fileOf(group);
-        await copyOut(connection, tag, `SELECT ${projection(columns)} FROM ${stage} WHERE _group = ${quote(group)}`, file);
+        await copyOut(
+          connection,
+          tag,
+          `SELECT ${projection(columns)} FROM ${stage} WHERE _group = ${quote(group)}`,
+          file,
+        );
         written.push(file);
       }
       return written;
