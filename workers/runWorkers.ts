@@ -13,6 +13,7 @@ import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
 import { ScanStore } from '../core/stores/scans.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { IndexStore } from '../chaindata/storage/indexStore.ts';
+import { chaindataRoot } from '../chaindata/config.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
@@ -69,7 +70,7 @@ export async function runWorkers(
     },
     invoices: new InvoiceStore(mongo.db, redis),
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
-    chaindata: () => (chaindata ??= new IndexStore(env.CHAINDATA_DIR ?? path.join(dataDir, 'chaindata'))),
+    chaindata: () => (chaindata ??= new IndexStore(chaindataRoot({ ...env, VIGIL_DATA_DIR: dataDir }))),
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 

@@ -88,6 +88,8 @@ export class AnalyticsEngine {
     try {
       const definitions = viewDefinitions(root);
       for (const [name, sql] of definitions) await admin.run(`CREATE VIEW ${name} AS ${sql}`);
+      // Timestamps in the files are UTC; so is every comparison with a caller's ISO time.
+      await admin.run("SET TimeZone = 'UTC'");
       await admin.run(`SET allowed_directories = [${quote(root.endsWith('/') ? root : `${root}/`)}]`);
       await admin.run('SET enable_external_access = false');
       await admin.run('SET lock_configuration = true');
@@ -106,12 +108,18 @@ export class AnalyticsEngine {
     const maxRows = Math.min(options.maxRows ?? this.limits.maxRows, this.limits.maxRows);
     const timeoutMs = Math.min(options.timeoutMs ?? this.limits.timeoutMs, this.limits.timeoutMs);
     return this.#withConnection(timeoutMs, async (connection, started) => {
+      // Counted first (DuckDB's own statement splitter), then checked on DuckDB's own parse tree.
+      const extracted = await connection.extractStatements(sql).catch((error: unknown) => {
+        throw new SqlRejected(
+          'parse_error',
+          `The query does not parse: ${cleanMessage(error).slice(0, 300)}`,
+        );
+      });
+      if (extracted.count !== 1)
+        throw new SqlRejected('statement_count', `Exactly one statement is allowed; got ${extracted.count}.`);
       const parsed = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR) AS tree', [sql]);
       const tree = parsed.getRowObjectsJS()[0]?.tree;
       checkParsedSql(JSON.parse(String(tree)) as ParsedSql, this.views);
-      const extracted = await connection.extractStatements(sql);
-      if (extracted.count !== 1)
-        throw new SqlRejected('statement_count', 'Exactly one statement is allowed.');
       return this.#run(
         connection,
         started,
@@ -236,5 +244,5 @@ export class AnalyticsEngine {
 /** DuckDB's message without file paths (a failed read names the data folder). */
 function cleanMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/(['"]?)\/[^\s'"]*\1/g, '<path>').slice(0, 500);
+  return message.replace(/(?<![\w.])\/(?:[\w.-]+\/)+[\w.*-]*/g, '<path>').slice(0, 500);
 }

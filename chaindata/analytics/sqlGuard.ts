@@ -23,6 +23,19 @@ const DENIED_FUNCTIONS = new Set([
   'current_query',
   'query',
   'query_table',
+  // Amplifiers: one call builds a value of any size in a single step that neither the time limit
+  // (checked between chunks) nor the memory limit (buffer-managed data only) sees in time.
+  'repeat',
+  'lpad',
+  'rpad',
+  'printf',
+  'format',
+  'bar',
+  'list_resize',
+  'array_resize',
+  'range',
+  'generate_series',
+  'to_base',
 ]);
 const DENIED_FUNCTION_PREFIXES = ['read_', 'duckdb_', 'pragma_', 'parquet_', 'glob', 'sniff_', 'icu_'];
 
@@ -75,17 +88,21 @@ export function checkParsedSql(parsed: ParsedSql, views: ReadonlySet<string>): v
     throw new SqlRejected('statement_count', `Exactly one statement is allowed; got ${statements.length}.`);
   const ctes = new Set<string>();
   collectCtes(statements[0], ctes);
-  walk(statements[0], (node) => checkNode(node, views, ctes));
+  // The call inside a table function reference is checked as a table function, not again as a scalar.
+  const tableCalls = new WeakSet<object>();
+  walk(statements[0], (node) => checkNode(node, views, ctes, tableCalls));
 }
 
 function checkNode(
   node: Record<string, unknown>,
   views: ReadonlySet<string>,
   ctes: ReadonlySet<string>,
+  tableCalls: WeakSet<object>,
 ): void {
   const type = typeof node.type === 'string' ? node.type : undefined;
   if (typeof node.class === 'string') {
-    if (node.class === 'FUNCTION') checkFunction(String(node.function_name ?? ''), false);
+    if (node.class === 'FUNCTION' && !tableCalls.has(node))
+      checkFunction(String(node.function_name ?? ''), false);
     return;
   }
   if (type === undefined || !('alias' in node) || !('sample' in node)) return;
@@ -100,25 +117,28 @@ function checkNode(
     const known =
       (!qualified && ctes.has(name)) ||
       (views.has(name) && ['', 'main'].includes(schema) && ['', 'memory'].includes(catalog));
-    if (!known)
-      throw new SqlRejected(
-        'unknown_table',
-        `"${name.slice(0, 64)}" is not one of Vigil's views (${[...views].join(', ')}).`,
-      );
+    if (!known) {
+      // A path or URL is not echoed back: the answer never names files.
+      const shown = /^[a-z_][a-z0-9_]*$/.test(name) ? `"${name.slice(0, 64)}" is` : 'Reading files is';
+      throw new SqlRejected('unknown_table', `${shown} not one of Vigil's views (${[...views].join(', ')}).`);
+    }
   }
   if (type === 'TABLE_FUNCTION') {
     const fn = node.function as Record<string, unknown> | undefined;
     checkFunction(String(fn?.function_name ?? ''), true);
+    if (fn) tableCalls.add(fn);
   }
 }
 
 function checkFunction(rawName: string, table: boolean): void {
   const name = rawName.toLowerCase();
-  if (table && !ALLOWED_TABLE_FUNCTIONS.has(name))
+  if (table) {
+    if (ALLOWED_TABLE_FUNCTIONS.has(name)) return;
     throw new SqlRejected(
       'table_function',
       `The table function ${name.slice(0, 64)}() is not allowed; query Vigil's views.`,
     );
+  }
   if (DENIED_FUNCTIONS.has(name) || DENIED_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix)))
     throw new SqlRejected('function', `The function ${name.slice(0, 64)}() is not allowed.`);
 }

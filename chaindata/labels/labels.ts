@@ -1,4 +1,4 @@
-import type { AnalyticsEngine } from '../analytics/engine.ts';
+import type { Analytics } from '../analytics/sandbox.ts';
 
 export interface LabelQuery {
   address?: string | undefined;
@@ -20,7 +20,7 @@ export interface LabelRecord {
 }
 
 /** Labels by address, label or category, and name substring; all filters combine. */
-export async function queryLabels(engine: AnalyticsEngine, query: LabelQuery): Promise<LabelRecord[]> {
+export async function queryLabels(engine: Analytics, query: LabelQuery): Promise<LabelRecord[]> {
   const where: string[] = [];
   const values: Record<string, string> = {};
   if (query.address) {
@@ -62,7 +62,7 @@ export interface LabelStats {
   by_chain: Record<string, number>;
 }
 
-export async function labelStats(engine: AnalyticsEngine): Promise<LabelStats> {
+export async function labelStats(engine: Analytics): Promise<LabelStats> {
   const [totals, categories, labels, sources, chains] = await Promise.all([
     engine.internal('SELECT count(*) AS total, count(DISTINCT address) AS addresses FROM labels'),
     engine.internal('SELECT category AS key, count(*) AS n FROM labels GROUP BY 1 ORDER BY 2 DESC'),
@@ -84,7 +84,7 @@ export async function labelStats(engine: AnalyticsEngine): Promise<LabelStats> {
 
 /** Labels of many addresses at once (evidence for scans and wallet analysis). */
 export async function labelsOf(
-  engine: AnalyticsEngine,
+  engine: Analytics,
   addresses: readonly string[],
 ): Promise<Map<string, LabelRecord[]>> {
   const wanted = [...new Set(addresses.map((address) => address.toLowerCase()))].filter((address) =>

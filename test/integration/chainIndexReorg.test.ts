@@ -23,9 +23,8 @@ describe('the chain follower across a reorg', () => {
     const wallet = createWalletClient({
       transport: http(anvil.url),
       account: accounts[0] ?? '0x',
-      chain: null,
     });
-    const hash = await wallet.sendTransaction({ to, value: parseEther(ether) });
+    const hash = await wallet.sendTransaction({ to, value: parseEther(ether), chain: null });
     await devnet.waitForTransactionReceipt({ hash });
     return hash.toLowerCase();
   };
