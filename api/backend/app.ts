@@ -21,6 +21,7 @@ import { Refunds } from './x402/refunds.ts';
 import { Sandbox } from './x402/sandbox.ts';
 import { ToolRunner } from './x402/toolRunner.ts';
 import { DataTools } from '../../chaindata/tools.ts';
+import { ChainKind, findChain } from '../../core/chains/registry.ts';
 import { DataBus } from '../../chaindata/query/databus.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { databusRoutes } from './routes/databus.ts';
@@ -117,7 +118,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
       rpc: (chain) => ({ client: deps.chains.evm(chain), degraded: () => deps.chains.degraded(chain) }),
       liveWindowBlocks: deps.chaindata.liveWindowBlocks,
     }),
-    () => deps.chains.configured(),
+    () => deps.chains.configured().filter((chain) => findChain(chain)?.kind === ChainKind.evm),
   );
   await app.ready();
   return app;

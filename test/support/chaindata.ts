@@ -46,3 +46,19 @@ export async function followDevnet(
     },
   };
 }
+
+/** Indexes the shared devnet from genesis to its current head straight into `root` (no workflow). */
+export async function indexDevnet(root: string, rpcUrl: string): Promise<number> {
+  const { createPublicClient, http } = await import('viem');
+  const { ChainIndexer } = await import('../../chaindata/indexer.ts');
+  const { IndexStore } = await import('../../chaindata/storage/indexStore.ts');
+  const client = createPublicClient({ transport: http(rpcUrl, { batch: { batchSize: 64, wait: 0 } }) });
+  const store = new IndexStore(root);
+  const indexer = new ChainIndexer({ store, clientOf: () => client });
+  const head = Number(await client.getBlockNumber());
+  const chunk = 250;
+  for (let from = 0; from <= head; from += chunk)
+    await indexer.indexRange('devnet', from, Math.min(head, from + chunk - 1));
+  await store.close();
+  return head;
+}
