@@ -18,6 +18,7 @@ import { ChainIndexer } from '../chaindata/indexer.ts';
 import { IndexStore } from '../chaindata/storage/indexStore.ts';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { compileContracts } from '../infra/devnet/compile.ts';
+import { createDevnetClient } from '../infra/devnet/client.ts';
 import { REPO_ROOT } from '../infra/stack/processes.ts';
 
 const { values } = parseArgs({
@@ -43,7 +44,7 @@ const artifacts = await compileContracts({
 const emitter = artifacts.LogEmitter;
 if (!emitter) throw new Error('LogEmitter did not compile');
 const client = createPublicClient({ transport: http(anvil.url, { batch: { batchSize: 64, wait: 0 } }) });
-const [account] = (await client.request({ method: 'eth_accounts' })) as Address[];
+const [account] = (await createDevnetClient(anvil.url).request({ method: 'eth_accounts' })) as Address[];
 if (!account) throw new Error('anvil has no accounts');
 const wallet = createWalletClient({ transport: http(anvil.url), account });
 const deployHash = await wallet.sendTransaction({
@@ -70,6 +71,9 @@ interface Run {
   rows: number;
   seconds: number;
   logs_per_second: number;
+  seconds_fetching: number;
+  seconds_decoding: number;
+  seconds_writing: number;
 }
 const runs: Run[] = [];
 const decodeRuns: number[] = [];
@@ -80,14 +84,24 @@ for (let attempt = 0; attempt < repeat; attempt++) {
   const indexer = new ChainIndexer({ store, clientOf: () => client });
   let logs = 0;
   let rows = 0;
+  const spent = { fetch: 0, decode: 0, write: 0 };
   const started = performance.now();
   for (let from = 0; from <= head; from += chunk) {
     const summary = await indexer.indexRange('devnet', from, Math.min(head, from + chunk - 1));
     logs += summary.logs;
     rows += Object.values(summary.rows).reduce((sum, count) => sum + count, 0);
+    for (const key of ['fetch', 'decode', 'write'] as const) spent[key] += summary.timings_ms[key];
   }
   const seconds = (performance.now() - started) / 1000;
-  runs.push({ logs, rows, seconds: round(seconds), logs_per_second: Math.round(logs / seconds) });
+  runs.push({
+    logs,
+    rows,
+    seconds: round(seconds),
+    logs_per_second: Math.round(logs / seconds),
+    seconds_fetching: round(spent.fetch / 1000),
+    seconds_decoding: round(spent.decode / 1000),
+    seconds_writing: round(spent.write / 1000),
+  });
   await store.close();
   await rm(root, { recursive: true, force: true });
   // Decoding alone, on data already fetched: the share of the pipeline that is Vigil's own code.

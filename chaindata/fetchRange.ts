@@ -20,25 +20,17 @@ export interface FetchedRange {
  * contract-creating transaction its receipt and the new contract's code. Requests issued together
  * travel as JSON-RPC batches (the client batches).
  */
-export async function fetchRange(client: RpcClient, from: number, to: number): Promise<FetchedRange> {
+export async function fetchRange(
+  client: RpcClient,
+  from: number,
+  to: number,
+  window?: LogWindow,
+): Promise<FetchedRange> {
   const numbers = Array.from({ length: to - from + 1 }, (_, index) => from + index);
-  const [blocks, logs] = await Promise.all([
-    Promise.all(
-      numbers.map(async (number) =>
-        parse(
-          RawBlock,
-          await client.request({ method: 'eth_getBlockByNumber', params: [numberToHex(number), true] }),
-          `block ${number}`,
-        ),
-      ),
-    ),
-    client
-      .request({
-        method: 'eth_getLogs',
-        params: [{ fromBlock: numberToHex(from), toBlock: numberToHex(to), topics: [ALL_TOPICS] }],
-      })
-      .then((result) => parse(z.array(RawLog), result, `logs ${from}-${to}`)),
-  ]);
+  // One after the other: requests issued together share a JSON-RPC batch, and a large log answer
+  // would make the whole batch too large.
+  const logs = await fetchLogs(client, from, to, window);
+  const blocks = await fetchBlocks(client, numbers);
   const creators = blocks.flatMap((block) =>
     block.transactions.filter((tx) => !tx.to).map((tx) => ({ block: Number(block.number), tx })),
   );
@@ -66,6 +58,95 @@ export async function fetchRange(client: RpcClient, from: number, to: number): P
     }),
   );
   return { blocks, logs, creations: creations.filter((creation) => creation !== undefined) };
+}
+
+/** Blocks travel in batches of this many: a batch of full mainnet blocks must stay a few MB. */
+const BLOCKS_PER_BATCH = 16;
+
+async function fetchBlocks(client: RpcClient, numbers: readonly number[]): Promise<RawBlock[]> {
+  const blocks: RawBlock[] = [];
+  for (let start = 0; start < numbers.length; start += BLOCKS_PER_BATCH) {
+    const batch = numbers.slice(start, start + BLOCKS_PER_BATCH);
+    blocks.push(
+      ...(await Promise.all(
+        batch.map(async (number) =>
+          parse(
+            RawBlock,
+            await client.request({ method: 'eth_getBlockByNumber', params: [numberToHex(number), true] }),
+            `block ${number}`,
+          ),
+        ),
+      )),
+    );
+  }
+  return blocks;
+}
+
+/**
+ * How many blocks one eth_getLogs asks for, learnt per chain: halved when an answer is too large
+ * for the node or the transport (providers cap results at 10,000 logs or a few MB), doubled again
+ * after a run of answers that fit. Without it, every range would first pay for an answer too
+ * large to use.
+ */
+export class LogWindow {
+  size: number;
+  #fits = 0;
+  /** Below the smallest window that was too large: a node's limit does not move. */
+  #ceiling: number;
+
+  constructor(max = 100_000) {
+    this.size = max;
+    this.#ceiling = max;
+  }
+
+  /** A window of `failed` blocks was too large. */
+  tooLarge(failed: number): void {
+    this.#ceiling = Math.max(1, Math.min(this.#ceiling, failed - 1));
+    this.size = Math.max(1, Math.min(this.#ceiling, Math.ceil(failed / 2)));
+    this.#fits = 0;
+  }
+
+  fit(): void {
+    if (++this.#fits >= 8 && this.size < this.#ceiling) {
+      this.size = Math.min(this.#ceiling, this.size * 2);
+      this.#fits = 0;
+    }
+  }
+}
+
+/** The decoded events' logs of [from, to], asked for in windows the node can answer. */
+export async function fetchLogs(
+  client: RpcClient,
+  from: number,
+  to: number,
+  window = new LogWindow(),
+): Promise<RawLog[]> {
+  const logs: RawLog[] = [];
+  let start = from;
+  while (start <= to) {
+    const end = Math.min(to, start + window.size - 1);
+    try {
+      const result = await client.request({
+        method: 'eth_getLogs',
+        params: [{ fromBlock: numberToHex(start), toBlock: numberToHex(end), topics: [ALL_TOPICS] }],
+      });
+      logs.push(...parse(z.array(RawLog), result, `logs ${start}-${end}`));
+      window.fit();
+      start = end + 1;
+    } catch (error) {
+      if (end <= start || !isTooMuch(error)) throw error;
+      window.tooLarge(end - start + 1);
+    }
+  }
+  return logs;
+}
+
+function isTooMuch(error: unknown): boolean {
+  const text =
+    error instanceof Error
+      ? `${error.message} ${String((error as { details?: unknown }).details ?? '')}`
+      : String(error);
+  return /too large|exceed|more than \d+ results|too many|limit/i.test(text);
 }
 
 export async function chainHead(client: RpcClient): Promise<number> {
