@@ -4,14 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  createPublicClient,
-  createWalletClient,
-  encodeDeployData,
-  encodeFunctionData,
-  http,
-  type Address,
-} from 'viem';
+import { createPublicClient, createWalletClient, encodeDeployData, encodeFunctionData, http } from 'viem';
 import { decodeRange } from '../chaindata/decode.ts';
 import { fetchRange } from '../chaindata/fetchRange.ts';
 import { ChainIndexer } from '../chaindata/indexer.ts';
@@ -44,7 +37,7 @@ const artifacts = await compileContracts({
 const emitter = artifacts.LogEmitter;
 if (!emitter) throw new Error('LogEmitter did not compile');
 const client = createPublicClient({ transport: http(anvil.url, { batch: { batchSize: 64, wait: 0 } }) });
-const [account] = (await createDevnetClient(anvil.url).request({ method: 'eth_accounts' })) as Address[];
+const [account] = await createDevnetClient(anvil.url).request({ method: 'eth_accounts' });
 if (!account) throw new Error('anvil has no accounts');
 const wallet = createWalletClient({ transport: http(anvil.url), account });
 const deployHash = await wallet.sendTransaction({

@@ -142,10 +142,9 @@ export async function fetchLogs(
 }
 
 function isTooMuch(error: unknown): boolean {
+  const details = (error as { details?: unknown }).details;
   const text =
-    error instanceof Error
-      ? `${error.message} ${String((error as { details?: unknown }).details ?? '')}`
-      : String(error);
+    error instanceof Error ? `${error.message} ${typeof details === 'string' ? details : ''}` : String(error);
   return /too large|exceed|more than \d+ results|too many|limit/i.test(text);
 }
 

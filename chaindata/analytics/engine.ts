@@ -119,7 +119,7 @@ export class AnalyticsEngine {
         throw new SqlRejected('statement_count', `Exactly one statement is allowed; got ${extracted.count}.`);
       const parsed = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR) AS tree', [sql]);
       const tree = parsed.getRowObjectsJS()[0]?.tree;
-      checkParsedSql(JSON.parse(String(tree)) as ParsedSql, this.views);
+      checkParsedSql(JSON.parse(typeof tree === 'string' ? tree : '{"error":true}') as ParsedSql, this.views);
       return this.#run(
         connection,
         started,

@@ -87,7 +87,7 @@ export class SandboxedAnalytics implements Analytics {
         timeoutMs * 2 + KILL_GRACE_MS,
       );
       this.#pending.set(id, { child, resolve, reject, timer });
-      child.send({ ...request, id } as SandboxRequest);
+      child.send({ ...request, id });
     });
   }
 

@@ -71,6 +71,7 @@ export function checkSqlText(sql: string): void {
   if (sql.length > MAX_SQL_LENGTH)
     throw new SqlRejected('too_long', `The query is longer than ${MAX_SQL_LENGTH} characters.`);
   // NUL and other C0 controls have no place in SQL and have fooled parsers before.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/u.test(sql))
     throw new SqlRejected('control_characters', 'The query contains control characters.');
 }
@@ -101,8 +102,7 @@ function checkNode(
 ): void {
   const type = typeof node.type === 'string' ? node.type : undefined;
   if (typeof node.class === 'string') {
-    if (node.class === 'FUNCTION' && !tableCalls.has(node))
-      checkFunction(String(node.function_name ?? ''), false);
+    if (node.class === 'FUNCTION' && !tableCalls.has(node)) checkFunction(text(node.function_name), false);
     return;
   }
   if (type === undefined || !('alias' in node) || !('sample' in node)) return;
@@ -110,9 +110,9 @@ function checkNode(
   if (!TABLE_REF_TYPES.has(type))
     throw new SqlRejected('table_ref', `${type.toLowerCase()} is not allowed in a query.`);
   if (type === 'BASE_TABLE') {
-    const name = String(node.table_name ?? '').toLowerCase();
-    const schema = String(node.schema_name ?? '').toLowerCase();
-    const catalog = String(node.catalog_name ?? '').toLowerCase();
+    const name = text(node.table_name).toLowerCase();
+    const schema = text(node.schema_name).toLowerCase();
+    const catalog = text(node.catalog_name).toLowerCase();
     const qualified = schema !== '' || catalog !== '';
     const known =
       (!qualified && ctes.has(name)) ||
@@ -125,7 +125,7 @@ function checkNode(
   }
   if (type === 'TABLE_FUNCTION') {
     const fn = node.function as Record<string, unknown> | undefined;
-    checkFunction(String(fn?.function_name ?? ''), true);
+    checkFunction(text(fn?.function_name), true);
     if (fn) tableCalls.add(fn);
   }
 }
@@ -163,4 +163,9 @@ function walk(root: unknown, visit: (node: Record<string, unknown>) => void): vo
       stack.push(...Object.values(node));
     }
   }
+}
+
+/** A name field of the tree (always a string in DuckDB's serialisation; anything else reads as empty). */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }

@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- a command-line script: its output is the point */
 // Refreshes the label sources: `npm run labels:refresh [-- --check]`. For each source package it
 // asks the registry for the newest version, installs it (package.json and package-lock.json change:
 // commit them), rebuilds the labels file under the data folder and prints the counts per category.

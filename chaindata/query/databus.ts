@@ -6,7 +6,6 @@ import { Topic } from '../events.ts';
 import { evmChain } from '../indexer.ts';
 import type { RpcClient } from '../fetchRange.ts';
 import { RawLog } from '../rpcShapes.ts';
-import type { Row } from '../tables.ts';
 import { balancesSql } from './catalog.ts';
 import { type Dataset, rawQuery } from './rawQuery.ts';
 
@@ -214,7 +213,7 @@ export class DataBus {
     const info = evmChain(query.chain);
     const rows = decodeRange({ chain: query.chain, chainId: info.evmChainId ?? 0 }, blocks, logs, [])[
       dataset
-    ] as Row[];
+    ];
     const page = rows
       .sort(
         (a, b) =>

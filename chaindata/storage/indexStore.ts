@@ -63,9 +63,8 @@ export class IndexStore {
   ): Promise<{ range: BlockRange; replaces: BlockRange[] }> {
     const ranges = await this.ranges(chain);
     let covering = { ...range };
-    let replaces: BlockRange[] = [];
     for (;;) {
-      replaces = ranges.filter((existing) => overlaps(existing, covering));
+      const replaces = ranges.filter((existing) => overlaps(existing, covering));
       const from = Math.min(covering.from, ...replaces.map((existing) => existing.from));
       const to = Math.max(covering.to, ...replaces.map((existing) => existing.to));
       if (from === covering.from && to === covering.to) return { range: covering, replaces };

@@ -86,7 +86,7 @@ export class ParquetWriter {
   async read(sql: string): Promise<Record<string, unknown>[]> {
     const connection = await (await this.#instance).connect();
     try {
-      return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+      return (await connection.runAndReadAll(sql)).getRowObjectsJS();
     } finally {
       connection.closeSync();
     }

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { type Address, createPublicClient, http, parseAbi, parseEventLogs } from 'viem';
+import { createPublicClient, http, parseAbi, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsEngine } from '../../chaindata/analytics/engine.ts';
 import { ChainIndexer } from '../../chaindata/indexer.ts';
@@ -107,7 +107,7 @@ describe('the chain indexer on the devnet scenario', () => {
     for (const [key, token] of Object.entries(scenario.tokens)) {
       const events = parseEventLogs({
         abi: pair,
-        logs: await rpc.getLogs({ address: token.pair as Address, fromBlock: 0n, toBlock }),
+        logs: await rpc.getLogs({ address: token.pair, fromBlock: 0n, toBlock }),
       });
       const swaps = events.filter((log) => log.eventName === 'Swap');
       expect(

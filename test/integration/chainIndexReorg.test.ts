@@ -45,7 +45,7 @@ describe('the chain follower across a reorg', () => {
     // Its own node: a revert on the shared devnet would undo other tests' transactions.
     anvil = await startAnvil();
     devnet = createDevnetClient(anvil.url);
-    accounts = (await devnet.request({ method: 'eth_accounts' })) as Address[];
+    accounts = await devnet.request({ method: 'eth_accounts' });
     root = await chaindataDir();
     await ensureLabelsFile(root, new ParquetWriter());
     const env = isolatedEnv({ CHAINDATA_DIR: root });

@@ -30,7 +30,7 @@ export async function followDevnet(
   );
   const handle = client.workflow.getHandle(`${env.TASK_QUEUE_PREFIX ?? ''}${indexWorkflowId('devnet')}`);
   return {
-    progress: () => handle.query(indexProgressQuery) as Promise<IndexProgress>,
+    progress: (): Promise<IndexProgress> => handle.query(indexProgressQuery),
     /** Polls until the follower's cursor reaches `block`. */
     reached: (block: number, timeoutMs = 60_000) =>
       until(
