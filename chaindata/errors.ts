@@ -1,15 +1,16 @@
 import { ZodError } from 'zod';
+import { Reason } from '../core/errors/reasons.ts';
 import { VigilError } from '../core/errors/vigilError.ts';
 import { QueryFailed } from './analytics/engine.ts';
 import { SqlRejected } from './analytics/sqlGuard.ts';
 import { BadCursor } from './query/rawQuery.ts';
 
 /** Maps what the analytics layer throws to the problem the caller gets. */
-export function toVigilError(error: unknown): unknown {
+function toVigilError(error: unknown): unknown {
   if (error instanceof SqlRejected)
-    return new VigilError('sql_rejected', error.message, { extensions: { reason: error.reason } });
+    return new VigilError(Reason.sqlRejected, error.message, { extensions: { reason: error.reason } });
   if (error instanceof BadCursor)
-    return new VigilError('bad_request', error.message, { extensions: { field: 'cursor' } });
+    return new VigilError(Reason.badRequest, error.message, { extensions: { field: 'cursor' } });
   if (error instanceof ZodError) {
     const issue = error.issues[0];
     return new VigilError(
@@ -28,7 +29,7 @@ export function toVigilError(error: unknown): unknown {
   }
   if (error instanceof QueryFailed) {
     if (error.reason === 'busy')
-      return new VigilError('analytics_unavailable', error.message, {
+      return new VigilError(Reason.analyticsUnavailable, error.message, {
         headers: { 'retry-after': '1' },
         extensions: { reason: 'busy' },
       });
@@ -38,7 +39,7 @@ export function toVigilError(error: unknown): unknown {
         : error.reason === 'failed'
           ? 'error'
           : error.reason;
-    return new VigilError('query_failed', error.message, { extensions: { reason } });
+    return new VigilError(Reason.queryFailed, error.message, { extensions: { reason } });
   }
   return error;
 }

@@ -115,7 +115,7 @@ export class LogWindow {
 }
 
 /** The decoded events' logs of [from, to], asked for in windows the node can answer. */
-export async function fetchLogs(
+async function fetchLogs(
   client: RpcClient,
   from: number,
   to: number,

@@ -18,14 +18,13 @@ export const RawLog = z.object({
 });
 export type RawLog = z.infer<typeof RawLog>;
 
-export const RawTransaction = z.object({
+const RawTransaction = z.object({
   hash: Hex,
   from: Hex,
   to: Hex.nullable().optional(),
   value: Quantity,
   transactionIndex: Quantity,
 });
-export type RawTransaction = z.infer<typeof RawTransaction>;
 
 export const RawBlock = z.object({
   number: Quantity,

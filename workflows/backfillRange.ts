@@ -4,7 +4,7 @@ import {
   type BackfillProgress,
   type BackfillRangeInput,
   backfillProgressQuery,
-} from '../core/temporal/indexMessages.ts';
+} from '../chaindata/core/messages.ts';
 
 const { indexRange } = proxyActivities<ChaindataActivities>({
   startToCloseTimeout: '5m',

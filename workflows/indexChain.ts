@@ -13,7 +13,7 @@ import {
   type IndexChainInput,
   type IndexProgress,
   indexProgressQuery,
-} from '../core/temporal/indexMessages.ts';
+} from '../chaindata/core/messages.ts';
 import { backfillRange } from './backfillRange.ts';
 
 // Reads of the head, the stored hashes and the cursor are quick: local activities. An RPC that is

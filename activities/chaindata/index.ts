@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ChainIndexer, type RangeSummary, UnsupportedChainError } from '../../chaindata/indexer.ts';
-import type { ChainClients } from '../../core/chains/chainClients.ts';
+import type { ChainClients } from '../../clients/chains/chainClients.ts';
 import { isVigilError } from '../../core/errors/vigilError.ts';
 import type { IndexStore } from '../../chaindata/storage/indexStore.ts';
 

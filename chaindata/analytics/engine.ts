@@ -28,7 +28,7 @@ export const DEFAULT_LIMITS: AnalyticsLimits = {
   maxResultBytes: 2_000_000,
 };
 
-export interface QueryColumn {
+interface QueryColumn {
   name: string;
   type: string;
 }

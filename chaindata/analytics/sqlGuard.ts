@@ -5,7 +5,7 @@
  * settings. Everything else is refused before the query is bound, so no file is ever opened for
  * it. The engine's locked configuration (no external access) is the second wall, not the first.
  */
-export const MAX_SQL_LENGTH = 20_000;
+const MAX_SQL_LENGTH = 20_000;
 
 /** Row generators that touch no file, setting or catalog. */
 const ALLOWED_TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest']);

@@ -4,7 +4,7 @@ import { quote } from '../storage/parquetWriter.ts';
 import { TABLE_NAMES, TABLES } from '../tables.ts';
 
 /** The labels' Parquet file(s), under the same root as the chain data. */
-export function labelsGlob(root: string): string {
+function labelsGlob(root: string): string {
   return path.join(root, 'labels', '*.parquet');
 }
 

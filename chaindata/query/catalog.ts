@@ -217,7 +217,7 @@ function firstSeen(deployment: Record<string, unknown>, activity: Record<string,
 }
 
 /** DuckDB's JSON timestamps read '2026-01-01 00:00:00' (UTC); the API speaks ISO 8601. */
-export function toIso(value: unknown): string | null {
+function toIso(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const text = value;
   return /^\d{4}-\d{2}-\d{2} /.test(text) ? `${text.replace(' ', 'T')}Z` : text;

@@ -22,7 +22,7 @@ export interface DataBusDeps {
   liveWindowBlocks: number;
 }
 
-export const INDEX_SOURCE = 'index';
+const INDEX_SOURCE = 'index';
 
 export interface ListQuery {
   chain: string;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { MAX_PAGE, RawQueryInput } from '../../core/catalog/dataInputs.ts';
+import { RawQueryInput } from '../../core/catalog/dataInputs.ts';
 import type { Analytics } from '../analytics/sandbox.ts';
 
 /** Datasets parquet_query answers, with the columns an address or a token filter matches. */
-export const DATASETS = {
+const DATASETS = {
   transfers: { address: ['from_address', 'to_address'], token: 'token' },
   swaps: { address: ['sender', 'recipient', 'pool'], token: 'pool_token' },
   deployments: { address: ['deployer', 'contract_address'], token: 'contract_address' },
@@ -11,8 +11,6 @@ export const DATASETS = {
   pool_events: { address: ['pool', 'sender', 'to_address'], token: null },
 } as const;
 export type Dataset = keyof typeof DATASETS;
-
-export { MAX_PAGE, RawQueryInput };
 
 /** Keyset position: rows are ordered by (block_number, log_index, tx_hash). */
 const Cursor = z.object({

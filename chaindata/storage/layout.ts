@@ -19,7 +19,7 @@ export interface BlockRange {
 const DIGITS = 12;
 const RANGE_FILE = /^b(\d{12})-(\d{12})\.parquet$/;
 
-export function versionRoot(root: string): string {
+function versionRoot(root: string): string {
   return path.join(root, `v${SCHEMA_VERSION}`);
 }
 

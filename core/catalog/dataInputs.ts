@@ -3,9 +3,9 @@ import { z } from 'zod';
 // Inputs of the chain-data tools, the single source of their validation and JSON Schema. No
 // transforms: every shape here must be expressible as JSON Schema for the catalog's documents.
 
-export const MAX_SQL_LENGTH = 20_000;
-export const MAX_SQL_ROWS = 1_000;
-export const MAX_PAGE = 1_000;
+const MAX_SQL_LENGTH = 20_000;
+const MAX_SQL_ROWS = 1_000;
+const MAX_PAGE = 1_000;
 
 export const AnalyticsQueryInput = z
   .object({
@@ -26,7 +26,7 @@ export const AnalyticsQueryInput = z
   })
   .strict();
 
-export const DATASET_NAMES = ['transfers', 'swaps', 'deployments', 'pools', 'pool_events'] as const;
+const DATASET_NAMES = ['transfers', 'swaps', 'deployments', 'pools', 'pool_events'] as const;
 
 const AddressText = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address');
 const Block = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

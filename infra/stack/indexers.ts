@@ -3,8 +3,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { z } from 'zod';
 import { IntEnv, parseEnv } from '../../core/config/env.ts';
-import type { IndexChainInput } from '../../core/temporal/indexMessages.ts';
-import { indexWorkflowId } from '../../core/temporal/indexMessages.ts';
+import type { IndexChainInput } from '../../chaindata/core/messages.ts';
+import { indexWorkflowId } from '../../chaindata/core/messages.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 

@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { type Address, getAddress, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDeployerReputation } from '../../activities/scanner/deployerTool.ts';
-import { DeployerCache } from '../../activities/scanner/engines/deployer.ts';
-import { ChainClients } from '../../core/chains/chainClients.ts';
-import { DEPLOYER_REPUTATION } from '../../core/risk/model.ts';
-import { readScanConfig } from '../../core/scan/scanConfig.ts';
+import { getDeployerReputation } from '../../scanner/deployerTool.ts';
+import { DeployerCache } from '../../scanner/engines/deployer.ts';
+import { ChainClients } from '../../clients/chains/chainClients.ts';
+import { DEPLOYER_REPUTATION } from '../../scanner/core/risk/model.ts';
+import { readScanConfig } from '../../scanner/config.ts';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient } from '../../infra/devnet/client.ts';
 

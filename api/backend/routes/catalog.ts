@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { catalogStats as toolStats } from '../../../core/catalog/index.ts';
-import { VigilError } from '../../../core/errors/vigilError.ts';
 import { asProblem } from '../../../chaindata/errors.ts';
 import { catalogSearch, catalogStats, tokenEntry, walletEntry } from '../../../chaindata/query/catalog.ts';
 import type { Analytics } from '../../../chaindata/analytics/sandbox.ts';
@@ -88,5 +87,3 @@ export function catalogRoutes(app: VigilApp, engine: () => Promise<Analytics>): 
 function empty(sources = ['index']) {
   return { data: null, reason: 'no_data' as const, sources_tried: sources };
 }
-
-export { VigilError };

@@ -6,7 +6,7 @@ import type { BusAnswer } from '../../../chaindata/query/databus.ts';
 export const EvmChain = z.enum(
   CHAINS.filter((chain) => chain.kind === ChainKind.evm).map((chain) => chain.id) as [string, ...string[]],
 );
-export const AddressParam = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address');
+const AddressParam = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address');
 
 export const ChainAddressParams = z.object({ chain: EvmChain, address: AddressParam });
 

@@ -6,7 +6,7 @@ import type { VigilApp } from '../../plugins/service.ts';
 import { ChainAddressParams, DataAnswer, EvmChain, sendBusAnswer } from './dataSchemas.ts';
 
 /** The free tier's page size cap; parquet_query (paid) pages up to 1000 rows. */
-export const FREE_PAGE_LIMIT = 100;
+const FREE_PAGE_LIMIT = 100;
 
 const Page = z.object({
   limit: z.coerce.number().int().min(1).max(FREE_PAGE_LIMIT).default(25),
