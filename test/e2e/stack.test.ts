@@ -199,5 +199,7 @@ describe('the embedded stack (npm start)', () => {
     } finally {
       await again.stop(60_000);
     }
-  });
+    // The whole stack starting twice, the demo, the scans and the index catching up: minutes on a
+    // busy two-core machine, beyond the default per-test limit.
+  }, 240_000);
 });
