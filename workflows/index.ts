@@ -3,3 +3,4 @@ export { scanToken } from './scanToken.ts';
 export { settlePayment } from './settlePayment.ts';
 export { scrapePage } from './scrapePage.ts';
 export { refundPayment } from './refundPayment.ts';
+export { ingestDocument } from './ingestDocument.ts';
