@@ -7,6 +7,7 @@ import type { ScanStore } from '../core/stores/scans.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
 import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
+import { createRetrievalActivities, type RetrievalActivityDeps } from '../activities/retrieval/index.ts';
 import { createScraperActivities } from '../activities/scraper/index.ts';
 import type { ScraperEngine } from '../scraper/engine.ts';
 import type { WorkerEnv } from './config.ts';
@@ -23,6 +24,8 @@ export interface PoolDeps {
   invoices: InvoiceStore;
   /** Signs refunds in the payments pool (the payee's key); unset = no refunds. */
   payeePrivateKey?: Hex | undefined;
+  /** The index, the embedding model and the upload store of the ingest pool. */
+  retrieval: () => RetrievalActivityDeps;
 }
 
 export interface PoolDefinition {
@@ -50,6 +53,11 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   [TaskQueue.scraper]: {
     activities: (deps) => createScraperActivities({ engine: deps.scraper() }),
     slots: (env) => ({ activities: env.WORKER_SCRAPER_ACTIVITIES, workflows: env.WORKER_SCRAPER_WORKFLOWS }),
+  },
+  // Embedding-bound: few activity slots (each batch keeps a core busy), documents in parallel.
+  [TaskQueue.ingest]: {
+    activities: (deps) => createRetrievalActivities(deps.retrieval()),
+    slots: (env) => ({ activities: env.WORKER_INGEST_ACTIVITIES, workflows: env.WORKER_INGEST_WORKFLOWS }),
   },
 };
 

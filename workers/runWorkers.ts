@@ -12,6 +12,11 @@ import { ReceiptStore } from '../core/stores/receipts.ts';
 import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
 import { ScanStore } from '../core/stores/scans.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
+import { indexUri } from '../retrieval/config.ts';
+import { createEmbedder, type Embedder } from '../retrieval/embedding/index.ts';
+import { IngestBodies } from '../retrieval/ingest/bodyStore.ts';
+import type { ChunkStore } from '../retrieval/store/chunkStore.ts';
+import { LanceChunkStore } from '../retrieval/store/lanceChunkStore.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
@@ -51,6 +56,9 @@ export async function runWorkers(
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
   });
   let scraper: { engine: ScraperEngine; stopReports: () => Promise<void> } | undefined;
+  let chunkStore: Promise<ChunkStore> | undefined;
+  let embedder: Promise<Embedder> | undefined;
+  const retrievalEnv = { ...env, VIGIL_DATA_DIR: dataDir };
   const deps = {
     chains,
     scans,
@@ -67,6 +75,13 @@ export async function runWorkers(
     },
     invoices: new InvoiceStore(mongo.db, redis),
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
+    retrieval: () => ({
+      store: () => (chunkStore ??= LanceChunkStore.open(indexUri(retrievalEnv))),
+      embedder: () => (embedder ??= createEmbedder(retrievalEnv)),
+      bodies: new IngestBodies(redis),
+      scraperUrl: env.SCRAPER_URL,
+      chunkChars: env.RETRIEVAL_CHUNK_CHARS,
+    }),
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
@@ -91,7 +106,13 @@ export async function runWorkers(
   const done = Promise.all(workers.map((worker) => worker.run())).then(async () => {
     await scraper?.stopReports();
     await scraper?.engine.close();
-    await Promise.allSettled([connection.close(), mongo.close(), redis.quit()]);
+    await Promise.allSettled([
+      connection.close(),
+      mongo.close(),
+      redis.quit(),
+      chunkStore?.then((store) => store.close()),
+      embedder?.then((model) => model.close()),
+    ]);
   });
   return {
     workers,
