@@ -4,6 +4,7 @@ import type { InvoiceStore } from '../core/stores/invoices.ts';
 import type { ReceiptStore } from '../core/stores/receipts.ts';
 import type { ScanConfig } from '../core/scan/scanConfig.ts';
 import type { ScanStore } from '../core/stores/scans.ts';
+import type { TokenFingerprintStore } from '../core/stores/tokenFingerprints.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
 import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
@@ -16,6 +17,7 @@ import type { WorkerEnv } from './config.ts';
 export interface PoolDeps {
   chains: ChainClients;
   scans: ScanStore;
+  fingerprints: TokenFingerprintStore;
   receipts: ReceiptStore;
   facilitatorUrl: string;
   /** Created on first use: processes without the scraper pool never start its proxies or browser. */
@@ -38,7 +40,12 @@ export interface PoolDefinition {
 export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   [TaskQueue.scanner]: {
     activities: (deps) =>
-      createScannerActivities({ chains: deps.chains, scans: deps.scans, config: deps.scanConfig }),
+      createScannerActivities({
+        chains: deps.chains,
+        scans: deps.scans,
+        fingerprints: deps.fingerprints,
+        config: deps.scanConfig,
+      }),
     slots: (env) => ({ activities: env.WORKER_SCANNER_ACTIVITIES, workflows: env.WORKER_SCANNER_WORKFLOWS }),
   },
   // Settlement: its own slots, so a burst of scans never delays a payer's receipt. The signer's

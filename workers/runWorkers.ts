@@ -11,6 +11,7 @@ import { InvoiceStore } from '../core/stores/invoices.ts';
 import { ReceiptStore } from '../core/stores/receipts.ts';
 import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
 import { ScanStore } from '../core/stores/scans.ts';
+import { TokenFingerprintStore } from '../core/stores/tokenFingerprints.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { indexUri } from '../retrieval/config.ts';
 import { createEmbedder, type Embedder } from '../retrieval/embedding/index.ts';
@@ -62,6 +63,7 @@ export async function runWorkers(
   const deps = {
     chains,
     scans,
+    fingerprints: new TokenFingerprintStore(mongo.db),
     scanConfig: options.scanConfig ?? readScanConfig(),
     receipts: new ReceiptStore(mongo.db, redis),
     facilitatorUrl: env.FACILITATOR_URL,

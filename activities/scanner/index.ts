@@ -9,6 +9,8 @@ import { allowlistEntry, readScanConfig, type ScanConfig } from '../../core/scan
 import type { Creation, EngineReport, ScanTarget } from '../../core/scan/schema.ts';
 import { scoreToken } from '../../core/risk/score.ts';
 import type { ScanStore } from '../../core/stores/scans.ts';
+import type { TokenFingerprintStore } from '../../core/stores/tokenFingerprints.ts';
+import { bytecodeFingerprint } from '../../scanner/fingerprint/bytecodeFingerprint.ts';
 import type { EngineOutput, EvmEngineInput } from './engines/context.ts';
 import { contractSafety } from './engines/contractSafety.ts';
 import { DeployerCache, deployer } from './engines/deployer.ts';
@@ -24,6 +26,8 @@ import { solanaMint } from './solana/mintEngine.ts';
 export interface ScannerDeps {
   chains: ChainClients;
   scans: ScanStore;
+  /** Where each EVM scan's bytecode fingerprint is kept (for similar-token search); optional. */
+  fingerprints?: TokenFingerprintStore | undefined;
   /** Allowlist, LP lockers and log-scan bounds; read from the environment when absent. */
   config?: ScanConfig;
 }
@@ -58,7 +62,12 @@ const EMPTY_TOKEN: TokenFacts = { name: null, symbol: null, decimals: null, tota
 const CREATION_CACHE_LIMIT = 50_000;
 
 /** The scanner pool's activities, built once per worker with its dependencies. */
-export function createScannerActivities({ chains, scans, config = readScanConfig() }: ScannerDeps) {
+export function createScannerActivities({
+  chains,
+  scans,
+  fingerprints,
+  config = readScanConfig(),
+}: ScannerDeps) {
   const deployerCache = new DeployerCache(config.limits.SCAN_DEPLOYER_CACHE_SECONDS);
   // A contract's creation never changes: found once per process, reused by every later scan.
   const creations = new Map<string, Creation | null>();
@@ -230,9 +239,44 @@ export function createScannerActivities({ chains, scans, config = readScanConfig
         degraded_providers: [...skipped].sort(),
       });
       await scans.save(jobId, result);
+      if (fingerprints && findChain(target.chain)?.kind === ChainKind.evm) {
+        await recordFingerprint(chains, fingerprints, jobId, target, result).catch(() => undefined);
+      }
       return result;
     },
   };
+}
+
+/**
+ * The token's code fingerprint with its verdict, for similar-token search. Best effort: a scan is
+ * never failed by it (its result is already stored).
+ */
+async function recordFingerprint(
+  chains: ChainClients,
+  store: TokenFingerprintStore,
+  jobId: string,
+  target: ScanTarget,
+  result: ScanResult,
+): Promise<void> {
+  const code = await chains
+    .evm(target.chain)
+    .getCode({ address: getAddress(target.address), blockNumber: BigInt(target.block) });
+  const fingerprint = code ? bytecodeFingerprint(code) : undefined;
+  if (!fingerprint) return;
+  await store.record({
+    chain: target.chain,
+    address: target.address,
+    block_number: target.block,
+    fingerprint,
+    verdict: {
+      risk_score: result.risk_score,
+      tier: result.tier,
+      flags: result.flags.map((check) => check.id),
+      gates: result.gates,
+      scanned_at: result.scanned_at,
+      job_id: jobId,
+    },
+  });
 }
 
 export type ScannerActivities = ReturnType<typeof createScannerActivities>;
