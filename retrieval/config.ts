@@ -13,6 +13,12 @@ export const RetrievalEnv = z.object({
    * opens (`s3://bucket/prefix`, `gs://…`, `az://…`) so several machines share one index.
    */
   RETRIEVAL_INDEX_URI: OptionalEnv,
+  /**
+   * How stale a search may be of what ingest workers committed, in seconds: 0 looks for a newer
+   * index version on every read (cheap on a local disk); on object storage a few seconds saves
+   * a request per query.
+   */
+  RETRIEVAL_READ_CONSISTENCY_SECONDS: z.coerce.number().min(0).max(3_600).default(0),
   /** An OpenAI-compatible embeddings endpoint (its base URL, e.g. `https://host/v1`); unset = the local model. */
   EMBEDDING_URL: OptionalEnv.pipe(z.url({ protocol: /^https?$/ }).optional()),
   EMBEDDING_API_KEY: OptionalEnv,

@@ -22,5 +22,6 @@ export const JobKind = {
   paymentSettlement: 'payment_settlement',
   pageScrape: 'page_scrape',
   paymentRefund: 'payment_refund',
+  documentIngest: 'document_ingest',
 } as const;
 export type JobKind = (typeof JobKind)[keyof typeof JobKind];

@@ -77,7 +77,7 @@ export class OnnxEmbedder implements Embedder {
   }
 
   async #embedBatch(texts: readonly string[]): Promise<Float32Array[]> {
-    const encoded = texts.map((text) => {
+    const encoded: number[][] = texts.map((text) => {
       const ids = this.#tokenizer.encode(text).ids;
       // Keep [CLS] … and close with the final [SEP] when the text is cut.
       return ids.length <= MAX_TOKENS ? ids : [...ids.slice(0, MAX_TOKENS - 1), ids[ids.length - 1] ?? 0];

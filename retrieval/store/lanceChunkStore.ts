@@ -93,8 +93,14 @@ export class LanceChunkStore implements ChunkStore {
     this.#db = db;
   }
 
-  static async open(uri: string): Promise<LanceChunkStore> {
-    return new LanceChunkStore(await lancedb.connect(uri));
+  /**
+   * `readConsistencySeconds`: how stale a read may be of what other processes wrote (the ingest
+   * workers write, the service reads); 0 checks for a newer version on every read.
+   */
+  static async open(uri: string, readConsistencySeconds = 0): Promise<LanceChunkStore> {
+    return new LanceChunkStore(
+      await lancedb.connect(uri, { readConsistencyInterval: readConsistencySeconds }),
+    );
   }
 
   async #table(name: string): Promise<lancedb.Table | undefined> {

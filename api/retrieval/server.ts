@@ -1,0 +1,18 @@
+// Runs the retrieval service alone: `npm run retrieval` (workers: `npm run worker -- ingest`).
+import { parseEnv } from '../../core/config/env.ts';
+import { indexToolCatalog } from '../../retrieval/catalog/toolCatalog.ts';
+import { listenUntilSignal } from '../plugins/listen.ts';
+import { buildRetrievalApp } from './app.ts';
+import { RetrievalApiEnv, retrievalPublicUrl } from './config.ts';
+import { closeRetrievalDeps, createRetrievalDeps } from './deps.ts';
+
+const env = parseEnv(RetrievalApiEnv);
+const deps = await createRetrievalDeps(env);
+// The tool catalog is embedded at start (unchanged tools are left as they are).
+await indexToolCatalog(deps.store, deps.embedder, deps.chunkChars);
+const app = await buildRetrievalApp(deps, {
+  publicUrl: retrievalPublicUrl(env),
+  logger: { level: env.LOG_LEVEL },
+});
+
+await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, () => closeRetrievalDeps(deps));
