@@ -4,6 +4,7 @@ import { createService, type VigilApp } from '../plugins/service.ts';
 import type { BackendDeps } from './deps.ts';
 import { deployerRoutes } from './routes/deployers.ts';
 import { healthRoutes } from './routes/health.ts';
+import { catalogRoutes } from './routes/catalog.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { scanRoutes } from './routes/scans.ts';
 import { ScanJobs } from './scanJobs.ts';
@@ -66,6 +67,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     jobs,
     waitMs: deps.x402.toolWaitMs,
     deployer: { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
+    retrieval: deps.retrieval,
   });
   const gateway = new X402Gateway({
     options: deps.x402.options,
@@ -100,6 +102,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   x402InvoiceRoutes(app, invoices, refunds, new Sandbox(invoices, deps.x402.sandbox));
   x402GatewayRoutes(app, deps, options.publicUrl, deps.mcpPublicUrl);
   deployerRoutes(app, deps);
+  catalogRoutes(app, deps.retrieval);
   await app.ready();
   return app;
 }

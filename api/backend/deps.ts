@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import { ChainClients } from '../../core/chains/chainClients.ts';
+import { RetrievalClient } from './retrievalClient.ts';
 import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
 import { readScanConfig, type ScanConfig } from '../../core/scan/scanConfig.ts';
 import { DeployerCache } from '../../activities/scanner/engines/deployer.ts';
@@ -63,6 +64,8 @@ export interface BackendDeps {
   /** Allowlist, LP lockers and log-scan bounds (the deployer-reputation tool reads with them). */
   scanConfig: ScanConfig;
   deployerCache: DeployerCache;
+  /** The retrieval service (catalog RAG search, similar tokens). */
+  retrieval: RetrievalClient;
 }
 
 export interface BackendDepsOverrides {
@@ -136,6 +139,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     mcpPublicUrl: env.MCP_PUBLIC_URL.replace(/\/+$/, ''),
     scanConfig,
     deployerCache: new DeployerCache(scanConfig.limits.SCAN_DEPLOYER_CACHE_SECONDS),
+    retrieval: new RetrievalClient(env.RETRIEVAL_URL),
   };
 }
 
