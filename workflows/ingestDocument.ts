@@ -22,10 +22,11 @@ const { prepareDocument } = proxyActivities<RetrievalActivities>({
     nonRetryableErrorTypes: ['empty_document', 'url_not_allowed', 'fetch_failed', 'body_expired'],
   },
 });
-// Embedding a batch is CPU-bound on the local model; the heartbeat catches a dead worker early.
+// Embedding a batch is CPU-bound on the local model; it heartbeats every 16 chunks, so a dead
+// worker's batch moves to another one within 10 s.
 const { embedBatch } = proxyActivities<RetrievalActivities>({
   startToCloseTimeout: '5m',
-  heartbeatTimeout: '1m',
+  heartbeatTimeout: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 10 },
 });
 // Store writes: short, retried while the index is busy or briefly unreachable.

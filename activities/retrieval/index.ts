@@ -35,6 +35,9 @@ export interface EmbedBatchInput {
   to: number;
 }
 
+/** Chunks embedded between two heartbeats. */
+const HEARTBEAT_EVERY = 16;
+
 /** The ingest pool's activities: fetch and chunk once, embed batch by batch, commit atomically. */
 export function createRetrievalActivities(deps: RetrievalActivityDeps) {
   return {
@@ -83,8 +86,16 @@ export function createRetrievalActivities(deps: RetrievalActivityDeps) {
       }
       const batch = chunks.slice(from, to);
       const embedder = await deps.embedder();
-      Context.current().heartbeat({ from });
-      const vectors = await embedder.embed(batch.map((chunk) => embeddingText(chunk.headings, chunk.text)));
+      const context = Context.current();
+      const vectors: Float32Array[] = [];
+      // Heartbeats between small model calls: a dead worker is noticed within the heartbeat timeout.
+      for (let i = 0; i < batch.length; i += HEARTBEAT_EVERY) {
+        context.heartbeat({ from, done: i });
+        const texts = batch
+          .slice(i, i + HEARTBEAT_EVERY)
+          .map((chunk) => embeddingText(chunk.headings, chunk.text));
+        vectors.push(...(await embedder.embed(texts)));
+      }
       const rows: ChunkRow[] = batch.map((chunk, i) => ({
         id: `${input.docId}:${version}:${chunk.index}`,
         doc_id: input.docId,
