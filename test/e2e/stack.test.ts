@@ -6,7 +6,7 @@ import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../../in
 
 interface StackFile {
   state: string;
-  urls: { api: string; scraper: string; temporal_ui: string | null };
+  urls: { api: string; scraper: string; retrieval: string; temporal_ui: string | null };
   tokens: Record<string, { address: string }>;
   solana_mints: Record<string, string>;
   api_key: string;
@@ -54,6 +54,7 @@ async function startStack(
       ...inherited,
       VIGIL_DATA_DIR: dataDir,
       VIGIL_DEMO: options.demo ? '1' : '0',
+      VIGIL_KNOWLEDGE: options.demo ? '1' : '0',
       PORT: String(ports.api),
       VIGIL_TEMPORAL_PORT: String(ports.temporal),
       VIGIL_TEMPORAL_UI_PORT: String(ports.ui),
@@ -62,6 +63,7 @@ async function startStack(
       VIGIL_ANVIL_PORT: String(ports.anvil),
       VIGIL_FACILITATOR_PORT: String(ports.facilitator),
       VIGIL_SCRAPER_PORT: String(ports.scraper),
+      VIGIL_RETRIEVAL_PORT: String(ports.retrieval),
       VIGIL_SOLANA_PORT: String(ports.solana),
     },
     readyTimeoutMs: 180_000,
@@ -91,6 +93,7 @@ describe('the embedded stack (npm start)', () => {
       anvil: await freePort(),
       facilitator: await freePort(),
       scraper: await freePort(),
+      retrieval: await freePort(),
       solana: await freePort(),
     };
     let output = '';
@@ -159,6 +162,17 @@ describe('the embedded stack (npm start)', () => {
     expect(honeypot.result?.gates).toEqual(['is_honeypot']);
     expect(clean.result?.tier).toBe('low');
     expect(clean.result?.flags).toEqual([]);
+
+    // The launcher ingested the docs and the check catalog, and the question finds the check.
+    expect(output).toMatch(/\[vigil\] {2}core\/scan\/checks\.ts +indexed, \d+ chunks/);
+    const answer = await fetch(`${info.urls.retrieval}/v1/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'what does lp_unlocked mean?', top_k: 3 }),
+    });
+    const { hits } = (await answer.json()) as { hits: { source: string; text: string }[] };
+    expect(hits.some((hit) => hit.text.includes('lp_unlocked'))).toBe(true);
+    expect(hits[0]?.source).toMatch(/^(docs\/risk-model\.md|core\/scan\/checks\.ts)#L\d+-L\d+$/);
 
     const pids = info.processes.map((entry) => entry.pid).filter((pid): pid is number => pid !== null);
     expect(pids.length).toBeGreaterThanOrEqual(6);
