@@ -272,8 +272,9 @@ async function main(): Promise<void> {
   }
   say(`(written to ${stackFile})`);
 
-  if (env.VIGIL_KNOWLEDGE) await ingestKnowledge({ retrieval: urls.retrieval, say });
   if (env.VIGIL_DEMO) await runDemo({ api: urls.api, apiKey, scenario, solanaMints, say });
+  // After the scans, so embedding the docs does not slow them down on a small machine.
+  if (env.VIGIL_KNOWLEDGE) await ingestKnowledge({ retrieval: urls.retrieval, say });
   say('running; Ctrl-C stops everything');
   writeStackFile(stackFile, urls, scenario, solanaMints, apiKey, 'running');
 }

@@ -193,5 +193,6 @@ describe('the embedded stack (npm start)', () => {
     } finally {
       await again.stop(60_000);
     }
-  });
+    // Two starts of the whole stack, with the demo scans and the docs ingest in the first.
+  }, 180_000);
 });
