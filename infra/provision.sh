@@ -174,6 +174,12 @@ PY2
 }
 
 main() {
+  # `provision.sh embedding-model` (or any step names) runs only those steps: the image build
+  # takes the model this way.
+  if [ "$#" -gt 0 ]; then
+    for step in "$@"; do "provision_${step//-/_}"; done
+    return
+  fi
   provision_node
   provision_npm
   provision_temporal
