@@ -1,7 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import { indexToolCatalog } from '../../retrieval/catalog/toolCatalog.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
+import { WORKFLOWS_ENTRY } from '../../workers/workflowBundle.ts';
 import { isolatedEnv, startTestWorkers } from '../support/fixtures.ts';
 import {
   ingestFinished,
@@ -73,6 +77,17 @@ describe('retrieval service', () => {
       category: 'docs',
     });
     expect(job).toMatchObject({ status: 'completed', outcome: 'indexed', chunks: 3, error: null });
+    // Its history replays on the current workflow code (recorded for the offline replay test).
+    const history = await retrieval.deps.temporal.client.workflow
+      .getHandle(job.job_id.slice(0, job.job_id.lastIndexOf(':')))
+      .fetchHistory();
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history);
+    if (process.env.RECORD_HISTORIES) {
+      writeFileSync(
+        new URL('../histories/ingestDocument.json', import.meta.url),
+        `${historyToJSON(history)}\n`,
+      );
+    }
     for (const mode of ['hybrid', 'lexical', 'vector']) {
       const [top] = await query({ query: 'what is the zircon rule for locked LP tokens', top_k: 3, mode });
       expect(top?.source, mode).toBe('docs/guide.md#L5-L7');
@@ -156,7 +171,25 @@ describe('retrieval service', () => {
       422,
       'url_not_allowed',
     );
+    // Every spelling of a private or loopback address is refused before a job starts.
+    for (const url of [
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://0x7f000001/',
+      'http://2130706433/',
+      'http://10.0.0.5/internal',
+      'http://192.168.1.1/',
+      'http://[fd00::1]/',
+      'http://0.0.0.0:3003/v1/query',
+    ]) {
+      await expectProblem(await ingest({ doc_id: 'x', url }), 422, 'url_not_allowed');
+    }
     await expectProblem(await ingest({ doc_id: 'x', url: 'file:///etc/passwd' }), 422, 'validation_failed');
+    await expectProblem(
+      await ingest({ doc_id: 'x', url: 'gopher://example.com/' }),
+      422,
+      'validation_failed',
+    );
     await expectProblem(
       await ingest({ doc_id: 'x', content: 'a', url: 'https://example.com/' }),
       422,
