@@ -52,7 +52,13 @@ export interface ChunkStore {
   commit(jobId: string, docId: string, receivedAt: number): Promise<CommitOutcome>;
   discardStaged(jobId: string): Promise<void>;
   lexical(query: string, limit: number, filters: ChunkFilters): Promise<ScoredChunk[]>;
-  vector(query: Float32Array, limit: number, filters: ChunkFilters): Promise<ScoredChunk[]>;
+  /** `exact` scans every vector instead of the ANN index (to measure the index's recall). */
+  vector(
+    query: Float32Array,
+    limit: number,
+    filters: ChunkFilters,
+    options?: { exact?: boolean },
+  ): Promise<ScoredChunk[]>;
   /** Chunks indexed and the vector size; throws when the store cannot be read. */
   stats(): Promise<{ chunks: number; dimensions: number | null }>;
   close(): Promise<void>;
