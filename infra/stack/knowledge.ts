@@ -51,7 +51,7 @@ export async function ingestKnowledge(options: KnowledgeOptions): Promise<void> 
         ecosystem: 'vigil',
         category: document.category,
       });
-      const response = await fetch(`${retrieval}/v1/ingest?${query}`, {
+      const response = await fetch(`${retrieval}/v1/ingest?${query.toString()}`, {
         method: 'POST',
         headers: { 'content-type': 'text/markdown' },
         body: document.body,

@@ -1,8 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Tokenizer } from '@huggingface/tokenizers';
+import * as tokenizers from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
 import { type Embedder, normalize } from './embedder.ts';
+
+/** The part of tokenizers.js used here (its published types do not resolve for the linter). */
+interface WordPieceTokenizer {
+  encode(text: string): { ids: number[] };
+}
+type TokenizerConstructor = new (tokenizerJson: object, config: object) => WordPieceTokenizer;
+const Tokenizer = (tokenizers as unknown as { Tokenizer: TokenizerConstructor }).Tokenizer;
 
 /** all-MiniLM-L6-v2 was trained on sequences of at most 256 word pieces; longer input is cut there. */
 const MAX_TOKENS = 256;
@@ -24,13 +31,13 @@ export class OnnxEmbedder implements Embedder {
   readonly model: string;
   dimensions = 0;
   readonly #session: ort.InferenceSession;
-  readonly #tokenizer: Tokenizer;
+  readonly #tokenizer: WordPieceTokenizer;
   readonly #batchSize: number;
   readonly #needsTokenTypes: boolean;
 
   private constructor(
     session: ort.InferenceSession,
-    tokenizer: Tokenizer,
+    tokenizer: WordPieceTokenizer,
     options: { model: string; batchSize: number },
   ) {
     this.#session = session;

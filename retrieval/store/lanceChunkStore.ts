@@ -132,7 +132,13 @@ export class LanceChunkStore implements ChunkStore {
     const chunks = await this.#table(CHUNKS);
     if (!chunks) return undefined;
     const where = `doc_id = ${sqlString(docId)}`;
-    const [first] = await chunks.query().where(where).select(['version', 'received_at']).limit(1).toArray();
+    const records = (await chunks
+      .query()
+      .where(where)
+      .select(['version', 'received_at'])
+      .limit(1)
+      .toArray()) as Record[];
+    const [first] = records;
     if (!first) return undefined;
     return {
       version: String(first.version),
@@ -272,9 +278,10 @@ export class LanceChunkStore implements ChunkStore {
     return { chunks: count, dimensions: vector?.listSize ?? null };
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     for (const table of this.#tables.values()) table.close();
     this.#tables.clear();
     this.#db.close();
+    return Promise.resolve();
   }
 }

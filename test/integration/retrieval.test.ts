@@ -154,19 +154,15 @@ describe('retrieval service', () => {
   });
 
   it('answers bad input with clear problems', async () => {
-    const expectProblem = async (
-      response: Awaited<ReturnType<typeof ingest>>,
-      status: number,
-      code: string,
-    ) => {
+    const expectProblem = (response: Awaited<ReturnType<typeof ingest>>, status: number, code: string) => {
       expect(response.statusCode, response.body).toBe(status);
       expect(response.headers['content-type']).toContain('application/problem+json');
       expect(response.json<{ code: string }>().code).toBe(code);
     };
-    await expectProblem(await ingest({ doc_id: 'x', content: '   \n ' }), 422, 'empty_document');
-    await expectProblem(await ingest({ doc_id: 'x', content: 'a'.repeat(70_000) }), 413, 'payload_too_large');
-    await expectProblem(await ingest({ doc_id: 'x', url: 'http://127.0.0.1/admin' }), 422, 'url_not_allowed');
-    await expectProblem(
+    expectProblem(await ingest({ doc_id: 'x', content: '   \n ' }), 422, 'empty_document');
+    expectProblem(await ingest({ doc_id: 'x', content: 'a'.repeat(70_000) }), 413, 'payload_too_large');
+    expectProblem(await ingest({ doc_id: 'x', url: 'http://127.0.0.1/admin' }), 422, 'url_not_allowed');
+    expectProblem(
       await ingest({ doc_id: 'x', url: 'http://169.254.169.254/latest/meta-data' }),
       422,
       'url_not_allowed',
@@ -182,22 +178,18 @@ describe('retrieval service', () => {
       'http://[fd00::1]/',
       'http://0.0.0.0:3003/v1/query',
     ]) {
-      await expectProblem(await ingest({ doc_id: 'x', url }), 422, 'url_not_allowed');
+      expectProblem(await ingest({ doc_id: 'x', url }), 422, 'url_not_allowed');
     }
-    await expectProblem(await ingest({ doc_id: 'x', url: 'file:///etc/passwd' }), 422, 'validation_failed');
-    await expectProblem(
-      await ingest({ doc_id: 'x', url: 'gopher://example.com/' }),
-      422,
-      'validation_failed',
-    );
-    await expectProblem(
+    expectProblem(await ingest({ doc_id: 'x', url: 'file:///etc/passwd' }), 422, 'validation_failed');
+    expectProblem(await ingest({ doc_id: 'x', url: 'gopher://example.com/' }), 422, 'validation_failed');
+    expectProblem(
       await ingest({ doc_id: 'x', content: 'a', url: 'https://example.com/' }),
       422,
       'validation_failed',
     );
-    await expectProblem(await ingest({ doc_id: '../../etc', content: 'text' }), 422, 'validation_failed');
-    await expectProblem(await ingest({ content: 'text' }), 422, 'validation_failed');
-    await expectProblem(
+    expectProblem(await ingest({ doc_id: '../../etc', content: 'text' }), 422, 'validation_failed');
+    expectProblem(await ingest({ content: 'text' }), 422, 'validation_failed');
+    expectProblem(
       await retrieval.app.inject({
         method: 'POST',
         url: '/v1/ingest?doc_id=x',
@@ -207,7 +199,7 @@ describe('retrieval service', () => {
       415,
       'unsupported_media_type',
     );
-    await expectProblem(
+    expectProblem(
       await retrieval.app.inject({
         method: 'POST',
         url: '/v1/ingest',
@@ -219,17 +211,17 @@ describe('retrieval service', () => {
     );
     const badQuery = (payload: Record<string, unknown>) =>
       retrieval.app.inject({ method: 'POST', url: '/v1/query', payload });
-    await expectProblem(await badQuery({ query: 'x', top_k: 0 }), 422, 'validation_failed');
-    await expectProblem(await badQuery({ query: 'x', top_k: 101 }), 422, 'validation_failed');
-    await expectProblem(await badQuery({ query: 'x', filters: { chain: 'base' } }), 422, 'validation_failed');
-    await expectProblem(
+    expectProblem(await badQuery({ query: 'x', top_k: 0 }), 422, 'validation_failed');
+    expectProblem(await badQuery({ query: 'x', top_k: 101 }), 422, 'validation_failed');
+    expectProblem(await badQuery({ query: 'x', filters: { chain: 'base' } }), 422, 'validation_failed');
+    expectProblem(
       await badQuery({ query: 'x', filters: { category: "docs' OR 1=1" } }),
       422,
       'validation_failed',
     );
-    await expectProblem(await badQuery({ query: '', top_k: 5 }), 422, 'validation_failed');
-    await expectProblem(await badQuery({ query: 'x', mode: 'magic' }), 422, 'validation_failed');
-    await expectProblem(
+    expectProblem(await badQuery({ query: '', top_k: 5 }), 422, 'validation_failed');
+    expectProblem(await badQuery({ query: 'x', mode: 'magic' }), 422, 'validation_failed');
+    expectProblem(
       await retrieval.app.inject({
         method: 'GET',
         url: '/v1/ingest/ingest:doc:0000000000000000000000000000000000000000:00000000-0000-4000-8000-000000000000',
@@ -237,7 +229,7 @@ describe('retrieval service', () => {
       404,
       'job_not_found',
     );
-    await expectProblem(
+    expectProblem(
       await retrieval.app.inject({ method: 'GET', url: '/v1/ingest/nonsense' }),
       404,
       'job_not_found',
