@@ -56,13 +56,17 @@ describe('bytecodeFingerprint', () => {
   it('finds the ERC-20 selectors of the dispatcher', () => {
     const fingerprint = bytecodeFingerprint(runtime('CleanToken'));
     // transfer(address,uint256), balanceOf(address), approve(address,uint256)
-    expect(fingerprint?.selectors).toEqual(expect.arrayContaining(['0xa9059cbb', '0x70a08231', '0x095ea7b3']));
+    expect(fingerprint?.selectors).toEqual(
+      expect.arrayContaining(['0xa9059cbb', '0x70a08231', '0x095ea7b3']),
+    );
   });
 
   it('scores another contract below a clone, and unrelated code far below', () => {
     const honeypot = bytecodeFingerprint(runtime('HoneypotToken'));
     const clean = bytecodeFingerprint(runtime('CleanToken'));
-    const unrelated = bytecodeFingerprint('0x6080604052348015600f57600080fd5b50600436106028576000803560e01c8063');
+    const unrelated = bytecodeFingerprint(
+      '0x6080604052348015600f57600080fd5b50600436106028576000803560e01c8063',
+    );
     if (!honeypot || !clean || !unrelated) throw new Error('no fingerprint');
     const sibling = fingerprintSimilarity(honeypot, clean).similarity;
     expect(sibling).toBeLessThan(1);

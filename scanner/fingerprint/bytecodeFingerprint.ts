@@ -113,7 +113,8 @@ function disassemble(code: Buffer): { opcodes: number[]; selectors: Set<string> 
         // The dispatcher: PUSH4 <selector> EQ, or PUSH4 <selector> DUPn EQ.
         const next = code[pc + size + 1] ?? 0;
         const afterDup = next >= DUP1 && next <= DUP16 ? (code[pc + size + 2] ?? 0) : next;
-        if (next === EQ || afterDup === EQ) selectors.add(`0x${code.subarray(pc + 1, pc + 1 + size).toString('hex')}`);
+        if (next === EQ || afterDup === EQ)
+          selectors.add(`0x${code.subarray(pc + 1, pc + 1 + size).toString('hex')}`);
       }
       opcodes.push(PUSH_TOKEN);
       pc += size;
@@ -164,7 +165,7 @@ function hashedVector(shingles: Uint32Array): number[] {
   for (const shingle of new Set(shingles)) {
     const hashed = mix(shingle);
     const bucket = hashed % VECTOR_SIZE;
-    vector[bucket] = (vector[bucket] ?? 0) + ((hashed >>> 31) === 1 ? 1 : -1);
+    vector[bucket] = (vector[bucket] ?? 0) + (hashed >>> 31 === 1 ? 1 : -1);
   }
   const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
   return norm > 0 ? vector.map((value) => value / norm) : vector;
