@@ -164,7 +164,7 @@ describe('the embedded stack (npm start)', () => {
     expect(clean.result?.flags).toEqual([]);
 
     // The launcher ingested the docs and the check catalog, and the question finds the check.
-    expect(output).toMatch(/\[vigil\] {2}core\/scan\/checks\.ts +indexed, \d+ chunks/);
+    expect(output).toMatch(/\[vigil\] {3}core\/scan\/checks\.ts +indexed, \d+ chunks/);
     const answer = await fetch(`${info.urls.retrieval}/v1/query`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -251,6 +251,22 @@ describe('retrieval service', () => {
     expect(tools[0]?.input_schema).toHaveProperty('properties.chain');
   });
 
+  it('documents its routes in its OpenAPI document', async () => {
+    const response = await retrieval.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const paths = Object.keys(response.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/v1/ingest',
+        '/v1/ingest/{job_id}',
+        '/v1/query',
+        '/v1/catalog/search',
+        '/v1/tokens/similar',
+        '/healthz',
+      ]),
+    );
+  });
+
   it('reports the vector store and the embedding model with latency', async () => {
     const response = await retrieval.app.inject({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(200);
