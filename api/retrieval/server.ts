@@ -8,8 +8,20 @@ import { closeRetrievalDeps, createRetrievalDeps } from './deps.ts';
 
 const env = parseEnv(RetrievalApiEnv);
 const deps = await createRetrievalDeps(env);
-// The tool catalog is embedded at start (unchanged tools are left as they are).
-await indexToolCatalog(deps.store, deps.embedder, deps.chunkChars);
+// The tool catalog is embedded at start (unchanged tools are left as they are). Replicas starting
+// together write the same rows; a commit that lost that race is tried again.
+for (let attempt = 1; ; attempt++) {
+  try {
+    await indexToolCatalog(deps.store, deps.embedder, deps.chunkChars);
+    break;
+  } catch (error) {
+    if (attempt === 3) {
+      console.warn(`vigil retrieval: the tool catalog could not be indexed: ${String(error)}`);
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, attempt * 500));
+  }
+}
 const app = await buildRetrievalApp(deps, {
   publicUrl: retrievalPublicUrl(env),
   logger: { level: env.LOG_LEVEL },
