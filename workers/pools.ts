@@ -1,10 +1,10 @@
 import type { Hex } from 'viem';
-import type { ChainClients } from '../core/chains/chainClients.ts';
+import type { ChainClients } from '../clients/chains/chainClients.ts';
 import type { InvoiceStore } from '../core/stores/invoices.ts';
 import type { ReceiptStore } from '../core/stores/receipts.ts';
-import type { ScanConfig } from '../core/scan/scanConfig.ts';
-import type { ScanStore } from '../core/stores/scans.ts';
-import type { TokenFingerprintStore } from '../core/stores/tokenFingerprints.ts';
+import type { ScanConfig } from '../scanner/config.ts';
+import type { ScanStore } from '../scanner/scanStore.ts';
+import type { TokenFingerprintStore } from '../scanner/fingerprint/fingerprintStore.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
 import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
@@ -14,7 +14,7 @@ import type { ScraperEngine } from '../scraper/engine.ts';
 import type { WorkerEnv } from './config.ts';
 
 /** What a pool's activities may depend on; created once per process, shared by its pools. */
-export interface PoolDeps {
+interface PoolDeps {
   chains: ChainClients;
   scans: ScanStore;
   fingerprints: TokenFingerprintStore;

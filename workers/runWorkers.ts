@@ -2,16 +2,11 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { ChainClients } from '../core/chains/chainClients.ts';
-import { readRpcConfig } from '../core/chains/rpcConfig.ts';
-import { createMongo } from '../core/stores/mongo.ts';
-import { createRedis } from '../core/stores/redis.ts';
 import type { Hex } from 'viem';
-import { InvoiceStore } from '../core/stores/invoices.ts';
-import { ReceiptStore } from '../core/stores/receipts.ts';
-import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
-import { ScanStore } from '../core/stores/scans.ts';
-import { TokenFingerprintStore } from '../core/stores/tokenFingerprints.ts';
+import { ChainClients } from '../clients/chains/chainClients.ts';
+import { readRpcConfig } from '../clients/chains/rpcConfig.ts';
+import { closeStores, createStores } from '../clients/stores.ts';
+import { readScanConfig, type ScanConfig } from '../scanner/config.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { indexUri } from '../retrieval/config.ts';
 import { createEmbedder, type Embedder } from '../retrieval/embedding/index.ts';
@@ -44,14 +39,8 @@ export async function runWorkers(
 ): Promise<RunningWorkers> {
   const dataDir = env.VIGIL_DATA_DIR ?? defaultDataDir;
   const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
-  const redis = createRedis(env.REDIS_URL, { failFast: false, keyPrefix: env.REDIS_KEY_PREFIX });
-  const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const scans = new ScanStore({
-    db: mongo.db,
-    redis,
-    ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
-    jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
-  });
+  const stores = createStores(env, { failFast: false });
+  const { redis } = stores;
   const chains = new ChainClients({
     rpcUrls: options.rpcUrls ?? readRpcConfig(),
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
@@ -62,10 +51,10 @@ export async function runWorkers(
   const retrievalEnv = { ...env, VIGIL_DATA_DIR: dataDir };
   const deps = {
     chains,
-    scans,
-    fingerprints: new TokenFingerprintStore(mongo.db),
+    scans: stores.scans,
+    fingerprints: stores.fingerprints,
     scanConfig: options.scanConfig ?? readScanConfig(),
-    receipts: new ReceiptStore(mongo.db, redis),
+    receipts: stores.receipts,
     facilitatorUrl: env.FACILITATOR_URL,
     scraper: () => {
       if (!scraper) {
@@ -75,12 +64,12 @@ export async function runWorkers(
       }
       return scraper.engine;
     },
-    invoices: new InvoiceStore(mongo.db, redis),
+    invoices: stores.invoices,
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
     retrieval: () => ({
       store: () => (chunkStore ??= LanceChunkStore.open(indexUri(retrievalEnv))),
       embedder: () => (embedder ??= createEmbedder(retrievalEnv)),
-      bodies: new IngestBodies(redis),
+      bodies: new IngestBodies(stores.redis),
       scraperUrl: env.SCRAPER_URL,
       chunkChars: env.RETRIEVAL_CHUNK_CHARS,
     }),
@@ -110,8 +99,7 @@ export async function runWorkers(
     await scraper?.engine.close();
     await Promise.allSettled([
       connection.close(),
-      mongo.close(),
-      redis.quit(),
+      closeStores(stores),
       chunkStore?.then((store) => store.close()),
       embedder?.then((model) => model.close()),
     ]);

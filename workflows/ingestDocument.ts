@@ -7,10 +7,10 @@ import {
   type IngestResult,
   IngestStage,
   ingestProgressQuery,
-} from '../core/ingest/job.ts';
+} from '../retrieval/core/ingest.ts';
 
 /** Chunks embedded per activity: each batch is a durable step, so a crash redoes at most one. */
-export const INGEST_BATCH_CHUNKS = 64;
+const INGEST_BATCH_CHUNKS = 64;
 
 // Fetching goes through the scraper's escalation chain (up to a minute); chunking is fast.
 const { prepareDocument } = proxyActivities<RetrievalActivities>({

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { IngestFailure } from '../../core/ingest/job.ts';
+import { IngestFailure } from '../../retrieval/core/ingest.ts';
 
 /** Problems of the scraper service that no retry can change. */
 const PERMANENT: Record<number, string> = {

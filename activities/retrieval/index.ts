@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { IngestFailure, type IngestInput, IngestOutcome } from '../../core/ingest/job.ts';
+import { DocumentType, IngestFailure, type IngestInput, IngestOutcome } from '../../retrieval/core/ingest.ts';
 import { IngestBodies } from '../../retrieval/ingest/bodyStore.ts';
-import { contentHash, DocumentType, prepareChunks, toMarkdown } from '../../retrieval/ingest/document.ts';
+import { contentHash, prepareChunks, toMarkdown } from '../../retrieval/ingest/document.ts';
 import type { Embedder } from '../../retrieval/embedding/embedder.ts';
 import { embeddingText } from '../../retrieval/search/retriever.ts';
 import type { ChunkRow, ChunkStore, CommitOutcome } from '../../retrieval/store/chunkStore.ts';

@@ -1,8 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import type { Redis } from 'ioredis';
-import { createMongo, type MongoHandle } from '../../core/stores/mongo.ts';
-import { createRedis } from '../../core/stores/redis.ts';
-import { TokenFingerprintStore } from '../../core/stores/tokenFingerprints.ts';
+import { closeStores, createStores, type Stores } from '../../clients/stores.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import { indexUri } from '../../retrieval/config.ts';
 import { createEmbedder, type Embedder } from '../../retrieval/embedding/index.ts';
@@ -20,8 +17,8 @@ import type { RetrievalApiEnv } from './config.ts';
 /** Everything the retrieval service talks to; tests build it from real local services. */
 export interface RetrievalDeps {
   temporal: { client: Client; connection: Connection };
-  redis: Redis;
-  mongo: MongoHandle;
+  /** The one store factory's stores: Redis holds uploads, MongoDB the scans' fingerprints. */
+  stores: Stores;
   store: ChunkStore;
   embedder: Embedder;
   retriever: Retriever;
@@ -41,8 +38,7 @@ export interface RetrievalDeps {
 export async function createRetrievalDeps(env: RetrievalApiEnv): Promise<RetrievalDeps> {
   const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-  const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX });
-  const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
+  const stores = createStores(env, { failFast: true });
   const uri = indexUri(env);
   const [store, embedder, tokens] = await Promise.all([
     LanceChunkStore.open(uri, env.RETRIEVAL_READ_CONSISTENCY_SECONDS),
@@ -51,14 +47,13 @@ export async function createRetrievalDeps(env: RetrievalApiEnv): Promise<Retriev
   ]);
   return {
     temporal: { client, connection },
-    redis,
-    mongo,
+    stores,
     store,
     embedder,
     retriever: new Retriever(store, embedder),
-    bodies: new IngestBodies(redis),
+    bodies: new IngestBodies(stores.redis),
     tokens,
-    fingerprints: new FingerprintSync(new TokenFingerprintStore(mongo.db), tokens),
+    fingerprints: new FingerprintSync(stores.fingerprints, tokens),
     guard: new EgressGuard({ allow: parseAllowlist(env.SCRAPER_ALLOWLIST) }),
     taskQueue: taskQueueName(TaskQueue.ingest, env.TASK_QUEUE_PREFIX),
     indexUri: uri,
@@ -71,8 +66,7 @@ export async function createRetrievalDeps(env: RetrievalApiEnv): Promise<Retriev
 export async function closeRetrievalDeps(deps: RetrievalDeps): Promise<void> {
   await Promise.allSettled([
     deps.temporal.connection.close(),
-    deps.redis.quit(),
-    deps.mongo.close(),
+    closeStores(deps.stores),
     deps.store.close(),
     deps.embedder.close(),
   ]);

@@ -8,15 +8,15 @@ import {
 } from '@temporalio/client';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import {
+  type DocumentType,
   type IngestInput,
   type IngestProgress,
   ingestProgressQuery,
   type IngestResult,
-} from '../../core/ingest/job.ts';
+} from '../../retrieval/core/ingest.ts';
 import { formatJobId, parseJobId } from '../../core/temporal/jobIds.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { IngestBodies } from '../../retrieval/ingest/bodyStore.ts';
-import { type DocumentType } from '../../retrieval/ingest/document.ts';
 import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
 import type { ingestDocument } from '../../workflows/ingestDocument.ts';
 import type { RetrievalDeps } from './deps.ts';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { DOCUMENT_TYPES } from '../../retrieval/ingest/document.ts';
+import { DOCUMENT_TYPES } from '../../retrieval/core/ingest.ts';
 import { SearchMode } from '../../retrieval/search/retriever.ts';
 import { BytecodeFingerprint } from '../../scanner/fingerprint/bytecodeFingerprint.ts';
 
 /** Ecosystem and category values: short lowercase tags, the only caller strings that reach a filter. */
-export const Tag = z
+const Tag = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'lowercase letters, digits and . _ - only, at most 64');
 
-export const DocId = z
+const DocId = z
   .string()
   .min(1)
   .max(256)
@@ -46,14 +46,7 @@ export const IngestQuery = z
   .strict()
   .meta({ id: 'IngestQuery' });
 
-export const IngestStatus = z.enum([
-  'running',
-  'completed',
-  'failed',
-  'cancelled',
-  'terminated',
-  'timed_out',
-]);
+const IngestStatus = z.enum(['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out']);
 
 export const IngestJob = z
   .object({
@@ -81,7 +74,7 @@ export const IngestJob = z
   .meta({ id: 'IngestJob' });
 export type IngestJob = z.infer<typeof IngestJob>;
 
-export const QueryFilters = z
+const QueryFilters = z
   .object({ ecosystem: Tag.optional(), category: Tag.optional() })
   .strict()
   .meta({ id: 'QueryFilters' });
@@ -100,7 +93,7 @@ export const QueryRequest = z
   .meta({ id: 'RetrievalQuery' });
 export type QueryRequest = z.infer<typeof QueryRequest>;
 
-export const Hit = z
+const Hit = z
   .object({
     score: z
       .number()
@@ -123,7 +116,7 @@ export const CatalogSearchRequest = z
   .strict()
   .meta({ id: 'CatalogSearchRequest' });
 
-export const CatalogTool = z
+const CatalogTool = z
   .object({
     score: z.number(),
     name: z.string(),
@@ -154,7 +147,7 @@ export const SimilarTokensRequest = z
   .strict()
   .meta({ id: 'SimilarTokensRequest' });
 
-export const SimilarToken = z
+const SimilarToken = z
   .object({
     chain: z.string(),
     address: z.string(),

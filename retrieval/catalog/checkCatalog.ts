@@ -1,4 +1,4 @@
-import { CHECKS } from '../../core/scan/checks.ts';
+import { CHECKS } from '../../scanner/core/checks.ts';
 
 /** Where the check catalog is cited from. */
 export const CHECK_CATALOG_PATH = 'core/scan/checks.ts';

@@ -4,7 +4,7 @@ import { indexNow } from '../ingest/indexNow.ts';
 import type { Retriever } from '../search/retriever.ts';
 import type { ChunkStore } from '../store/chunkStore.ts';
 
-export const TOOL_CATALOG_CATEGORY = 'tool_catalog';
+const TOOL_CATALOG_CATEGORY = 'tool_catalog';
 const ECOSYSTEM = 'vigil';
 
 function inputFields(schema: Record<string, unknown>): string[] {
@@ -19,7 +19,7 @@ function inputFields(schema: Record<string, unknown>): string[] {
 }
 
 /** One tool as a short document: what it does, its input, price and chains, as a caller asks about them. */
-export function toolDocument(tool: ToolDefinition): string {
+function toolDocument(tool: ToolDefinition): string {
   const described = describeTool(tool);
   const price = described.paid ? `$${described.price_usd} per call (${described.tier} tier)` : 'free';
   const chains =

@@ -2,15 +2,7 @@ import { createHash } from 'node:crypto';
 import { chunkMarkdown, type MarkdownChunk } from '../../core/text/chunkMarkdown.ts';
 import { ScrapeFormat } from '../../core/scrape/outcome.ts';
 import { convertPage } from '../../scraper/convert/convert.ts';
-
-/** What can be ingested, by media type. */
-export const DocumentType = {
-  text: 'text/plain',
-  markdown: 'text/markdown',
-  html: 'text/html',
-} as const;
-export type DocumentType = (typeof DocumentType)[keyof typeof DocumentType];
-export const DOCUMENT_TYPES = Object.values(DocumentType) as [DocumentType, ...DocumentType[]];
+import { DOCUMENT_TYPES, DocumentType } from '../core/ingest.ts';
 
 /** The media type of a Content-Type header, if it is one Vigil ingests. */
 export function documentTypeOf(contentType: string | undefined): DocumentType | undefined {

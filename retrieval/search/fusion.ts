@@ -3,7 +3,7 @@
  * an item's score, so items ranked well by both lexical and vector search rise, whatever the
  * scales of their own scores. k = 60 is the paper's constant, used unchanged.
  */
-export const RRF_K = 60;
+const RRF_K = 60;
 
 export function reciprocalRankFusion<T>(
   lists: readonly (readonly T[])[],

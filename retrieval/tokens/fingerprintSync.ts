@@ -1,4 +1,4 @@
-import type { TokenFingerprintStore } from '../../core/stores/tokenFingerprints.ts';
+import type { TokenFingerprintStore } from '../../scanner/fingerprint/fingerprintStore.ts';
 import type { SimilarTokenIndex } from './similarTokens.ts';
 
 const PAGE = 1_000;

@@ -1,6 +1,9 @@
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
-import type { FingerprintVerdict, TokenFingerprintRecord } from '../../core/stores/tokenFingerprints.ts';
+import type {
+  FingerprintVerdict,
+  TokenFingerprintRecord,
+} from '../../scanner/fingerprint/fingerprintStore.ts';
 import {
   type BytecodeFingerprint,
   fingerprintSimilarity,
@@ -10,7 +13,7 @@ import { sqlString, whereAll } from '../store/sql.ts';
 
 const TABLE = 'token_fingerprints';
 /** From this MinHash similarity on, a token counts as a near-clone. */
-export const NEAR_CLONE_SIMILARITY = 0.8;
+const NEAR_CLONE_SIMILARITY = 0.8;
 /** Candidates the vector index hands to MinHash for the exact ranking. */
 const CANDIDATES = 200;
 
@@ -35,7 +38,7 @@ export interface SimilarQuery {
   crossChain: boolean;
 }
 
-export function isHarmful(verdict: FingerprintVerdict): boolean {
+function isHarmful(verdict: FingerprintVerdict): boolean {
   return verdict.tier === 'high' || verdict.tier === 'critical' || verdict.gates.length > 0;
 }
 

@@ -16,7 +16,7 @@ import { z } from 'zod';
  * Pure and deterministic: the scanner stores one with every EVM scan, retrieval indexes them
  * for find_similar_tokens, and the risk model can cite a near-clone of a known harmful token.
  */
-export const FINGERPRINT_VERSION = 'bcfp/1';
+const FINGERPRINT_VERSION = 'bcfp/1';
 export const MINHASH_SIZE = 128;
 export const VECTOR_SIZE = 256;
 const SHINGLE = 4;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type Address, encodeDeployData, getContractAddress, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenFingerprintStore } from '../../core/stores/tokenFingerprints.ts';
+import type { TokenFingerprintStore } from '../../scanner/fingerprint/fingerprintStore.ts';
 import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
 import { compileContracts } from '../../infra/devnet/compile.ts';
 import { UNISWAP_V2_ROUTER02 } from '../../infra/devnet/uniswap.ts';
@@ -71,7 +71,7 @@ describe('find_similar_tokens and query_catalog', () => {
     const { port } = retrieval.app.server.address() as AddressInfo;
     backend = await startTestBackend({ ...env, RETRIEVAL_URL: `http://127.0.0.1:${port}` });
     workers = await startTestWorkers(env);
-    fingerprints = new TokenFingerprintStore(retrieval.deps.mongo.db);
+    fingerprints = retrieval.deps.stores.fingerprints;
   });
   afterAll(async () => {
     await workers?.shutdown();

@@ -52,7 +52,7 @@ export function healthRoutes(app: VigilApp, deps: RetrievalDeps): void {
         timed({ name: 'embedding', kind: 'embedding', critical: true }, () =>
           deps.embedder.embed(['health probe']),
         ),
-        timed({ name: 'redis', kind: 'redis', critical: false }, () => deps.redis.ping()),
+        timed({ name: 'redis', kind: 'redis', critical: false }, () => deps.stores.redis.ping()),
         timed({ name: 'temporal', kind: 'temporal', critical: false }, async () => {
           const response = await connection.withDeadline(Date.now() + 1_500, () =>
             connection.healthService.check({}),
