@@ -1,5 +1,4 @@
 import type { LoggerOptions } from 'pino';
-import { errorDocRoutes } from '../plugins/errorDocs.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { RetrievalDeps } from './deps.ts';
@@ -29,7 +28,6 @@ export async function buildRetrievalApp(
   healthRoutes(app, deps);
   ingestRoutes(app, new IngestJobs(deps), deps.maxDocumentBytes);
   queryRoutes(app, deps);
-  errorDocRoutes(app);
   await app.ready();
   return app;
 }

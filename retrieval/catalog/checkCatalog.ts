@@ -1,7 +1,7 @@
 import { CHECKS } from '../../scanner/core/checks.ts';
 
 /** Where the check catalog is cited from. */
-export const CHECK_CATALOG_PATH = 'core/scan/checks.ts';
+export const CHECK_CATALOG_PATH = 'scanner/core/checks.ts';
 
 /**
  * The risk model's check catalog as a Markdown document, one section per flag, so questions such
