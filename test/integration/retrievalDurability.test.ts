@@ -23,12 +23,12 @@ function spawnIngestWorker(env: Record<string, string>): Promise<ManagedProcess>
   });
 }
 
-/** A document of `sections` sections of about 500 characters, each naming `word`. */
+/** A document of `sections` sections of about 300 characters, each naming `word`. */
 function document(word: string, sections: number): string {
   const filler = 'Liquidity, holders, taxes and ownership are read at one pinned block for every scan. ';
   return Array.from(
     { length: sections },
-    (_, i) => `## Part ${i}\n\nThe ${word} clause ${i} applies here. ${filler.repeat(5)}`,
+    (_, i) => `## Part ${i}\n\nThe ${word} clause ${i} applies here. ${filler.repeat(3)}`,
   ).join('\n\n');
 }
 
@@ -75,7 +75,7 @@ describe('ingest durability', () => {
     const v1 = await ingestFinished(retrieval.app, await ingest(document('amethyst', 4)));
     expect(v1.outcome).toBe('indexed');
 
-    const v2Job = await ingest(document('tourmaline', 192));
+    const v2Job = await ingest(document('tourmaline', 130));
     // At least one batch embedded and staged, the job not finished: kill the worker there.
     await until(
       async () => {
@@ -87,15 +87,16 @@ describe('ingest durability', () => {
     first.child.kill('SIGKILL');
     const during = await job(v2Job);
     expect(during.status).toBe('running');
-    expect(during.progress?.chunks_embedded ?? 0).toBeLessThan(192);
+    expect(during.progress?.chunks_embedded ?? 0).toBeLessThan(130);
     // Only the previous version answers: nothing of the half-ingested one.
     expect(await lexicalDocs('tourmaline')).toEqual([]);
     expect((await lexicalDocs('amethyst')).length).toBe(4);
 
     workers.push(await spawnIngestWorker(env));
     const done = await ingestFinished(retrieval.app, v2Job, 120_000);
-    expect(done).toMatchObject({ status: 'completed', outcome: 'indexed', chunks: 192 });
+    expect(done).toMatchObject({ status: 'completed', outcome: 'indexed', chunks: 130 });
     expect(await lexicalDocs('amethyst')).toEqual([]);
     expect((await lexicalDocs('tourmaline')).length).toBe(100);
-  });
+    // Two worker processes start, and a batch waits out its heartbeat timeout: slow on a busy machine.
+  }, 240_000);
 });
