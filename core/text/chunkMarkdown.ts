@@ -1,189 +1,268 @@
+import { z } from 'zod';
+
 /**
- * Splits Markdown into chunks along its structure: a heading always starts a new chunk, blocks
- * (paragraphs, lists, tables, fenced code) are kept whole while they fit, and only a block
- * longer than `maxChars` is cut, at line ends first, then at sentence or word ends. Every chunk
- * is an exact slice of the input, so its offsets and line range point back at the source (a
- * retrieval hit cites `path#L<startLine>-L<endLine>`). Pure: no I/O.
+ * Heading-aware chunks of a Markdown document for retrieval (RAG): the scraper's `chunks` option
+ * and the retrieval service's ingest both cut documents with this one function, so a chunk found
+ * by a query points at the same span of the same document either way. Pure and synchronous: no
+ * I/O, safe in a workflow sandbox.
  */
-export interface MarkdownChunk {
-  index: number;
+export const MarkdownChunk = z
+  .object({
+    index: z.number().int().min(0).describe('Position of the chunk in the document, from 0'),
+    text: z.string().describe('The chunk: exactly input.slice(start, end)'),
+    headings: z.array(z.string()).describe('The heading path above the chunk, outermost first'),
+    start: z.number().int().min(0).describe('Character offset of the chunk in the input (UTF-16 units)'),
+    end: z.number().int().min(0).describe('Offset just past the chunk'),
+    startLine: z.number().int().min(1).describe('First line of the chunk, 1-based'),
+    endLine: z.number().int().min(1).describe('Last line of the chunk, 1-based, inclusive'),
+  })
+  .meta({ id: 'MarkdownChunk' });
+export type MarkdownChunk = z.infer<typeof MarkdownChunk>;
+
+const DEFAULT_CHUNK_MAX_CHARS = 2_000;
+const DEFAULT_CHUNK_OVERLAP_CHARS = 200;
+
+export const ChunkOptions = z
+  .object({
+    maxChars: z
+      .number()
+      .int()
+      .min(100)
+      .max(100_000)
+      .default(DEFAULT_CHUNK_MAX_CHARS)
+      .describe('Longest chunk, in characters'),
+    overlapChars: z
+      .number()
+      .int()
+      .min(0)
+      .max(50_000)
+      .default(DEFAULT_CHUNK_OVERLAP_CHARS)
+      .describe('Characters a chunk repeats from the end of the previous one in the same section'),
+  })
+  .refine((options) => options.overlapChars <= options.maxChars / 2, {
+    message: 'overlapChars must be at most half of maxChars',
+    path: ['overlapChars'],
+  });
+export type ChunkOptions = z.input<typeof ChunkOptions>;
+
+interface Section {
+  /** Heading path of the section's own heading (empty before the first heading). */
+  headings: string[];
+  start: number;
+  end: number;
+  /** Where the section's body begins (after its heading line): a heading alone is no content. */
+  bodyStart: number;
+}
+
+interface Line {
+  start: number;
+  /** Offset of the line break (or of the end of input). */
+  end: number;
   text: string;
-  /** The heading path the chunk sits under, outermost first (its own heading included). */
-  headings: string[];
-  /** Character offsets into the input: `text === markdown.slice(start, end)`. */
-  start: number;
-  end: number;
-  /** 1-based, inclusive. */
-  startLine: number;
-  endLine: number;
 }
 
-export interface ChunkMarkdownOptions {
-  /** Longest chunk, in characters (default 1200). */
-  maxChars?: number;
-  /** Characters of the previous chunk repeated at the start of the next one of the same section (default 0). */
-  overlapChars?: number;
-}
-
-interface Block {
-  start: number;
-  end: number;
-  headings: string[];
-  heading: boolean;
-}
-
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-export function chunkMarkdown(markdown: string, options: ChunkMarkdownOptions = {}): MarkdownChunk[] {
-  const maxChars = Math.max(50, options.maxChars ?? 1200);
-  const overlapChars = Math.min(Math.max(0, options.overlapChars ?? 0), Math.floor(maxChars / 2));
-  const lineStarts = lineStartOffsets(markdown);
-  const pieces = blocksOf(markdown).flatMap((block) => splitLong(markdown, block, maxChars));
-
+/**
+ * Splits Markdown into chunks that never cross a heading: each ATX (`## Title`) or setext
+ * heading starts a section, and its heading path (`["Guide", "Install"]`) goes with every chunk of
+ * it. A section longer than `maxChars` is cut at the last paragraph break that fits, else the
+ * last line break, else the last space (a fenced code block is cut only when it alone is too
+ * long); consecutive chunks of one section overlap by about `overlapChars`. A heading with no
+ * text of its own before the next heading is carried into the next chunk instead of standing
+ * alone. Offsets are into the input; `text` is exactly `input.slice(start, end)`.
+ */
+export function chunkMarkdown(markdown: string, options?: ChunkOptions): MarkdownChunk[] {
+  const { maxChars, overlapChars } = ChunkOptions.parse(options ?? {});
+  const lines = splitLines(markdown);
+  const lineStarts = lines.map((line) => line.start);
   const chunks: MarkdownChunk[] = [];
-  let current: Block[] = [];
-  const flush = () => {
-    const first = current[0];
-    const last = current.at(-1);
-    if (!first || !last) return;
-    const text = markdown.slice(first.start, last.end);
-    if (text.trim().length > 0) {
+  let carriedFrom: number | undefined;
+  for (const section of sections(markdown, lines)) {
+    if (markdown.slice(section.bodyStart, section.end).trim() === '') {
+      // A heading alone (or nothing): its line leads the next section's first chunk.
+      carriedFrom ??= section.start;
+      continue;
+    }
+    const from = carriedFrom ?? section.start;
+    carriedFrom = undefined;
+    for (const [start, end] of cut(markdown, from, section.end, maxChars, overlapChars, lines)) {
+      const [trimmedStart, trimmedEnd] = trim(markdown, start, end);
+      if (trimmedEnd <= trimmedStart) continue;
       chunks.push({
         index: chunks.length,
-        text,
-        headings: first.headings,
-        start: first.start,
-        end: last.end,
-        startLine: lineOf(lineStarts, first.start),
-        endLine: lineOf(lineStarts, Math.max(first.start, last.end - 1)),
+        text: markdown.slice(trimmedStart, trimmedEnd),
+        headings: section.headings,
+        start: trimmedStart,
+        end: trimmedEnd,
+        startLine: lineOf(lineStarts, trimmedStart),
+        endLine: lineOf(lineStarts, trimmedEnd - 1),
       });
     }
-    current = [];
-  };
-
-  for (const piece of pieces) {
-    const first = current[0];
-    if (piece.heading || (first && piece.end - first.start > maxChars)) {
-      const carried = piece.heading ? [] : overlapTail(current, piece, overlapChars, maxChars);
-      flush();
-      current = carried;
-    }
-    current.push(piece);
   }
-  flush();
   return chunks;
 }
 
-/** The last blocks of a closing chunk, to start the next one, when they fit in the overlap. */
-function overlapTail(current: Block[], next: Block, overlapChars: number, maxChars: number): Block[] {
-  if (overlapChars === 0) return [];
-  const tail: Block[] = [];
-  const tailEnd = current.at(-1)?.end ?? 0;
-  for (let i = current.length - 1; i >= 1; i--) {
-    const block = current[i];
-    if (!block || block.heading) break;
-    if (next.end - block.start > maxChars || tailEnd - block.start > overlapChars) break;
-    tail.unshift(block);
+function splitLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    lines.push({ start, end, text: text.slice(start, end).replace(/\r$/, '') });
+    if (newline === -1) return lines;
+    start = newline + 1;
   }
-  return tail;
 }
 
-/** Headings, fenced code blocks and runs of non-blank lines, with the heading path of each. */
-function blocksOf(markdown: string): Block[] {
-  const blocks: Block[] = [];
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+
+/** The document cut at its headings (those inside fenced code are code, not headings). */
+function sections(text: string, lines: Line[]): Section[] {
+  const found: Section[] = [];
   const path: { level: number; title: string }[] = [];
-  let offset = 0;
-  let open: { start: number; end: number } | undefined;
+  let current: Section = { headings: [], start: 0, end: text.length, bodyStart: 0 };
   let fence: string | undefined;
-  const close = () => {
-    if (open) blocks.push({ ...open, headings: path.map((entry) => entry.title), heading: false });
-    open = undefined;
+  const open = (level: number, title: string, start: number, bodyStart: number) => {
+    current.end = start;
+    found.push(current);
+    while ((path.at(-1)?.level ?? 0) >= level) path.pop();
+    path.push({ level, title });
+    current = { headings: path.map((entry) => entry.title), start, end: text.length, bodyStart };
   };
-  for (const line of markdown.split('\n')) {
-    const start = offset;
-    const end = start + line.length;
-    offset = end + 1;
-    const content = line.replace(/\r$/, '');
-    if (fence) {
-      if (open) open.end = end;
-      if (content.trimStart().startsWith(fence)) {
+  lines.forEach((line, index) => {
+    const fenceMatch = FENCE.exec(line.text);
+    if (fence !== undefined) {
+      if (fenceMatch?.[1]?.[0] === fence[0] && (fenceMatch?.[1]?.length ?? 0) >= fence.length)
         fence = undefined;
-        close();
-      }
-      continue;
+      return;
     }
-    const fenceMatch = FENCE.exec(content);
     if (fenceMatch?.[1]) {
-      close();
       fence = fenceMatch[1];
-      open = { start, end };
-      continue;
+      return;
     }
-    const heading = HEADING.exec(content);
-    if (heading?.[1] !== undefined) {
-      close();
-      const level = heading[1].length;
-      while ((path.at(-1)?.level ?? 0) >= level) path.pop();
-      path.push({ level, title: heading[2] ?? '' });
-      blocks.push({ start, end, headings: path.map((entry) => entry.title), heading: true });
-      continue;
+    const atx = ATX.exec(line.text);
+    if (atx?.[1]) {
+      open(atx[1].length, (atx[2] ?? '').trim(), line.start, nextLineStart(text, line));
+      return;
     }
-    if (content.trim() === '') {
-      close();
-      continue;
+    // Setext: a paragraph line underlined with === (level 1) or --- (level 2).
+    const next = lines[index + 1];
+    const underline = next ? SETEXT.exec(next.text) : null;
+    if (next && underline?.[1] && isParagraphLine(line.text) && startsBlock(lines, index)) {
+      open(underline[1].startsWith('=') ? 1 : 2, line.text.trim(), line.start, nextLineStart(text, next));
     }
-    if (open) open.end = end;
-    else open = { start, end };
+  });
+  current.end = text.length;
+  found.push(current);
+  return found.filter((section) => section.end > section.start);
+}
+
+function nextLineStart(text: string, line: Line): number {
+  return Math.min(text.length, line.end + 1);
+}
+
+function isParagraphLine(line: string): boolean {
+  return (
+    line.trim() !== '' &&
+    !/^ {0,3}([-*+]|\d+[.)])[ \t]/.test(line) &&
+    !/^ {0,3}>/.test(line) &&
+    !/^ {0,3}\|/.test(line) &&
+    !SETEXT.test(line)
+  );
+}
+
+/** A setext heading's text is one line that starts its own block. */
+function startsBlock(lines: Line[], index: number): boolean {
+  const previous = lines[index - 1];
+  return previous === undefined || previous.text.trim() === '';
+}
+
+/** [start, end) spans of at most maxChars covering [from, to), overlapping by about `overlap`. */
+function cut(
+  text: string,
+  from: number,
+  to: number,
+  maxChars: number,
+  overlap: number,
+  lines: Line[],
+): [number, number][] {
+  const spans: [number, number][] = [];
+  let start = from;
+  while (start < to) {
+    if (to - start <= maxChars) {
+      spans.push([start, to]);
+      break;
+    }
+    const end = breakPoint(text, start, start + maxChars, lines);
+    spans.push([start, end]);
+    if (end >= to) break;
+    let next = end;
+    if (overlap > 0) {
+      // Begin the next chunk at a word boundary about `overlap` characters back.
+      const back = Math.max(start + 1, end - overlap);
+      const space = text.slice(back, end).search(/\s/);
+      next = space === -1 ? back : back + space + 1;
+      if (next <= start || next >= end) next = end;
+    }
+    start = next;
   }
-  close();
-  return blocks;
+  return spans;
 }
 
-/** A block longer than maxChars, cut at line ends, then at sentence or word ends, then anywhere. */
-function splitLong(markdown: string, block: Block, maxChars: number): Block[] {
-  if (block.end - block.start <= maxChars) return [block];
-  const pieces: Block[] = [];
-  let start = block.start;
-  while (block.end - start > maxChars) {
-    const window = markdown.slice(start, start + maxChars);
-    const cut =
-      lastBreak(window, /\n/g, maxChars / 4) ??
-      lastBreak(window, /[.!?;:](?=\s)/g, maxChars / 4) ??
-      lastBreak(window, /\s/g, maxChars / 4) ??
-      maxChars;
-    pieces.push({ ...block, start, end: start + cut, heading: pieces.length === 0 && block.heading });
-    start += cut;
-    while (start < block.end && /\s/.test(markdown[start] ?? '')) start++;
+/** The best place to end a chunk that starts at `start` and may not pass `limit`. */
+function breakPoint(text: string, start: number, limit: number, lines: Line[]): number {
+  const window = text.slice(start, limit);
+  const minimum = Math.floor(window.length / 3);
+  const fences = fenceSpans(lines, start, limit);
+  const outsideFence = (offset: number) =>
+    !fences.some(([fenceStart, fenceEnd]) => offset > fenceStart && offset < fenceEnd);
+  const candidates = [/\n[ \t]*\n/g, /\n/g, /[.!?][ \t]+/g, /[ \t]+/g];
+  for (const pattern of candidates) {
+    let best = -1;
+    for (const match of window.matchAll(pattern)) {
+      const offset = start + match.index + match[0].length;
+      if (match.index >= minimum && outsideFence(offset)) best = offset;
+    }
+    if (best > start) return best;
   }
-  if (start < block.end) pieces.push({ ...block, start, heading: false });
-  return pieces;
+  return limit;
 }
 
-/** The offset just after the last match of `pattern` in `text`, if it is past `minOffset`. */
-function lastBreak(text: string, pattern: RegExp, minOffset: number): number | undefined {
-  let found: number | undefined;
-  for (const match of text.matchAll(pattern)) {
-    const after = match.index + match[0].length;
-    if (after >= minOffset) found = after;
+/** Fenced code blocks that overlap [start, limit), as [start, end) offsets. */
+function fenceSpans(lines: Line[], start: number, limit: number): [number, number][] {
+  const spans: [number, number][] = [];
+  let open: { start: number; marker: string } | undefined;
+  for (const line of lines) {
+    if (line.start > limit && !open) break;
+    const match = FENCE.exec(line.text)?.[1];
+    if (!match) continue;
+    if (!open) open = { start: line.start, marker: match };
+    else if (match[0] === open.marker[0] && match.length >= open.marker.length) {
+      if (line.end >= start) spans.push([open.start, line.end]);
+      open = undefined;
+    }
   }
-  return found;
+  if (open) spans.push([open.start, Number.POSITIVE_INFINITY]);
+  return spans;
 }
 
-function lineStartOffsets(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
+function trim(text: string, start: number, end: number): [number, number] {
+  let from = start;
+  let to = end;
+  while (from < to && /\s/.test(text[from] ?? '')) from++;
+  while (to > from && /\s/.test(text[to - 1] ?? '')) to--;
+  return [from, to];
 }
 
-/** 1-based line number of a character offset (binary search over line starts). */
+/** 1-based line of an offset, by binary search over line starts. */
 function lineOf(lineStarts: number[], offset: number): number {
   let low = 0;
   let high = lineStarts.length - 1;
   while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if ((lineStarts[mid] ?? 0) <= offset) low = mid;
-    else high = mid - 1;
+    const middle = (low + high + 1) >> 1;
+    if ((lineStarts[middle] ?? 0) <= offset) low = middle;
+    else high = middle - 1;
   }
   return low + 1;
 }
