@@ -33,10 +33,11 @@ const ACCEPT_CONSENT = `(() => {
 
 /**
  * Scrolls to the bottom until the page stops growing (at most maxSteps times), waiting after
- * each step for the DOM to be quiet; returns how many steps grew the page.
+ * each step for the DOM to be quiet (longer once the page has grown, so a slow next part is not
+ * taken for the end); returns how many steps grew the page.
  */
-const SCROLL_TO_RENDER = `(async ({ maxSteps, quietMs, stepMs }) => {
-  const quiet = () => new Promise((resolve) => {
+const SCROLL_TO_RENDER = `(async ({ maxSteps, quietMs, patientMs, stepMs }) => {
+  const quiet = (quietMs) => new Promise((resolve) => {
     let timer;
     let cap;
     const done = () => { observer.disconnect(); clearTimeout(timer); clearTimeout(cap); resolve(); };
@@ -50,9 +51,14 @@ const SCROLL_TO_RENDER = `(async ({ maxSteps, quietMs, stepMs }) => {
     const before = document.documentElement.scrollHeight;
     const textBefore = document.body ? document.body.innerText.length : 0;
     window.scrollTo(0, before);
-    await quiet();
-    const textAfter = document.body ? document.body.innerText.length : 0;
-    if (document.documentElement.scrollHeight <= before && textAfter <= textBefore) break;
+    await quiet(quietMs);
+    const grown = () =>
+      document.documentElement.scrollHeight > before ||
+      (document.body ? document.body.innerText.length : 0) > textBefore;
+    // A page that has already rendered on scroll may be slow to render its next part (a busy
+    // machine, a slow API behind it): it gets one patient wait before the scroll stops.
+    if (!grown() && grew > 0) await quiet(patientMs);
+    if (!grown()) break;
     grew++;
   }
   window.scrollTo(0, 0);
@@ -96,7 +102,7 @@ export async function revealContent(page: Page, options: RevealOptions): Promise
   if (budget < 300) return { consentClicked, scrollSteps: 0 };
   const scrollSteps = await page
     .evaluate(
-      `${SCROLL_TO_RENDER}(${JSON.stringify({ maxSteps: 6, quietMs: 120, stepMs: Math.floor(budget / 6) })})`,
+      `${SCROLL_TO_RENDER}(${JSON.stringify({ maxSteps: 6, quietMs: 120, patientMs: 500, stepMs: Math.floor(budget / 6) })})`,
     )
     .then((steps) => (typeof steps === 'number' ? steps : 0))
     .catch(() => 0);
