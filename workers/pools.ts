@@ -9,6 +9,7 @@ import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
 import { createScraperActivities } from '../activities/scraper/index.ts';
 import type { ScraperEngine } from '../scraper/engine.ts';
+import type { FacilitatorAccess } from '../core/x402/facilitatorClient.ts';
 import type { WorkerEnv } from './config.ts';
 
 /** What a pool's activities may depend on; created once per process, shared by its pools. */
@@ -16,7 +17,10 @@ export interface PoolDeps {
   chains: ChainClients;
   scans: ScanStore;
   receipts: ReceiptStore;
-  facilitatorUrl: string;
+  /** The facilitator the payments pool settles through, and its caller token there. */
+  facilitator: FacilitatorAccess;
+  /** How long after settlement a refund may be asked for. */
+  refundWindowSeconds: number;
   /** Created on first use: processes without the scraper pool never start its proxies or browser. */
   scraper: () => ScraperEngine;
   scanConfig: ScanConfig;

@@ -56,7 +56,8 @@ export async function runWorkers(
     scans,
     scanConfig: options.scanConfig ?? readScanConfig(),
     receipts: new ReceiptStore(mongo.db, redis),
-    facilitatorUrl: env.FACILITATOR_URL,
+    facilitator: { url: env.FACILITATOR_URL, token: env.FACILITATOR_AUTH_TOKEN },
+    refundWindowSeconds: env.X402_REFUND_WINDOW_SECONDS,
     scraper: () => {
       if (!scraper) {
         const engine = new ScraperEngine(redis, env);

@@ -7,7 +7,6 @@ import { healthRoutes } from './routes/health.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { scanRoutes } from './routes/scans.ts';
 import { ScanJobs } from './scanJobs.ts';
-import { HTTPFacilitatorClient } from '@x402/core/http';
 import { x402ResourceServer } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { rateLimitPlugin } from '../plugins/rateLimit.ts';
@@ -20,6 +19,7 @@ import { Invoices } from './x402/invoices.ts';
 import { Refunds } from './x402/refunds.ts';
 import { Sandbox } from './x402/sandbox.ts';
 import { ToolRunner } from './x402/toolRunner.ts';
+import { facilitatorClient } from '../../core/x402/facilitatorClient.ts';
 
 export interface BackendOptions {
   publicUrl: string;
@@ -50,7 +50,10 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   healthRoutes(app, deps);
   const jobs = new ScanJobs(deps);
   scanRoutes(app, jobs);
-  const facilitator = new HTTPFacilitatorClient({ url: deps.x402.facilitatorUrl, timeoutMs: 10_000 });
+  const facilitator = facilitatorClient(
+    { url: deps.x402.facilitatorUrl, token: deps.x402.facilitatorToken },
+    10_000,
+  );
   const resourceServer = new x402ResourceServer(facilitator).register(
     deps.x402.options.network as `${string}:${string}`,
     new ExactEvmScheme(),

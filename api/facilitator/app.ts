@@ -1,16 +1,23 @@
+import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
 import { z } from 'zod';
 import { StepTimings } from '../../core/timing/stepTimings.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
+import { callerPlugin } from './callers.ts';
 import type { FacilitatorEngines } from './engine.ts';
 
 /** What the routes need; FacilitatorEngines in production, an EvmFacilitator or anything shaped like it in a test. */
-export type FacilitatorEngine = Pick<FacilitatorEngines, 'verify' | 'settle' | 'supported' | 'health'>;
+export type FacilitatorEngine = Pick<FacilitatorEngines, 'verify' | 'settle' | 'refund' | 'supported' | 'health'>;
 
 export interface FacilitatorOptions {
   publicUrl: string;
   logger: LoggerOptions | false;
+  /** Who may verify, settle and refund (FACILITATOR_CALLERS). */
+  callers: readonly { name: string; token: string }[];
+  /** Where requests are counted. */
+  redis: Redis;
+  rateLimits: { perMinute: number; publicPerMinute: number };
 }
 
 const PaymentRequest = z
@@ -20,6 +27,10 @@ const PaymentRequest = z
     paymentRequirements: z.looseObject({}).describe('the PaymentRequirements the resource server quoted'),
   })
   .meta({ id: 'FacilitatorRequest' });
+
+const RefundRequest = PaymentRequest.extend({
+  refundOf: z.string().describe('the transaction that settled the payment being sent back'),
+}).meta({ id: 'FacilitatorRefundRequest' });
 
 const VerifyResponse = z
   .looseObject({
@@ -50,11 +61,27 @@ export async function buildFacilitatorApp(
   await registerOpenApi(app, {
     title: 'Vigil x402 facilitator',
     description:
-      'Verifies and settles x402 v2 `exact` payments (EIP-3009 transferWithAuthorization on EVM; an SPL ' +
-      'TransferChecked transaction on Solana, when configured). Business refusals ' +
-      'answer 200 with isValid/success false and a machine reason; a body that is not an x402 request answers 400.',
+      'Verifies and settles x402 v2 `exact` payments to this deployment’s payees (EIP-3009 ' +
+      'transferWithAuthorization on EVM; an SPL TransferChecked transaction on Solana, when configured), and ' +
+      'sends refunds back. Only Vigil’s own services may call /verify, /settle and /refund (a caller token). ' +
+      'Business refusals answer 200 with isValid/success false and a machine reason; a body that is not an x402 ' +
+      'request answers 400.',
     publicUrl: options.publicUrl,
+    securitySchemes: {
+      callerToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A caller token of FACILITATOR_CALLERS (the backend, the payments pool).',
+      },
+    },
   });
+  await app.register(callerPlugin, {
+    callers: options.callers,
+    redis: options.redis,
+    perMinute: options.rateLimits.perMinute,
+    publicPerMinute: options.rateLimits.publicPerMinute,
+  });
+  const security = [{ callerToken: [] }];
 
   // A body that is not an x402 request at all is the transport's 400; the reason stays in the body
   // in the shape x402 clients read.
@@ -70,6 +97,7 @@ export async function buildFacilitatorApp(
     {
       schema: {
         tags: ['x402'],
+        security,
         summary: 'Check a payment without moving anything',
         body: PaymentRequest,
         response: { 200: VerifyResponse, 400: VerifyResponse },
@@ -88,8 +116,8 @@ export async function buildFacilitatorApp(
     {
       schema: {
         tags: ['x402'],
-        summary:
-          'Verify, submit transferWithAuthorization, answer the receipt (idempotent per authorization)',
+        security,
+        summary: 'Verify, submit transferWithAuthorization to a payee, answer the receipt (idempotent per payload)',
         body: PaymentRequest,
         response: { 200: SettleResponse, 400: SettleResponse },
       },
@@ -97,6 +125,25 @@ export async function buildFacilitatorApp(
     async (request, reply) => {
       const timings = new StepTimings();
       const result = await engine.settle(request.body, timings);
+      reply.header('server-timing', timings.header());
+      return reply.code(result.success ? 200 : status(result.errorReason)).send(result);
+    },
+  );
+
+  app.post(
+    '/refund',
+    {
+      schema: {
+        tags: ['x402'],
+        security,
+        summary: 'Send a settled payment back: a payee’s authorization to the payer, once (refund nonce)',
+        body: RefundRequest,
+        response: { 200: SettleResponse, 400: SettleResponse },
+      },
+    },
+    async (request, reply) => {
+      const timings = new StepTimings();
+      const result = await engine.refund(request.body, timings);
       reply.header('server-timing', timings.header());
       return reply.code(result.success ? 200 : status(result.errorReason)).send(result);
     },

@@ -31,7 +31,7 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
 
   beforeAll(async () => {
     [token, other] = await Promise.all([setupPaymentToken(rpcUrl), setupPaymentToken(rpcUrl)]);
-    fac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false });
+    fac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false, payees: [payTo] });
   });
   afterAll(() => fac?.close());
 
@@ -43,6 +43,7 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     const response = await fac.app.inject({
       method: 'POST',
       url: path,
+      headers: fac.auth,
       payload: { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements },
     });
     return { status: response.statusCode, body: response.json() };
@@ -183,11 +184,12 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     expect(first.body.success).toBe(true);
     // Another facilitator over an empty store: as if the first crashed after broadcasting, or
     // its Redis lost the answer. The chain still knows which transaction used the authorization.
-    const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false });
+    const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false, payees: [payTo] });
     try {
       const again = await amnesiac.app.inject({
         method: 'POST',
         url: '/settle',
+        headers: amnesiac.auth,
         payload: { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements },
       });
       expect(again.json()).toEqual(first.body);
@@ -244,6 +246,7 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
   it('reports itself unhealthy (503) with an unfunded signer, and down when its RPC is gone', async () => {
     const broke = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
       listen: false,
+      payees: [payTo],
       signerEther: '0',
     });
     try {
@@ -258,7 +261,7 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
       await broke.close();
     }
     const chain = await startDedicatedChain();
-    const orphan = await startTestFacilitator(isolatedEnv(), chain.rpcUrl, chain.token, { listen: false });
+    const orphan = await startTestFacilitator(isolatedEnv(), chain.rpcUrl, chain.token, { listen: false, payees: [payTo] });
     try {
       await chain.stop();
       const health = await orphan.app.inject({ method: 'GET', url: '/healthz' });
@@ -275,6 +278,7 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     const response = await fac.app.inject({
       method: 'POST',
       url: '/verify',
+      headers: fac.auth,
       payload: { x402Version: 1, paymentPayload: {}, paymentRequirements: {} },
     });
     expect(response.statusCode).toBe(400);

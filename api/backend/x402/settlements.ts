@@ -31,9 +31,10 @@ export interface SettlementsDeps {
  * Verifies proofs and settles payments for the gateway. Settlement is owned by the durable
  * `settlePayment` workflow (payments queue, retries, receipt record); once it is started, the
  * request asks the facilitator for the same settlement directly. The facilitator answers every
- * request for one authorization with the same single transaction, so this costs no second
- * payment, and a success comes back without waiting for a worker to pick the workflow up. Anything
- * other than a success is left to the workflow's verdict, so the two can never disagree.
+ * request for one signed payload with the same answer (and its authorization with at most one
+ * transaction), so this costs no second payment, and a success comes back without waiting for a
+ * worker to pick the workflow up. Anything other than a success is left to the workflow's verdict,
+ * so the two can never disagree.
  */
 export class Settlements {
   readonly #deps: SettlementsDeps;
@@ -118,6 +119,14 @@ export class Settlements {
         .catch(() => undefined);
     }
     return outcome;
+  }
+
+  /**
+   * A settlement started earlier (its payer sent the same proof again): its verdict, waiting for
+   * it as long as a request would.
+   */
+  async outcome(paymentId: string): Promise<SettleOutcome> {
+    return this.#awaitWorkflow(settlementWorkflowId(paymentId), Date.now() + this.#deps.settleWaitMs);
   }
 
   /** The facilitator's answer within the deadline, or undefined when it had none by then. */
