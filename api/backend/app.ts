@@ -15,6 +15,7 @@ import { x402ToolRoutes } from './routes/x402Tools.ts';
 import { X402Gateway } from './x402/gateway.ts';
 import { Settlements } from './x402/settlements.ts';
 import { x402InvoiceRoutes } from './routes/x402Invoices.ts';
+import { InvoiceQuota } from './x402/invoiceQuota.ts';
 import { Invoices } from './x402/invoices.ts';
 import { Refunds } from './x402/refunds.ts';
 import { Sandbox } from './x402/sandbox.ts';
@@ -100,7 +101,13 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     windowSeconds: deps.x402.refundWindowSeconds,
     waitMs: deps.x402.settleWaitMs,
   });
-  x402InvoiceRoutes(app, invoices, refunds, new Sandbox(invoices, deps.x402.sandbox));
+  x402InvoiceRoutes(
+    app,
+    invoices,
+    refunds,
+    new Sandbox(invoices, deps.x402.sandbox),
+    new InvoiceQuota(deps.redis, deps.x402.invoicesPerHour),
+  );
   x402GatewayRoutes(app, deps, options.publicUrl, deps.mcpPublicUrl);
   deployerRoutes(app, deps);
   await app.ready();
