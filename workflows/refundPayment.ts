@@ -38,7 +38,13 @@ const { signRefund, recordRefund } = proxyLocalActivities<PaymentActivities>({
 const SIGNINGS = 4;
 
 /** Refusals that say the stored payment is not one to refund: the receipt's refund is left as it was. */
-const NOT_REFUNDABLE = ['receipt_not_found', 'refund_not_requested', 'not_settled', 'not_an_empty_result', 'window_passed'];
+const NOT_REFUNDABLE = [
+  'receipt_not_found',
+  'refund_not_requested',
+  'not_settled',
+  'not_an_empty_result',
+  'window_passed',
+];
 
 /**
  * Sends a charged empty result's payment back to its payer, once: the payee signs a

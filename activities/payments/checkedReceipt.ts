@@ -13,7 +13,10 @@ import type { SettlePaymentInput } from '../../core/x402/settlement.ts';
 export function checkedReceipt(input: SettlePaymentInput): PaymentReceipt {
   const { paymentPayload, requirements, receipt } = input;
   const refuse = (why: string) =>
-    ApplicationFailure.nonRetryable(`The settlement's receipt does not match its payment: ${why}.`, 'receipt_mismatch');
+    ApplicationFailure.nonRetryable(
+      `The settlement's receipt does not match its payment: ${why}.`,
+      'receipt_mismatch',
+    );
   let payer: string;
   try {
     payer = proofOfPayload(paymentPayload).payer;
@@ -25,7 +28,8 @@ export function checkedReceipt(input: SettlePaymentInput): PaymentReceipt {
   if (input.paymentId !== id || receipt.payment_id !== id) throw refuse('payment id');
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   if (!same(receipt.payer, payer)) throw refuse('payer');
-  if (receipt.network !== requirements.network || !same(receipt.asset, requirements.asset)) throw refuse('asset');
+  if (receipt.network !== requirements.network || !same(receipt.asset, requirements.asset))
+    throw refuse('asset');
   if (receipt.amount !== requirements.amount) throw refuse('amount');
   if (!same(receipt.pay_to, requirements.payTo)) throw refuse('payee');
   return receipt;

@@ -14,10 +14,13 @@ export async function refundableReceipt(
   paymentId: string,
 ): Promise<PaymentReceipt> {
   const receipt = await stores.receipts.byPaymentId(paymentId);
-  if (!receipt) throw ApplicationFailure.nonRetryable(`No payment ${paymentId} is stored.`, 'receipt_not_found');
+  if (!receipt)
+    throw ApplicationFailure.nonRetryable(`No payment ${paymentId} is stored.`, 'receipt_not_found');
   if (receipt.refund?.status !== 'requested')
     throw ApplicationFailure.nonRetryable(
-      receipt.refund?.status === 'refunded' ? 'Already refunded.' : 'No refund of this payment was requested.',
+      receipt.refund?.status === 'refunded'
+        ? 'Already refunded.'
+        : 'No refund of this payment was requested.',
       'refund_not_requested',
     );
   const invoice = receipt.invoice_id ? await stores.invoices.get(receipt.invoice_id) : undefined;

@@ -8,7 +8,10 @@ import { callerPlugin } from './callers.ts';
 import type { FacilitatorEngines } from './engine.ts';
 
 /** What the routes need; FacilitatorEngines in production, an EvmFacilitator or anything shaped like it in a test. */
-export type FacilitatorEngine = Pick<FacilitatorEngines, 'verify' | 'settle' | 'refund' | 'supported' | 'health'>;
+export type FacilitatorEngine = Pick<
+  FacilitatorEngines,
+  'verify' | 'settle' | 'refund' | 'supported' | 'health'
+>;
 
 export interface FacilitatorOptions {
   publicUrl: string;
@@ -117,7 +120,8 @@ export async function buildFacilitatorApp(
       schema: {
         tags: ['x402'],
         security,
-        summary: 'Verify, submit transferWithAuthorization to a payee, answer the receipt (idempotent per payload)',
+        summary:
+          'Verify, submit transferWithAuthorization to a payee, answer the receipt (idempotent per payload)',
         body: PaymentRequest,
         response: { 200: SettleResponse, 400: SettleResponse },
       },

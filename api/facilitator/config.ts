@@ -30,7 +30,13 @@ export const CallerTokens = z
       .map((part) => part.trim())
       .filter(Boolean)) {
       const [name, token, ...rest] = entry.split(':');
-      if (!name || !/^[A-Za-z0-9_-]{1,32}$/.test(name) || !token || !/^[A-Za-z0-9_-]{32,256}$/.test(token) || rest.length > 0) {
+      if (
+        !name ||
+        !/^[A-Za-z0-9_-]{1,32}$/.test(name) ||
+        !token ||
+        !/^[A-Za-z0-9_-]{32,256}$/.test(token) ||
+        rest.length > 0
+      ) {
         context.addIssue({
           code: 'custom',
           message: 'each entry must be name:token with a token of 32+ characters of A-Z a-z 0-9 _ -',
@@ -71,7 +77,10 @@ export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX
   /** Largest payment accepted, in the asset's atomic units. */
   FACILITATOR_MAX_AMOUNT: z.string().regex(/^\d+$/).default('5000000'),
   /** Smallest payment accepted (atomic): the cheapest price ($0.01 in 6-decimal USDC). */
-  FACILITATOR_MIN_AMOUNT: z.string().regex(/^[1-9]\d*$/).default('10000'),
+  FACILITATOR_MIN_AMOUNT: z
+    .string()
+    .regex(/^[1-9]\d*$/)
+    .default('10000'),
   /** Longest authorization validity accepted (validBefore − now). */
   FACILITATOR_MAX_TIMEOUT_SECONDS: IntEnv(10, 86_400).default(900),
   /** /healthz reports the signer unfunded below this native balance (wei). */

@@ -16,7 +16,12 @@ import { SettlementSender } from './evmSender.ts';
 import { SettlementRecovery } from './evmRecovery.ts';
 import { localNonceManager } from './nonces.ts';
 import { chainRefusal, type PrecheckLimits, type SettlePurpose, staticRefusal } from './prechecks.ts';
-import { authorizationKeyOf, failureOf, type FacilitatorRequest, parseFacilitatorRequest } from './requestSchema.ts';
+import {
+  authorizationKeyOf,
+  failureOf,
+  type FacilitatorRequest,
+  parseFacilitatorRequest,
+} from './requestSchema.ts';
 import type { SettlementStore } from './settlementStore.ts';
 
 /** Solana's exact scheme when it is not configured, as /supported states it (see docs/x402.md). */
@@ -139,7 +144,11 @@ export class EvmFacilitator {
     );
     // Pending transactions are resumed from this class's own record (by payload), not the SDK's
     // (by signature alone): its store is left empty.
-    const noPending = { get: async () => undefined, set: async () => undefined, delete: async () => undefined };
+    const noPending = {
+      get: () => Promise.resolve(undefined),
+      set: () => Promise.resolve(),
+      delete: () => Promise.resolve(),
+    };
     this.#x402 = new x402Facilitator().register(
       this.network,
       new ExactEvmScheme(signer, { pendingSettlementStore: noPending }),
@@ -273,14 +282,18 @@ export class EvmFacilitator {
     const { request } = parsed;
     const failure = failureOf(request);
     const refused = staticRefusal(request, this.#limits, purpose);
-    if (refused) return failure(refused.invalidReason ?? PaymentReason.unexpectedSettle, refused.invalidMessage);
+    if (refused)
+      return failure(refused.invalidReason ?? PaymentReason.unexpectedSettle, refused.invalidMessage);
     if (purpose === 'refund') {
       const refundOf = (body as { refundOf?: unknown }).refundOf;
       const notRefundable = await timeStep('precheck', () =>
         refundRefusal(this.#wallet, request, typeof refundOf === 'string' ? refundOf : ''),
       );
       if (notRefundable)
-        return failure(notRefundable.invalidReason ?? PaymentReason.refundNotAllowed, notRefundable.invalidMessage);
+        return failure(
+          notRefundable.invalidReason ?? PaymentReason.refundNotAllowed,
+          notRefundable.invalidMessage,
+        );
     }
     const digest = digestOf(request);
     const running = this.#inflight.get(digest);
@@ -343,7 +356,8 @@ export class EvmFacilitator {
       return failure(PaymentReason.unexpectedSettle, scrub(error));
     }
     // Spent between verify and settle: by a transaction that was this very payload's, or not.
-    if (!result.success && result.errorReason === PaymentReason.nonceUsed) return this.#recovery.recover(request);
+    if (!result.success && result.errorReason === PaymentReason.nonceUsed)
+      return this.#recovery.recover(request);
     if (result.success) await this.#recovery.recordOwnUse(request, result.transaction as Hex);
     return result;
   }

@@ -47,6 +47,7 @@ export async function refundRefusal(
     recipients[0] !== undefined &&
     same(recipients[0][0], authorization.from) &&
     recipients[0][1] === BigInt(authorization.value).toString();
-  if (!exact) return refuse('The refund does not send that payment’s amount back from its payee to its payer.');
+  if (!exact)
+    return refuse('The refund does not send that payment’s amount back from its payee to its payer.');
   return undefined;
 }

@@ -58,7 +58,12 @@ export class SettlementSender {
     const data = write.dataSuffix ? concatHex([call, write.dataSuffix]) : call;
     // The simulation: a transfer that would revert throws here, before any nonce is taken (viem's
     // own preparation would take one first, so it is off).
-    const gas = await wallet.estimateGas({ account: account.address, to: write.address, data, prepare: false });
+    const gas = await wallet.estimateGas({
+      account: account.address,
+      to: write.address,
+      data,
+      prepare: false,
+    });
     const prepared = await wallet.prepareTransactionRequest({
       account,
       to: write.address,

@@ -60,7 +60,10 @@ export async function observeTransaction(
  * `transferWithAuthorization` on the asset with exactly the request's fields and signature, and
  * moved exactly the required amount from the payer to the payee, and nothing else.
  */
-export function usePays(use: ObservedUse, { requirements, authorization, payload }: FacilitatorRequest): boolean {
+export function usePays(
+  use: ObservedUse,
+  { requirements, authorization, payload }: FacilitatorRequest,
+): boolean {
   const { call } = use;
   if (!use.succeeded || !call) return false;
   const signature = (payload.payload as { signature?: string }).signature ?? '';
@@ -150,7 +153,11 @@ function decodeTransfer(input: Hex): ObservedUse['call'] {
   const v = Number(args[6]);
   const signature =
     args.length === 9
-      ? serializeSignature({ v: BigInt(v < 27 ? v + 27 : v), r: args[7] as Hex, s: args[8] as Hex }).toLowerCase()
+      ? serializeSignature({
+          v: BigInt(v < 27 ? v + 27 : v),
+          r: args[7] as Hex,
+          s: args[8] as Hex,
+        }).toLowerCase()
       : String(args[6]).toLowerCase();
   return {
     from,

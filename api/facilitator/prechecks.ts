@@ -61,9 +61,15 @@ export function staticRefusal(
   const isPayee = (address: string) =>
     limits.payees.some((payee) => payee.toLowerCase() === address.toLowerCase());
   if (purpose === 'payment' && (!isPayee(requirements.payTo) || isPayee(authorization.from)))
-    return refuse(PaymentReason.recipientNotAccepted, 'Payments settled here go to this deployment’s payees.');
+    return refuse(
+      PaymentReason.recipientNotAccepted,
+      'Payments settled here go to this deployment’s payees.',
+    );
   if (purpose === 'refund' && (!isPayee(authorization.from) || isPayee(requirements.payTo)))
-    return refuse(PaymentReason.refundNotAllowed, 'A refund goes from one of this deployment’s payees to a payer.');
+    return refuse(
+      PaymentReason.refundNotAllowed,
+      'A refund goes from one of this deployment’s payees to a payer.',
+    );
   const accepted = payload.accepted;
   if (accepted.network !== requirements.network)
     return refuse(PaymentReason.networkMismatch, 'The payment was made for another network.');

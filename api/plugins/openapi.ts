@@ -26,7 +26,9 @@ export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): P
       openapi: '3.1.0',
       info: { title: options.title, description: options.description, version: API_VERSION },
       servers: [{ url: options.publicUrl }],
-      ...(options.securitySchemes ? { components: { securitySchemes: options.securitySchemes as never } } : {}),
+      ...(options.securitySchemes
+        ? { components: { securitySchemes: options.securitySchemes as never } }
+        : {}),
     },
     transform: createJsonSchemaTransform({ skipList: ['/openapi.json'] }),
     transformObject: jsonSchemaTransformObject,

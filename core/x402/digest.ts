@@ -9,9 +9,7 @@ import { canonicalJson } from './canonicalJson.ts';
  * other's settlement.
  */
 export function paymentDigest(paymentPayload: unknown, requirements: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson({ paymentPayload, requirements }))
-    .digest('hex');
+  return createHash('sha256').update(canonicalJson({ paymentPayload, requirements })).digest('hex');
 }
 
 /**

@@ -184,7 +184,10 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     expect(first.body.success).toBe(true);
     // Another facilitator over an empty store: as if the first crashed after broadcasting, or
     // its Redis lost the answer. The chain still knows which transaction used the authorization.
-    const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false, payees: [payTo] });
+    const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
+      listen: false,
+      payees: [payTo],
+    });
     try {
       const again = await amnesiac.app.inject({
         method: 'POST',
@@ -261,7 +264,10 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
       await broke.close();
     }
     const chain = await startDedicatedChain();
-    const orphan = await startTestFacilitator(isolatedEnv(), chain.rpcUrl, chain.token, { listen: false, payees: [payTo] });
+    const orphan = await startTestFacilitator(isolatedEnv(), chain.rpcUrl, chain.token, {
+      listen: false,
+      payees: [payTo],
+    });
     try {
       await chain.stop();
       const health = await orphan.app.inject({ method: 'GET', url: '/healthz' });

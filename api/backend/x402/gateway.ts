@@ -178,7 +178,9 @@ export class X402Gateway {
     );
     const digest = paymentDigest(proof.payload, requirements);
     const paymentId = paymentIdOf(digest);
-    const purchase = `tool:${createHash('sha256').update(`${tool.name}\n${canonicalJson(input)}`).digest('hex')}`;
+    const purchase = `tool:${createHash('sha256')
+      .update(`${tool.name}\n${canonicalJson(input)}`)
+      .digest('hex')}`;
     const reservation = authorizationReservation(key);
     const held = { tool, digest, purchase, reservation, decimals };
     // An authorization already holding a purchase: the same payload for the same request gets
@@ -247,7 +249,11 @@ export class X402Gateway {
    * this payload, on chain); a 202 without the data while it confirms, the result kept for the
    * same proof to fetch; a 402 when it failed for good (the authorization is free again).
    */
-  async #settledAnswer(held: HeldRequest, settling: Reservation, settled: SettleOutcome): Promise<GatewayAnswer> {
+  async #settledAnswer(
+    held: HeldRequest,
+    settling: Reservation,
+    settled: SettleOutcome,
+  ): Promise<GatewayAnswer> {
     const { tool, digest, reservation, decimals } = held;
     const receipt = settling.receipt;
     if (!receipt || !settling.outcome) throw new Error('a settling reservation keeps its result and receipt');

@@ -423,10 +423,14 @@ interface PaymentHold {
 }
 
 function inProgress(invoiceId: string, state: string): VigilError {
-  return new VigilError('payment_in_progress', 'This invoice’s payment is still being processed; retry shortly.', {
-    headers: { 'retry-after': '1' },
-    extensions: { invoice_id: invoiceId, state },
-  });
+  return new VigilError(
+    'payment_in_progress',
+    'This invoice’s payment is still being processed; retry shortly.',
+    {
+      headers: { 'retry-after': '1' },
+      extensions: { invoice_id: invoiceId, state },
+    },
+  );
 }
 
 function notPayable(invoice: Invoice, detail: string): VigilError {

@@ -12,7 +12,8 @@ import type { Invoices } from './invoices.ts';
 import type { PaymentOptions } from './paymentOptions.ts';
 
 /** The sandbox's test network quotes and facilitator, or why this deployment has no sandbox. */
-export type SandboxConfig = { options: PaymentOptions; facilitator: FacilitatorAccess } | { disabled: string };
+export type SandboxConfig =
+  { options: PaymentOptions; facilitator: FacilitatorAccess } | { disabled: string };
 
 export const SandboxVerify = z
   .object({
@@ -54,8 +55,7 @@ export class Sandbox {
   constructor(invoices: Invoices, config: SandboxConfig) {
     this.#invoices = invoices;
     this.#config = config;
-    this.#facilitator =
-      'options' in config ? facilitatorClient(config.facilitator, 10_000) : undefined;
+    this.#facilitator = 'options' in config ? facilitatorClient(config.facilitator, 10_000) : undefined;
   }
 
   async createInvoice(request: CreateInvoice): Promise<Invoice> {
