@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
 import { z } from 'zod';
+import { scrubText } from '../../core/errors/scrubError.ts';
 import { StepTimings } from '../../core/timing/stepTimings.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
@@ -108,7 +109,7 @@ export async function buildFacilitatorApp(
     },
     async (request, reply) => {
       const timings = new StepTimings();
-      const result = await engine.verify(request.body, timings);
+      const result = scrubbed(await engine.verify(request.body, timings));
       reply.header('server-timing', timings.header());
       return reply.code(result.isValid ? 200 : status(result.invalidReason)).send(result);
     },
@@ -128,7 +129,7 @@ export async function buildFacilitatorApp(
     },
     async (request, reply) => {
       const timings = new StepTimings();
-      const result = await engine.settle(request.body, timings);
+      const result = scrubbed(await engine.settle(request.body, timings));
       reply.header('server-timing', timings.header());
       return reply.code(result.success ? 200 : status(result.errorReason)).send(result);
     },
@@ -147,7 +148,7 @@ export async function buildFacilitatorApp(
     },
     async (request, reply) => {
       const timings = new StepTimings();
-      const result = await engine.refund(request.body, timings);
+      const result = scrubbed(await engine.refund(request.body, timings));
       reply.header('server-timing', timings.header());
       return reply.code(result.success ? 200 : status(result.errorReason)).send(result);
     },
@@ -170,4 +171,16 @@ export async function buildFacilitatorApp(
 
   await app.ready();
   return app;
+}
+
+/**
+ * The SDK puts its simulation's raw error in `invalidMessage`, and viem's messages quote the RPC
+ * URL (keys live in them): every message leaves with its URLs redacted.
+ */
+function scrubbed<T extends { invalidMessage?: string; errorMessage?: string }>(result: T): T {
+  return {
+    ...result,
+    ...(result.invalidMessage === undefined ? {} : { invalidMessage: scrubText(result.invalidMessage) }),
+    ...(result.errorMessage === undefined ? {} : { errorMessage: scrubText(result.errorMessage) }),
+  };
 }

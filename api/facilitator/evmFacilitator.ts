@@ -7,6 +7,7 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { type Address, type Hex, getAddress } from 'viem';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
+import { scrubText } from '../../core/errors/scrubError.ts';
 import { StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
 import { paymentDigest } from '../../core/x402/digest.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
@@ -425,5 +426,5 @@ function scrub(error: unknown): string {
       ? error.shortMessage
       : undefined;
   const message = short ?? (error instanceof Error ? error.message : String(error));
-  return message.replace(/\b(?:https?|wss?):\/\/[^\s"')]+/g, (url) => redactUrl(url)).slice(0, 300);
+  return scrubText(message).slice(0, 300);
 }

@@ -14,6 +14,7 @@ import { findDefaultAsset, SettlementCache, toFacilitatorSvmSigner } from '@x402
 import { ExactSvmScheme } from '@x402/svm/exact/facilitator';
 import { SOLANA_DEVNET_GENESIS_HASH } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
+import { scrubText } from '../../core/errors/scrubError.ts';
 import { StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
 import { paymentDigest } from '../../core/x402/digest.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
@@ -265,5 +266,5 @@ function failure(request: SvmRequest, reason: string, message: string): SettleRe
 
 function scrub(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\b(?:https?|wss?):\/\/[^\s"')]+/g, (url) => redactUrl(url)).slice(0, 300);
+  return scrubText(message).slice(0, 300);
 }
