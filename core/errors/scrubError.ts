@@ -35,7 +35,9 @@ export function scrubError<T>(error: T): T {
     }
     const meta = record.metaMessages;
     if (Array.isArray(meta))
-      record.metaMessages = meta.map((line) => (typeof line === 'string' ? scrubText(line) : line));
+      record.metaMessages = (meta as unknown[]).map((line) =>
+        typeof line === 'string' ? scrubText(line) : line,
+      );
     for (const key of LEAKY) if (key in record) delete record[key];
     current = current.cause;
   }
