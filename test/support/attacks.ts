@@ -108,8 +108,17 @@ export async function submitOnChain(rpcUrl: string, token: PaymentTokenInfo, pay
   return hash;
 }
 
-/** The payer cancels an authorization's nonce on chain (EIP-3009 cancelAuthorization), paying its own gas. */
-export async function cancelOnChain(rpcUrl: string, token: PaymentTokenInfo, payerKey: Hex, nonce: Hex) {
+/**
+ * The payer cancels an authorization's nonce on chain (EIP-3009 cancelAuthorization), paying its
+ * own gas; `tipGwei` outbids a settlement waiting in the same block.
+ */
+export async function cancelOnChain(
+  rpcUrl: string,
+  token: PaymentTokenInfo,
+  payerKey: Hex,
+  nonce: Hex,
+  tipGwei?: bigint,
+) {
   const payer = privateKeyToAccount(payerKey);
   const signature = await payer.signTypedData({
     domain: {
@@ -138,6 +147,9 @@ export async function cancelOnChain(rpcUrl: string, token: PaymentTokenInfo, pay
     args: [payer.address, nonce, signature],
     gas: 200_000n,
     chain: null,
+    ...(tipGwei === undefined
+      ? {}
+      : { maxPriorityFeePerGas: tipGwei * 10n ** 9n, maxFeePerGas: tipGwei * 2n * 10n ** 9n }),
   });
 }
 
