@@ -100,13 +100,21 @@ export class EvmFacilitator {
   readonly #inflight = new Map<string, Promise<SettleResponse>>();
   /** Payload digest → when this process last verified it valid. */
   readonly #verified = new Map<string, number>();
+  /**
+   * The accepted tokens' code, read at boot: the SDK checks the asset has code on every
+   * verification in a promise it may abandon (an unhandled rejection when the RPC fails), so
+   * it is answered from here.
+   */
+  readonly #assetCodes: ReadonlyMap<string, Hex>;
 
   private constructor(
     options: EvmFacilitatorOptions,
     wallet: FacilitatorWallet,
     assets: FacilitatorAsset[],
     sender: SettlementSender,
+    assetCodes: ReadonlyMap<string, Hex>,
   ) {
+    this.#assetCodes = assetCodes;
     this.#options = options;
     this.#wallet = wallet;
     this.#sender = sender;
@@ -172,16 +180,27 @@ export class EvmFacilitator {
         const address = getAddress(raw);
         const read = <T>(functionName: 'name' | 'version' | 'symbol' | 'decimals') =>
           wallet.readContract({ address, abi: tokenAbi, functionName }) as Promise<T>;
-        const [name, version, symbol, decimals] = await Promise.all([
+        const [name, version, symbol, decimals, code] = await Promise.all([
           read<string>('name'),
           read<string>('version'),
           read<string>('symbol'),
           read<number>('decimals'),
+          wallet.getCode({ address }),
         ]);
-        return { network: options.chain.caip2 as Network, address, name, version, symbol, decimals };
+        if (!code || code === '0x') throw new Error(`FACILITATOR_ASSETS: ${address} has no code`);
+        return { network: options.chain.caip2 as Network, address, name, version, symbol, decimals, code };
       }),
     );
-    return new EvmFacilitator(options, wallet, assets, new SettlementSender(wallet, nonces));
+    return new EvmFacilitator(
+      options,
+      wallet,
+      assets.map(({ code, ...asset }) => {
+        void code;
+        return asset;
+      }),
+      new SettlementSender(wallet, nonces),
+      new Map(assets.map((asset) => [asset.address.toLowerCase(), asset.code])),
+    );
   }
 
   supported() {
@@ -397,8 +416,10 @@ export class EvmFacilitator {
   }
 
   #getCode(address: Address): Promise<Hex | undefined> {
-    const codes = requestCodes.getStore();
     const key = address.toLowerCase();
+    const asset = this.#assetCodes.get(key);
+    if (asset) return Promise.resolve(asset);
+    const codes = requestCodes.getStore();
     const known = codes?.get(key);
     if (known) return known;
     const code = this.#wallet.getCode({ address });

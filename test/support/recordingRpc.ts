@@ -9,15 +9,25 @@ export interface RpcCall {
  * A JSON-RPC proxy in front of a real node that records every call it forwards (batches
  * included), so a test can count the chain work a request caused.
  */
-export async function startRecordingRpc(
-  upstream: string,
-): Promise<{ url: string; calls: RpcCall[]; close(): Promise<void> }> {
+export async function startRecordingRpc(upstream: string): Promise<{
+  url: string;
+  calls: RpcCall[];
+  /** From now on, answer every call with this HTTP status instead (undefined: forward again). */
+  breakWith(status: number | undefined): void;
+  close(): Promise<void>;
+}> {
   const calls: RpcCall[] = [];
+  let broken: number | undefined;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks);
+      if (broken !== undefined) {
+        response.writeHead(broken, { 'content-type': 'text/plain' });
+        response.end('upstream unavailable');
+        return;
+      }
       try {
         const parsed = JSON.parse(body.toString('utf8')) as unknown;
         for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
@@ -44,6 +54,9 @@ export async function startRecordingRpc(
   return {
     url: `http://127.0.0.1:${address.port}`,
     calls,
+    breakWith(status) {
+      broken = status;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
