@@ -77,9 +77,10 @@ export class Settlements {
           taskQueue: this.#deps.paymentsTaskQueue,
           workflowId: id,
           args: [input],
-          // One settlement per authorization, ever: a concurrent start joins, a finished one is not redone.
+          // One settlement per signed payload: a concurrent start joins, a settled one is never redone;
+          // one that failed (nothing moved) may run again when the payer presents the payload again.
           workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           typedSearchAttributes: [
             { key: SearchAttr.JobKind, value: JobKind.paymentSettlement },
             { key: SearchAttr.ToolName, value: searchAttributes.tool },
