@@ -1,6 +1,5 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequirements } from '@x402/core/types';
-import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ToolRunner } from '../../api/backend/x402/toolRunner.ts';
 import { deployUnlistedToken, paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
@@ -76,6 +75,8 @@ describe('exact binding of a payment to one purchase (attacks)', () => {
       nonce,
     });
     // While the tool runs, the payer sends the free authorization straight to the facilitator.
+    // The real method, called on each runner below with its own `this`.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const run = ToolRunner.prototype.run;
     const direct: { status: number; success: boolean }[] = [];
     const spy = vi.spyOn(ToolRunner.prototype, 'run').mockImplementation(async function (
@@ -222,7 +223,7 @@ describe('exact binding of a payment to one purchase (attacks)', () => {
     // Anyone can read payer and nonce off the chain; the forger has no key, so no signature.
     const forged = {
       ...genuine,
-      payload: { ...(genuine.payload as object), signature: `0x${'11'.repeat(65)}` as Hex },
+      payload: { ...(genuine.payload as object), signature: `0x${'11'.repeat(65)}` },
     };
     const stolen = await tool('honeypot_check', scenario.tokens.high_tax.address, {
       'x-payment': proofHeader(forged),

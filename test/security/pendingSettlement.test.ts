@@ -1,5 +1,4 @@
 import { decodePaymentRequiredHeader } from '@x402/core/http';
-import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevnetClient } from '../../infra/devnet/client.ts';
 import { paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
@@ -69,7 +68,7 @@ describe('pending settlements (attacks)', () => {
     const cancel = await cancelOnChain(chain.rpcUrl, chain.token, payer.privateKey, nonce, 100n);
     await chain.mine();
     await chain.setAutomine(true);
-    const cancelled = await createDevnetClient(chain.rpcUrl).getTransactionReceipt({ hash: cancel as Hex });
+    const cancelled = await createDevnetClient(chain.rpcUrl).getTransactionReceipt({ hash: cancel });
     expect(cancelled.status).toBe('success');
     // The payer keeps asking with the same proof until its payment has an outcome.
     await until(
