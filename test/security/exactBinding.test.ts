@@ -1,5 +1,6 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequirements } from '@x402/core/types';
+import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ToolRunner } from '../../api/backend/x402/toolRunner.ts';
 import { deployUnlistedToken, paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
@@ -25,7 +26,12 @@ describe('exact binding of a payment to one purchase (attacks)', () => {
   let unlisted = '';
 
   beforeAll(async () => {
-    [stack, unlisted] = await Promise.all([startPaymentsStack(), deployUnlistedToken(rpcUrl)]);
+    // The payee's key signs refunds of charged empty results.
+    const payeeKey = generatePrivateKey();
+    [stack, unlisted] = await Promise.all([
+      startPaymentsStack({ payeeKey, workerEnv: { X402_PAYEE_PRIVATE_KEY: payeeKey } }),
+      deployUnlistedToken(rpcUrl),
+    ]);
   });
   afterAll(() => stack?.close());
 

@@ -12,6 +12,9 @@ import { type SettlePaymentInput, settlementWorkflowId } from '../../../core/x40
 import type { settlePayment } from '../../../workflows/settlePayment.ts';
 import type { PaymentRequirements } from '@x402/core/types';
 
+/** However short the configured wait, a resumed request asks the workflow this long. */
+const MIN_RESUME_WAIT_MS = 1_000;
+
 export type SettleOutcome =
   | { kind: 'settled'; transaction: string }
   /** Not final yet: the workflow goes on. `transaction` once the facilitator has broadcast it. */
@@ -127,7 +130,18 @@ export class Settlements {
    * it as long as a request would.
    */
   async outcome(paymentId: string): Promise<SettleOutcome> {
-    return this.#awaitWorkflow(settlementWorkflowId(paymentId), Date.now() + this.#deps.settleWaitMs);
+    // Recorded already (by the workflow, or by a request that saw the facilitator settle it).
+    const receipt = await this.#deps.receipts.byPaymentId(paymentId).catch(() => undefined);
+    if (receipt?.status === 'settled' && receipt.transaction)
+      return { kind: 'settled', transaction: receipt.transaction };
+    if (receipt?.status === 'failed')
+      return {
+        kind: 'failed',
+        reason: receipt.error_reason ?? PaymentReason.unexpectedSettle,
+        message: 'the settlement failed.',
+      };
+    const waitMs = Math.max(this.#deps.settleWaitMs, MIN_RESUME_WAIT_MS);
+    return this.#awaitWorkflow(settlementWorkflowId(paymentId), Date.now() + waitMs);
   }
 
   /** The facilitator's answer within the deadline, or undefined when it had none by then. */
