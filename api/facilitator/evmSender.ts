@@ -56,24 +56,25 @@ export class SettlementSender {
       args: write.args,
     });
     const data = write.dataSuffix ? concatHex([call, write.dataSuffix]) : call;
-    // The simulation: a transfer that would revert throws here, before any nonce is taken (viem's
-    // own preparation would take one first, so it is off).
-    const gas = await wallet.estimateGas({
-      account: account.address,
-      to: write.address,
-      data,
-      prepare: false,
-    });
+    // Gas and fees in one request (eth_fillTransaction, or estimateGas and the fee reads where the
+    // node lacks it): the gas estimate is the simulation, so a transfer that would revert throws
+    // here, before any nonce is taken (viem's writeContract takes the nonce first).
     const prepared = await wallet.prepareTransactionRequest({
       account,
       to: write.address,
       data,
-      gas,
-      parameters: ['chainId', 'fees', 'type'],
+      parameters: ['fees', 'gas', 'type'],
     });
     const chainId = wallet.chain.id;
     const nonce = await this.#nonces.consume({ address: account.address, chainId, client: wallet });
-    const serialized = await wallet.signTransaction({ ...prepared, nonce } as never);
+    const serialized = await account.signTransaction({
+      ...feesOf(prepared),
+      chainId,
+      to: write.address,
+      data,
+      gas: prepared.gas,
+      nonce,
+    } as never);
     const hash = keccak256(serialized);
     try {
       await scope.onSigned(hash);
@@ -124,4 +125,20 @@ function assertSettles(write: WriteArgs, scope: SendScope): void {
     validBefore === BigInt(authorization.validBefore) &&
     nonce.toLowerCase() === authorization.nonce.toLowerCase();
   if (!same) throw new Error('refused to send a transaction other than the authorization being settled');
+}
+
+/** The fee fields of a prepared request, EIP-1559 or legacy, as the chain takes them. */
+function feesOf(prepared: {
+  type?: string;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  gasPrice?: bigint;
+}) {
+  return prepared.type === 'legacy' || prepared.maxFeePerGas === undefined
+    ? { type: 'legacy' as const, gasPrice: prepared.gasPrice }
+    : {
+        type: 'eip1559' as const,
+        maxFeePerGas: prepared.maxFeePerGas,
+        maxPriorityFeePerGas: prepared.maxPriorityFeePerGas,
+      };
 }

@@ -19,6 +19,7 @@ import {
   startTestFacilitator,
   type TestFacilitator,
 } from '../support/payments.ts';
+import { startRecordingRpc } from '../support/recordingRpc.ts';
 
 const PRICE = 50_000n;
 
@@ -244,6 +245,37 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
       transaction: '',
     });
     expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(1_000_000n);
+  });
+
+  it('settles through an RPC without eth_fillTransaction: gas estimated (the simulation) before a nonce is taken', async () => {
+    const plain = await startRecordingRpc(rpcUrl);
+    plain.refuse(['eth_fillTransaction']);
+    const bare = await startTestFacilitator(isolatedEnv(), plain.url, token, {
+      listen: false,
+      payees: [payTo],
+    });
+    try {
+      const payer = await fundedPayer(rpcUrl, token, 1_000_000n);
+      const requirements = requirementsFor(token, payTo, PRICE);
+      const payload = await signed(payer.privateKey, requirements);
+      plain.calls.length = 0;
+      const settled = await bare.app.inject({
+        method: 'POST',
+        url: '/settle',
+        headers: bare.auth,
+        payload: { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements },
+      });
+      expect(settled.json()).toMatchObject({ success: true });
+      const methods = plain.calls.map((call) => call.method);
+      expect(methods.indexOf('eth_estimateGas')).toBeGreaterThanOrEqual(0);
+      expect(methods.indexOf('eth_estimateGas')).toBeLessThan(methods.indexOf('eth_sendRawTransaction'));
+      expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
+        1_000_000n - PRICE,
+      );
+    } finally {
+      await bare.close();
+      await plain.close();
+    }
   });
 
   it('reports itself unhealthy (503) with an unfunded signer, and down when its RPC is gone', async () => {

@@ -14,10 +14,13 @@ export async function startRecordingRpc(upstream: string): Promise<{
   calls: RpcCall[];
   /** From now on, answer every call with this HTTP status instead (undefined: forward again). */
   breakWith(status: number | undefined): void;
+  /** Answer calls of these methods "method not found", as providers without them do. */
+  refuse(methods: readonly string[]): void;
   close(): Promise<void>;
 }> {
   const calls: RpcCall[] = [];
   let broken: number | undefined;
+  let refused: readonly string[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -28,14 +31,27 @@ export async function startRecordingRpc(upstream: string): Promise<{
         response.end('upstream unavailable');
         return;
       }
+      let single: { id?: unknown; method?: unknown } | undefined;
       try {
         const parsed = JSON.parse(body.toString('utf8')) as unknown;
+        if (!Array.isArray(parsed)) single = parsed as { id?: unknown; method?: unknown };
         for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
           const { method, params } = call as { method?: unknown; params?: unknown };
           calls.push({ method: String(method), params: Array.isArray(params) ? params : [] });
         }
       } catch {
         calls.push({ method: '(unparsable)', params: [] });
+      }
+      if (single && refused.includes(String(single.method))) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: single.id,
+            error: { code: -32601, message: 'Method not found' },
+          }),
+        );
+        return;
       }
       fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
         .then(async (answer) => {
@@ -56,6 +72,9 @@ export async function startRecordingRpc(upstream: string): Promise<{
     calls,
     breakWith(status) {
       broken = status;
+    },
+    refuse(methods) {
+      refused = methods;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
