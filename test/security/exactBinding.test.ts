@@ -18,7 +18,7 @@ const json = (response: Response): Promise<any> => response.json() as Promise<an
 const RISK_PRICE = 50_000n; // token_risk: $0.05
 const CHEAP = 10_000n; // honeypot_check and the smallest invoice: $0.01
 
-// Issue 9, items 1, 2 and 4: an authorization's nonce is what the chain spends once, so one
+// An authorization's nonce is what the chain spends once, so one
 // signed authorization must pay for one purchase, answered only to its own exact payload.
 describe('exact binding of a payment to one purchase (attacks)', () => {
   const { rpcUrl, scenario } = testStack();

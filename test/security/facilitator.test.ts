@@ -21,7 +21,7 @@ import { startRecordingRpc } from '../support/recordingRpc.ts';
 
 const PRICE = 10_000n;
 
-// Issue 9, item 3: the facilitator holds a funded signer (and a Solana fee payer). Whoever can
+// The facilitator holds a funded signer (and a Solana fee payer). Whoever can
 // reach it must not be able to make it spend gas, relay transfers, or burn RPC quota.
 describe('the facilitator serves Vigil alone (attacks)', () => {
   const { rpcUrl, solanaRpcUrl, solanaPayments } = testStack();

@@ -44,7 +44,7 @@ interface Purchase {
   requirements: PaymentRequirements;
 }
 
-// The done condition of issue 9: every served paid answer moved exactly its quoted amount from
+// The payments invariant (docs/security.md): every served paid answer moved exactly its quoted amount from
 // the payer to the payee on chain, in a transaction of its own, or was refused; for any
 // interleaving one payer can produce with one or several signatures over one nonce, across two
 // API processes sharing Redis, Temporal and MongoDB.

@@ -15,7 +15,7 @@ import {
   startPaymentsStack,
 } from '../support/payments.ts';
 
-// Issue 9, item 6: the refund workflow signs with the payee's key, and the settlement workflow
+// The refund workflow signs with the payee's key, and the settlement workflow
 // writes the receipts refunds are decided by. Whoever can start a workflow on the payments queue
 // must not be able to make that key pay anyone anything but a refund of a stored, settled,
 // refundable purchase, to its payer, once.

@@ -14,7 +14,7 @@ import { until } from '../support/until.ts';
 
 const PRICE = 10_000n; // honeypot_check
 
-// Issue 9, item 5: a settlement that has not confirmed can still be voided by its payer
+// A settlement that has not confirmed can still be voided by its payer
 // (cancelAuthorization outbidding it in the same block). Data released before settlement is
 // data given away. The payments settle on a chain of the test's own whose mining it controls.
 describe('pending settlements (attacks)', () => {

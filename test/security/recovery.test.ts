@@ -30,7 +30,7 @@ import {
 const CHEAP = 10_000n;
 const PRICE = 50_000n;
 
-// Issue 9, item 4: a settlement whose answer is not stored is looked for on chain; only the exact
+// A settlement whose answer is not stored is looked for on chain; only the exact
 // transferWithAuthorization of the payload being settled may count, never a transfer that happens
 // to match inside some other transaction.
 describe('recovery of a settlement from the chain (attacks)', () => {

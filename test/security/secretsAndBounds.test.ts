@@ -24,7 +24,7 @@ import { startRecordingRpc } from '../support/recordingRpc.ts';
 /** Permission bits others (group, world) hold on a file: 0 when it is its owner's alone. */
 const othersMode = async (file: string) => (await stat(file)).mode & 0o077;
 
-// Issue 9, item 10: keys on disk, keys in logs, and the stores' unbounded growth.
+// Keys on disk, keys in logs, and the stores' unbounded growth.
 describe('secrets and bounds (attacks)', () => {
   const { rpcUrl, scenario } = testStack();
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
