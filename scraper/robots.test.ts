@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis } from '../core/stores/redis.ts';
+import { createRedis } from '../clients/redis.ts';
 import { testStack } from '../test/support/fixtures.ts';
 import { createGuardedAgent } from './http/guardedAgent.ts';
 import { RobotsPolicy } from './robots.ts';

@@ -1,9 +1,9 @@
 import type { Hex } from 'viem';
-import type { ChainClients } from '../core/chains/chainClients.ts';
+import type { ChainClients } from '../clients/chains/chainClients.ts';
 import type { InvoiceStore } from '../core/stores/invoices.ts';
 import type { ReceiptStore } from '../core/stores/receipts.ts';
-import type { ScanConfig } from '../core/scan/scanConfig.ts';
-import type { ScanStore } from '../core/stores/scans.ts';
+import type { ScanConfig } from '../scanner/config.ts';
+import type { ScanStore } from '../scanner/scanStore.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
 import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
@@ -13,7 +13,7 @@ import type { FacilitatorAccess } from '../core/x402/facilitatorClient.ts';
 import type { WorkerEnv } from './config.ts';
 
 /** What a pool's activities may depend on; created once per process, shared by its pools. */
-export interface PoolDeps {
+interface PoolDeps {
   chains: ChainClients;
   scans: ScanStore;
   receipts: ReceiptStore;

@@ -3,15 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ActivityInterceptorsFactory, NativeConnection, Worker } from '@temporalio/worker';
 import { scrubError } from '../core/errors/scrubError.ts';
-import { ChainClients } from '../core/chains/chainClients.ts';
-import { readRpcConfig } from '../core/chains/rpcConfig.ts';
-import { createMongo } from '../core/stores/mongo.ts';
-import { createRedis } from '../core/stores/redis.ts';
 import type { Hex } from 'viem';
-import { InvoiceStore } from '../core/stores/invoices.ts';
-import { ReceiptStore } from '../core/stores/receipts.ts';
-import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
-import { ScanStore } from '../core/stores/scans.ts';
+import { ChainClients } from '../clients/chains/chainClients.ts';
+import { readRpcConfig } from '../clients/chains/rpcConfig.ts';
+import { closeStores, createStores } from '../clients/stores.ts';
+import { readScanConfig, type ScanConfig } from '../scanner/config.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
@@ -39,14 +35,8 @@ export async function runWorkers(
 ): Promise<RunningWorkers> {
   const dataDir = env.VIGIL_DATA_DIR ?? defaultDataDir;
   const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
-  const redis = createRedis(env.REDIS_URL, { failFast: false, keyPrefix: env.REDIS_KEY_PREFIX });
-  const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const scans = new ScanStore({
-    db: mongo.db,
-    redis,
-    ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
-    jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
-  });
+  const stores = createStores(env, { failFast: false });
+  const { redis } = stores;
   const chains = new ChainClients({
     rpcUrls: options.rpcUrls ?? readRpcConfig(),
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
@@ -54,9 +44,9 @@ export async function runWorkers(
   let scraper: { engine: ScraperEngine; stopReports: () => Promise<void> } | undefined;
   const deps = {
     chains,
-    scans,
+    scans: stores.scans,
     scanConfig: options.scanConfig ?? readScanConfig(),
-    receipts: new ReceiptStore(mongo.db, redis),
+    receipts: stores.receipts,
     facilitator: { url: env.FACILITATOR_URL, token: env.FACILITATOR_AUTH_TOKEN },
     refundWindowSeconds: env.X402_REFUND_WINDOW_SECONDS,
     scraper: () => {
@@ -67,7 +57,7 @@ export async function runWorkers(
       }
       return scraper.engine;
     },
-    invoices: new InvoiceStore(mongo.db, redis),
+    invoices: stores.invoices,
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
@@ -94,7 +84,7 @@ export async function runWorkers(
   const done = Promise.all(workers.map((worker) => worker.run())).then(async () => {
     await scraper?.stopReports();
     await scraper?.engine.close();
-    await Promise.allSettled([connection.close(), mongo.close(), redis.quit()]);
+    await Promise.allSettled([connection.close(), closeStores(stores)]);
   });
   return {
     workers,

@@ -1,16 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
-import type { Redis } from 'ioredis';
-import { ChainClients } from '../../core/chains/chainClients.ts';
-import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
-import { readScanConfig, type ScanConfig } from '../../core/scan/scanConfig.ts';
-import { DeployerCache } from '../../activities/scanner/engines/deployer.ts';
-import { createMongo, type MongoHandle } from '../../core/stores/mongo.ts';
-import { createRedis } from '../../core/stores/redis.ts';
+import { ChainClients } from '../../clients/chains/chainClients.ts';
+import { readRpcConfig } from '../../clients/chains/rpcConfig.ts';
+import { closeStores, createStores, type Stores } from '../../clients/stores.ts';
+import { readScanConfig, type ScanConfig } from '../../scanner/config.ts';
+import { DeployerCache } from '../../scanner/engines/deployer.ts';
 import { ConfigError } from '../../core/config/env.ts';
-import { InvoiceStore } from '../../core/stores/invoices.ts';
-import { ReceiptStore } from '../../core/stores/receipts.ts';
+import type { InvoiceStore } from '../../core/stores/invoices.ts';
+import type { ReceiptStore } from '../../core/stores/receipts.ts';
 import { isTestNetwork } from '../../core/x402/networks.ts';
-import { ScanStore } from '../../core/stores/scans.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
@@ -20,12 +17,9 @@ import type { SandboxConfig } from './x402/sandbox.ts';
 import { Trials } from './x402/trials.ts';
 
 /** Everything the backend talks to; tests build it from real local services. */
-export interface BackendDeps {
+export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
   temporal: { client: Client; connection: Connection };
-  mongo: MongoHandle;
-  redis: Redis;
   chains: ChainClients;
-  scans: ScanStore;
   version: VersionInfo;
   /** Task queue the scanner workflows are started on (TASK_QUEUE_PREFIX applied). */
   scannerTaskQueue: string;
@@ -78,8 +72,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
   // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
   const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-  const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX });
+  const { mongo, redis, scans, receipts, invoices } = createStores(env, { failFast: true });
   const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
   const scanConfig = overrides.scanConfig ?? readScanConfig();
   return {
@@ -87,12 +80,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     mongo,
     redis,
     chains: new ChainClients({ rpcUrls, requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS }),
-    scans: new ScanStore({
-      db: mongo.db,
-      redis,
-      ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
-      jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
-    }),
+    scans,
     version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
     scannerTaskQueue: taskQueueName(TaskQueue.scanner, env.TASK_QUEUE_PREFIX),
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
@@ -116,8 +104,8 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
       }),
       trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS),
       reservations: new PaymentReservations(redis),
-      receipts: new ReceiptStore(mongo.db, redis),
-      invoices: new InvoiceStore(mongo.db, redis),
+      receipts,
+      invoices,
       facilitatorUrl: env.FACILITATOR_URL,
       facilitatorToken: env.FACILITATOR_AUTH_TOKEN,
       invoiceTtlSeconds: env.X402_INVOICE_TTL_SECONDS,
@@ -176,5 +164,5 @@ function sandboxOf(env: BackendEnv): BackendDeps['x402']['sandbox'] {
 }
 
 export async function closeBackendDeps(deps: BackendDeps): Promise<void> {
-  await Promise.allSettled([deps.temporal.connection.close(), deps.mongo.close(), deps.redis.quit()]);
+  await Promise.allSettled([deps.temporal.connection.close(), closeStores(deps)]);
 }

@@ -1,4 +1,6 @@
 import {
+  type Client,
+  type Connection,
   isGrpcDeadlineError,
   isGrpcServiceError,
   type WorkflowExecutionDescription,
@@ -13,20 +15,18 @@ import {
   WorkflowNotFoundError,
 } from '@temporalio/common';
 import { z } from 'zod';
-import { isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
+import type { ChainClients } from '../../clients/chains/chainClients.ts';
+import { isErrorCode } from '../../core/errors/codes.ts';
+import { Reason } from '../../core/errors/reasons.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
-import { assertScannable, checkScanRequest } from '../../core/scan/resolveTarget.ts';
-import { ScanResult } from '../../core/scan/result.ts';
-import type { StoredScan } from '../../core/stores/scans.ts';
+import { SCAN_REFUSALS } from '../../scanner/core/refusals.ts';
+import { ScanResult } from '../../scanner/core/result.ts';
+import type { ScanStore, StoredScan } from '../../scanner/scanStore.ts';
+import { checkScanRequest } from '../../scanner/target.ts';
 import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
-import {
-  scanProgressQuery,
-  type ScanProgress,
-  type ScanTokenInput,
-} from '../../core/temporal/scanMessages.ts';
+import { scanProgressQuery, type ScanProgress, type ScanTokenInput } from '../../scanner/core/messages.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import type { scanToken } from '../../workflows/scanToken.ts';
-import type { BackendDeps } from './deps.ts';
 
 export const JobStatus = {
   running: 'running',
@@ -75,6 +75,25 @@ export interface SubmitScan {
   fresh?: boolean | undefined;
 }
 
+/** What scan jobs need: the workflow engine, the scan store's read side, and the chains served. */
+export interface ScanJobsDeps {
+  temporal: { client: Client; connection: Connection };
+  scans: Pick<ScanStore, 'cached' | 'cachedJob' | 'byJobId'>;
+  /** Which chains this deployment serves, to refuse a request before any job starts (no chain is read). */
+  chains: ChainClients;
+  /** Task queue the scanner workflows are started on (TASK_QUEUE_PREFIX applied). */
+  scannerTaskQueue: string;
+  /** Upper bound of a request's wait_ms. */
+  scanWaitMaxMs: number;
+}
+
+/**
+ * How long a request waits at least for the scan's first step, which reads the chain: a target
+ * the chain refuses (no code at the address, not a mint) is answered as that problem, not as a
+ * job that fails later. Bounded so a missing worker or a slow chain still answers 202.
+ */
+const VERDICT_WAIT_MS = 2_000;
+
 const CLOSED: Record<string, JobStatus> = {
   COMPLETED: JobStatus.completed,
   FAILED: JobStatus.failed,
@@ -90,9 +109,9 @@ const CLOSED: Record<string, JobStatus> = {
  * workflow's own state (progress query, failure cause).
  */
 export class ScanJobs {
-  readonly #deps: BackendDeps;
+  readonly #deps: ScanJobsDeps;
 
-  constructor(deps: BackendDeps) {
+  constructor(deps: ScanJobsDeps) {
     this.#deps = deps;
   }
 
@@ -100,20 +119,17 @@ export class ScanJobs {
     return `/api/v2/scanner/scans/${encodeURIComponent(jobId)}`;
   }
 
-  /** Starts (or joins) a scan; waits up to wait_ms for its outcome. */
+  /**
+   * Starts (or joins) a scan; waits up to wait_ms for its outcome, and at least for its verdict on
+   * the target. The chain is read by the scan alone: a target it refuses fails its job with the
+   * reason, and the request is answered with that problem (naming the job).
+   */
   async submit(request: SubmitScan): Promise<ScanJob> {
     const target = checkScanRequest(this.#deps.chains, request);
     const chain = target.chain.id;
     if (!request.fresh) {
       const cached = await this.#deps.scans.cached(chain, target.address);
       if (cached) return completedView(cached, true);
-    }
-    try {
-      await assertScannable(this.#deps.chains, target);
-    } catch (error) {
-      // An unreachable chain is the job's to report (bounded retries, a clear reason); the
-      // request itself is fine. Anything else (no code at the address) is the caller's problem.
-      if (!isRpcUnreachable(error)) throw error;
     }
 
     const workflowId = scanWorkflowId(chain, target.address);
@@ -142,17 +158,19 @@ export class ScanJobs {
       throw engineUnavailable(error);
     }
     const jobId = formatJobId({ workflowId, runId });
-    const waitMs = Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs);
-    if (waitMs > 0) {
-      try {
-        const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
-          handle.result(),
-        );
-        return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
-      } catch (error) {
-        if (error instanceof WorkflowFailedError) return this.get(jobId);
-        if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
+    const waitMs = Math.max(Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs), VERDICT_WAIT_MS);
+    try {
+      const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
+        handle.result(),
+      );
+      return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
+    } catch (error) {
+      if (error instanceof WorkflowFailedError) {
+        const refusal = refusalOf(error, jobId);
+        if (refusal) throw refusal;
+        return this.get(jobId);
       }
+      if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
     }
     return runningView(jobId, chain, target.address, null);
   }
@@ -160,7 +178,9 @@ export class ScanJobs {
   async get(jobId: string): Promise<ScanJob> {
     const ref = parseJobId(jobId);
     if (!ref)
-      throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
+      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
+        extensions: { field: 'job_id' },
+      });
     // Hot copy first, then the job's own state in Temporal, then the permanent record (a job
     // past Temporal's retention, or Temporal unreachable).
     const cached = await this.#deps.scans.cachedJob(jobId);
@@ -171,14 +191,14 @@ export class ScanJobs {
     try {
       description = await this.#describe(handle, jobId);
     } catch (error) {
-      if (!(error instanceof VigilError) || error.code === 'engine_unavailable')
+      if (!(error instanceof VigilError) || error.code === Reason.engineUnavailable)
         unavailable = engineUnavailable(error);
-      else if (error.code !== 'job_not_found') throw error;
+      else if (error.code !== Reason.jobNotFound) throw error;
     }
     if (!description) {
       const stored = await this.#deps.scans.byJobId(jobId);
       if (stored) return completedView(stored, false);
-      throw unavailable ?? new VigilError('job_not_found', `No scan job ${jobId}.`);
+      throw unavailable ?? new VigilError(Reason.jobNotFound, `No scan job ${jobId}.`);
     }
     const [, chain = '', address = ''] = ref.workflowId.split(':');
     const status = CLOSED[description.status.name];
@@ -207,12 +227,14 @@ export class ScanJobs {
   async cancel(jobId: string): Promise<ScanJob> {
     const ref = parseJobId(jobId);
     if (!ref)
-      throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
+      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
+        extensions: { field: 'job_id' },
+      });
     const handle = this.#deps.temporal.client.workflow.getHandle<typeof scanToken>(ref.workflowId, ref.runId);
     const description = await this.#describe(handle, jobId);
     if (description.status.name !== 'RUNNING') {
       throw new VigilError(
-        'job_not_running',
+        Reason.jobNotRunning,
         `The job has already finished (${description.status.name.toLowerCase()}).`,
       );
     }
@@ -225,7 +247,7 @@ export class ScanJobs {
       return await handle.describe();
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) {
-        throw new VigilError('job_not_found', `No scan job ${jobId}.`);
+        throw new VigilError(Reason.jobNotFound, `No scan job ${jobId}.`);
       }
       throw engineUnavailable(error);
     }
@@ -285,19 +307,32 @@ function progressOf(result: ScanResult): ScanJob['progress'] {
 /** The reason a closed job did not complete, from the failure chain Temporal recorded. */
 function failureOf(error: unknown): { reason: string; message: string } {
   const cause = error instanceof WorkflowFailedError ? error.cause : error;
-  if (cause instanceof ApplicationFailure) return { reason: cause.type ?? 'failed', message: cause.message };
-  if (cause instanceof CancelledFailure) return { reason: 'cancelled', message: 'The job was cancelled.' };
+  if (cause instanceof ApplicationFailure)
+    return { reason: cause.type ?? Reason.failed, message: cause.message };
+  if (cause instanceof CancelledFailure)
+    return { reason: Reason.cancelled, message: 'The job was cancelled.' };
   if (cause instanceof TerminatedFailure)
-    return { reason: 'terminated', message: 'The job was terminated by an operator.' };
-  if (cause instanceof TimeoutFailure) return { reason: 'timed_out', message: 'The job ran out of time.' };
-  return { reason: 'failed', message: cause instanceof Error ? cause.message : 'The job failed.' };
+    return { reason: Reason.terminated, message: 'The job was terminated by an operator.' };
+  if (cause instanceof TimeoutFailure)
+    return { reason: Reason.timedOut, message: 'The job ran out of time.' };
+  return { reason: Reason.failed, message: cause instanceof Error ? cause.message : 'The job failed.' };
+}
+
+/** A job the scan refused (its target, as the chain showed it), as the problem the request answers. */
+function refusalOf(error: WorkflowFailedError, jobId: string): VigilError | undefined {
+  const { cause } = error;
+  if (!(cause instanceof ApplicationFailure) || !cause.type || !SCAN_REFUSALS.includes(cause.type)) return;
+  if (!isErrorCode(cause.type)) return;
+  return new VigilError(cause.type, cause.message, {
+    extensions: { job_id: jobId, status_url: ScanJobs.statusUrl(jobId) },
+  });
 }
 
 function engineUnavailable(error: unknown): VigilError {
   if (error instanceof VigilError) return error;
   const unreachable = isGrpcServiceError(error) || isGrpcDeadlineError(error);
   return new VigilError(
-    'engine_unavailable',
+    Reason.engineUnavailable,
     unreachable ? 'The workflow engine did not answer.' : 'The workflow engine rejected the request.',
     { headers: { 'retry-after': '5' }, cause: error },
   );

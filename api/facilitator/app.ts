@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { LoggerOptions } from 'pino';
 import { z } from 'zod';
 import { scrubText } from '../../core/errors/scrubError.ts';
-import { StepTimings } from '../../core/timing/stepTimings.ts';
+import { StepTimings } from '../plugins/stepTimings.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import { callerPlugin } from './callers.ts';

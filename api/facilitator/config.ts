@@ -21,7 +21,7 @@ const SolanaAddressList = addressList(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be 
  * `name:token,...`: who may call /verify, /settle and /refund (the backend, the payments pool),
  * each with a secret token of at least 32 characters sent as `Authorization: Bearer <token>`.
  */
-export const CallerTokens = z
+const CallerTokens = z
   .string({ error: 'is required: name:token,... for the backend and the payments pool' })
   .transform((value, context) => {
     const callers: { name: string; token: string }[] = [];

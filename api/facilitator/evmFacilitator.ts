@@ -8,7 +8,7 @@ import { type Address, type Hex, getAddress } from 'viem';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
 import { scrubText } from '../../core/errors/scrubError.ts';
-import { StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
+import { StepTimings, timeStep, withTimings } from '../plugins/stepTimings.ts';
 import { paymentDigest } from '../../core/x402/digest.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
 import { type FacilitatorWallet, tokenAbi, walletClient } from './chain.ts';

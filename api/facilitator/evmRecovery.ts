@@ -1,6 +1,6 @@
 import type { SettleResponse } from '@x402/core/types';
 import { getAddress, type Hex } from 'viem';
-import { timeStep } from '../../core/timing/stepTimings.ts';
+import { timeStep } from '../plugins/stepTimings.ts';
 import { PaymentReason } from '../../core/x402/reasons.ts';
 import type { FacilitatorWallet } from './chain.ts';
 import { findUse, normalizedSignature, observeTransaction, usePays } from './evmTransactions.ts';

@@ -15,7 +15,7 @@ import { ExactSvmScheme } from '@x402/svm/exact/facilitator';
 import { SOLANA_DEVNET_GENESIS_HASH } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
 import { scrubText } from '../../core/errors/scrubError.ts';
-import { StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
+import { StepTimings, timeStep, withTimings } from '../plugins/stepTimings.ts';
 import { paymentDigest } from '../../core/x402/digest.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
 import { parseSvmRequest, type SvmRequest } from './svmRequest.ts';

@@ -1,5 +1,4 @@
 import type { LoggerOptions } from 'pino';
-import { errorDocRoutes } from '../plugins/errorDocs.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { ScraperDeps } from './deps.ts';
@@ -26,7 +25,6 @@ export async function buildScraperApp(deps: ScraperDeps, options: ScraperAppOpti
   healthRoutes(app, deps);
   scrapeRoutes(app, new ScrapeJobs(deps));
   strategyRoutes(app, deps);
-  errorDocRoutes(app);
   await app.ready();
   return app;
 }

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
-import { createRedis } from '../../core/stores/redis.ts';
+import { createRedis } from '../../clients/redis.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import { resolveChromiumPath } from '../../scraper/browser/launchOptions.ts';
 import { PageStore } from '../../scraper/pageStore.ts';

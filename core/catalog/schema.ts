@@ -17,7 +17,7 @@ export const ScanView = { full: 'full', honeypot: 'honeypot', contractSafety: 'c
 export type ScanView = (typeof ScanView)[keyof typeof ScanView];
 
 /** What runs a tool: a workflow (awaited), or a function in the API process. */
-export type ToolRun =
+type ToolRun =
   | { readonly kind: 'workflow'; readonly workflow: 'scanToken'; readonly view: ScanView }
   | { readonly kind: 'function'; readonly fn: 'riskModel' | 'deployerReputation' };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../risk/model.ts';
+import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../../scanner/core/risk/model.ts';
 import {
   Capability,
   ChainKind,
@@ -119,9 +119,6 @@ export const TOOLS = [
     sources: 'risk model',
   },
 ] as const satisfies readonly ToolDefinition[];
-
-export type Tool = (typeof TOOLS)[number];
-export type ToolName = Tool['name'];
 
 const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
 

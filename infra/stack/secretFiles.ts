@@ -31,9 +31,3 @@ export function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
 }
-
-/** For the parts that only need the folder: owner-only as well. */
-export async function makePrivateDirAsync(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700);
-}

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedis } from '../../core/stores/redis.ts';
+import { createRedis } from '../../clients/redis.ts';
 import { testStack } from '../../test/support/fixtures.ts';
 import { DomainLimiter } from './domainLimiter.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFacilitatorApp } from '../../api/facilitator/app.ts';
 import { type PaymentTokenInfo } from '../../infra/devnet/paymentToken.ts';
 import { loadOrDeployPayments } from '../../infra/devnet/payments.ts';
-import { createRedis } from '../../core/stores/redis.ts';
+import { createRedis } from '../../clients/redis.ts';
 import { randomNonce, signAuthorization } from '../support/attacks.ts';
 import { isolatedEnv, startTestBackend, testStack } from '../support/fixtures.ts';
 import {

@@ -154,7 +154,7 @@ export async function cancelOnChain(
 }
 
 /** What moved between two addresses in a transaction, by the token's Transfer logs. */
-export async function transferredIn(rpcUrl: string, token: string, hash: Hex, from: string, to: string) {
+async function transferredIn(rpcUrl: string, token: string, hash: Hex, from: string, to: string) {
   const receipt = await createDevnetClient(rpcUrl).getTransactionReceipt({ hash });
   if (receipt.status !== 'success') return 0n;
   const logs = parseEventLogs({

@@ -6,7 +6,7 @@ import { type BackendDeps, closeBackendDeps, createBackendDeps } from '../../api
 import type { VigilApp } from '../../api/plugins/service.ts';
 import type { ChainId } from '../../core/chains/registry.ts';
 import { parseEnv } from '../../core/config/env.ts';
-import { readScanConfig, type ScanConfig } from '../../core/scan/scanConfig.ts';
+import { readScanConfig, type ScanConfig } from '../../scanner/config.ts';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import { WorkerEnv } from '../../workers/config.ts';
 import { type RunningWorkers, runWorkers } from '../../workers/runWorkers.ts';

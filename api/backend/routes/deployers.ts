@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { getDeployerReputation } from '../../../activities/scanner/deployerTool.ts';
+import { getDeployerReputation } from '../../../scanner/deployerTool.ts';
 import { CHAIN_IDS } from '../../../core/chains/registry.ts';
-import { Check } from '../../../core/scan/schema.ts';
+import { Check } from '../../../scanner/core/schema.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';

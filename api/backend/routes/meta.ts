@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { errorDocRoutes } from '../../plugins/errorDocs.ts';
 import { API_VERSION } from '../../plugins/openapi.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
@@ -76,6 +75,4 @@ export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
       return reply.redirect(`${to}${query}`, 307);
     });
   }
-
-  errorDocRoutes(app);
 }

@@ -1,10 +1,10 @@
 import { findChain } from '../../../core/chains/registry.ts';
 import { riskModelFacts, ScanView, type ToolDefinition } from '../../../core/catalog/index.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
-import { ENGINE_CHECKS } from '../../../core/scan/engines.ts';
-import type { ScanResult } from '../../../core/scan/result.ts';
+import { ENGINE_CHECKS } from '../../../scanner/core/engines.ts';
+import type { ScanResult } from '../../../scanner/core/result.ts';
 import type { ScanJobs } from '../scanJobs.ts';
-import { type DeployerToolDeps, getDeployerReputation } from '../../../activities/scanner/deployerTool.ts';
+import { type DeployerToolDeps, getDeployerReputation } from '../../../scanner/deployerTool.ts';
 
 /** A tool's answer: data, or the empty-data result (answered 200, never charged). */
 export type ToolOutcome = { kind: 'data'; data: unknown } | { kind: 'empty'; sourcesTried: string[] };
