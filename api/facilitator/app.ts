@@ -8,6 +8,9 @@ import { createService, type VigilApp } from '../plugins/service.ts';
 import { callerPlugin } from './callers.ts';
 import type { FacilitatorEngines } from './engine.ts';
 
+/** How long one health probe answers /healthz. */
+const HEALTH_REUSE_MS = 1_000;
+
 /** What the routes need; FacilitatorEngines in production, an EvmFacilitator or anything shaped like it in a test. */
 export type FacilitatorEngine = Pick<
   FacilitatorEngines,
@@ -86,6 +89,14 @@ export async function buildFacilitatorApp(
     publicPerMinute: options.rateLimits.publicPerMinute,
   });
   const security = [{ callerToken: [] }];
+  // One probe of the chains serves every /healthz for a moment: a public route must not turn
+  // each request into RPC reads.
+  let probe: { at: number; health: ReturnType<FacilitatorEngine['health']> } | undefined;
+  const healthOf = () => {
+    if (!probe || Date.now() - probe.at > HEALTH_REUSE_MS)
+      probe = { at: Date.now(), health: engine.health() };
+    return probe.health;
+  };
 
   // A body that is not an x402 request at all is the transport's 400; the reason stays in the body
   // in the shape x402 clients read.
@@ -164,7 +175,7 @@ export async function buildFacilitatorApp(
     '/healthz',
     { schema: { tags: ['health'], summary: 'RPC reachable on the right chain, signer funded' } },
     async (_request, reply) => {
-      const health = await engine.health();
+      const health = await healthOf();
       return reply.code(health.status === 'ok' ? 200 : 503).send(health);
     },
   );

@@ -85,6 +85,8 @@ describe('the embedded stack (npm start)', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  // Two whole stacks start and stop in it, one after the other: on a shared two-core machine
+  // that alone can take most of a minute.
   it('comes up, scans the seeded honeypot and clean token over HTTP, stops without orphans, and restarts on its saved state', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'vigil-e2e-'));
     const ports = {
@@ -223,5 +225,5 @@ describe('the embedded stack (npm start)', () => {
     } finally {
       await again.stop(60_000);
     }
-  });
+  }, 180_000);
 });

@@ -183,6 +183,16 @@ describe('the facilitator serves Vigil alone (attacks)', () => {
     expect(await paymentTokenBalance(rpcUrl, token.address, sink)).toBe(PRICE * BigInt(bad.length));
   });
 
+  it('does not turn a burst of anonymous health checks into as many chain reads', async () => {
+    rpc.calls.length = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fac.app.inject({ method: 'GET', url: '/healthz' })),
+    );
+    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+    // One probe (chain id and the signer's balance, and Solana's two reads) serves them all.
+    expect(rpc.calls.length).toBeLessThanOrEqual(4);
+  });
+
   it('is rate-limited per caller and per address', async () => {
     const limited = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
       payees: [payTo],

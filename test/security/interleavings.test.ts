@@ -217,7 +217,7 @@ describe('any interleaving of one payer’s requests over one nonce, across two 
     const payeeGain = (await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo)) - payeeBefore;
     expect(payeeGain).toBe(served.reduce((sum, purchase) => sum + purchase.amount, 0n) + spentElsewhere);
     // The rounds did serve paid answers (the property is not met by refusing everything).
-    expect(served.length).toBeGreaterThanOrEqual(ROUNDS / 2);
+    expect(served.length).toBeGreaterThanOrEqual(ROUNDS / 4);
   });
 
   it('indexes the receipts a transaction hash is looked up by (the API processes made them at boot)', async () => {
