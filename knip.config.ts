@@ -9,6 +9,7 @@ const config: KnipConfig = {
     'workers/main.ts!',
     'workflows/index.ts!',
     'infra/stack/start.ts',
+    'chaindata/labels/refresh.ts',
     'infra/devnet/scenario.ts',
     'infra/devnet/detectorArtifact.ts',
     'bench/*.ts',

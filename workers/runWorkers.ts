@@ -9,6 +9,8 @@ import { readRpcConfig } from '../clients/chains/rpcConfig.ts';
 import { closeStores, createStores } from '../clients/stores.ts';
 import { readScanConfig, type ScanConfig } from '../scanner/config.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
+import { IndexStore } from '../chaindata/storage/indexStore.ts';
+import { chaindataRoot } from '../chaindata/config.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
@@ -42,6 +44,7 @@ export async function runWorkers(
     requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
   });
   let scraper: { engine: ScraperEngine; stopReports: () => Promise<void> } | undefined;
+  let chaindata: IndexStore | undefined;
   const deps = {
     chains,
     scans: stores.scans,
@@ -59,6 +62,7 @@ export async function runWorkers(
     },
     invoices: stores.invoices,
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
+    chaindata: () => (chaindata ??= new IndexStore(chaindataRoot({ ...env, VIGIL_DATA_DIR: dataDir }))),
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
@@ -84,6 +88,7 @@ export async function runWorkers(
   const done = Promise.all(workers.map((worker) => worker.run())).then(async () => {
     await scraper?.stopReports();
     await scraper?.engine.close();
+    await chaindata?.close();
     await Promise.allSettled([connection.close(), closeStores(stores)]);
   });
   return {

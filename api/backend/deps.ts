@@ -11,6 +11,8 @@ import { isTestNetwork } from '../../core/x402/networks.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
+import { type Analytics, SandboxedAnalytics } from '../../chaindata/analytics/sandbox.ts';
+import { chaindataSettings, type ChaindataSettings } from '../../chaindata/config.ts';
 import { PaymentOptions } from './x402/paymentOptions.ts';
 import { PaymentReservations } from './x402/reservations.ts';
 import type { SandboxConfig } from './x402/sandbox.ts';
@@ -61,6 +63,8 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
   /** Allowlist, LP lockers and log-scan bounds (the deployer-reputation tool reads with them). */
   scanConfig: ScanConfig;
   deployerCache: DeployerCache;
+  /** The indexed chain data: where it lives, and its analytics engine (opened on first use). */
+  chaindata: ChaindataSettings & { analytics: () => Promise<Analytics>; close: () => void };
 }
 
 export interface BackendDepsOverrides {
@@ -130,7 +134,14 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     mcpPublicUrl: env.MCP_PUBLIC_URL.replace(/\/+$/, ''),
     scanConfig,
     deployerCache: new DeployerCache(scanConfig.limits.SCAN_DEPLOYER_CACHE_SECONDS),
+    chaindata: lazyAnalytics(chaindataSettings(env)),
   };
+}
+
+/** The engine runs in its own process, started on the first data request (and again if it dies). */
+function lazyAnalytics(settings: ChaindataSettings): BackendDeps['chaindata'] {
+  const sandbox = new SandboxedAnalytics(settings.root, settings.limits);
+  return { ...settings, analytics: () => Promise.resolve(sandbox), close: () => sandbox.close() };
 }
 
 /** The sandbox quotes on a test network only; unset, it shares the main settings when those are one. */
@@ -164,5 +175,6 @@ function sandboxOf(env: BackendEnv): BackendDeps['x402']['sandbox'] {
 }
 
 export async function closeBackendDeps(deps: BackendDeps): Promise<void> {
+  deps.chaindata.close();
   await Promise.allSettled([deps.temporal.connection.close(), closeStores(deps)]);
 }

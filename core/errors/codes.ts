@@ -122,6 +122,26 @@ export const ErrorCodes = {
     title: 'Rate limiting unavailable',
     description: 'Redis could not count the request and rate limits are configured to fail closed.',
   },
+  sql_rejected: {
+    status: 400,
+    title: 'SQL rejected',
+    description:
+      'analytics_query runs exactly one read-only SELECT (or WITH ... SELECT) over Vigil’s views; `reason` says what was refused: ' +
+      'another statement kind, several statements, a table that is not a view, a file or URL table function, a settings function.',
+  },
+  query_failed: {
+    status: 422,
+    title: 'Query failed',
+    description:
+      'The query was allowed but did not answer: `reason` is timeout (cancelled at the time limit), memory (past the memory limit), ' +
+      'too_large (the answer exceeds the size limit) or error (DuckDB refused it, e.g. an unknown column).',
+  },
+  analytics_unavailable: {
+    status: 503,
+    title: 'Analytics unavailable',
+    description:
+      'The analytics engine is busy (every query slot taken) or could not be opened; retry after Retry-After.',
+  },
   not_found: { status: 404, title: 'Not found', description: 'No route answers this path.' },
   job_not_found: {
     status: 404,

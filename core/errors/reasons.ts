@@ -47,6 +47,10 @@ export const Reason = {
   notReady: 'not_ready',
   chainUnreachable: 'chain_unreachable',
   engineUnavailable: 'engine_unavailable',
+  // Chain data and analytics SQL.
+  sqlRejected: 'sql_rejected',
+  queryFailed: 'query_failed',
+  analyticsUnavailable: 'analytics_unavailable',
   // Why a job that ran did not complete (never an HTTP problem of their own).
   engineError: 'engine_error',
   allEnginesFailed: 'all_engines_failed',

@@ -8,6 +8,7 @@ import { mintPaymentToken, paymentTokenBalance } from '../../infra/devnet/paymen
 import { DevnetPayments } from '../../infra/devnet/payments.ts';
 import { payerClient } from '../support/payments.ts';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../../infra/stack/processes.ts';
+import { until } from '../support/until.ts';
 
 interface StackFile {
   state: string;
@@ -85,8 +86,6 @@ describe('the embedded stack (npm start)', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  // Two whole stacks start and stop in it, one after the other: on a shared two-core machine
-  // that alone can take most of a minute.
   it('comes up, scans the seeded honeypot and clean token over HTTP, stops without orphans, and restarts on its saved state', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'vigil-e2e-'));
     const ports = {
@@ -206,6 +205,25 @@ describe('the embedded stack (npm start)', () => {
     expect(clean.result?.tier).toBe('low');
     expect(clean.result?.flags).toEqual([]);
 
+    // The devnet is indexed from genesis and followed: the scenario's tokens are in the catalog.
+    const indexed = await until(
+      async () => {
+        const body = (await (
+          await fetch(`${info.urls.api}/api/v1/catalog/tokens/devnet/${info.tokens.clean?.address}`)
+        ).json()) as {
+          data: { deployer: string; pools: unknown[] } | null;
+        };
+        return body.data ?? undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(indexed.pools).toHaveLength(1);
+    const stats = (await (await fetch(`${info.urls.api}/api/v1/catalog/stats`)).json()) as {
+      chains: { chain: string; blocks: number; last_block: number }[];
+    };
+    const devnet = stats.chains.find((chain) => chain.chain === 'devnet');
+    expect(devnet?.blocks).toBe((devnet?.last_block ?? -1) + 1);
+
     const pids = info.processes.map((entry) => entry.pid).filter((pid): pid is number => pid !== null);
     expect(pids.length).toBeGreaterThanOrEqual(6);
     await stack.stop(60_000);
@@ -225,5 +243,7 @@ describe('the embedded stack (npm start)', () => {
     } finally {
       await again.stop(60_000);
     }
-  }, 180_000);
+    // The whole stack starting twice, the demo, the scans and the index catching up: minutes on a
+    // busy two-core machine, beyond the default per-test limit.
+  }, 240_000);
 });

@@ -102,7 +102,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
   );
 }
 
-function toCall(
+export function toCall(
   toolName: string,
   request: {
     body: unknown;
