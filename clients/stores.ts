@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { StoresEnv } from '../core/config/stores.ts';
 import { InvoiceStore } from '../core/stores/invoices.ts';
 import { ReceiptStore } from '../core/stores/receipts.ts';
+import { TokenFingerprintStore } from '../scanner/fingerprint/fingerprintStore.ts';
 import { ScanStore } from '../scanner/scanStore.ts';
 import { createMongo, type MongoHandle } from './mongo.ts';
 import { createRedis } from './redis.ts';
@@ -11,6 +12,8 @@ export interface Stores {
   mongo: MongoHandle;
   redis: Redis;
   scans: ScanStore;
+  /** Every scanned EVM token's bytecode fingerprint with its verdict (similar-token search). */
+  fingerprints: TokenFingerprintStore;
   receipts: ReceiptStore;
   invoices: InvoiceStore;
 }
@@ -50,6 +53,7 @@ export function createStores(env: StoreSettings, { failFast }: StoreOptions): St
       ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
       jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
     }),
+    fingerprints: new TokenFingerprintStore(mongo.db),
     receipts: new ReceiptStore(mongo.db, redis),
     invoices: new InvoiceStore(mongo.db, redis),
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IntEnv, OptionalEnv } from '../core/config/env.ts';
 import { StoresEnv } from '../core/config/stores.ts';
+import { RetrievalEnv } from '../retrieval/config.ts';
 import { ScraperEngineEnv } from '../scraper/config.ts';
 
 /** Worker pool settings; per-queue slots are WORKER_<QUEUE>_ACTIVITIES / _WORKFLOWS. */
@@ -26,7 +27,8 @@ export const WorkerEnv = StoresEnv.extend({
       .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
       .optional(),
   ),
-  // Ingest: each indexRange holds a block range in memory while it decodes and writes it.
+  // Ingest: each indexRange holds a block range in memory while it decodes and writes it, and each
+  // embedding batch keeps a core busy: few activity slots.
   WORKER_INGEST_ACTIVITIES: IntEnv(1, 1000).default(4),
   WORKER_INGEST_WORKFLOWS: IntEnv(2, 1000).default(16),
   /** Root of the indexed chain data (Parquet); default: <VIGIL_DATA_DIR>/chaindata. */
@@ -36,6 +38,9 @@ export const WorkerEnv = StoresEnv.extend({
   /** host:port for the worker's Prometheus metrics; unset = no metrics endpoint. */
   WORKER_METRICS_ADDRESS: z.string().optional(),
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
+  /** The scraper service that fetches documents given by URL. */
+  SCRAPER_URL: z.url().default('http://127.0.0.1:3005'),
   ...ScraperEngineEnv.shape,
+  ...RetrievalEnv.omit({ VIGIL_DATA_DIR: true }).shape,
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;

@@ -4,9 +4,11 @@ import type { InvoiceStore } from '../core/stores/invoices.ts';
 import type { ReceiptStore } from '../core/stores/receipts.ts';
 import type { ScanConfig } from '../scanner/config.ts';
 import type { ScanStore } from '../scanner/scanStore.ts';
+import type { TokenFingerprintStore } from '../scanner/fingerprint/fingerprintStore.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
 import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
+import { createRetrievalActivities, type RetrievalActivityDeps } from '../activities/retrieval/index.ts';
 import { createScraperActivities } from '../activities/scraper/index.ts';
 import { createChaindataActivities } from '../activities/chaindata/index.ts';
 import type { IndexStore } from '../chaindata/storage/indexStore.ts';
@@ -18,6 +20,7 @@ import type { WorkerEnv } from './config.ts';
 interface PoolDeps {
   chains: ChainClients;
   scans: ScanStore;
+  fingerprints: TokenFingerprintStore;
   receipts: ReceiptStore;
   /** The facilitator the payments pool settles through, and its caller token there. */
   facilitator: FacilitatorAccess;
@@ -31,6 +34,8 @@ interface PoolDeps {
   payeePrivateKey?: Hex | undefined;
   /** The indexed chain data's Parquet store; opened on first use (only the ingest pool writes it). */
   chaindata: () => IndexStore;
+  /** The index, the embedding model and the upload store of the ingest pool. */
+  retrieval: () => RetrievalActivityDeps;
 }
 
 export interface PoolDefinition {
@@ -43,7 +48,12 @@ export interface PoolDefinition {
 export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   [TaskQueue.scanner]: {
     activities: (deps) =>
-      createScannerActivities({ chains: deps.chains, scans: deps.scans, config: deps.scanConfig }),
+      createScannerActivities({
+        chains: deps.chains,
+        scans: deps.scans,
+        fingerprints: deps.fingerprints,
+        config: deps.scanConfig,
+      }),
     slots: (env) => ({ activities: env.WORKER_SCANNER_ACTIVITIES, workflows: env.WORKER_SCANNER_WORKFLOWS }),
   },
   // Settlement: its own slots, so a burst of scans never delays a payer's receipt. The signer's
@@ -59,10 +69,12 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
     activities: (deps) => createScraperActivities({ engine: deps.scraper() }),
     slots: (env) => ({ activities: env.WORKER_SCRAPER_ACTIVITIES, workflows: env.WORKER_SCRAPER_WORKFLOWS }),
   },
-  // Ingest: chain indexing into Parquet (and any other ingest work: add its activity group below).
+  // Ingest: chain indexing into Parquet and document ingest for retrieval (embedding-bound: few
+  // activity slots, each batch keeps a core busy).
   [TaskQueue.ingest]: {
     activities: (deps) => ({
       ...createChaindataActivities({ chains: deps.chains, store: deps.chaindata() }),
+      ...createRetrievalActivities(deps.retrieval()),
     }),
     slots: (env) => ({ activities: env.WORKER_INGEST_ACTIVITIES, workflows: env.WORKER_INGEST_WORKFLOWS }),
   },

@@ -11,6 +11,11 @@ import { readScanConfig, type ScanConfig } from '../scanner/config.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { IndexStore } from '../chaindata/storage/indexStore.ts';
 import { chaindataRoot } from '../chaindata/config.ts';
+import { indexUri } from '../retrieval/config.ts';
+import { createEmbedder, type Embedder } from '../retrieval/embedding/index.ts';
+import { IngestBodies } from '../retrieval/ingest/bodyStore.ts';
+import type { ChunkStore } from '../retrieval/store/chunkStore.ts';
+import { LanceChunkStore } from '../retrieval/store/lanceChunkStore.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
@@ -45,9 +50,13 @@ export async function runWorkers(
   });
   let scraper: { engine: ScraperEngine; stopReports: () => Promise<void> } | undefined;
   let chaindata: IndexStore | undefined;
+  let chunkStore: Promise<ChunkStore> | undefined;
+  let embedder: Promise<Embedder> | undefined;
+  const retrievalEnv = { ...env, VIGIL_DATA_DIR: dataDir };
   const deps = {
     chains,
     scans: stores.scans,
+    fingerprints: stores.fingerprints,
     scanConfig: options.scanConfig ?? readScanConfig(),
     receipts: stores.receipts,
     facilitator: { url: env.FACILITATOR_URL, token: env.FACILITATOR_AUTH_TOKEN },
@@ -63,6 +72,13 @@ export async function runWorkers(
     invoices: stores.invoices,
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
     chaindata: () => (chaindata ??= new IndexStore(chaindataRoot({ ...env, VIGIL_DATA_DIR: dataDir }))),
+    retrieval: () => ({
+      store: () => (chunkStore ??= LanceChunkStore.open(indexUri(retrievalEnv))),
+      embedder: () => (embedder ??= createEmbedder(retrievalEnv)),
+      bodies: new IngestBodies(stores.redis),
+      scraperUrl: env.SCRAPER_URL,
+      chunkChars: env.RETRIEVAL_CHUNK_CHARS,
+    }),
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
@@ -89,7 +105,12 @@ export async function runWorkers(
     await scraper?.stopReports();
     await scraper?.engine.close();
     await chaindata?.close();
-    await Promise.allSettled([connection.close(), closeStores(stores)]);
+    await Promise.allSettled([
+      connection.close(),
+      closeStores(stores),
+      chunkStore?.then((store) => store.close()),
+      embedder?.then((model) => model.close()),
+    ]);
   });
   return {
     workers,

@@ -5,3 +5,4 @@ export { scrapePage } from './scrapePage.ts';
 export { refundPayment } from './refundPayment.ts';
 export { indexChain } from './indexChain.ts';
 export { backfillRange } from './backfillRange.ts';
+export { ingestDocument } from './ingestDocument.ts';

@@ -4,6 +4,7 @@ import { createService, type VigilApp } from '../plugins/service.ts';
 import type { BackendDeps } from './deps.ts';
 import { deployerRoutes } from './routes/deployers.ts';
 import { healthRoutes } from './routes/health.ts';
+import { catalogRoutes } from './routes/catalog.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { scanRoutes } from './routes/scans.ts';
 import { ScanJobs } from './scanJobs.ts';
@@ -24,7 +25,7 @@ import { facilitatorClient } from '../../core/x402/facilitatorClient.ts';
 import { DataTools } from '../../chaindata/tools.ts';
 import { ChainKind, findChain } from '../../core/chains/registry.ts';
 import { DataBus } from '../../chaindata/query/databus.ts';
-import { catalogRoutes } from './routes/catalog.ts';
+import { catalogToolSearchRoutes } from './routes/catalogToolSearch.ts';
 import { databusRoutes } from './routes/databus.ts';
 import { x402DatabusRoutes } from './routes/x402Databus.ts';
 
@@ -79,6 +80,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     waitMs: deps.x402.toolWaitMs,
     deployer: { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
     data: new DataTools(deps.chaindata.analytics),
+    retrieval: deps.retrieval,
   });
   const gateway = new X402Gateway({
     options: deps.x402.options,
@@ -130,6 +132,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     }),
     () => deps.chains.configured().filter((chain) => findChain(chain)?.kind === ChainKind.evm),
   );
+  catalogToolSearchRoutes(app, deps.retrieval);
   await app.ready();
   return app;
 }

@@ -18,6 +18,8 @@ export const BackendEnv = StoresEnv.extend({
   VIGIL_OPERATOR: z.string().default('Vigil'),
   /** The MCP host ({mcp_url}) the discovery document points agents at. */
   MCP_PUBLIC_URL: z.url().default('http://127.0.0.1:3006'),
+  /** The retrieval service: the catalog's RAG search and similar-token search. */
+  RETRIEVAL_URL: z.url().default('http://127.0.0.1:3003'),
 })
   .extend(PaymentsEnvShape)
   .extend(ChaindataEnvShape);

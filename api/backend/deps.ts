@@ -4,6 +4,7 @@ import { readRpcConfig } from '../../clients/chains/rpcConfig.ts';
 import { closeStores, createStores, type Stores } from '../../clients/stores.ts';
 import { readScanConfig, type ScanConfig } from '../../scanner/config.ts';
 import { DeployerCache } from '../../scanner/engines/deployer.ts';
+import { RetrievalClient } from './retrievalClient.ts';
 import { ConfigError } from '../../core/config/env.ts';
 import type { InvoiceStore } from '../../core/stores/invoices.ts';
 import type { ReceiptStore } from '../../core/stores/receipts.ts';
@@ -65,6 +66,8 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
   deployerCache: DeployerCache;
   /** The indexed chain data: where it lives, and its analytics engine (opened on first use). */
   chaindata: ChaindataSettings & { analytics: () => Promise<Analytics>; close: () => void };
+  /** The retrieval service (catalog RAG search, similar tokens). */
+  retrieval: RetrievalClient;
 }
 
 export interface BackendDepsOverrides {
@@ -135,6 +138,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     scanConfig,
     deployerCache: new DeployerCache(scanConfig.limits.SCAN_DEPLOYER_CACHE_SECONDS),
     chaindata: lazyAnalytics(chaindataSettings(env)),
+    retrieval: new RetrievalClient(env.RETRIEVAL_URL),
   };
 }
 

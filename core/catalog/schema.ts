@@ -19,7 +19,10 @@ export type ScanView = (typeof ScanView)[keyof typeof ScanView];
 /** What runs a tool: a workflow (awaited), or a function in the API process. */
 type ToolRun =
   | { readonly kind: 'workflow'; readonly workflow: 'scanToken'; readonly view: ScanView }
-  | { readonly kind: 'function'; readonly fn: 'riskModel' | 'deployerReputation' }
+  | {
+      readonly kind: 'function';
+      readonly fn: 'riskModel' | 'deployerReputation' | 'queryCatalog' | 'similarTokens';
+    }
   /** A chain-data function over the analytics engine (chaindata/tools.ts). */
   | { readonly kind: 'data'; readonly fn: 'analyticsQuery' | 'parquetQuery' | 'labelsQuery' | 'labelsStats' };
 

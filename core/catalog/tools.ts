@@ -48,6 +48,28 @@ const NoInput = z.object({}).strict();
 
 /** EVM chains: the indexer reads EVM logs. */
 const EVM_CHAINS = chainsWhere((chain) => chain.kind === ChainKind.evm);
+const CatalogQuery = z
+  .object({
+    query: z.string().trim().min(1).max(500).describe('What you want to do, in your own words'),
+    top_k: z.number().int().min(1).max(20).default(5).describe('How many tools to return (1-20)'),
+  })
+  .strict();
+
+/** EVM chains where a token's code can be fingerprinted (Solana mints share one program). */
+const FINGERPRINT_CHAINS = chainsWhere(
+  (chain) => chain.kind === ChainKind.evm && hasCapability(chain, Capability.tokenScan),
+);
+const SimilarTokensInput = chainTarget(
+  FINGERPRINT_CHAINS,
+  'EVM chain slug, e.g. ethereum, base, devnet',
+  'Token contract address',
+).extend({
+  top_k: z.number().int().min(1).max(50).default(10).describe('How many similar tokens to return (1-50)'),
+  cross_chain: z
+    .boolean()
+    .default(true)
+    .describe('Compare with tokens on every chain (default) or only this one'),
+});
 
 /**
  * Every tool Vigil sells, declared once. REST routes, prices, the discovery documents and (later)
@@ -176,6 +198,34 @@ export const TOOLS = [
     trials: { fingerprint: 0, wallet: 0 },
     run: { kind: 'function', fn: 'riskModel' },
     sources: 'risk model',
+  },
+  {
+    name: 'query_catalog',
+    title: 'Tool catalog search',
+    description:
+      "Natural-language search over Vigil's tool catalog: the tools that answer your question, best first, with " +
+      'their input schemas, chains and prices.',
+    input: CatalogQuery,
+    chains: [],
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 5, wallet: 5 },
+    run: { kind: 'function', fn: 'queryCatalog' },
+    sources: 'tool catalog',
+  },
+  {
+    name: 'find_similar_tokens',
+    title: 'Similar tokens',
+    description:
+      "Scanned tokens whose code is like this token's (a fingerprint of its normalised opcodes), same-chain and " +
+      'cross-chain, with the similarity and the known verdict of each; near-clones of known harmful tokens first.',
+    input: SimilarTokensInput,
+    chains: FINGERPRINT_CHAINS,
+    tier: PriceTier.basic,
+    priceUsd: 0.02,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'function', fn: 'similarTokens' },
+    sources: 'token fingerprints',
   },
 ] as const satisfies readonly ToolDefinition[];
 

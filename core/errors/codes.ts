@@ -185,12 +185,25 @@ export const ErrorCodes = {
   payload_too_large: {
     status: 413,
     title: 'Payload too large',
-    description: 'The request body exceeds the limit.',
+    description:
+      'The request body exceeds the limit: 64 KiB for JSON requests, RETRIEVAL_MAX_DOCUMENT_BYTES for a document sent to ingest.',
   },
   unsupported_media_type: {
     status: 415,
     title: 'Unsupported media type',
-    description: 'Send JSON bodies with Content-Type: application/json.',
+    description:
+      'Send JSON bodies with Content-Type: application/json; ingest also takes text/plain, text/markdown and text/html.',
+  },
+  empty_document: {
+    status: 422,
+    title: 'Empty document',
+    description: 'The document has no text to index (empty, or only whitespace and markup).',
+  },
+  index_unavailable: {
+    status: 503,
+    title: 'Index unavailable',
+    description:
+      'The vector store or the embedding model could not answer; `/healthz` says which. Retry after the Retry-After delay.',
   },
   internal_error: {
     status: 500,

@@ -42,6 +42,9 @@ export const Reason = {
   scrapeBlocked: 'scrape_blocked',
   scrapeFailed: 'scrape_failed',
   scrapeTimeout: 'scrape_timeout',
+  // Retrieval.
+  emptyDocument: 'empty_document',
+  indexUnavailable: 'index_unavailable',
   // The service and what it depends on.
   internalError: 'internal_error',
   notReady: 'not_ready',
@@ -58,6 +61,8 @@ export const Reason = {
   terminated: 'terminated',
   timedOut: 'timed_out',
   failed: 'failed',
+  fetchFailed: 'fetch_failed',
+  bodyExpired: 'body_expired',
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -69,6 +74,8 @@ export const JOB_ONLY_REASONS = [
   Reason.terminated,
   Reason.timedOut,
   Reason.failed,
+  Reason.fetchFailed,
+  Reason.bodyExpired,
 ] as const;
 type JobOnlyReason = (typeof JOB_ONLY_REASONS)[number];
 

@@ -24,5 +24,6 @@ export const JobKind = {
   paymentRefund: 'payment_refund',
   chainIndex: 'chain_index',
   chainBackfill: 'chain_backfill',
+  documentIngest: 'document_ingest',
 } as const;
 export type JobKind = (typeof JobKind)[keyof typeof JobKind];

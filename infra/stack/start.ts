@@ -9,6 +9,7 @@ import { loadOrDeployPayments } from '../devnet/payments.ts';
 import { startSolanaDevnet } from '../devnet/solana/devnet.ts';
 import { StackEnv } from './config.ts';
 import { runDemo } from './demo.ts';
+import { ingestKnowledge } from './knowledge.ts';
 import { type ManagedProcess, portOpen, REPO_ROOT, spawnService } from './processes.ts';
 import { makePrivateDir, writeSecretFileSync } from './secretFiles.ts';
 import { localApiKey, writeStackFile } from './stackFiles.ts';
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
     local.solana && assertFree(env.VIGIL_SOLANA_PORT, 'the Solana devnet', 'VIGIL_SOLANA_PORT'),
     assertFree(env.PORT, 'the backend', 'PORT'),
     assertFree(env.VIGIL_SCRAPER_PORT, 'the scraper', 'VIGIL_SCRAPER_PORT'),
+    assertFree(env.VIGIL_RETRIEVAL_PORT, 'the retrieval service', 'VIGIL_RETRIEVAL_PORT'),
   ]);
 
   say(`starting the embedded stack (data in ${dataDir})`);
@@ -147,6 +149,7 @@ async function main(): Promise<void> {
     facilitator: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
     docs: `http://127.0.0.1:${env.PORT}/docs`,
     scraper: `http://127.0.0.1:${env.VIGIL_SCRAPER_PORT}`,
+    retrieval: `http://127.0.0.1:${env.VIGIL_RETRIEVAL_PORT}`,
     temporal: temporal?.address ?? env.TEMPORAL_ADDRESS ?? '',
     temporal_ui: local.temporal ? `http://127.0.0.1:${env.VIGIL_TEMPORAL_UI_PORT}` : null,
     redis: redis?.address ?? env.REDIS_URL ?? '',
@@ -176,6 +179,8 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     VIGIL_DATA_DIR: dataDir,
     FACILITATOR_URL: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
+    SCRAPER_URL: `http://127.0.0.1:${env.VIGIL_SCRAPER_PORT}`,
+    RETRIEVAL_URL: `http://127.0.0.1:${env.VIGIL_RETRIEVAL_PORT}`,
     X402_NETWORK: `eip155:${scenario.chainId}`,
     X402_ASSET: payments.token.address,
     X402_PAY_TO: payments.payTo,
@@ -215,7 +220,7 @@ async function main(): Promise<void> {
   });
   track('facilitator', facilitator);
   const node = process.execPath;
-  const [backend, scraper, workers] = await Promise.all([
+  const [backend, scraper, retrieval, workers] = await Promise.all([
     spawnService({
       name: 'backend',
       command: node,
@@ -231,6 +236,15 @@ async function main(): Promise<void> {
       env: { ...childEnv, PORT: String(env.VIGIL_SCRAPER_PORT) },
       logFile: path.join(logDir, 'scraper.log'),
       ready: async () => (await fetch(`${urls.scraper}/healthz`)).ok,
+    }),
+    spawnService({
+      name: 'retrieval',
+      command: node,
+      args: [path.join(REPO_ROOT, 'api', 'retrieval', 'server.ts')],
+      env: { ...childEnv, PORT: String(env.VIGIL_RETRIEVAL_PORT) },
+      logFile: path.join(logDir, 'retrieval.log'),
+      readyTimeoutMs: 120_000,
+      ready: async () => (await fetch(`${urls.retrieval}/healthz`)).ok,
     }),
     spawnService({
       name: 'workers',
@@ -249,6 +263,7 @@ async function main(): Promise<void> {
   ]);
   track('backend', backend);
   track('scraper', scraper);
+  track('retrieval', retrieval);
   track('workers', workers);
   const following = await followChains(urls.temporal);
 
@@ -283,6 +298,8 @@ async function main(): Promise<void> {
   say(`(written to ${stackFile})`);
 
   if (env.VIGIL_DEMO) await runDemo({ api: urls.api, apiKey, scenario, solanaMints, say });
+  // After the scans, so embedding the docs does not slow them down on a small machine.
+  if (env.VIGIL_KNOWLEDGE) await ingestKnowledge({ retrieval: urls.retrieval, say });
   say('running; Ctrl-C stops everything');
   writeStackFile(stackFile, { urls, scenario, solanaMints, apiKey, processes: processList() }, 'running');
 }

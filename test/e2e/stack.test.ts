@@ -8,11 +8,19 @@ import { mintPaymentToken, paymentTokenBalance } from '../../infra/devnet/paymen
 import { DevnetPayments } from '../../infra/devnet/payments.ts';
 import { payerClient } from '../support/payments.ts';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../../infra/stack/processes.ts';
+import { CHECK_CATALOG_PATH, checkCatalogDocument } from '../../retrieval/catalog/checkCatalog.ts';
 import { until } from '../support/until.ts';
 
 interface StackFile {
   state: string;
-  urls: { api: string; scraper: string; temporal_ui: string | null; facilitator: string; devnet_rpc: string };
+  urls: {
+    api: string;
+    scraper: string;
+    retrieval: string;
+    temporal_ui: string | null;
+    facilitator: string;
+    devnet_rpc: string;
+  };
   tokens: Record<string, { address: string }>;
   solana_mints: Record<string, string>;
   api_key: string;
@@ -60,6 +68,8 @@ async function startStack(
       ...inherited,
       VIGIL_DATA_DIR: dataDir,
       VIGIL_DEMO: options.demo ? '1' : '0',
+      // The docs' ingest embeds ~200 long chunks; the test ingests the small check catalog itself.
+      VIGIL_KNOWLEDGE: '0',
       PORT: String(ports.api),
       VIGIL_TEMPORAL_PORT: String(ports.temporal),
       VIGIL_TEMPORAL_UI_PORT: String(ports.ui),
@@ -68,6 +78,7 @@ async function startStack(
       VIGIL_ANVIL_PORT: String(ports.anvil),
       VIGIL_FACILITATOR_PORT: String(ports.facilitator),
       VIGIL_SCRAPER_PORT: String(ports.scraper),
+      VIGIL_RETRIEVAL_PORT: String(ports.retrieval),
       VIGIL_SOLANA_PORT: String(ports.solana),
     },
     readyTimeoutMs: 180_000,
@@ -97,6 +108,7 @@ describe('the embedded stack (npm start)', () => {
       anvil: await freePort(),
       facilitator: await freePort(),
       scraper: await freePort(),
+      retrieval: await freePort(),
       solana: await freePort(),
     };
     let output = '';
@@ -223,6 +235,32 @@ describe('the embedded stack (npm start)', () => {
     };
     const devnet = stats.chains.find((chain) => chain.chain === 'devnet');
     expect(devnet?.blocks).toBe((devnet?.last_block ?? -1) + 1);
+    // The retrieval service and the ingest pool of the stack answer what a check means, with its source.
+    const ingest = await fetch(
+      `${info.urls.retrieval}/v1/ingest?doc_id=${CHECK_CATALOG_PATH}&source=${CHECK_CATALOG_PATH}&category=risk`,
+      { method: 'POST', headers: { 'content-type': 'text/markdown' }, body: checkCatalogDocument() },
+    );
+    expect(ingest.status).toBe(202);
+    const { status_url: statusUrl } = (await ingest.json()) as { status_url: string };
+    const ingested = await until(
+      async () => {
+        const job = (await (await fetch(`${info.urls.retrieval}${statusUrl}`)).json()) as {
+          status: string;
+          outcome: string | null;
+        };
+        return job.status === 'running' ? undefined : job;
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    expect(ingested).toMatchObject({ status: 'completed', outcome: 'indexed' });
+    const answer = await fetch(`${info.urls.retrieval}/v1/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'what does lp_unlocked mean?', top_k: 3 }),
+    });
+    const { hits } = (await answer.json()) as { hits: { source: string; text: string }[] };
+    expect(hits[0]?.source).toMatch(/^scanner\/core\/checks\.ts#L\d+-L\d+$/);
+    expect(hits[0]?.text).toContain('lp_unlocked');
 
     const pids = info.processes.map((entry) => entry.pid).filter((pid): pid is number => pid !== null);
     expect(pids.length).toBeGreaterThanOrEqual(6);
@@ -243,7 +281,7 @@ describe('the embedded stack (npm start)', () => {
     } finally {
       await again.stop(60_000);
     }
-    // The whole stack starting twice, the demo, the scans and the index catching up: minutes on a
-    // busy two-core machine, beyond the default per-test limit.
+    // The whole stack starting twice, the demo, the scans, an ingest and the index catching up:
+    // minutes on a busy two-core machine, beyond the default per-test limit.
   }, 240_000);
 });

@@ -6,6 +6,16 @@ import type { ScanResult } from '../../../scanner/core/result.ts';
 import type { ScanJobs } from '../scanJobs.ts';
 import { type DeployerToolDeps, getDeployerReputation } from '../../../scanner/deployerTool.ts';
 import type { DataTools } from '../../../chaindata/tools.ts';
+import { bytecodeFingerprint } from '../../../scanner/fingerprint/bytecodeFingerprint.ts';
+import type { RetrievalClient } from '../retrievalClient.ts';
+import { getAddress, isAddress } from 'viem';
+
+interface SimilarTokensInput {
+  chain: string;
+  address: string;
+  top_k: number;
+  cross_chain: boolean;
+}
 
 /** A tool's answer: data, or the empty-data result (answered 200, never charged). */
 export type ToolOutcome = { kind: 'data'; data: unknown } | { kind: 'empty'; sourcesTried: string[] };
@@ -16,12 +26,20 @@ export class ToolRunner {
   readonly #waitMs: number;
   readonly #deployer: DeployerToolDeps;
   readonly #data: DataTools;
+  readonly #retrieval: RetrievalClient | undefined;
 
-  constructor(options: { jobs: ScanJobs; waitMs: number; deployer: DeployerToolDeps; data: DataTools }) {
+  constructor(options: {
+    jobs: ScanJobs;
+    waitMs: number;
+    deployer: DeployerToolDeps;
+    data: DataTools;
+    retrieval?: RetrievalClient;
+  }) {
     this.#jobs = options.jobs;
     this.#waitMs = options.waitMs;
     this.#deployer = options.deployer;
     this.#data = options.data;
+    this.#retrieval = options.retrieval;
   }
 
   async run(tool: ToolDefinition, input: unknown): Promise<ToolOutcome> {
@@ -29,6 +47,8 @@ export class ToolRunner {
     if (run.kind === 'data') return this.#data.run(run.fn, input);
     if (run.kind === 'function') {
       if (run.fn === 'riskModel') return { kind: 'data', data: riskModelFacts() };
+      if (run.fn === 'queryCatalog') return this.#queryCatalog(input as { query: string; top_k: number });
+      if (run.fn === 'similarTokens') return this.#similarTokens(input as SimilarTokensInput);
       return this.#deployerReputation(input as { chain: string; address: string });
     }
     const { chain, address } = input as { chain: string; address: string };
@@ -49,6 +69,53 @@ export class ToolRunner {
       });
     }
     return viewOf(run.view, job.result);
+  }
+
+  #retrievalService(): RetrievalClient {
+    if (!this.#retrieval) throw new VigilError('index_unavailable', 'No retrieval service is configured.');
+    return this.#retrieval;
+  }
+
+  async #queryCatalog(input: { query: string; top_k: number }): Promise<ToolOutcome> {
+    const { tools } = await this.#retrievalService().searchCatalog(input.query, input.top_k);
+    return tools.length > 0
+      ? { kind: 'data', data: { query: input.query, tools } }
+      : { kind: 'empty', sourcesTried: ['tool catalog'] };
+  }
+
+  /** The token's code is fingerprinted here (at the latest block); the retrieval service ranks the scanned ones. */
+  async #similarTokens(input: SimilarTokensInput): Promise<ToolOutcome> {
+    if (!isAddress(input.address, { strict: false })) {
+      throw new VigilError('invalid_address', `${input.address} is not an EVM address.`);
+    }
+    const address = getAddress(input.address);
+    const code = await this.#deployer.chains.evm(input.chain).getCode({ address });
+    const fingerprint = code ? bytecodeFingerprint(code) : undefined;
+    if (!fingerprint) {
+      throw new VigilError('address_not_contract', `${address} holds no contract code on ${input.chain}.`);
+    }
+    const { tokens, indexed_tokens: indexed } = await this.#retrievalService().similarTokens({
+      chain: input.chain,
+      address,
+      fingerprint,
+      top_k: input.top_k,
+      cross_chain: input.cross_chain,
+    });
+    if (tokens.length === 0) return { kind: 'empty', sourcesTried: ['token fingerprints'] };
+    return {
+      kind: 'data',
+      data: {
+        chain: input.chain,
+        address,
+        fingerprint: {
+          version: fingerprint.version,
+          code_hash: fingerprint.code_hash,
+          selectors: fingerprint.selectors.length,
+        },
+        compared_with: indexed,
+        tokens,
+      },
+    };
   }
 
   async #deployerReputation(input: { chain: string; address: string }): Promise<ToolOutcome> {
