@@ -13,6 +13,10 @@ export const WorkerEnv = StoresEnv.extend({
   WORKER_PAYMENTS_WORKFLOWS: IntEnv(2, 1000).default(32),
   /** The x402 facilitator the payments pool settles through. */
   FACILITATOR_URL: z.url().default('http://127.0.0.1:3002'),
+  /** The payments pool's caller token of the facilitator's FACILITATOR_CALLERS (a secret). */
+  FACILITATOR_AUTH_TOKEN: OptionalEnv,
+  /** How long after settlement a charged empty result may be refunded (as the backend allows). */
+  X402_REFUND_WINDOW_SECONDS: IntEnv(1, 30 * 86_400).default(172_800),
   // Browser-bound: few slots; browser contexts are capped separately (SCRAPER_BROWSER_CONTEXTS).
   WORKER_SCRAPER_ACTIVITIES: IntEnv(1, 1000).default(16),
   WORKER_SCRAPER_WORKFLOWS: IntEnv(2, 1000).default(16),

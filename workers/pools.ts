@@ -13,6 +13,7 @@ import { createScraperActivities } from '../activities/scraper/index.ts';
 import { createChaindataActivities } from '../activities/chaindata/index.ts';
 import type { IndexStore } from '../chaindata/storage/indexStore.ts';
 import type { ScraperEngine } from '../scraper/engine.ts';
+import type { FacilitatorAccess } from '../core/x402/facilitatorClient.ts';
 import type { WorkerEnv } from './config.ts';
 
 /** What a pool's activities may depend on; created once per process, shared by its pools. */
@@ -21,7 +22,10 @@ interface PoolDeps {
   scans: ScanStore;
   fingerprints: TokenFingerprintStore;
   receipts: ReceiptStore;
-  facilitatorUrl: string;
+  /** The facilitator the payments pool settles through, and its caller token there. */
+  facilitator: FacilitatorAccess;
+  /** How long after settlement a refund may be asked for. */
+  refundWindowSeconds: number;
   /** Created on first use: processes without the scraper pool never start its proxies or browser. */
   scraper: () => ScraperEngine;
   scanConfig: ScanConfig;

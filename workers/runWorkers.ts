@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type ActivityInterceptorsFactory, NativeConnection, Worker } from '@temporalio/worker';
+import { scrubError } from '../core/errors/scrubError.ts';
 import type { Hex } from 'viem';
 import { ChainClients } from '../clients/chains/chainClients.ts';
 import { readRpcConfig } from '../clients/chains/rpcConfig.ts';
@@ -58,7 +59,8 @@ export async function runWorkers(
     fingerprints: stores.fingerprints,
     scanConfig: options.scanConfig ?? readScanConfig(),
     receipts: stores.receipts,
-    facilitatorUrl: env.FACILITATOR_URL,
+    facilitator: { url: env.FACILITATOR_URL, token: env.FACILITATOR_AUTH_TOKEN },
+    refundWindowSeconds: env.X402_REFUND_WINDOW_SECONDS,
     scraper: () => {
       if (!scraper) {
         const engine = new ScraperEngine(redis, env);
@@ -94,6 +96,7 @@ export async function runWorkers(
         maxConcurrentActivityTaskExecutions: slots.activities,
         maxConcurrentWorkflowTaskExecutions: slots.workflows,
         shutdownGraceTime: `${env.WORKER_SHUTDOWN_GRACE_SECONDS}s`,
+        interceptors: { activity: [scrubbingActivityErrors] },
       });
     }),
   );
@@ -118,6 +121,22 @@ export async function runWorkers(
     },
   };
 }
+
+/**
+ * Activity failures reach workflow histories, job results and the worker's log: their URLs are
+ * redacted first (RPC providers put keys in them, and viem's messages quote them).
+ */
+const scrubbingActivityErrors: ActivityInterceptorsFactory = () => ({
+  inbound: {
+    execute: async (input, next) => {
+      try {
+        return await next(input);
+      } catch (error) {
+        throw scrubError(error);
+      }
+    },
+  },
+});
 
 /** The stack may start workers while Temporal is still coming up: retry for a while. */
 async function connectWithRetry(address: string, deadlineMs = 60_000): Promise<NativeConnection> {

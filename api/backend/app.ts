@@ -8,7 +8,6 @@ import { catalogRoutes } from './routes/catalog.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { scanRoutes } from './routes/scans.ts';
 import { ScanJobs } from './scanJobs.ts';
-import { HTTPFacilitatorClient } from '@x402/core/http';
 import { x402ResourceServer } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { rateLimitPlugin } from '../plugins/rateLimit.ts';
@@ -17,10 +16,12 @@ import { x402ToolRoutes } from './routes/x402Tools.ts';
 import { X402Gateway } from './x402/gateway.ts';
 import { Settlements } from './x402/settlements.ts';
 import { x402InvoiceRoutes } from './routes/x402Invoices.ts';
+import { InvoiceQuota } from './x402/invoiceQuota.ts';
 import { Invoices } from './x402/invoices.ts';
 import { Refunds } from './x402/refunds.ts';
 import { Sandbox } from './x402/sandbox.ts';
 import { ToolRunner } from './x402/toolRunner.ts';
+import { facilitatorClient } from '../../core/x402/facilitatorClient.ts';
 import { DataTools } from '../../chaindata/tools.ts';
 import { ChainKind, findChain } from '../../core/chains/registry.ts';
 import { DataBus } from '../../chaindata/query/databus.ts';
@@ -59,7 +60,10 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   healthRoutes(app, deps);
   const jobs = new ScanJobs(deps);
   scanRoutes(app, jobs);
-  const facilitator = new HTTPFacilitatorClient({ url: deps.x402.facilitatorUrl, timeoutMs: 10_000 });
+  const facilitator = facilitatorClient(
+    { url: deps.x402.facilitatorUrl, token: deps.x402.facilitatorToken },
+    10_000,
+  );
   const resourceServer = new x402ResourceServer(facilitator).register(
     deps.x402.options.network as `${string}:${string}`,
     new ExactEvmScheme(),
@@ -108,7 +112,13 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     windowSeconds: deps.x402.refundWindowSeconds,
     waitMs: deps.x402.settleWaitMs,
   });
-  x402InvoiceRoutes(app, invoices, refunds, new Sandbox(invoices, deps.x402.sandbox));
+  x402InvoiceRoutes(
+    app,
+    invoices,
+    refunds,
+    new Sandbox(invoices, deps.x402.sandbox),
+    new InvoiceQuota(deps.redis, deps.x402.invoicesPerHour),
+  );
   x402GatewayRoutes(app, deps, options.publicUrl, deps.mcpPublicUrl);
   deployerRoutes(app, deps);
   x402DatabusRoutes(app, gateway);

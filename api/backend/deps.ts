@@ -37,7 +37,11 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
     receipts: ReceiptStore;
     invoices: InvoiceStore;
     facilitatorUrl: string;
+    /** This backend's caller token at the facilitator. */
+    facilitatorToken: string | undefined;
     invoiceTtlSeconds: number;
+    /** Invoices a caller (and a client address) may create per hour. */
+    invoicesPerHour: number;
     refundWindowSeconds: number;
     /** The sandbox's quotes (a test network) and facilitator, or why there is no sandbox. */
     sandbox: SandboxConfig;
@@ -110,7 +114,9 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
       receipts,
       invoices,
       facilitatorUrl: env.FACILITATOR_URL,
+      facilitatorToken: env.FACILITATOR_AUTH_TOKEN,
       invoiceTtlSeconds: env.X402_INVOICE_TTL_SECONDS,
+      invoicesPerHour: env.X402_INVOICES_PER_HOUR,
       refundWindowSeconds: env.X402_REFUND_WINDOW_SECONDS,
       sandbox: sandboxOf(env),
       paymentsTaskQueue: taskQueueName(TaskQueue.payments, env.TASK_QUEUE_PREFIX),
@@ -153,12 +159,15 @@ function sandboxOf(env: BackendEnv): BackendDeps['x402']['sandbox'] {
   const asset = env.X402_SANDBOX_ASSET ?? (main ? env.X402_ASSET : undefined);
   const payTo = env.X402_SANDBOX_PAY_TO ?? (main ? env.X402_PAY_TO : undefined);
   const facilitatorUrl = env.X402_SANDBOX_FACILITATOR_URL ?? (main ? env.FACILITATOR_URL : undefined);
+  const facilitatorToken =
+    env.X402_SANDBOX_FACILITATOR_AUTH_TOKEN ??
+    (facilitatorUrl === env.FACILITATOR_URL ? env.FACILITATOR_AUTH_TOKEN : undefined);
   if (!asset || !payTo || !facilitatorUrl)
     return {
       disabled: 'The sandbox needs X402_SANDBOX_ASSET, X402_SANDBOX_PAY_TO and X402_SANDBOX_FACILITATOR_URL.',
     };
   return {
-    facilitatorUrl,
+    facilitator: { url: facilitatorUrl, token: facilitatorToken },
     options: new PaymentOptions({
       facilitatorUrl,
       network,

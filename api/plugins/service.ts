@@ -6,7 +6,8 @@ import Fastify, {
 } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { LoggerOptions } from 'pino';
+import { type LoggerOptions, stdSerializers } from 'pino';
+import { scrubError } from '../../core/errors/scrubError.ts';
 import { problemPlugin } from './problem.ts';
 import { genRequestId, requestContextPlugin } from './requestContext.ts';
 
@@ -45,7 +46,13 @@ export async function createService(options: ServiceOptions): Promise<VigilApp> 
     logger:
       options.logger === false
         ? false
-        : { ...options.logger, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+        : {
+            ...options.logger,
+            redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+            // Errors are logged with their URLs redacted (RPC keys live in them) and without the
+            // request bodies libraries attach.
+            serializers: { err: (error: Error) => stdSerializers.err(scrubError(error)) },
+          },
     genReqId: genRequestId,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: options.bodyLimit ?? 64 * 1024,

@@ -46,7 +46,8 @@ export const ErrorCodes = {
     status: 401,
     title: 'Unauthorized',
     description:
-      'The X-API-Key is not one this deployment knows, or a route needs a caller identity (an API key).',
+      'The X-API-Key is not one this deployment knows, or a route needs a caller identity (an API key). The ' +
+      'facilitator answers it to /verify, /settle and /refund without a caller token.',
   },
   payment_required: {
     status: 402,

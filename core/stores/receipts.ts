@@ -61,12 +61,25 @@ export class ReceiptStore {
     this.#redis = redis;
   }
 
+  /**
+   * The lookups receipts are read by: transaction hash (receipts, refunds: an unknown hash must
+   * not scan the collection), API key (usage, history), payer and invoice.
+   */
   async ensureIndexes(): Promise<void> {
     const receipts = this.#db.collection<ReceiptDocument>(COLLECTION);
     await Promise.all([
-      receipts.createIndex({ transaction: 1 }),
-      receipts.createIndex({ api_key_id: 1, created_at: -1 }),
+      receipts.createIndex({ transaction: 1 }, { name: 'by_transaction' }),
+      receipts.createIndex({ api_key_id: 1, created_at: -1 }, { name: 'by_api_key' }),
+      receipts.createIndex({ payer: 1, created_at: -1 }, { name: 'by_payer' }),
+      receipts.createIndex({ invoice_id: 1 }, { name: 'by_invoice' }),
     ]);
+  }
+
+  /** How many settled payments name this transaction (one, unless records were tampered with). */
+  async countSettledByTransaction(hash: string): Promise<number> {
+    return this.#db
+      .collection<ReceiptDocument>(COLLECTION)
+      .countDocuments({ transaction: hash, status: 'settled' }, { limit: 2 });
   }
 
   /** Writes or replaces the receipt of a payment; safe to repeat (activities retry). */

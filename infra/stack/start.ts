@@ -1,16 +1,18 @@
 // `npm start`: the whole embedded stack on loopback, a demo scan, and a clean stop on Ctrl-C.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from '../../core/config/env.ts';
 import { startAnvil } from '../devnet/anvil.ts';
-import { loadOrDeployScenario, type Scenario, scenarioGenesisTimestamp } from '../devnet/scenario.ts';
+import { loadOrDeployScenario, scenarioGenesisTimestamp } from '../devnet/scenario.ts';
 import { loadOrDeployPayments } from '../devnet/payments.ts';
 import { startSolanaDevnet } from '../devnet/solana/devnet.ts';
 import { StackEnv } from './config.ts';
 import { runDemo } from './demo.ts';
 import { ingestKnowledge } from './knowledge.ts';
 import { type ManagedProcess, portOpen, REPO_ROOT, spawnService } from './processes.ts';
+import { makePrivateDir, writeSecretFileSync } from './secretFiles.ts';
+import { localApiKey, writeStackFile } from './stackFiles.ts';
 import { startMongo, startRedis, startTemporal } from './services.ts';
 import { Client, Connection } from '@temporalio/client';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
@@ -19,7 +21,9 @@ import { followerInput, IndexerEnv, startIndexers } from './indexers.ts';
 const env = parseEnv(StackEnv);
 const dataDir = path.resolve(env.VIGIL_DATA_DIR ?? path.join(REPO_ROOT, '.data'));
 const logDir = path.join(dataDir, 'logs');
-mkdirSync(logDir, { recursive: true });
+// The stack's state holds keys and tokens (and its stores' data): readable by its owner only.
+makePrivateDir(dataDir);
+mkdirSync(logDir, { recursive: true, mode: 0o700 });
 // The terminal may be gone while we stop (the shell that ran us was killed): writing to it must
 // never crash the launcher half-way through stopping its children.
 process.stdout.on('error', () => undefined);
@@ -155,6 +159,11 @@ async function main(): Promise<void> {
   };
 
   const apiKey = localApiKey(path.join(dataDir, 'local-api-key'));
+  // The facilitator answers the backend and the payments pool only: a token each, new every start.
+  const callerTokens = {
+    backend: randomBytes(24).toString('hex'),
+    payments: randomBytes(24).toString('hex'),
+  };
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     // A Pro-tier key for this machine's user and the demo, beside any configured keys.
@@ -190,12 +199,17 @@ async function main(): Promise<void> {
       FACILITATOR_CHAIN: 'devnet',
       FACILITATOR_PRIVATE_KEY: payments.facilitatorKey,
       FACILITATOR_ASSETS: payments.token.address,
+      FACILITATOR_PAY_TO: payments.payTo,
+      FACILITATOR_CALLERS: Object.entries(callerTokens)
+        .map(([name, token]) => `${name}:${token}`)
+        .join(','),
       // The local Solana devnet poses as Solana devnet's id (FACILITATOR_SVM_NETWORK's default).
       ...(solana
         ? {
             FACILITATOR_SVM_RPC_URL: solana.url,
             FACILITATOR_SVM_PRIVATE_KEY: solana.payments.feePayer.secretKey,
             FACILITATOR_SVM_ASSETS: solana.payments.mint,
+            FACILITATOR_SVM_PAY_TO: solana.payments.payTo.address,
           }
         : {}),
       // anvil mines each transaction at once: poll for receipts often.
@@ -211,7 +225,7 @@ async function main(): Promise<void> {
       name: 'backend',
       command: node,
       args: [path.join(REPO_ROOT, 'api', 'backend', 'server.ts')],
-      env: childEnv,
+      env: { ...childEnv, FACILITATOR_AUTH_TOKEN: callerTokens.backend },
       logFile: path.join(logDir, 'backend.log'),
       ready: async () => (await fetch(`${urls.api}/ready`)).ok,
     }),
@@ -237,7 +251,11 @@ async function main(): Promise<void> {
       command: node,
       args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'all'],
       // The payee's key: the payments pool signs refunds of charged empty results with it.
-      env: { ...childEnv, X402_PAYEE_PRIVATE_KEY: payments.payToKey },
+      env: {
+        ...childEnv,
+        X402_PAYEE_PRIVATE_KEY: payments.payToKey,
+        FACILITATOR_AUTH_TOKEN: callerTokens.payments,
+      },
       logFile: path.join(logDir, 'workers.log'),
       readyTimeoutMs: 120_000,
       ready: (output) => Promise.resolve(output.includes('vigil worker: polling')),
@@ -253,7 +271,7 @@ async function main(): Promise<void> {
   const solanaMints = solana
     ? Object.fromEntries(Object.entries(solana.mints).map(([key, mint]) => [key, mint.address]))
     : {};
-  writeStackFile(stackFile, urls, scenario, solanaMints, apiKey);
+  writeStackFile(stackFile, { urls, scenario, solanaMints, apiKey, processes: processList() });
   say('ready');
   for (const [name, url] of Object.entries(urls)) if (url) say(`  ${name.padEnd(12)} ${url}`);
   say(`  ${'api_key'.padEnd(12)} ${apiKey}  (Pro tier rate limits; send as X-API-Key)`);
@@ -269,7 +287,7 @@ async function main(): Promise<void> {
     );
     // Devnet keys only: the funded payers an x402 client can pay with (see docs/x402.md).
     const paymentsFile = path.join(dataDir, 'devnet', 'solana-payments.json');
-    writeFileSync(paymentsFile, `${JSON.stringify(solana.payments, null, 2)}\n`, { mode: 0o600 });
+    writeSecretFileSync(paymentsFile, `${JSON.stringify(solana.payments, null, 2)}\n`);
     say(
       `solana payments: mint ${solana.payments.mint} → ${solana.payments.payTo.address} (fee payer ${solana.payments.feePayer.address}; ${solana.payments.payers.length} funded payers in ${paymentsFile})`,
     );
@@ -283,7 +301,7 @@ async function main(): Promise<void> {
   // After the scans, so embedding the docs does not slow them down on a small machine.
   if (env.VIGIL_KNOWLEDGE) await ingestKnowledge({ retrieval: urls.retrieval, say });
   say('running; Ctrl-C stops everything');
-  writeStackFile(stackFile, urls, scenario, solanaMints, apiKey, 'running');
+  writeStackFile(stackFile, { urls, scenario, solanaMints, apiKey, processes: processList() }, 'running');
 }
 
 const indexerEnv = parseEnv(IndexerEnv);
@@ -308,36 +326,8 @@ async function followChains(temporalAddress: string): Promise<string[]> {
   }
 }
 
-function writeStackFile(
-  file: string,
-  urls: Record<string, string | null>,
-  scenario: Scenario,
-  solanaMints: Record<string, string>,
-  apiKey: string,
-  state = 'ready',
-): void {
-  const processes = running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
-  const tokens = Object.fromEntries(
-    Object.entries(scenario.tokens).map(([key, token]) => [
-      key,
-      { address: token.address, symbol: token.symbol, kind: token.kind },
-    ]),
-  );
-  writeFileSync(
-    file,
-    `${JSON.stringify({ state, pid: process.pid, urls, api_key: apiKey, chain: 'devnet', chain_id: scenario.chainId, dex: scenario.dex, tokens, solana_mints: solanaMints, processes }, null, 2)}\n`,
-  );
-}
-
-/** This data folder's own API key: made once, kept with the rest of the stack's state. */
-function localApiKey(file: string): string {
-  if (existsSync(file)) {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (/^[0-9a-f]{32,}$/.test(kept)) return kept;
-  }
-  const key = randomBytes(24).toString('hex');
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return key;
+function processList() {
+  return running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
 }
 
 main().catch((error: unknown) => {

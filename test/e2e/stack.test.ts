@@ -1,14 +1,26 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { wrapFetchWithPayment } from '@x402/fetch';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mintPaymentToken, paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
+import { DevnetPayments } from '../../infra/devnet/payments.ts';
+import { payerClient } from '../support/payments.ts';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../../infra/stack/processes.ts';
 import { CHECK_CATALOG_PATH, checkCatalogDocument } from '../../retrieval/catalog/checkCatalog.ts';
 import { until } from '../support/until.ts';
 
 interface StackFile {
   state: string;
-  urls: { api: string; scraper: string; retrieval: string; temporal_ui: string | null };
+  urls: {
+    api: string;
+    scraper: string;
+    retrieval: string;
+    temporal_ui: string | null;
+    facilitator: string;
+    devnet_rpc: string;
+  };
   tokens: Record<string, { address: string }>;
   solana_mints: Record<string, string>;
   api_key: string;
@@ -134,6 +146,45 @@ describe('the embedded stack (npm start)', () => {
       'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
     ]);
     expect(typeof accepts[1]?.extra.feePayer).toBe('string');
+    // The official client pays it through the stack's facilitator (which the backend and the
+    // payments pool reach with their caller tokens, and nobody else can ask to settle).
+    const devnetPayments = DevnetPayments.parse(
+      JSON.parse(await readFile(path.join(dataDir, 'devnet', 'payments.json'), 'utf8')),
+    );
+    const payerKey = generatePrivateKey();
+    const payer = privateKeyToAccount(payerKey);
+    await mintPaymentToken(info.urls.devnet_rpc, devnetPayments.token, [
+      { to: payer.address, amount: 100_000n },
+    ]);
+    const paid = await wrapFetchWithPayment(fetch, payerClient(payerKey, devnetPayments.token))(
+      `${info.urls.api}/api/v1/x402-tools/honeypot_check`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chain: 'devnet', address: info.tokens.honeypot?.address }),
+      },
+    );
+    expect(paid.status).toBe(200);
+    expect(await paymentTokenBalance(info.urls.devnet_rpc, devnetPayments.token.address, payer.address)).toBe(
+      90_000n,
+    );
+    const anonymous = await fetch(`${info.urls.facilitator}/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(anonymous.status).toBe(401);
+    // Files holding keys and tokens, and the folder they are in, are the owner's alone.
+    const modes = await Promise.all(
+      [
+        '',
+        'stack.json',
+        'local-api-key',
+        path.join('devnet', 'payments.json'),
+        path.join('devnet', 'solana-payments.json'),
+      ].map(async (file) => ({ file, mode: (await stat(path.join(dataDir, file))).mode & 0o077 })),
+    );
+    expect(modes).toEqual(modes.map(({ file }) => ({ file, mode: 0 })));
     // The scraper service is up, and the worker process runs its pool (the browser starts on first use).
     const scraperHealth = (await (await fetch(`${info.urls.scraper}/healthz`)).json()) as {
       stores: { name: string; status: string }[];

@@ -34,6 +34,8 @@ const ApiKeys = OptionalEnv.transform((value, context) => {
 export const PaymentsEnvShape = {
   /** The x402 facilitator that verifies (here) and settles (in the payments pool). */
   FACILITATOR_URL: z.url().default('http://127.0.0.1:3002'),
+  /** This service's caller token of the facilitator's FACILITATOR_CALLERS (a secret). */
+  FACILITATOR_AUTH_TOKEN: OptionalEnv,
   /** CAIP-2 network payments are quoted on. */
   X402_NETWORK: z
     .string()
@@ -59,6 +61,8 @@ export const PaymentsEnvShape = {
   X402_SETTLE_WAIT_MS: IntEnv(0, 120_000).default(15_000),
   /** How long an invoice can be paid. */
   X402_INVOICE_TTL_SECONDS: IntEnv(1, 7 * 86_400).default(1_800),
+  /** Invoices one caller (and one client address) may create per hour. */
+  X402_INVOICES_PER_HOUR: IntEnv(1, 1_000_000).default(60),
   /** How long after settlement a charged empty result may be refunded (the API specification: 48 h). */
   X402_REFUND_WINDOW_SECONDS: IntEnv(1, 30 * 86_400).default(172_800),
   /**
@@ -69,6 +73,8 @@ export const PaymentsEnvShape = {
   X402_SANDBOX_ASSET: OptionalEnv.pipe(Address.optional()),
   X402_SANDBOX_PAY_TO: OptionalEnv.pipe(Address.optional()),
   X402_SANDBOX_FACILITATOR_URL: OptionalEnv.pipe(z.url().optional()),
+  /** The caller token for the sandbox's facilitator (unset: FACILITATOR_AUTH_TOKEN when it is the main one). */
+  X402_SANDBOX_FACILITATOR_AUTH_TOKEN: OptionalEnv,
   /** How long a tool call waits for its scan. */
   TOOL_WAIT_MS: IntEnv(1_000, 120_000).default(30_000),
   /** Rolling window of the free trial allotments. */

@@ -62,9 +62,9 @@ describe('the Redis Lua scripts', () => {
   });
 
   it('settleClaim answers a known result, else lets one claimant in; settleRelease stores and unlocks', async () => {
-    const claim = luaScript(redis, 'settleClaim', 3);
+    const claim = luaScript(redis, 'settleClaim', 2);
     const release = luaScript(redis, 'settleRelease', 2);
-    const keys = ['ok:a', 'no:a:digest', 'lock:a'];
+    const keys = ['ok:a', 'lock:a'];
     const replies = await Promise.all(
       Array.from({ length: 8 }, (_, index) => claim(keys, [`t${index}`, 60_000])),
     );
