@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../core/errors/codes.ts';
 import { scanWorkflowId } from '../../core/temporal/jobIds.ts';
 import { freePort } from '../../infra/stack/processes.ts';
-import { isolatedEnv, startTestBackend, testStack, type TestBackend } from '../../test/support/fixtures.ts';
+import {
+  AUTHED,
+  isolatedEnv,
+  startTestBackend,
+  testStack,
+  type TestBackend,
+} from '../../test/support/fixtures.ts';
 
 const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 
@@ -129,7 +135,7 @@ describe('scan requests that must start no job', () => {
     backend.app.inject({
       method: 'POST',
       url: '/api/v2/scanner/scans',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...AUTHED, ...headers },
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IntEnv } from '../../core/config/env.ts';
 import { StoresEnv } from '../../core/config/stores.ts';
+import { AccessEnvShape } from './accessConfig.ts';
 import { PaymentsEnvShape } from './x402/config.ts';
 
 export const BackendEnv = StoresEnv.extend({
@@ -17,7 +18,9 @@ export const BackendEnv = StoresEnv.extend({
   VIGIL_OPERATOR: z.string().default('Vigil'),
   /** The MCP host ({mcp_url}) the discovery document points agents at. */
   MCP_PUBLIC_URL: z.url().default('http://127.0.0.1:3006'),
-}).extend(PaymentsEnvShape);
+})
+  .extend(PaymentsEnvShape)
+  .extend(AccessEnvShape);
 export type BackendEnv = z.infer<typeof BackendEnv>;
 
 export function publicUrlOf(env: BackendEnv): string {

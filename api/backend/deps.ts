@@ -17,7 +17,10 @@ import { readVersionInfo, type VersionInfo } from './version.ts';
 import { PaymentOptions } from './x402/paymentOptions.ts';
 import { PaymentReservations } from './x402/reservations.ts';
 import type { SandboxConfig } from './x402/sandbox.ts';
+import type { ApiKeyEntry, TrustProxy } from '../plugins/callerConfig.ts';
 import { Trials } from './x402/trials.ts';
+import { WalletProofs } from './x402/walletProofs.ts';
+import { publicUrlOf } from './config.ts';
 
 /** Everything the backend talks to; tests build it from real local services. */
 export interface BackendDeps {
@@ -36,6 +39,8 @@ export interface BackendDeps {
   x402: {
     options: PaymentOptions;
     trials: Trials;
+    /** Wallets proven by a signed message (EIP-4361): who gets the wallet trial allotment. */
+    walletProofs: WalletProofs;
     reservations: PaymentReservations;
     receipts: ReceiptStore;
     invoices: InvoiceStore;
@@ -49,12 +54,18 @@ export interface BackendDeps {
     toolWaitMs: number;
     operator: string;
   };
+  /** Who the callers are (API keys, the client address behind proxies) and what they may spend. */
+  access: {
+    trustProxy: TrustProxy;
+    ipv6Prefix: number;
+    apiKeys: ApiKeyEntry[];
+  };
   rateLimits: {
     enabled: boolean;
     failOpen: boolean;
-    apiKeys: { id: string; tier: 'free' | 'pro'; key: string }[];
+    clientsPerNetwork: number;
     limits: {
-      anonymous: { perMinute: number };
+      anonymous: { perMinute: number; perDay: number };
       free: { perMinute: number; perDay: number };
       pro: { perMinute: number; perDay: number };
     };
@@ -110,7 +121,13 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
             ? { network: env.X402_SVM_NETWORK, asset: env.X402_SVM_ASSET, payTo: env.X402_SVM_PAY_TO }
             : undefined,
       }),
-      trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS),
+      trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS, env.RATE_LIMIT_CLIENTS_PER_NETWORK),
+      walletProofs: new WalletProofs({
+        redis,
+        publicUrl: publicUrlOf(env),
+        ttlSeconds: env.WALLET_PROOF_TTL_SECONDS,
+        nonceTtlSeconds: env.WALLET_PROOF_NONCE_TTL_SECONDS,
+      }),
       reservations: new PaymentReservations(redis),
       receipts: new ReceiptStore(mongo.db, redis),
       invoices: new InvoiceStore(mongo.db, redis),
@@ -123,12 +140,20 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
       toolWaitMs: env.TOOL_WAIT_MS,
       operator: env.VIGIL_OPERATOR,
     },
+    access: {
+      trustProxy: env.TRUST_PROXY,
+      ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+      apiKeys: env.API_KEYS,
+    },
     rateLimits: {
       enabled: env.RATE_LIMITS,
       failOpen: env.RATE_LIMIT_FAIL_OPEN,
-      apiKeys: env.API_KEYS,
+      clientsPerNetwork: env.RATE_LIMIT_CLIENTS_PER_NETWORK,
       limits: {
-        anonymous: { perMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE },
+        anonymous: {
+          perMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+          perDay: env.RATE_LIMIT_ANONYMOUS_PER_DAY,
+        },
         free: { perMinute: env.RATE_LIMIT_FREE_PER_MINUTE, perDay: env.RATE_LIMIT_FREE_PER_DAY },
         pro: { perMinute: env.RATE_LIMIT_PRO_PER_MINUTE, perDay: env.RATE_LIMIT_PRO_PER_DAY },
       },

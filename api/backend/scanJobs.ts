@@ -4,6 +4,7 @@ import {
   type WorkflowExecutionDescription,
   WorkflowFailedError,
   type WorkflowHandle,
+  type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
 import {
   ApplicationFailure,
@@ -14,6 +15,7 @@ import {
 } from '@temporalio/common';
 import { z } from 'zod';
 import { isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
+import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import { assertScannable, checkScanRequest } from '../../core/scan/resolveTarget.ts';
 import { ScanResult } from '../../core/scan/result.ts';
@@ -27,6 +29,7 @@ import {
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import type { scanToken } from '../../workflows/scanToken.ts';
 import type { BackendDeps } from './deps.ts';
+import { JobHolders, LetGo } from './jobHolders.ts';
 
 export const JobStatus = {
   running: 'running',
@@ -68,6 +71,35 @@ export const ScanJob = z
   .meta({ id: 'ScanJob' });
 export type ScanJob = z.infer<typeof ScanJob>;
 
+export const ScanCancellation = ScanJob.extend({
+  cancel: z.object({
+    outcome: z
+      .enum(['cancelled', 'detached'])
+      .describe(
+        'cancelled: nobody else held the job, so it stops; detached: others still hold it, it goes on',
+      ),
+    holders_left: z.number().int().describe('Callers that still hold the job'),
+  }),
+}).meta({ id: 'ScanCancellation' });
+export type ScanCancellation = z.infer<typeof ScanCancellation>;
+
+/** Who holds a job while it runs: an API caller until it cancels, or a waiter while it waits. */
+export interface JobHolder {
+  /** The caller's id (`key:<id>` or a network fingerprint), or a waiter's own id. */
+  id: string;
+  /** A waiter (a tool call) lets go once it stops waiting; it never cancels the job. */
+  transient?: boolean;
+}
+
+/** Who asks to cancel: a caller, and whether it holds an operator key. */
+export interface Canceller {
+  id: string;
+  operator: boolean;
+}
+
+/** How often a submission retries when the run it joined was being cancelled by its last holder. */
+const REJOIN_ATTEMPTS = 3;
+
 export interface SubmitScan {
   chain: string;
   address: string;
@@ -91,17 +123,22 @@ const CLOSED: Record<string, JobStatus> = {
  */
 export class ScanJobs {
   readonly #deps: BackendDeps;
+  readonly #holders: JobHolders;
 
   constructor(deps: BackendDeps) {
     this.#deps = deps;
+    this.#holders = new JobHolders(deps.redis);
   }
 
   static statusUrl(jobId: string): string {
     return `/api/v2/scanner/scans/${encodeURIComponent(jobId)}`;
   }
 
-  /** Starts (or joins) a scan; waits up to wait_ms for its outcome. */
-  async submit(request: SubmitScan): Promise<ScanJob> {
+  /**
+   * Starts (or joins) a scan for `holder`; waits up to wait_ms for its outcome. A transient holder
+   * (a tool call) holds the job only while it waits.
+   */
+  async submit(request: SubmitScan, holder: JobHolder): Promise<ScanJob> {
     const target = checkScanRequest(this.#deps.chains, request);
     const chain = target.chain.id;
     if (!request.fresh) {
@@ -116,45 +153,70 @@ export class ScanJobs {
       if (!isRpcUnreachable(error)) throw error;
     }
 
+    const { handle, jobId } = await this.#startAndJoin(chain, target, holder);
+    try {
+      const waitMs = Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs);
+      if (waitMs > 0) {
+        try {
+          const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
+            handle.result(),
+          );
+          return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
+        } catch (error) {
+          if (error instanceof WorkflowFailedError) return await this.get(jobId);
+          if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
+        }
+      }
+      return runningView(jobId, chain, target.address, null);
+    } finally {
+      if (holder.transient) await this.#holders.letGo(jobId, holder.id, 'leave').catch(() => undefined);
+    }
+  }
+
+  /**
+   * Starts the scan's workflow, or finds the running one, and joins it. A run whose last holder is
+   * cancelling it is not joined: the submission waits for it to close and starts a new run.
+   */
+  async #startAndJoin(
+    chain: string,
+    target: { address: string; chain: { name: string } },
+    holder: JobHolder,
+  ): Promise<{ handle: WorkflowHandle<typeof scanToken>; jobId: string }> {
     const workflowId = scanWorkflowId(chain, target.address);
     const input: ScanTokenInput = { chain, address: target.address };
-    let handle: WorkflowHandle<typeof scanToken>;
-    let runId: string;
-    try {
-      const started = await this.#deps.temporal.client.workflow.start<typeof scanToken>('scanToken', {
-        taskQueue: this.#deps.scannerTaskQueue,
-        workflowId,
-        args: [input],
-        // Identical concurrent requests join the running scan; a finished one may run again
-        // once its cached result has expired.
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        typedSearchAttributes: [
-          { key: SearchAttr.JobKind, value: JobKind.tokenScan },
-          { key: SearchAttr.Chain, value: chain },
-          { key: SearchAttr.TokenAddress, value: target.address },
-        ],
-        staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
-      });
-      handle = started;
-      runId = started.firstExecutionRunId;
-    } catch (error) {
-      throw engineUnavailable(error);
-    }
-    const jobId = formatJobId({ workflowId, runId });
-    const waitMs = Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs);
-    if (waitMs > 0) {
+    for (let attempt = 1; ; attempt++) {
+      let handle: WorkflowHandleWithFirstExecutionRunId<typeof scanToken>;
       try {
-        const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
-          handle.result(),
-        );
-        return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
+        handle = await this.#deps.temporal.client.workflow.start<typeof scanToken>('scanToken', {
+          taskQueue: this.#deps.scannerTaskQueue,
+          workflowId,
+          args: [input],
+          // Identical concurrent requests join the running scan; a finished one may run again
+          // once its cached result has expired.
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+          typedSearchAttributes: [
+            { key: SearchAttr.JobKind, value: JobKind.tokenScan },
+            { key: SearchAttr.Chain, value: chain },
+            { key: SearchAttr.TokenAddress, value: target.address },
+          ],
+          staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
+        });
       } catch (error) {
-        if (error instanceof WorkflowFailedError) return this.get(jobId);
-        if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
+        throw engineUnavailable(error);
       }
+      const jobId = formatJobId({ workflowId, runId: handle.firstExecutionRunId });
+      // Without Redis the job still runs; it just has no holders, so only an operator can cancel it.
+      const joined = await this.#holders.join(jobId, holder.id).catch(() => true);
+      if (joined) return { handle, jobId };
+      if (attempt >= REJOIN_ATTEMPTS)
+        throw new VigilError('engine_unavailable', 'The scan is being cancelled; retry shortly.', {
+          headers: { 'retry-after': '2' },
+        });
+      await this.#deps.temporal.connection
+        .withDeadline(Date.now() + 10_000, () => handle.result())
+        .catch(() => undefined);
     }
-    return runningView(jobId, chain, target.address, null);
   }
 
   async get(jobId: string): Promise<ScanJob> {
@@ -203,21 +265,47 @@ export class ScanJobs {
     }
   }
 
-  /** Requests cancellation; the workflow stops at its next step. */
-  async cancel(jobId: string): Promise<ScanJob> {
+  /**
+   * A holder's cancel: the job is cancelled (it stops at its next step) when no other caller
+   * holds it, else the holder is only detached and the job goes on for the others. An operator
+   * cancels it whoever holds it; anyone else gets 403.
+   */
+  async cancel(jobId: string, canceller: Canceller): Promise<ScanCancellation> {
     const ref = parseJobId(jobId);
     if (!ref)
       throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
     const handle = this.#deps.temporal.client.workflow.getHandle<typeof scanToken>(ref.workflowId, ref.runId);
     const description = await this.#describe(handle, jobId);
+    const holds = await orStoreUnavailable('Job ownership', () => this.#holders.holds(jobId, canceller.id));
+    if (!holds && !canceller.operator)
+      throw new VigilError('job_not_owned', 'Only a caller that started or joined this job may cancel it.');
     if (description.status.name !== 'RUNNING') {
       throw new VigilError(
         'job_not_running',
         `The job has already finished (${description.status.name.toLowerCase()}).`,
       );
     }
-    await handle.cancel();
-    return this.get(jobId);
+    const letGo = await orStoreUnavailable('Job ownership', () =>
+      this.#holders.letGo(jobId, canceller.id, canceller.operator ? 'force' : 'cancel'),
+    );
+    if (letGo.outcome === LetGo.notHolder)
+      throw new VigilError('job_not_owned', 'Only a caller that started or joined this job may cancel it.');
+    if (letGo.outcome === LetGo.cancel) {
+      try {
+        await handle.cancel();
+      } catch (error) {
+        if (!canceller.operator) await this.#holders.undoCancel(jobId, canceller.id).catch(() => undefined);
+        throw engineUnavailable(error);
+      }
+    }
+    const view = await this.get(jobId);
+    return {
+      ...view,
+      cancel: {
+        outcome: letGo.outcome === LetGo.cancel ? 'cancelled' : 'detached',
+        holders_left: letGo.holdersLeft,
+      },
+    };
   }
 
   async #describe(handle: WorkflowHandle, jobId: string): Promise<WorkflowExecutionDescription> {

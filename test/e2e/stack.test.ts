@@ -139,7 +139,7 @@ describe('the embedded stack (npm start)', () => {
     const scan = async (address: string, chain = 'devnet') => {
       const response = await fetch(`${info.urls.api}/api/v2/scanner/scans`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-api-key': info.api_key },
         body: JSON.stringify({ chain, address, wait_ms: 30_000 }),
       });
       expect(response.status).toBe(200);

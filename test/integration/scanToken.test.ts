@@ -10,6 +10,7 @@ import { freePort } from '../../infra/stack/processes.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { WORKFLOWS_ENTRY } from '../../workers/workflowBundle.ts';
 import {
+  AUTHED,
   devnetRpcUrls,
   isolatedEnv,
   startTestBackend,
@@ -62,6 +63,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const response = await backend.app.inject({
       method: 'POST',
       url: '/api/v2/scanner/scans',
+      headers: AUTHED,
       payload: { chain: 'devnet', address, wait_ms: 20_000, ...extra },
     });
     return { status: response.statusCode, job: response.json<Job>(), headers: response.headers };
@@ -195,6 +197,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const response = await backend.app.inject({
       method: 'DELETE',
       url: `/api/v2/scanner/scans/${job.job_id}`,
+      headers: AUTHED,
     });
     expect(response.statusCode).toBe(409);
   });
@@ -225,11 +228,16 @@ describe('cancelling and failing scans', () => {
       const started = await backend.app.inject({
         method: 'POST',
         url: '/api/v2/scanner/scans',
+        headers: AUTHED,
         payload: { chain: 'devnet', address, fresh: true },
       });
       expect(started.statusCode).toBe(202);
       const jobId = started.json<Job>().job_id;
-      const cancel = await backend.app.inject({ method: 'DELETE', url: `/api/v2/scanner/scans/${jobId}` });
+      const cancel = await backend.app.inject({
+        method: 'DELETE',
+        url: `/api/v2/scanner/scans/${jobId}`,
+        headers: AUTHED,
+      });
       expect(cancel.statusCode).toBe(202);
       workers = await startTestWorkers(idle);
       const job = await until(async () => {
@@ -258,6 +266,7 @@ describe('cancelling and failing scans', () => {
       const response = await backend.app.inject({
         method: 'POST',
         url: '/api/v2/scanner/scans',
+        headers: AUTHED,
         payload: {
           chain: 'devnet',
           address: testStack().scenario.tokens.clean.address,
@@ -290,6 +299,7 @@ describe('cancelling and failing scans', () => {
       const response = await backend.app.inject({
         method: 'POST',
         url: '/api/v2/scanner/scans',
+        headers: AUTHED,
         payload: { chain: 'devnet', address: testStack().scenario.tokens.clean.address, wait_ms: 30_000 },
       });
       expect(response.statusCode).toBe(200);
