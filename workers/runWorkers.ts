@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { ChainClients } from '../core/chains/chainClients.ts';
 import { readRpcConfig } from '../core/chains/rpcConfig.ts';
-import { createMongo } from '../core/stores/mongo.ts';
+import type { Redis } from 'ioredis';
+import { createMongo, type MongoHandle } from '../core/stores/mongo.ts';
 import { createRedis } from '../core/stores/redis.ts';
 import type { Hex } from 'viem';
 import { InvoiceStore } from '../core/stores/invoices.ts';
@@ -15,7 +16,7 @@ import { ScraperEngine } from '../scraper/engine.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
-import { POOLS } from './pools.ts';
+import { type PoolDeps, POOLS } from './pools.ts';
 import { loadWorkflowBundle } from './workflowBundle.ts';
 
 const defaultDataDir = fileURLToPath(new URL('../.data', import.meta.url));
@@ -38,34 +39,64 @@ export async function runWorkers(
 ): Promise<RunningWorkers> {
   const dataDir = env.VIGIL_DATA_DIR ?? defaultDataDir;
   const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
-  const redis = createRedis(env.REDIS_URL, { failFast: false, keyPrefix: env.REDIS_KEY_PREFIX });
-  const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const scans = new ScanStore({
-    db: mongo.db,
-    redis,
-    ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
-    jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
-  });
-  const chains = new ChainClients({
-    rpcUrls: options.rpcUrls ?? readRpcConfig(),
-    requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
-  });
-  let scraper: { engine: ScraperEngine; stopReports: () => Promise<void> } | undefined;
-  const deps = {
-    chains,
-    scans,
+  // The main stores (scans, payments) are opened only by pools that use them: a scraper-only
+  // worker holds no connection to them (its network policy gives it no route there either).
+  let main:
+    | { redis: Redis; mongo: MongoHandle; scans: ScanStore; receipts: ReceiptStore; invoices: InvoiceStore }
+    | undefined;
+  const mainStores = () => {
+    if (!main) {
+      const redis = createRedis(env.REDIS_URL, { failFast: false, keyPrefix: env.REDIS_KEY_PREFIX });
+      const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
+      const scans = new ScanStore({
+        db: mongo.db,
+        redis,
+        ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
+        jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
+      });
+      main = {
+        redis,
+        mongo,
+        scans,
+        receipts: new ReceiptStore(mongo.db, redis),
+        invoices: new InvoiceStore(mongo.db, redis),
+      };
+    }
+    return main;
+  };
+  let chains: ChainClients | undefined;
+  let scraper: { engine: ScraperEngine; redis: Redis; stopReports: () => Promise<void> } | undefined;
+  const deps: PoolDeps = {
+    get chains() {
+      chains ??= new ChainClients({
+        rpcUrls: options.rpcUrls ?? readRpcConfig(),
+        requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
+      });
+      return chains;
+    },
+    get scans() {
+      return mainStores().scans;
+    },
     scanConfig: options.scanConfig ?? readScanConfig(),
-    receipts: new ReceiptStore(mongo.db, redis),
+    get receipts() {
+      return mainStores().receipts;
+    },
     facilitatorUrl: env.FACILITATOR_URL,
     scraper: () => {
       if (!scraper) {
+        // The scraper's state (pages, sessions, strategies) lives in its own Redis when configured.
+        const redis = env.SCRAPER_REDIS_URL
+          ? createRedis(env.SCRAPER_REDIS_URL, { failFast: false, keyPrefix: env.REDIS_KEY_PREFIX })
+          : mainStores().redis;
         const engine = new ScraperEngine(redis, env);
         const stopReports = startPoolReports(redis, `${hostname()}:${process.pid}`, () => engine.poolStats());
-        scraper = { engine, stopReports };
+        scraper = { engine, redis, stopReports };
       }
       return scraper.engine;
     },
-    invoices: new InvoiceStore(mongo.db, redis),
+    get invoices() {
+      return mainStores().invoices;
+    },
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
@@ -91,7 +122,12 @@ export async function runWorkers(
   const done = Promise.all(workers.map((worker) => worker.run())).then(async () => {
     await scraper?.stopReports();
     await scraper?.engine.close();
-    await Promise.allSettled([connection.close(), mongo.close(), redis.quit()]);
+    await Promise.allSettled([
+      connection.close(),
+      main?.mongo.close(),
+      main?.redis.quit(),
+      scraper && scraper.redis !== main?.redis ? scraper.redis.quit() : undefined,
+    ]);
   });
   return {
     workers,

@@ -30,10 +30,10 @@ export interface CallerOptions {
   apiKeys: readonly ApiKeyEntry[];
   /** IPv6 clients are one network per prefix of this length (a /64 is one subscriber's). */
   ipv6Prefix: number;
-  /** Every request outside `open` needs a valid X-API-Key (401 otherwise). */
+  /** Every request outside `isOpen` needs a valid X-API-Key (401 otherwise). */
   requireApiKey?: boolean;
-  /** Paths that never need a key (probes). */
-  open?: readonly string[];
+  /** Paths that never need a key (probes, documentation). */
+  isOpen?: (path: string) => boolean;
 }
 
 declare module 'fastify' {
@@ -58,7 +58,7 @@ export const callerPlugin = fp<CallerOptions>(
       try {
         request.caller = identify(request, keys, options.ipv6Prefix);
         const path = request.url.split('?')[0] ?? '/';
-        if (options.requireApiKey && !request.caller.apiKeyId && !options.open?.includes(path))
+        if (options.requireApiKey && !request.caller.apiKeyId && !options.isOpen?.(path))
           throw new VigilError('unauthorized', 'Send X-API-Key: this service serves known callers only.');
         done();
       } catch (error) {

@@ -1,11 +1,10 @@
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
-import { launchOptions } from './launchOptions.ts';
+import { type BrowserLaunch, launchOptions } from './launchOptions.ts';
 import { Semaphore } from './semaphore.ts';
 
 export interface BrowserPoolOptions {
-  executablePath: string;
-  /** Every context's traffic goes through this proxy (the egress guard) unless it names another. */
-  proxyServer: string;
+  /** How Chromium is launched: its binary, default proxy (the egress guard), sandbox and limits. */
+  launch: BrowserLaunch;
   /** Contexts open at once; more wait (throughput is flat beyond ~1 per core). */
   maxContexts: number;
   /** A browser serves this many contexts, then is replaced once its last context closes. */
@@ -106,7 +105,7 @@ export class BrowserPool {
   async #launch(): Promise<Generation> {
     try {
       const browser = await chromium.launch(
-        launchOptions(this.#options.executablePath, this.#options.proxyServer),
+        launchOptions(this.#options.launch),
       );
       this.#launches++;
       const generation: Generation = { browser, served: 0, open: 0, retiring: false };
@@ -127,7 +126,7 @@ export class BrowserPool {
 
   stats(): PoolStats {
     return {
-      executable: this.#options.executablePath,
+      executable: this.#options.launch.executablePath,
       connected: this.#current?.browser.isConnected() ?? false,
       launches: this.#launches,
       contexts_open: this.#slots.held,
