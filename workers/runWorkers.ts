@@ -14,6 +14,10 @@ import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
 import { ScanStore } from '../core/stores/scans.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
+import {
+  type TemporalConnectionOptions,
+  temporalConnectionOptions,
+} from '../core/temporal/connectionOptions.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
 import { type PoolDeps, POOLS } from './pools.ts';
@@ -38,7 +42,7 @@ export async function runWorkers(
   options: { rpcUrls?: ReturnType<typeof readRpcConfig>; scanConfig?: ScanConfig } = {},
 ): Promise<RunningWorkers> {
   const dataDir = env.VIGIL_DATA_DIR ?? defaultDataDir;
-  const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
+  const connection = await connectWithRetry(temporalConnectionOptions(env));
   // The main stores (scans, payments) are opened only by pools that use them: a scraper-only
   // worker holds no connection to them (its network policy gives it no route there either).
   let main:
@@ -46,7 +50,11 @@ export async function runWorkers(
     | undefined;
   const mainStores = () => {
     if (!main) {
-      const redis = createRedis(env.REDIS_URL, { failFast: false, keyPrefix: env.REDIS_KEY_PREFIX });
+      const redis = createRedis(env.REDIS_URL, {
+        failFast: false,
+        keyPrefix: env.REDIS_KEY_PREFIX,
+        tlsCaPath: env.REDIS_TLS_CA_PATH,
+      });
       const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
       const scans = new ScanStore({
         db: mongo.db,
@@ -86,7 +94,11 @@ export async function runWorkers(
       if (!scraper) {
         // The scraper's state (pages, sessions, strategies) lives in its own Redis when configured.
         const redis = env.SCRAPER_REDIS_URL
-          ? createRedis(env.SCRAPER_REDIS_URL, { failFast: false, keyPrefix: env.REDIS_KEY_PREFIX })
+          ? createRedis(env.SCRAPER_REDIS_URL, {
+              failFast: false,
+              keyPrefix: env.REDIS_KEY_PREFIX,
+              tlsCaPath: env.REDIS_TLS_CA_PATH,
+            })
           : mainStores().redis;
         const engine = new ScraperEngine(redis, env);
         const stopReports = startPoolReports(redis, `${hostname()}:${process.pid}`, () => engine.poolStats());
@@ -140,11 +152,14 @@ export async function runWorkers(
 }
 
 /** The stack may start workers while Temporal is still coming up: retry for a while. */
-async function connectWithRetry(address: string, deadlineMs = 60_000): Promise<NativeConnection> {
+async function connectWithRetry(
+  options: TemporalConnectionOptions,
+  deadlineMs = 60_000,
+): Promise<NativeConnection> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     try {
-      return await NativeConnection.connect({ address });
+      return await NativeConnection.connect(options);
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -11,6 +11,7 @@ import { InvoiceStore } from '../../core/stores/invoices.ts';
 import { ReceiptStore } from '../../core/stores/receipts.ts';
 import { isTestNetwork } from '../../core/x402/networks.ts';
 import { ScanStore } from '../../core/stores/scans.ts';
+import { temporalConnectionOptions } from '../../core/temporal/connectionOptions.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
@@ -83,10 +84,13 @@ export interface BackendDepsOverrides {
 
 export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrides = {}): BackendDeps {
   // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
-  const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
+  const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
   const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX });
+  const redis = createRedis(env.REDIS_URL, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    tlsCaPath: env.REDIS_TLS_CA_PATH,
+  });
   const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
   const scanConfig = overrides.scanConfig ?? readScanConfig();
   return {

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import { createRedis } from '../../core/stores/redis.ts';
+import { temporalConnectionOptions } from '../../core/temporal/connectionOptions.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import { resolveChromiumPath } from '../../scraper/browser/launchOptions.ts';
 import { PageStore } from '../../scraper/pageStore.ts';
@@ -35,9 +36,12 @@ export interface ScraperDeps {
 }
 
 export function createScraperDeps(env: ScraperApiEnv): ScraperDeps {
-  const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
+  const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-  const redis = createRedis(env.SCRAPER_REDIS_URL ?? env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX });
+  const redis = createRedis(env.SCRAPER_REDIS_URL ?? env.REDIS_URL, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    tlsCaPath: env.REDIS_TLS_CA_PATH,
+  });
   return {
     temporal: { client, connection },
     redis,
