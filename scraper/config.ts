@@ -52,7 +52,10 @@ export const ScraperEngineEnv = z.object({
    */
   SCRAPER_BROWSER_SANDBOX: BoolEnv.default(true),
   /** The unprivileged user Chromium runs as when the worker itself runs as root. */
-  SCRAPER_BROWSER_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/).default('nobody'),
+  SCRAPER_BROWSER_USER: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]{0,31}$/)
+    .default('nobody'),
   /** Per-domain politeness, shared by every worker. */
   SCRAPER_DOMAIN_CONCURRENCY: IntEnv(1, 1_000).default(4),
   SCRAPER_DOMAIN_RATE_PER_SECOND: z.coerce.number().positive().max(100_000).default(5),

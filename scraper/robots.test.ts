@@ -39,7 +39,10 @@ afterAll(async () => {
 
 describe('robots.txt (RFC 9309)', () => {
   const redis = createRedis(testStack().redisUrl, { keyPrefix: `test:robots:${Date.now()}:` });
-  const guard = new EgressGuard({ allow: parseAllowlist('127.0.0.1/32'), ports: parsePortPolicy('1024-65535') });
+  const guard = new EgressGuard({
+    allow: parseAllowlist('127.0.0.1/32'),
+    ports: parsePortPolicy('1024-65535'),
+  });
   const robots = new RobotsPolicy({ redis, guard, dispatcher: createGuardedAgent(guard) });
   const signal = new AbortController().signal;
   afterAll(() => redis.quit());

@@ -45,7 +45,11 @@ export function createScraperDeps(env: ScraperApiEnv): ScraperDeps {
   return {
     temporal: { client, connection },
     redis,
-    access: { apiKeys: env.SCRAPER_API_KEYS, trustProxy: env.TRUST_PROXY, ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX },
+    access: {
+      apiKeys: env.SCRAPER_API_KEYS,
+      trustProxy: env.TRUST_PROXY,
+      ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+    },
     pages: new PageStore(redis, env.SCRAPER_PAGE_TTL_SECONDS),
     strategies: new StrategyStore(redis, {
       ttlSeconds: env.SCRAPER_STRATEGY_TTL_SECONDS,

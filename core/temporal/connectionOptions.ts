@@ -6,7 +6,8 @@ import type { StoresEnv } from '../config/stores.ts';
 /** How every Vigil process reaches Temporal: the address, and TLS and credentials when configured. */
 export interface TemporalConnectionOptions {
   address: string;
-  tls?: TLSConfig;
+  /** false: plain gRPC, said explicitly (the SDK turns TLS on by itself when a key is set). */
+  tls: TLSConfig | false;
   apiKey?: string;
 }
 
@@ -26,12 +27,13 @@ export function temporalConnectionOptions(env: StoresEnv): TemporalConnectionOpt
   const wantsTls =
     env.TEMPORAL_TLS ??
     Boolean(certPath || env.TEMPORAL_TLS_CA_PATH || env.TEMPORAL_TLS_SERVER_NAME || env.TEMPORAL_API_KEY);
-  const options: TemporalConnectionOptions = { address: env.TEMPORAL_ADDRESS };
+  const options: TemporalConnectionOptions = { address: env.TEMPORAL_ADDRESS, tls: false };
   if (env.TEMPORAL_API_KEY) options.apiKey = env.TEMPORAL_API_KEY;
   if (!wantsTls) return options;
   const tls: TLSConfig = {};
   if (env.TEMPORAL_TLS_SERVER_NAME) tls.serverNameOverride = env.TEMPORAL_TLS_SERVER_NAME;
-  if (env.TEMPORAL_TLS_CA_PATH) tls.serverRootCACertificate = readPem('TEMPORAL_TLS_CA_PATH', env.TEMPORAL_TLS_CA_PATH);
+  if (env.TEMPORAL_TLS_CA_PATH)
+    tls.serverRootCACertificate = readPem('TEMPORAL_TLS_CA_PATH', env.TEMPORAL_TLS_CA_PATH);
   if (certPath && keyPath)
     tls.clientCertPair = {
       crt: readPem('TEMPORAL_TLS_CERT_PATH', certPath),

@@ -104,9 +104,7 @@ export class BrowserPool {
 
   async #launch(): Promise<Generation> {
     try {
-      const browser = await chromium.launch(
-        launchOptions(this.#options.launch),
-      );
+      const browser = await chromium.launch(launchOptions(this.#options.launch));
       this.#launches++;
       const generation: Generation = { browser, served: 0, open: 0, retiring: false };
       browser.on('disconnected', () => {

@@ -4,8 +4,20 @@ import { parseAllowlist, parsePortPolicy, refusedAddressReason } from './address
 describe('parsePortPolicy', () => {
   it('allows 80 and 443 always, and the configured ports and ranges besides', () => {
     const policy = parsePortPolicy('8080, 9000-9002');
-    expect([80, 443, 8080, 9000, 9002].map((port) => policy.allows(port))).toEqual([true, true, true, true, true]);
-    expect([22, 6379, 8081, 9003, 0].map((port) => policy.allows(port))).toEqual([false, false, false, false, false]);
+    expect([80, 443, 8080, 9000, 9002].map((port) => policy.allows(port))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([22, 6379, 8081, 9003, 0].map((port) => policy.allows(port))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(parsePortPolicy(undefined).description).toBe('80, 443');
     expect(() => parsePortPolicy('70000')).toThrow();
     expect(() => parsePortPolicy('9-3')).toThrow();

@@ -94,14 +94,12 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs, trials: ScannerTrials)
       },
     },
     async (request, reply) =>
-      reply
-        .code(202)
-        .send(
-          await jobs.cancel(request.params.job_id, {
-            id: request.caller.id,
-            operator: request.caller.operator,
-          }),
-        ),
+      reply.code(202).send(
+        await jobs.cancel(request.params.job_id, {
+          id: request.caller.id,
+          operator: request.caller.operator,
+        }),
+      ),
   );
 }
 
