@@ -99,6 +99,8 @@ export interface Canceller {
 
 /** How often a submission retries when the run it joined was being cancelled by its last holder. */
 const REJOIN_ATTEMPTS = 3;
+/** How long a cancelled run gets to stop before a new request ends it to start a fresh one. */
+const CANCELLED_RUN_GRACE_MS = 3_000;
 
 export interface SubmitScan {
   chain: string;
@@ -213,9 +215,19 @@ export class ScanJobs {
         throw new VigilError('engine_unavailable', 'The scan is being cancelled; retry shortly.', {
           headers: { 'retry-after': '2' },
         });
-      await this.#deps.temporal.connection
-        .withDeadline(Date.now() + 10_000, () => handle.result())
-        .catch(() => undefined);
+      // Its last holder cancelled this run: let it stop, and end it if it has not stopped soon
+      // (only this run, by its id), so this request starts a fresh one instead of joining it.
+      const stopped = await this.#deps.temporal.connection
+        .withDeadline(Date.now() + CANCELLED_RUN_GRACE_MS, () => handle.result())
+        .then(
+          () => true,
+          (error: unknown) => !isGrpcDeadlineError(error),
+        );
+      if (!stopped)
+        await this.#deps.temporal.client.workflow
+          .getHandle(workflowId, handle.firstExecutionRunId)
+          .terminate('cancelled by its last holder; a new request starts a fresh run')
+          .catch(() => undefined);
     }
   }
 
