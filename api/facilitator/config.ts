@@ -18,7 +18,11 @@ const AddressList = addressList(/^0x[0-9a-fA-F]{40}$/, 'must be 0x-prefixed 20-b
 const SolanaAddressList = addressList(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be base58 Solana addresses');
 
 /** The facilitator ({coffer_url}): one EVM chain, the EIP-3009 tokens it settles, one signer. */
-export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX: true }).extend({
+export const FacilitatorEnv = StoresEnv.pick({
+  REDIS_URL: true,
+  REDIS_KEY_PREFIX: true,
+  REDIS_TLS_CA_PATH: true,
+}).extend({
   HOST: z.string().default('127.0.0.1'),
   PORT: IntEnv(0, 65_535).default(3002),
   PUBLIC_URL: z.url().optional(),
