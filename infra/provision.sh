@@ -135,6 +135,12 @@ provision_mongo() {
   rm -rf "$tmp"
 }
 
+# --- openssl: the tests make throwaway certificates for Temporal's mTLS with it ------------------
+provision_openssl() {
+  if have openssl; then return; fi
+  apt_install openssl || log "WARNING: openssl could not be installed; the mTLS tests need it"
+}
+
 main() {
   provision_node
   provision_npm
@@ -142,6 +148,7 @@ main() {
   provision_redis
   provision_mongo
   provision_chromium
+  provision_openssl
   log "ready ($(("$SECONDS")) s): node $("$tools/node/bin/node" --version)"
 }
 
