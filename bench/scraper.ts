@@ -151,6 +151,7 @@ async function memoryPerContext(counts: number[]) {
       sandbox: env.SCRAPER_BROWSER_SANDBOX,
       user: env.SCRAPER_BROWSER_USER,
       maxHeapMb: env.SCRAPER_BROWSER_MAX_HEAP_MB,
+      maxMemoryMb: env.SCRAPER_BROWSER_MAX_MEMORY_MB,
     },
     maxContexts: max,
     recycleAfter: 1_000_000,

@@ -46,6 +46,8 @@ export const ScraperEngineEnv = z.object({
   SCRAPER_BROWSER_MAX_DOM_NODES: IntEnv(1_000, 10_000_000).default(200_000),
   /** JavaScript heap of one page's renderer, in MB (a hard V8 limit; the renderer dies past it). */
   SCRAPER_BROWSER_MAX_HEAP_MB: IntEnv(16, 4_096).default(256),
+  /** Resident memory of one page's renderer in all (buffers, images, workers), in MB. */
+  SCRAPER_BROWSER_MAX_MEMORY_MB: IntEnv(64, 16_384).default(512),
   /**
    * Run Chromium with its sandbox (the default). Off only where the kernel gives no user
    * namespaces, and then only with the pool isolated from the stores (docs/security.md).

@@ -299,6 +299,7 @@ export class ScraperEngine {
           sandbox: this.env.SCRAPER_BROWSER_SANDBOX,
           user: this.env.SCRAPER_BROWSER_USER,
           maxHeapMb: this.env.SCRAPER_BROWSER_MAX_HEAP_MB,
+          maxMemoryMb: this.env.SCRAPER_BROWSER_MAX_MEMORY_MB,
         },
         maxContexts: this.env.SCRAPER_BROWSER_CONTEXTS,
         recycleAfter: this.env.SCRAPER_BROWSER_RECYCLE_AFTER,

@@ -191,7 +191,11 @@ describe('scan requests that must start no job', () => {
       (await backend.app.inject({ method: 'GET', url: '/api/v2/scanner/scans/not-a-job' })).statusCode,
     ).toBe(400);
     const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
-    const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${unknown}` });
+    const response = await backend.app.inject({
+      method: 'GET',
+      url: `/api/v2/scanner/scans/${unknown}`,
+      headers: AUTHED,
+    });
     expect(response.statusCode).toBe(404);
     expect(response.json().code).toBe('job_not_found');
   });
@@ -201,7 +205,11 @@ describe('scan requests that must start no job', () => {
     backend.deps.scans.byJobId = () => Promise.reject(new Error('mongo password=hunter2 exploded'));
     try {
       const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
-      const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${unknown}` });
+      const response = await backend.app.inject({
+        method: 'GET',
+        url: `/api/v2/scanner/scans/${unknown}`,
+        headers: AUTHED,
+      });
       expect(response.statusCode).toBe(500);
       expect(response.body).not.toContain('hunter2');
       expect(response.json()).toMatchObject({ code: 'internal_error', status: 500 });

@@ -145,7 +145,11 @@ export class ScanJobs {
     const chain = target.chain.id;
     if (!request.fresh) {
       const cached = await this.#deps.scans.cached(chain, target.address);
-      if (cached) return completedView(cached, true);
+      if (cached) {
+        // The caller holds the finished job too, so it may read it again by its id.
+        if (!holder.transient) await this.#holders.join(cached.job_id, holder.id).catch(() => undefined);
+        return completedView(cached, true);
+      }
     }
     try {
       await assertScannable(this.#deps.chains, target);
@@ -229,6 +233,19 @@ export class ScanJobs {
           .terminate('cancelled by its last holder; a new request starts a fresh run')
           .catch(() => undefined);
     }
+  }
+
+  /**
+   * A job's status and result are for those who hold it (or held it until it finished): its
+   * result is paid data, and a job id leaks more easily than a key. API keys read any job.
+   */
+  async assertReadable(jobId: string, caller: { id: string; apiKeyId: string | null }): Promise<void> {
+    if (caller.apiKeyId) return;
+    if (!parseJobId(jobId))
+      throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
+    const holds = await orStoreUnavailable('Job ownership', () => this.#holders.holds(jobId, caller.id));
+    if (!holds)
+      throw new VigilError('job_not_owned', 'Only a caller that started or joined this job may read it.');
   }
 
   async get(jobId: string): Promise<ScanJob> {

@@ -39,6 +39,8 @@ export interface CallerOptions {
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller;
+    /** Why the request is refused once it has been counted (an unknown key, a missing one). */
+    callerRefusal: string | null;
   }
 }
 
@@ -54,16 +56,22 @@ export const callerPlugin = fp<CallerOptions>(
   (app, options) => {
     const keys = options.apiKeys.map((entry) => ({ ...entry, hash: sha256(entry.key) }));
     app.decorateRequest('caller', null as unknown as Caller);
+    app.decorateRequest('callerRefusal', null);
     app.addHook('onRequest', (request, _reply, done) => {
-      try {
-        request.caller = identify(request, keys, options.ipv6Prefix);
-        const path = request.url.split('?')[0] ?? '/';
-        if (options.requireApiKey && !request.caller.apiKeyId && !options.isOpen?.(path))
-          throw new VigilError('unauthorized', 'Send X-API-Key: this service serves known callers only.');
-        done();
-      } catch (error) {
-        done(error as Error);
-      }
+      const { caller, refusal } = identify(request, keys, options.ipv6Prefix);
+      request.caller = caller;
+      const path = request.url.split('?')[0] ?? '/';
+      request.callerRefusal =
+        refusal ??
+        (options.requireApiKey && !caller.apiKeyId && !options.isOpen?.(path)
+          ? 'Send X-API-Key: this service serves known callers only.'
+          : null);
+      done();
+    });
+    // Refused only now, after the rate limits (onRequest) have counted the request as anonymous:
+    // guessing keys costs a caller its requests like anything else.
+    app.addHook('preValidation', (request, _reply, done) => {
+      done(request.callerRefusal ? new VigilError('unauthorized', request.callerRefusal) : undefined);
     });
   },
   { name: 'vigil-caller', fastify: '5.x' },
@@ -73,7 +81,7 @@ function identify(
   request: FastifyRequest,
   keys: readonly (ApiKeyEntry & { hash: Buffer })[],
   ipv6Prefix: number,
-): Caller {
+): { caller: Caller; refusal?: string } {
   const network = `net:${digest(networkOf(request.ip, ipv6Prefix))}`;
   const sentId = single(request.headers['x-client-id']);
   const clientId = sentId && SAFE_CLIENT_ID.test(sentId) ? sentId : null;
@@ -83,17 +91,19 @@ function identify(
     // Every entry is compared, so the time taken does not tell how far down the list a key is.
     let match: (ApiKeyEntry & { hash: Buffer }) | undefined;
     for (const entry of keys) if (timingSafeEqual(entry.hash, hash)) match ??= entry;
-    if (!match) throw new VigilError('unauthorized', 'This X-API-Key is not valid here.');
-    return {
-      tier: match.role === ApiKeyRole.free ? RateTier.free : RateTier.pro,
-      id: `key:${match.id}`,
-      apiKeyId: match.id,
-      operator: match.role === ApiKeyRole.operator,
-      network,
-      clientId,
-    };
+    if (match)
+      return {
+        caller: {
+          tier: match.role === ApiKeyRole.free ? RateTier.free : RateTier.pro,
+          id: `key:${match.id}`,
+          apiKeyId: match.id,
+          operator: match.role === ApiKeyRole.operator,
+          network,
+          clientId,
+        },
+      };
   }
-  return {
+  const caller: Caller = {
     tier: RateTier.anonymous,
     id: fingerprintOf(network, clientId),
     apiKeyId: null,
@@ -101,6 +111,7 @@ function identify(
     network,
     clientId,
   };
+  return apiKey === undefined ? { caller } : { caller, refusal: 'This X-API-Key is not valid here.' };
 }
 
 /** The id of an anonymous caller: its network and X-Client-ID (none: the network alone). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -116,7 +117,10 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
     app.addHook('onResponse', async (request, reply) => {
       const metered = request.metered;
       if (!metered?.payment) return;
-      if (paymentAccepted(reply)) {
+      const receipt = acceptedReceipt(reply);
+      // A payment is given back once: the same receipt again is a replay of a paid answer, which
+      // costs the caller nothing and so counts like any request.
+      if (receipt && (await firstSight(options.redis, receipt))) {
         await giveBack(
           metered.windows.map((window) => window.key),
           [],
@@ -179,11 +183,15 @@ function carriesProof(request: FastifyRequest): boolean {
   });
 }
 
-/** A payment was accepted: a success that carries the settlement receipt. */
-function paymentAccepted(reply: FastifyReply): boolean {
-  return (
-    reply.statusCode >= 200 &&
-    reply.statusCode < 300 &&
-    (reply.hasHeader('payment-response') || reply.hasHeader('x-payment-response'))
-  );
+/** The receipt of an accepted payment: a success that carries PAYMENT-RESPONSE. */
+function acceptedReceipt(reply: FastifyReply): string | undefined {
+  if (reply.statusCode < 200 || reply.statusCode >= 300) return undefined;
+  const header = reply.getHeader('payment-response') ?? reply.getHeader('x-payment-response');
+  return header === undefined ? undefined : String(header);
+}
+
+/** True the first time a receipt is seen (for a day); false for its replays, or without Redis. */
+async function firstSight(redis: Redis, receipt: string): Promise<boolean> {
+  const key = `rl:receipt:${createHash('sha256').update(receipt).digest('hex')}`;
+  return (await redis.set(key, '1', 'EX', 86_400, 'NX').catch(() => null)) === 'OK';
 }

@@ -65,7 +65,7 @@ export const ErrorCodes = {
     title: 'Not your job',
     description:
       'Only a caller that started or joined a job (the same API key, or the same network fingerprint) or an ' +
-      'operator key may cancel it.',
+      'operator key may cancel it; anonymous callers read only the jobs they started or joined.',
   },
   payment_required: {
     status: 402,

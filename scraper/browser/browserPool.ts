@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 import { type BrowserLaunch, launchOptions } from './launchOptions.ts';
+import { RendererMemoryGuard } from './rendererMemory.ts';
 import { Semaphore } from './semaphore.ts';
 
 export interface BrowserPoolOptions {
@@ -37,6 +38,7 @@ interface Generation {
 export class BrowserPool {
   readonly #options: BrowserPoolOptions;
   readonly #slots: Semaphore;
+  readonly #memory: RendererMemoryGuard;
   #current: Generation | undefined;
   #launching: Promise<Generation> | undefined;
   #launches = 0;
@@ -47,6 +49,10 @@ export class BrowserPool {
   constructor(options: BrowserPoolOptions) {
     this.#options = options;
     this.#slots = new Semaphore(options.maxContexts);
+    this.#memory = new RendererMemoryGuard(
+      options.launch.maxMemoryMb * 1024 * 1024,
+      () => this.#slots.held > 0,
+    );
   }
 
   /** Runs `use` in a new context; the context is closed whatever happens. */
@@ -106,6 +112,7 @@ export class BrowserPool {
     try {
       const browser = await chromium.launch(launchOptions(this.#options.launch));
       this.#launches++;
+      this.#memory.start();
       const generation: Generation = { browser, served: 0, open: 0, retiring: false };
       browser.on('disconnected', () => {
         if (this.#current === generation) this.#current = undefined;
@@ -137,6 +144,7 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#memory.stop();
     const current = this.#current;
     this.#current = undefined;
     await current?.browser.close().catch(() => undefined);

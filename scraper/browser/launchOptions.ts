@@ -42,6 +42,8 @@ export interface BrowserLaunch {
   user: string;
   /** The JavaScript heap limit of each renderer, in MB. */
   maxHeapMb: number;
+  /** The resident memory one renderer (one context's page) may use in all, in MB. */
+  maxMemoryMb: number;
 }
 
 /** The script that runs Chromium as an unprivileged user (see the script for why). */

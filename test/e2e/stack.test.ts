@@ -173,6 +173,7 @@ describe('the embedded stack (npm start)', () => {
       expect(second.tokens).toEqual(info.tokens);
       const old = await fetch(
         `${second.urls.api}/api/v2/scanner/scans/${encodeURIComponent(honeypot.job_id)}`,
+        { headers: { 'x-api-key': second.api_key } },
       );
       expect(old.status).toBe(200);
       expect(((await old.json()) as Job).result?.tier).toBe('critical');

@@ -42,7 +42,9 @@ describe('durability', () => {
   });
 
   const status = async (jobId: string) =>
-    (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<{
+    (
+      await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}`, headers: AUTHED })
+    ).json<{
       status: string;
       result: { tier: string } | null;
     }>();

@@ -134,6 +134,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const read = await backend.app.inject({
       method: 'GET',
       url: `/api/v2/scanner/scans/${first.job.job_id}`,
+      headers: AUTHED,
     });
     expect(read.json<Job>().result?.tier).toBe(first.job.result?.tier);
   });
@@ -145,7 +146,11 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const jobId = `scan:devnet:${scenario.tokens.clean.address}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
     await backend.deps.scans.save(jobId, result);
     await backend.deps.redis.del(ScanStore.jobKey(jobId));
-    const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` });
+    const response = await backend.app.inject({
+      method: 'GET',
+      url: `/api/v2/scanner/scans/${jobId}`,
+      headers: AUTHED,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json<Job>()).toMatchObject({
       job_id: jobId,
@@ -185,7 +190,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const [jobId] = ids;
     const done = await until(async () => {
       const job = (
-        await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })
+        await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}`, headers: AUTHED })
       ).json<Job>();
       return job.status === 'completed' ? job : undefined;
     });
@@ -242,7 +247,7 @@ describe('cancelling and failing scans', () => {
       workers = await startTestWorkers(idle);
       const job = await until(async () => {
         const current = (
-          await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })
+          await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}`, headers: AUTHED })
         ).json<Job>();
         return current.status === 'cancelled' ? current : undefined;
       });
@@ -280,7 +285,11 @@ describe('cancelling and failing scans', () => {
       expect(job.result?.degraded_providers).toEqual(['rpc:devnet:0']);
       expect(response.headers['x-degraded-stores']).toBe('rpc:devnet:0');
       expect(response.body).not.toContain('secret-key-123456789');
-      const read = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${job.job_id}` });
+      const read = await backend.app.inject({
+        method: 'GET',
+        url: `/api/v2/scanner/scans/${job.job_id}`,
+        headers: AUTHED,
+      });
       expect(read.headers['x-degraded-stores']).toBe('rpc:devnet:0');
     } finally {
       await backend.close();

@@ -51,6 +51,13 @@ const kept = [];
 const grow = () => { for (let i = 0; i < 16; i++) kept.push(new Array(256 * 1024).fill(Math.random())); setTimeout(grow, 10); };
 grow();
 </script></body></html>`),
+  // Holds on to memory outside the JavaScript heap (array buffers), which no V8 limit bounds.
+  '/buffer-bomb': (response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><h1>Buffers</h1><script>
+const kept = [];
+const grow = () => { kept.push(new Uint8Array(16 * 1024 * 1024).fill(7)); setTimeout(grow, 20); };
+grow();
+</script></body></html>`),
   '/fine': (response) =>
     response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><main><h1>An ordinary page</h1>
 <p>${'Nothing here takes more than its share of anything. '.repeat(4)}</p></main></body></html>`),
@@ -79,6 +86,7 @@ beforeAll(async () => {
       SCRAPER_BROWSER_MAX_BYTES: String(2 * MIB),
       SCRAPER_BROWSER_MAX_DOM_NODES: '20000',
       SCRAPER_BROWSER_MAX_HEAP_MB: '96',
+      SCRAPER_BROWSER_MAX_MEMORY_MB: '320',
     }),
   );
 });
@@ -89,7 +97,11 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-const job = (path: string, budgetMs = 15_000) => ({
+/**
+ * A browser job. The bombs are scraped with a `wait_for` that never appears, so the tier keeps
+ * the page open until a limit stops it (or, without limits, until its budget runs out).
+ */
+const job = (path: string, waitFor?: string, budgetMs = 15_000) => ({
   jobId: `scrape:isolation-${Math.random().toString(36).slice(2)}`,
   url: `${origin}${path}`,
   format: 'markdown' as const,
@@ -97,6 +109,7 @@ const job = (path: string, budgetMs = 15_000) => ({
   deadline: Date.now() + budgetMs + 5_000,
   startedAt: Date.now(),
   budgetMs,
+  ...(waitFor ? { waitFor } : {}),
 });
 
 /** This process's descendants that run Chromium, by pid: their command line and status. */
@@ -154,12 +167,29 @@ describe('the browser tier', () => {
   });
 
   it('stops a page whose DOM grows past its node limit', async () => {
-    const attempt = await engine.runTier('browser', job('/dom-bomb'), new AbortController().signal);
+    const attempt = await engine.runTier(
+      'browser',
+      job('/dom-bomb', '#never', 10_000),
+      new AbortController().signal,
+    );
     expect(attempt).toMatchObject({ outcome: 'failed', reason: 'dom_too_large' });
   });
 
   it('stops a page whose memory grows past its heap limit', async () => {
-    const attempt = await engine.runTier('browser', job('/heap-bomb'), new AbortController().signal);
+    const attempt = await engine.runTier(
+      'browser',
+      job('/heap-bomb', '#never', 10_000),
+      new AbortController().signal,
+    );
+    expect(attempt).toMatchObject({ outcome: 'failed', reason: 'page_memory_exceeded' });
+  });
+
+  it('stops a page whose memory outside the heap grows past the renderer’s limit', async () => {
+    const attempt = await engine.runTier(
+      'browser',
+      job('/buffer-bomb', '#never', 10_000),
+      new AbortController().signal,
+    );
     expect(attempt).toMatchObject({ outcome: 'failed', reason: 'page_memory_exceeded' });
   });
 

@@ -98,6 +98,18 @@ describe('cancelling scan jobs', () => {
     expect((await runState(jobId)).cancelRequested).toBe(true);
   });
 
+  it('lets anonymous callers read only the jobs they started or joined', async () => {
+    const owner = { clientId: `reader-owner-${Date.now()}` };
+    const jobId = await start(owner, tokens().cooldown.address);
+    const read = (headers: Record<string, string>) =>
+      fetch(`${url}/api/v2/scanner/scans/${encodeURIComponent(jobId)}`, { headers });
+    expect((await read(as(owner))).status).toBe(200);
+    const stranger = await read(as({ clientId: `reader-stranger-${Date.now()}` }));
+    expect(stranger.status).toBe(403);
+    expect(await stranger.json()).toMatchObject({ code: 'job_not_owned' });
+    expect((await read(as('bob'))).status).toBe(200);
+  });
+
   it('lets an operator key cancel anyone’s job', async () => {
     const jobId = await start({ clientId: `owner-${Date.now()}` }, tokens().transfer_tax.address);
     await start('bob', tokens().transfer_tax.address);

@@ -68,11 +68,15 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs, trials: ScannerTrials)
       schema: {
         tags: ['scanner'],
         summary: 'Status, per-engine progress, result or failure reason of a scan job',
+        description:
+          'For the callers that started or joined the job (the same network fingerprint) and for API keys; ' +
+          'anyone else gets 403.',
         params: JobParams,
-        response: { 200: ScanJob, ...problems },
+        response: { 200: ScanJob, 403: Problem, ...problems },
       },
     },
     async (request, reply) => {
+      await jobs.assertReadable(request.params.job_id, request.caller);
       const job = await jobs.get(request.params.job_id);
       degradedHeader(reply, job);
       return job;
