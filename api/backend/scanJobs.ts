@@ -6,82 +6,30 @@ import {
   type WorkflowHandle,
   type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
-import {
-  ApplicationFailure,
-  CancelledFailure,
-  TerminatedFailure,
-  TimeoutFailure,
-  WorkflowNotFoundError,
-} from '@temporalio/common';
-import { z } from 'zod';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
 import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import { assertScannable, checkScanRequest } from '../../core/scan/resolveTarget.ts';
-import { ScanResult } from '../../core/scan/result.ts';
-import type { StoredScan } from '../../core/stores/scans.ts';
 import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
-import {
-  scanProgressQuery,
-  type ScanProgress,
-  type ScanTokenInput,
-} from '../../core/temporal/scanMessages.ts';
+import { scanProgressQuery, type ScanTokenInput } from '../../core/temporal/scanMessages.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import type { scanToken } from '../../workflows/scanToken.ts';
 import type { BackendDeps } from './deps.ts';
 import { JobHolders, LetGo } from './jobHolders.ts';
+import {
+  CLOSED,
+  completedView,
+  failureOf,
+  JobStatus,
+  progressOf,
+  runningView,
+  type ScanCancellation,
+  type ScanJob,
+  statusUrl,
+} from './scanJobViews.ts';
 
-export const JobStatus = {
-  running: 'running',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  terminated: 'terminated',
-  timedOut: 'timed_out',
-} as const;
-export type JobStatus = (typeof JobStatus)[keyof typeof JobStatus];
-
-const EngineProgress = z.object({
-  status: z.enum(['pending', 'running', 'completed', 'failed']),
-  duration_ms: z.number().optional(),
-  error: z.object({ reason: z.string(), message: z.string() }).optional(),
-});
-
-export const ScanJob = z
-  .object({
-    job_id: z.string(),
-    status: z.enum(Object.values(JobStatus) as [JobStatus, ...JobStatus[]]),
-    status_url: z.string(),
-    chain: z.string(),
-    address: z.string(),
-    /** True when the answer came from the result cache without running a scan. */
-    cached: z.boolean(),
-    created_at: z.iso.datetime().nullable(),
-    closed_at: z.iso.datetime().nullable(),
-    progress: z
-      .object({
-        stage: z.enum(['queued', 'preparing', 'scanning', 'scoring', 'done']),
-        block: z.string().optional(),
-        engines: z.record(z.string(), EngineProgress),
-      })
-      .nullable(),
-    result: ScanResult.nullable(),
-    error: z.object({ reason: z.string(), message: z.string() }).nullable(),
-  })
-  .meta({ id: 'ScanJob' });
-export type ScanJob = z.infer<typeof ScanJob>;
-
-export const ScanCancellation = ScanJob.extend({
-  cancel: z.object({
-    outcome: z
-      .enum(['cancelled', 'detached'])
-      .describe(
-        'cancelled: nobody else held the job, so it stops; detached: others still hold it, it goes on',
-      ),
-    holders_left: z.number().int().describe('Callers that still hold the job'),
-  }),
-}).meta({ id: 'ScanCancellation' });
-export type ScanCancellation = z.infer<typeof ScanCancellation>;
+export { JobStatus, ScanCancellation, ScanJob } from './scanJobViews.ts';
 
 /** Who holds a job while it runs: an API caller until it cancels, or a waiter while it waits. */
 export interface JobHolder {
@@ -109,15 +57,6 @@ export interface SubmitScan {
   fresh?: boolean | undefined;
 }
 
-const CLOSED: Record<string, JobStatus> = {
-  COMPLETED: JobStatus.completed,
-  FAILED: JobStatus.failed,
-  CANCELLED: JobStatus.cancelled,
-  TERMINATED: JobStatus.terminated,
-  TIMED_OUT: JobStatus.timedOut,
-  CONTINUED_AS_NEW: JobStatus.completed,
-};
-
 /**
  * Scan jobs on top of Temporal: a job is a scanToken workflow run. Starting coalesces identical
  * requests onto the running workflow; reading prefers the stored result and falls back to the
@@ -133,7 +72,7 @@ export class ScanJobs {
   }
 
   static statusUrl(jobId: string): string {
-    return `/api/v2/scanner/scans/${encodeURIComponent(jobId)}`;
+    return statusUrl(jobId);
   }
 
   /**
@@ -347,67 +286,6 @@ export class ScanJobs {
       throw engineUnavailable(error);
     }
   }
-}
-
-function completedView(stored: StoredScan, cached: boolean): ScanJob {
-  return {
-    job_id: stored.job_id,
-    status: JobStatus.completed,
-    status_url: ScanJobs.statusUrl(stored.job_id),
-    chain: stored.result.chain,
-    address: stored.result.address,
-    cached,
-    created_at: stored.result.scanned_at,
-    closed_at: stored.stored_at,
-    progress: progressOf(stored.result),
-    result: stored.result,
-    error: null,
-  };
-}
-
-function runningView(
-  jobId: string,
-  chain: string,
-  address: string,
-  progress: ScanProgress | null,
-  description?: WorkflowExecutionDescription,
-): ScanJob {
-  return {
-    job_id: jobId,
-    status: JobStatus.running,
-    status_url: ScanJobs.statusUrl(jobId),
-    chain,
-    address,
-    cached: false,
-    created_at: description?.startTime.toISOString() ?? null,
-    closed_at: null,
-    progress: progress ?? { stage: 'queued', engines: {} },
-    result: null,
-    error: null,
-  };
-}
-
-function progressOf(result: ScanResult): ScanJob['progress'] {
-  const engines: NonNullable<ScanJob['progress']>['engines'] = {};
-  for (const [engine, outcome] of Object.entries(result.engines)) {
-    engines[engine] = {
-      status: outcome.status === 'ok' ? 'completed' : 'failed',
-      duration_ms: outcome.duration_ms,
-      ...(outcome.error ? { error: outcome.error } : {}),
-    };
-  }
-  return { stage: 'done', block: result.block_number, engines };
-}
-
-/** The reason a closed job did not complete, from the failure chain Temporal recorded. */
-function failureOf(error: unknown): { reason: string; message: string } {
-  const cause = error instanceof WorkflowFailedError ? error.cause : error;
-  if (cause instanceof ApplicationFailure) return { reason: cause.type ?? 'failed', message: cause.message };
-  if (cause instanceof CancelledFailure) return { reason: 'cancelled', message: 'The job was cancelled.' };
-  if (cause instanceof TerminatedFailure)
-    return { reason: 'terminated', message: 'The job was terminated by an operator.' };
-  if (cause instanceof TimeoutFailure) return { reason: 'timed_out', message: 'The job ran out of time.' };
-  return { reason: 'failed', message: cause instanceof Error ? cause.message : 'The job failed.' };
 }
 
 function engineUnavailable(error: unknown): VigilError {
