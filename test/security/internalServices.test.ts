@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployCleanTokens } from '../../infra/devnet/bulkTokens.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import { startMongo, startRedis } from '../../infra/stack/services.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
@@ -24,6 +25,15 @@ import { startTemporalFront, type TemporalFront } from '../support/temporalFront
 // authenticates like a cluster does stands before it (test/support/temporalFront.ts).
 
 const SERVER_NAME = 'temporal.vigil.test';
+/**
+ * Its own dev account and tokens: a job's workflow id is its token's, and a scan queued here (no
+ * worker polls its queue) must not be joined by another test's.
+ */
+const DEPLOYER_INDEX = 6;
+let tokens: string[] = [];
+beforeAll(async () => {
+  tokens = await deployCleanTokens(testStack().rpcUrl, { count: 2, accountIndex: DEPLOYER_INDEX });
+});
 
 async function scanThrough(backend: TestBackend): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await backend.app.inject({
@@ -32,7 +42,7 @@ async function scanThrough(backend: TestBackend): Promise<{ status: number; body
     headers: AUTHED,
     payload: {
       chain: 'devnet',
-      address: testStack().scenario.tokens.clean.address,
+      address: tokens[0],
       wait_ms: 30_000,
       fresh: true,
     },
@@ -137,7 +147,7 @@ describe('Temporal through an API key', () => {
           method: 'POST',
           url: '/api/v2/scanner/scans',
           headers: AUTHED,
-          payload: { chain: 'devnet', address: testStack().scenario.tokens.clean.address, fresh: true },
+          payload: { chain: 'devnet', address: tokens[1], fresh: true },
         });
         answers.push(response.statusCode);
       } finally {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJobId } from '../../core/temporal/jobIds.ts';
+import { deployCleanTokens } from '../../infra/devnet/bulkTokens.ts';
 import {
   isolatedEnv,
   startTestBackend,
@@ -13,7 +14,11 @@ import { until } from '../support/until.ts';
 // Only a caller that started or joined a scan, or an operator key, cancels it; a job joined by
 // several callers goes on while any of them holds it. Real Temporal and Redis, real HTTP, several
 // callers. No worker polls these queues: jobs stay running, and what a cancel did is read from
-// the workflow's own history.
+// the workflow's own history. The tokens are this file's own: a job's workflow id is its token's,
+// and another test scanning the same token would join these jobs that never run.
+
+/** Its own dev account on the devnet, so its deployments never race another test's nonces. */
+const DEPLOYER_INDEX = 8;
 
 const KEYS = {
   alice: 'alice-key-0123456789abcdef',
@@ -23,7 +28,9 @@ const KEYS = {
 
 let backend: TestBackend;
 let url: string;
+let addresses: string[] = [];
 beforeAll(async () => {
+  addresses = await deployCleanTokens(testStack().rpcUrl, { count: 7, accountIndex: DEPLOYER_INDEX });
   backend = await startTestBackend(
     withoutWorkers(
       isolatedEnv({
@@ -36,7 +43,20 @@ beforeAll(async () => {
 });
 afterAll(() => backend.close());
 
-const tokens = () => testStack().scenario.tokens;
+/** The file's tokens by name. */
+const tokens = () => {
+  const [high_tax = '', buy_tax = '', transfer_tax = '', low_fee = '', pausable = '', cooldown = ''] =
+    addresses;
+  const token = (address: string) => ({ address });
+  return {
+    high_tax: token(high_tax),
+    buy_tax: token(buy_tax),
+    transfer_tax: token(transfer_tax),
+    low_fee: token(low_fee),
+    pausable: token(pausable),
+    cooldown: token(cooldown),
+  };
+};
 const as = (who: keyof typeof KEYS | { clientId: string }) =>
   typeof who === 'string' ? { 'x-api-key': KEYS[who] } : { 'x-client-id': who.clientId };
 

@@ -7,21 +7,28 @@ import {
   type TestBackend,
   withoutWorkers,
 } from '../support/fixtures.ts';
+import { deployCleanTokens } from '../../infra/devnet/bulkTokens.ts';
 import { listenOnLoopback } from '../support/listen.ts';
 
 // The v2 scanner serves what the paid tools sell: anonymous callers are trial-gated there (the
 // API specification: anonymous, 10/min, trial-gated); API keys are not. No worker polls these
-// queues, so accepted scans stay queued (202) and cost no chain reads.
+// queues, so accepted scans stay queued (202) and cost no chain reads; the token is this file's
+// own, so no other test joins those queued jobs (a job's workflow id is its token's).
+
+/** Its own dev account on the devnet, so its deployment never races another test's nonces. */
+const DEPLOYER_INDEX = 9;
 
 let backend: TestBackend;
 let url: string;
+let token = '';
 beforeAll(async () => {
+  [token = ''] = await deployCleanTokens(testStack().rpcUrl, { count: 1, accountIndex: DEPLOYER_INDEX });
   backend = await startTestBackend(withoutWorkers(isolatedEnv()));
   url = await listenOnLoopback(backend.app);
 });
 afterAll(() => backend.close());
 
-const scan = (headers: Record<string, string>, address: string = testStack().scenario.tokens.clean.address) =>
+const scan = (headers: Record<string, string>, address: string = token) =>
   fetch(`${url}/api/v2/scanner/scans`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },

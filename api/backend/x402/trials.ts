@@ -31,8 +31,8 @@ const WALLET = /^0x[0-9a-fA-F]{40}$/;
 
 /**
  * The caller's trial identity: a wallet when X-Wallet-Proof carries a valid proof token (a bad
- * one is refused with 401, never silently downgraded), else the caller's network fingerprint when
- * it sent X-Client-ID or an API key. X-Wallet-Address alone proves nothing and is ignored.
+ * one is refused with 401, never silently downgraded), else, when it sent X-Client-ID, the caller
+ * itself (its API key, or its network fingerprint). X-Wallet-Address alone proves nothing.
  */
 export async function trialIdentityOf(
   caller: Caller,
@@ -51,7 +51,9 @@ export async function trialIdentityOf(
       );
     return { kind: 'wallet', id: wallet.toLowerCase(), network };
   }
-  if (caller.apiKeyId || caller.clientId) return { kind: 'fingerprint', id: caller.id, network };
+  // A trial is asked for with X-Client-ID; it is counted on the caller (its API key, or its
+  // network fingerprint), so a key holder cannot mint trials by rotating client ids either.
+  if (caller.clientId) return { kind: 'fingerprint', id: caller.id, network };
   return undefined;
 }
 
