@@ -79,7 +79,9 @@ export class BrowserPool {
         signal.removeEventListener('abort', closeOnAbort);
       }
     } catch (error) {
+      // A job cancelled (its context closed under it) says nothing about the browser's health.
       if (
+        !signal.aborted &&
         error instanceof Error &&
         /Target .*closed|browser has been closed|Browser closed/i.test(error.message)
       )
