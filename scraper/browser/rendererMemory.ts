@@ -5,8 +5,8 @@ const SCAN_MS = 500;
 /**
  * A page's memory beyond its JavaScript heap (array buffers, images, canvases, workers' heaps)
  * has no V8 limit. Each browser context renders in a renderer process of its own, so this
- * watches the resident memory of every renderer this process's Chromium runs (read from /proc
- * twice a second while contexts are open) and kills one that passes the limit: its page
+ * watches the resident memory of every renderer this process's Chromium runs (its descendants,
+ * read from /proc twice a second while contexts are open) and kills one that passes the limit: its page
  * crashes, the tier answers `page_memory_exceeded`, and the other contexts go on. Without /proc
  * (not Linux) it does nothing; the pod's memory limit is then the only bound.
  */
@@ -15,6 +15,8 @@ export class RendererMemoryGuard {
   readonly #active: () => boolean;
   #timer: NodeJS.Timeout | undefined;
   #killed = 0;
+  /** Which processes are renderers (a process's command line does not change). */
+  readonly #renderers = new Map<string, boolean>();
 
   constructor(limitBytes: number, active: () => boolean) {
     this.#limitKb = Math.floor(limitBytes / 1024);
@@ -39,30 +41,13 @@ export class RendererMemoryGuard {
   }
 
   #scan(): void {
-    let entries: string[];
-    try {
-      entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
-    } catch {
-      return;
-    }
-    const parents = new Map<string, string>();
-    for (const pid of entries) {
-      const stat = read(`/proc/${pid}/stat`);
-      // The command name may hold spaces or parentheses: the parent comes after its last ')'.
-      const parent = stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
-      if (parent) parents.set(pid, parent);
-    }
-    const root = String(process.pid);
-    const descends = (pid: string) => {
-      let current = parents.get(pid);
-      for (let depth = 0; current && depth < 16; depth++) {
-        if (current === root) return true;
-        current = parents.get(current);
+    for (const pid of descendantsOf(String(process.pid))) {
+      let isRenderer = this.#renderers.get(pid);
+      if (isRenderer === undefined) {
+        isRenderer = read(`/proc/${pid}/cmdline`)?.includes('--type=renderer') ?? false;
+        this.#renderers.set(pid, isRenderer);
       }
-      return false;
-    };
-    for (const pid of parents.keys()) {
-      if (!descends(pid) || !read(`/proc/${pid}/cmdline`)?.includes('--type=renderer')) continue;
+      if (!isRenderer) continue;
       const rssKb = Number(/VmRSS:\s+(\d+)/.exec(read(`/proc/${pid}/status`) ?? '')?.[1] ?? 0);
       if (rssKb <= this.#limitKb) continue;
       try {
@@ -72,7 +57,35 @@ export class RendererMemoryGuard {
         // Gone already.
       }
     }
+    // Forget processes that are gone (pids are reused).
+    if (this.#renderers.size > 256) this.#renderers.clear();
   }
+}
+
+/**
+ * This process's descendants, walked down through /proc/<pid>/task/<tid>/children (a few files,
+ * not every process on the machine).
+ */
+function descendantsOf(root: string): string[] {
+  const found: string[] = [];
+  const queue = [root];
+  while (queue.length > 0 && found.length < 1_000) {
+    const pid = queue.shift() as string;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      for (const child of (read(`/proc/${pid}/task/${task}/children`) ?? '').split(' ')) {
+        if (!child.trim()) continue;
+        found.push(child.trim());
+        queue.push(child.trim());
+      }
+    }
+  }
+  return found;
 }
 
 function read(path: string): string | undefined {
