@@ -2,21 +2,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const ioModules = [
-  'mongodb',
-  'ioredis',
-  'viem',
-  'viem/*',
-  'playwright',
-  'playwright-core',
-  'fastify',
-  'pino',
-  '@solana/*',
-  'cheerio',
-  'turndown',
-  'undici',
-];
-
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -38,28 +23,8 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
-  {
-    // Workflow code is replayed: it must stay deterministic and free of I/O.
-    files: ['workflows/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['node:*', ...ioModules],
-              message: 'Workflows are deterministic: do I/O in an activity.',
-            },
-            {
-              group: ['**/activities/**'],
-              allowTypeImports: true,
-              message: 'Import activity types only (import type).',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // Import boundaries between layers (workflows import only sandbox-safe code, ...) are checked by
+  // dependency-cruiser (.dependency-cruiser.mjs), also part of `npm run lint`.
   {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts', 'infra/**/*.ts'],
     rules: {
@@ -72,5 +37,5 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
-  { files: ['*.js', '*.config.ts'], ...tseslint.configs.disableTypeChecked },
+  { files: ['*.js', '*.mjs', '*.config.ts'], ...tseslint.configs.disableTypeChecked },
 );

@@ -1,16 +1,15 @@
 // Precision and recall of every flag over the devnet scenario suite, computed by scanning each
-// scenario token with the worker's own activities, and written into docs/risk-model.md.
+// scenario token with the scanner library the worker runs, and written into docs/risk-model.md.
 //   node bench/groundTruth.ts [--write]
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createScannerActivities } from '../activities/scanner/index.ts';
-import { ChainClients } from '../core/chains/chainClients.ts';
+import { ChainClients } from '../clients/chains/chainClients.ts';
 import type { ChainId } from '../core/chains/registry.ts';
-import { scoreToken } from '../core/risk/score.ts';
-import { allowlistEntry, readScanConfig } from '../core/scan/scanConfig.ts';
-import type { EngineReport } from '../core/scan/schema.ts';
-import type { ScanStore } from '../core/stores/scans.ts';
+import { scoreToken } from '../scanner/core/risk/score.ts';
+import { TokenScanner } from '../scanner/scanner.ts';
+import { allowlistEntry, readScanConfig } from '../scanner/config.ts';
+import type { ScanStore } from '../scanner/scanStore.ts';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { deployScenario, scenarioGenesisTimestamp } from '../infra/devnet/scenario.ts';
 import { startSolanaDevnet } from '../infra/devnet/solana/devnet.ts';
@@ -23,36 +22,18 @@ export interface Verdict {
   actual: { flags: string[]; tier: string; risk_score?: number | null };
 }
 
-/** Scans one token with the activities a worker runs, minus the store write. */
+/** Scans one token with the scanner library a worker runs, minus the store write. */
 export function inProcessScanner(rpcUrls: Map<ChainId, string[]>, env: NodeJS.ProcessEnv) {
   const config = readScanConfig(env);
-  const activities = createScannerActivities({
+  const scanner = new TokenScanner({
     chains: new ChainClients({ rpcUrls }),
-    // Never called: scoring happens here, without finalizeScan's store write.
+    // Never called: scoring happens here, without finalize's store write.
     scans: {} as ScanStore,
     config,
   });
-  const runs: Record<
-    string,
-    (target: Parameters<typeof activities.scanHoneypot>[0]) => Promise<EngineReport>
-  > = {
-    contract_safety: (target: Parameters<typeof activities.scanContractSafety>[0]) =>
-      activities.scanContractSafety(target),
-    honeypot: (target: Parameters<typeof activities.scanHoneypot>[0]) => activities.scanHoneypot(target),
-    liquidity: (target: Parameters<typeof activities.scanLiquidity>[0]) => activities.scanLiquidity(target),
-    holders: (target: Parameters<typeof activities.scanHolders>[0]) => activities.scanHolders(target),
-    deployer: (target: Parameters<typeof activities.scanDeployer>[0]) => activities.scanDeployer(target),
-    trading: (target: Parameters<typeof activities.scanTrading>[0]) => activities.scanTrading(target),
-    solana_mint: (target: Parameters<typeof activities.scanSolanaMint>[0]) =>
-      activities.scanSolanaMint(target),
-    solana_holders: (target: Parameters<typeof activities.scanSolanaHolders>[0]) =>
-      activities.scanSolanaHolders(target),
-  };
   return async (chain: string, address: string) => {
-    const { target, engines } = await activities.prepareScan({ chain, address });
-    const reports = await Promise.all(
-      engines.map((engine) => runs[engine]?.(target) ?? Promise.reject(new Error(engine))),
-    );
+    const { target, engines } = await scanner.prepare({ chain, address });
+    const reports = await Promise.all(engines.map((engine) => scanner.runEngine(engine, target)));
     const allowlist = allowlistEntry(config, chain, address);
     return scoreToken(
       reports.flatMap((report) => report.checks),

@@ -5,13 +5,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createScannerActivities } from '../activities/scanner/index.ts';
-import { ChainClients } from '../core/chains/chainClients.ts';
-import { scoreToken } from '../core/risk/score.ts';
-import { readScanConfig } from '../core/scan/scanConfig.ts';
-import { createMongo } from '../core/stores/mongo.ts';
-import { createRedis } from '../core/stores/redis.ts';
-import { ScanStore } from '../core/stores/scans.ts';
+import { ChainClients } from '../clients/chains/chainClients.ts';
+import { scoreToken } from '../scanner/core/risk/score.ts';
+import { TokenScanner } from '../scanner/scanner.ts';
+import { readScanConfig } from '../scanner/config.ts';
+import { createMongo } from '../clients/mongo.ts';
+import { createRedis } from '../clients/redis.ts';
+import { ScanStore } from '../scanner/scanStore.ts';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { deployCleanTokens } from '../infra/devnet/bulkTokens.ts';
 import { deployScenario, scenarioGenesisTimestamp } from '../infra/devnet/scenario.ts';
@@ -103,33 +103,22 @@ try {
       throw new Error(`HTTP ${response.status} ${job.status}`);
   };
 
-  // The worker's own activities, called directly: block pin and creation lookup, the six
-  // engines in parallel, scoring; no Temporal and no store write.
+  // The scanner library the worker's activities adapt, called directly: block pin and creation
+  // lookup, the six engines in parallel, scoring; no Temporal and no store write.
   const chains = new ChainClients({ rpcUrls: new Map([['devnet', [anvil.url]]]) });
   const redisClient = createRedis(redis.address, { keyPrefix: 'bench:' });
   const mongoClient = createMongo(mongo.address, 'vigil_bench');
   stops.push(async () => {
     await Promise.allSettled([redisClient.quit(), mongoClient.close()]);
   });
-  const activities = createScannerActivities({
+  const scanner = new TokenScanner({
     chains,
     scans: new ScanStore({ db: mongoClient.db, redis: redisClient, ttlSeconds: 0 }),
     config: readScanConfig({}),
   });
-  const engineRuns = {
-    contract_safety: (target: Parameters<typeof activities.scanContractSafety>[0]) =>
-      activities.scanContractSafety(target),
-    honeypot: (target: Parameters<typeof activities.scanHoneypot>[0]) => activities.scanHoneypot(target),
-    liquidity: (target: Parameters<typeof activities.scanLiquidity>[0]) => activities.scanLiquidity(target),
-    holders: (target: Parameters<typeof activities.scanHolders>[0]) => activities.scanHolders(target),
-    deployer: (target: Parameters<typeof activities.scanDeployer>[0]) => activities.scanDeployer(target),
-    trading: (target: Parameters<typeof activities.scanTrading>[0]) => activities.scanTrading(target),
-  } as const;
   const scanInProcess = async (address: string) => {
-    const { target, engines } = await activities.prepareScan({ chain: 'devnet', address });
-    const reports = await Promise.all(
-      engines.map((engine) => engineRuns[engine as keyof typeof engineRuns](target)),
-    );
+    const { target, engines } = await scanner.prepare({ chain: 'devnet', address });
+    const reports = await Promise.all(engines.map((engine) => scanner.runEngine(engine, target)));
     const summary = scoreToken(reports.flatMap((report) => report.checks));
     if (summary.risk_score === null) throw new Error('no score');
   };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseEnv } from '../core/config/env.ts';
 import type { ScrapeFormat } from '../core/scrape/outcome.ts';
-import { createRedis } from '../core/stores/redis.ts';
+import { createRedis } from '../clients/redis.ts';
 import { freePort, REPO_ROOT } from '../infra/stack/processes.ts';
 import { startRedis } from '../infra/stack/services.ts';
 import { BrowserPool } from '../scraper/browser/browserPool.ts';

@@ -1,7 +1,7 @@
 // Per-step breakdown of a paid call for bench/x402.ts: the backend's and the facilitator's
 // Server-Timing headers, and the settlement workflow's own timeline from its Temporal history.
 import { Client, Connection } from '@temporalio/client';
-import { parseServerTiming } from '../core/timing/stepTimings.ts';
+import { parseServerTiming } from '../api/plugins/stepTimings.ts';
 import { percentile } from './stats.ts';
 
 const round = (value: number) => Math.round(value * 10) / 10;

@@ -72,6 +72,8 @@ export const ScraperEngineEnv = z.object({
   SCRAPER_RECHECK_RATIO: z.coerce.number().min(0).max(1).default(0.1),
   /** Session cookie jars live this long after their last use. */
   SCRAPER_SESSION_TTL_SECONDS: IntEnv(60, 30 * 86_400).default(86_400),
+  /** Threads that convert pages (parse, extract, markdown); 0 converts on the main thread. Unset: the cores, at most 4. */
+  SCRAPER_CONVERT_THREADS: IntEnv(0, 64).optional(),
   /** How long scraped pages stay in Redis for the API to read. */
   SCRAPER_PAGE_TTL_SECONDS: IntEnv(10, 86_400).default(600),
 });

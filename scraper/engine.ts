@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Agent } from 'undici';
 import {
@@ -12,7 +13,7 @@ import { detectBlock } from './block/detectBlock.ts';
 import { BrowserPool, type PoolStats } from './browser/browserPool.ts';
 import { resolveChromiumPath } from './browser/launchOptions.ts';
 import { proxyUrls, type ScraperEngineEnv } from './config.ts';
-import { convertPage } from './convert/convert.ts';
+import { ConvertPool } from './convert/convertPool.ts';
 import { createGuardedAgent } from './http/guardedAgent.ts';
 import { browserLikeHeaders, plainHeaders } from './http/headers.ts';
 import { PageStore } from './pageStore.ts';
@@ -52,6 +53,7 @@ export class ScraperEngine {
   readonly #agents: { plain: Agent; fingerprint: Agent };
   readonly #robots: RobotsPolicy;
   readonly #proxies: string[];
+  readonly #convert: ConvertPool;
   #egress: Promise<{ direct: GuardProxy; pool: BrowserPool }> | undefined;
   #pool: BrowserPool | undefined;
   #nextUpstream = 0;
@@ -80,6 +82,7 @@ export class ScraperEngine {
     this.pages = new PageStore(redis, env.SCRAPER_PAGE_TTL_SECONDS);
     this.#robots = new RobotsPolicy({ redis, guard: this.guard, dispatcher: this.#agents.plain });
     this.#proxies = proxyUrls(env);
+    this.#convert = new ConvertPool(env.SCRAPER_CONVERT_THREADS ?? Math.min(4, availableParallelism()));
   }
 
   get proxyConfigured(): boolean {
@@ -138,15 +141,21 @@ export class ScraperEngine {
     const elapsed = () => Math.round(performance.now() - started);
     const budget = AbortSignal.timeout(Math.max(1, job.budgetMs));
     const combined = AbortSignal.any([signal, budget]);
-    const domain = new URL(job.url).host.toLowerCase();
-    const slot = await this.limiter.acquire(domain, job.budgetMs, combined);
+    const url = new URL(job.url);
+    const domain = url.host.toLowerCase();
+    // Honouring robots.txt includes its Crawl-delay: the domain's starts are spaced by it.
+    const crawlDelayS = this.env.SCRAPER_RESPECT_ROBOTS
+      ? await this.#robots.crawlDelaySeconds(url, combined).catch(() => 0)
+      : 0;
+    const slot = await this.limiter.acquire(domain, job.budgetMs, combined, crawlDelayS * 1000);
     if (!slot.granted) {
       signal.throwIfAborted();
       return {
         tier,
         outcome: AttemptOutcome.rateLimited,
         status: null,
-        reason: 'over the domain politeness limit',
+        reason:
+          crawlDelayS > 0 ? `robots.txt Crawl-delay of ${crawlDelayS} s` : 'over the domain politeness limit',
         elapsed_ms: elapsed(),
         retry_after_s: slot.retryAfterS,
       };
@@ -181,14 +190,16 @@ export class ScraperEngine {
           ...(verdict.retryAfterS ? { retry_after_s: verdict.retryAfterS } : {}),
         };
       }
-      const content = convertPage({
+      const converted = await this.#convert.convert({
         format: job.format,
         body: fetched.body,
         contentType: fetched.contentType,
         url: fetched.finalUrl,
         headers: fetched.headers,
+        ...(job.options ? { options: job.options } : {}),
       });
-      const stored = await this.pages.putContent(job.jobId, tier, content);
+      const extras = converted.links !== undefined || converted.chunks !== undefined;
+      const stored = await this.pages.putContent(job.jobId, tier, extras ? converted : converted.content);
       const screenshotKey = fetched.screenshot
         ? await this.pages.putScreenshot(job.jobId, tier, fetched.screenshot)
         : undefined;
@@ -203,6 +214,7 @@ export class ScraperEngine {
           finalUrl: fetched.finalUrl,
           contentType: fetched.contentType,
           bytes: stored.bytes,
+          ...(extras ? { extras } : {}),
           ...(screenshotKey ? { screenshotKey } : {}),
         },
       };
@@ -317,7 +329,11 @@ export class ScraperEngine {
     const egress = await this.#egress?.catch(() => undefined);
     await egress?.pool.close();
     await egress?.direct.close().catch(() => undefined);
-    await Promise.allSettled([this.#agents.plain.close(), this.#agents.fingerprint.close()]);
+    await Promise.allSettled([
+      this.#agents.plain.close(),
+      this.#agents.fingerprint.close(),
+      this.#convert.close(),
+    ]);
   }
 }
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis } from '../core/stores/redis.ts';
+import { createRedis } from '../clients/redis.ts';
 import { testStack } from '../test/support/fixtures.ts';
 import { createGuardedAgent } from './http/guardedAgent.ts';
 import { RobotsPolicy } from './robots.ts';
@@ -18,7 +18,9 @@ beforeAll(async () => {
     rules: (response: http.ServerResponse) =>
       response
         .writeHead(200, { 'content-type': 'text/plain' })
-        .end('User-agent: *\nDisallow: /private\n\nUser-agent: VigilScraper\nDisallow: /no-vigil\n'),
+        .end(
+          'User-agent: *\nCrawl-delay: 9\nDisallow: /private\n\nUser-agent: VigilScraper\nCrawl-delay: 2.5\nDisallow: /no-vigil\n',
+        ),
     missing: (response: http.ServerResponse) => response.writeHead(404).end(),
     broken: (response: http.ServerResponse) => response.writeHead(503).end(),
   };
@@ -61,6 +63,12 @@ describe('robots.txt (RFC 9309)', () => {
     expect(await robots.check(new URL(`${origins.broken}/anything`), signal)).toMatchObject({
       allowed: false,
     });
+  });
+
+  it('reads Crawl-delay from Vigil’s own group before the wildcard; none when the file is missing or broken', async () => {
+    expect(await robots.crawlDelaySeconds(new URL(`${origins.rules}/page`), signal)).toBe(2.5);
+    expect(await robots.crawlDelaySeconds(new URL(`${origins.missing}/page`), signal)).toBe(0);
+    expect(await robots.crawlDelaySeconds(new URL(`${origins.broken}/page`), signal)).toBe(0);
   });
 
   it('caches each origin’s file', async () => {

@@ -22,6 +22,11 @@ export const WorkerEnv = StoresEnv.extend({
       .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
       .optional(),
   ),
+  // Ingest: each indexRange holds a block range in memory while it decodes and writes it.
+  WORKER_INGEST_ACTIVITIES: IntEnv(1, 1000).default(4),
+  WORKER_INGEST_WORKFLOWS: IntEnv(2, 1000).default(16),
+  /** Root of the indexed chain data (Parquet); default: <VIGIL_DATA_DIR>/chaindata. */
+  CHAINDATA_DIR: z.string().optional(),
   /** Seconds in-flight activities get to finish on SIGTERM before the worker stops. */
   WORKER_SHUTDOWN_GRACE_SECONDS: IntEnv(0, 600).default(10),
   /** host:port for the worker's Prometheus metrics; unset = no metrics endpoint. */

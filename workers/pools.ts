@@ -1,13 +1,15 @@
 import type { Hex } from 'viem';
-import type { ChainClients } from '../core/chains/chainClients.ts';
+import type { ChainClients } from '../clients/chains/chainClients.ts';
 import type { InvoiceStore } from '../core/stores/invoices.ts';
 import type { ReceiptStore } from '../core/stores/receipts.ts';
-import type { ScanConfig } from '../core/scan/scanConfig.ts';
-import type { ScanStore } from '../core/stores/scans.ts';
+import type { ScanConfig } from '../scanner/config.ts';
+import type { ScanStore } from '../scanner/scanStore.ts';
 import { TaskQueue } from '../core/temporal/taskQueues.ts';
 import { createPaymentActivities } from '../activities/payments/index.ts';
 import { createScannerActivities } from '../activities/scanner/index.ts';
 import { createScraperActivities } from '../activities/scraper/index.ts';
+import { createChaindataActivities } from '../activities/chaindata/index.ts';
+import type { IndexStore } from '../chaindata/storage/indexStore.ts';
 import type { ScraperEngine } from '../scraper/engine.ts';
 import type { WorkerEnv } from './config.ts';
 
@@ -23,6 +25,8 @@ export interface PoolDeps {
   invoices: InvoiceStore;
   /** Signs refunds in the payments pool (the payee's key); unset = no refunds. */
   payeePrivateKey?: Hex | undefined;
+  /** The indexed chain data's Parquet store; opened on first use (only the ingest pool writes it). */
+  chaindata: () => IndexStore;
 }
 
 export interface PoolDefinition {
@@ -50,6 +54,13 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   [TaskQueue.scraper]: {
     activities: (deps) => createScraperActivities({ engine: deps.scraper() }),
     slots: (env) => ({ activities: env.WORKER_SCRAPER_ACTIVITIES, workflows: env.WORKER_SCRAPER_WORKFLOWS }),
+  },
+  // Ingest: chain indexing into Parquet (and any other ingest work: add its activity group below).
+  [TaskQueue.ingest]: {
+    activities: (deps) => ({
+      ...createChaindataActivities({ chains: deps.chains, store: deps.chaindata() }),
+    }),
+    slots: (env) => ({ activities: env.WORKER_INGEST_ACTIVITIES, workflows: env.WORKER_INGEST_WORKFLOWS }),
   },
 };
 

@@ -2,22 +2,18 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { ChainClients } from '../core/chains/chainClients.ts';
-import { readRpcConfig } from '../core/chains/rpcConfig.ts';
 import type { Redis } from 'ioredis';
-import { createMongo, type MongoHandle } from '../core/stores/mongo.ts';
-import { createRedis } from '../core/stores/redis.ts';
 import type { Hex } from 'viem';
-import { InvoiceStore } from '../core/stores/invoices.ts';
-import { ReceiptStore } from '../core/stores/receipts.ts';
-import { readScanConfig, type ScanConfig } from '../core/scan/scanConfig.ts';
-import { ScanStore } from '../core/stores/scans.ts';
+import { ChainClients } from '../clients/chains/chainClients.ts';
+import { readRpcConfig } from '../clients/chains/rpcConfig.ts';
+import { createRedis } from '../clients/redis.ts';
+import { closeStores, createStores, type Stores } from '../clients/stores.ts';
+import { readScanConfig, type ScanConfig } from '../scanner/config.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
+import { IndexStore } from '../chaindata/storage/indexStore.ts';
+import { chaindataRoot } from '../chaindata/config.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
-import {
-  type TemporalConnectionOptions,
-  temporalConnectionOptions,
-} from '../core/temporal/connectionOptions.ts';
+import { type TemporalConnectionOptions, temporalConnectionOptions } from '../clients/temporal.ts';
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
 import { type PoolDeps, POOLS } from './pools.ts';
@@ -45,42 +41,17 @@ export async function runWorkers(
   const connection = await connectWithRetry(temporalConnectionOptions(env));
   // The main stores (scans, payments) are opened only by pools that use them: a scraper-only
   // worker holds no connection to them (its network policy gives it no route there either).
-  let main:
-    | { redis: Redis; mongo: MongoHandle; scans: ScanStore; receipts: ReceiptStore; invoices: InvoiceStore }
-    | undefined;
-  const mainStores = () => {
-    if (!main) {
-      const redis = createRedis(env.REDIS_URL, {
-        failFast: false,
-        keyPrefix: env.REDIS_KEY_PREFIX,
-        tlsCaPath: env.REDIS_TLS_CA_PATH,
-      });
-      const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-      const scans = new ScanStore({
-        db: mongo.db,
-        redis,
-        ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
-        jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
-      });
-      main = {
-        redis,
-        mongo,
-        scans,
-        receipts: new ReceiptStore(mongo.db, redis),
-        invoices: new InvoiceStore(mongo.db, redis),
-      };
-    }
-    return main;
-  };
+  let stores: Stores | undefined;
+  const mainStores = () => (stores ??= createStores(env, { failFast: false }));
   let chains: ChainClients | undefined;
   let scraper: { engine: ScraperEngine; redis: Redis; stopReports: () => Promise<void> } | undefined;
+  let chaindata: IndexStore | undefined;
   const deps: PoolDeps = {
     get chains() {
-      chains ??= new ChainClients({
+      return (chains ??= new ChainClients({
         rpcUrls: options.rpcUrls ?? readRpcConfig(),
         requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
-      });
-      return chains;
+      }));
     },
     get scans() {
       return mainStores().scans;
@@ -110,6 +81,7 @@ export async function runWorkers(
       return mainStores().invoices;
     },
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
+    chaindata: () => (chaindata ??= new IndexStore(chaindataRoot({ ...env, VIGIL_DATA_DIR: dataDir }))),
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
@@ -134,11 +106,11 @@ export async function runWorkers(
   const done = Promise.all(workers.map((worker) => worker.run())).then(async () => {
     await scraper?.stopReports();
     await scraper?.engine.close();
+    await chaindata?.close();
     await Promise.allSettled([
       connection.close(),
-      main?.mongo.close(),
-      main?.redis.quit(),
-      scraper && scraper.redis !== main?.redis ? scraper.redis.quit() : undefined,
+      stores ? closeStores(stores) : undefined,
+      scraper && scraper.redis !== stores?.redis ? scraper.redis.quit() : undefined,
     ]);
   });
   return {

@@ -10,10 +10,11 @@ export const WORKFLOWS_ENTRY = path.join(root, 'workflows', 'index.ts');
 
 /**
  * The workflow bundle, built once per source change: bundling takes seconds, so the code is
- * cached under the data folder, keyed by a hash of everything a workflow can import.
+ * cached under the data folder, keyed by a hash of everything a workflow can import: workflows/,
+ * core/ and each library's core/ (lint keeps workflows to those).
  */
 export async function loadWorkflowBundle(cacheDir: string): Promise<{ code: string }> {
-  const hash = await sourceHash(['workflows', 'core'], ['package-lock.json']);
+  const hash = await sourceHash(['workflows', 'core', ...(await libraryCores())], ['package-lock.json']);
   const file = path.join(cacheDir, `workflow-bundle-${hash}.js`);
   if (existsSync(file)) return { code: await readFile(file, 'utf8') };
   const { code } = await bundleWorkflowCode({
@@ -25,6 +26,15 @@ export async function loadWorkflowBundle(cacheDir: string): Promise<{ code: stri
   await writeFile(partial, code);
   await rename(partial, file);
   return { code };
+}
+
+/** `<library>/core` folders at the top level (scanner/core, ...). */
+async function libraryCores(): Promise<string[]> {
+  const entries = await readdir(root, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+    .map((entry) => path.join(entry.name, 'core'))
+    .filter((dir) => existsSync(path.join(root, dir)));
 }
 
 async function sourceHash(dirs: string[], files: string[]): Promise<string> {

@@ -3,3 +3,5 @@ export { scanToken } from './scanToken.ts';
 export { settlePayment } from './settlePayment.ts';
 export { scrapePage } from './scrapePage.ts';
 export { refundPayment } from './refundPayment.ts';
+export { indexChain } from './indexChain.ts';
+export { backfillRange } from './backfillRange.ts';

@@ -7,11 +7,13 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { EngineFailure, ScannerActivities } from '../activities/scanner/index.ts';
-import type { Engine } from '../core/scan/engines.ts';
-import { NON_RETRYABLE_SCAN_ERRORS, ScanFailureReason } from '../core/scan/failureReasons.ts';
-import type { ScanResult } from '../core/scan/result.ts';
-import type { EngineReport, ScanTarget } from '../core/scan/schema.ts';
+import type { ScannerActivities } from '../activities/scanner/index.ts';
+import { Reason } from '../core/errors/reasons.ts';
+import type { Engine } from '../scanner/core/engines.ts';
+import { SCAN_REFUSALS } from '../scanner/core/refusals.ts';
+import type { ScanResult } from '../scanner/core/result.ts';
+import type { EngineReport, ScanTarget } from '../scanner/core/schema.ts';
+import type { EngineFailure, PreparedScan } from '../scanner/core/steps.ts';
 import { SearchAttr } from '../core/temporal/searchAttributes.ts';
 import { formatJobId } from '../core/temporal/jobIds.ts';
 import {
@@ -20,7 +22,7 @@ import {
   scanProgressQuery,
   ScanStage,
   type ScanTokenInput,
-} from '../core/temporal/scanMessages.ts';
+} from '../scanner/core/messages.ts';
 
 // Pinning the block is two quick chain reads: a local activity (no scheduling round trip, the
 // result is recorded in the workflow task). A few attempts, so an unreachable chain fails the job
@@ -32,7 +34,7 @@ const { prepareScan } = proxyLocalActivities<ScannerActivities>({
     backoffCoefficient: 2,
     maximumInterval: '2s',
     maximumAttempts: 4,
-    nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS,
+    nonRetryableErrorTypes: [...SCAN_REFUSALS],
   },
 });
 
@@ -51,7 +53,7 @@ const engines = proxyLocalActivities<ScannerActivities>({
     backoffCoefficient: 2,
     maximumInterval: '2s',
     maximumAttempts: 3,
-    nonRetryableErrorTypes: NON_RETRYABLE_SCAN_ERRORS,
+    nonRetryableErrorTypes: [...SCAN_REFUSALS],
   },
 });
 
@@ -78,7 +80,7 @@ export async function scanToken(input: ScanTokenInput): Promise<ScanResult> {
   const progress: ScanProgress = { stage: ScanStage.preparing, engines: {} };
   setHandler(scanProgressQuery, () => progress);
 
-  let prepared: Awaited<ReturnType<ScannerActivities['prepareScan']>>;
+  let prepared: PreparedScan;
   try {
     prepared = await prepareScan(input);
   } catch (error) {
@@ -113,7 +115,7 @@ export async function scanToken(input: ScanTokenInput): Promise<ScanResult> {
   if (reports.length === 0) {
     const first = failures[0];
     throw ApplicationFailure.create({
-      type: first?.reason ?? ScanFailureReason.allEnginesFailed,
+      type: first?.reason ?? Reason.allEnginesFailed,
       message: `Every engine failed. ${first ? first.message : ''}`.trim(),
       nonRetryable: true,
     });
@@ -130,10 +132,10 @@ export async function scanToken(input: ScanTokenInput): Promise<ScanResult> {
 function reasonOf(error: unknown): { reason: string; message: string } {
   const cause = error instanceof ActivityFailure ? error.cause : error;
   if (cause instanceof ApplicationFailure) {
-    return { reason: cause.type ?? ScanFailureReason.engineError, message: cause.message };
+    return { reason: cause.type ?? Reason.engineError, message: cause.message };
   }
-  if (cause instanceof Error) return { reason: ScanFailureReason.engineError, message: cause.message };
-  return { reason: ScanFailureReason.engineError, message: String(cause) };
+  if (cause instanceof Error) return { reason: Reason.engineError, message: cause.message };
+  return { reason: Reason.engineError, message: String(cause) };
 }
 
 /** The job fails with the activity's own reason as its type, so callers see why. */

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { describeRpcError, isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
+import { describeRpcError, isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
+import { Reason } from '../../core/errors/reasons.ts';
 import { isVigilError } from '../../core/errors/vigilError.ts';
-import { ScanFailureReason } from '../../core/scan/failureReasons.ts';
 
 /**
  * Turns anything an activity throws into an ApplicationFailure with a stable `type` and a
@@ -16,9 +16,9 @@ export function toActivityFailure(error: unknown, rpcUrls: readonly string[]): A
   if (isRpcUnreachable(error)) {
     return ApplicationFailure.create({
       message: `The chain's RPC did not answer: ${describeRpcError(error, rpcUrls)}`,
-      type: ScanFailureReason.chainUnreachable,
+      type: Reason.chainUnreachable,
     });
   }
   const message = error instanceof Error ? describeRpcError(error, rpcUrls) : String(error);
-  return ApplicationFailure.create({ message, type: ScanFailureReason.engineError });
+  return ApplicationFailure.create({ message, type: Reason.engineError });
 }

@@ -23,6 +23,12 @@ import { Invoices } from './x402/invoices.ts';
 import { Refunds } from './x402/refunds.ts';
 import { Sandbox } from './x402/sandbox.ts';
 import { ToolRunner } from './x402/toolRunner.ts';
+import { DataTools } from '../../chaindata/tools.ts';
+import { ChainKind, findChain } from '../../core/chains/registry.ts';
+import { DataBus } from '../../chaindata/query/databus.ts';
+import { catalogRoutes } from './routes/catalog.ts';
+import { databusRoutes } from './routes/databus.ts';
+import { x402DatabusRoutes } from './routes/x402Databus.ts';
 
 export interface BackendOptions {
   publicUrl: string;
@@ -50,7 +56,9 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     limits: deps.rateLimits.limits,
     // Paid calls are metered by their payment; orchestrator probes are never capped.
     isPaymentRoute: (request) =>
-      request.url.startsWith('/api/v1/x402-tools/') || request.url.startsWith('/api/v1/x402/pay/'),
+      request.url.startsWith('/api/v1/x402-tools/') ||
+      request.url.startsWith('/api/v1/x402-databus/') ||
+      request.url.startsWith('/api/v1/x402/pay/'),
     exempt: ['/live', '/ready', '/health'],
   });
   metaRoutes(app, deps);
@@ -78,6 +86,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     jobs,
     waitMs: deps.x402.toolWaitMs,
     deployer: { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
+    data: new DataTools(deps.chaindata.analytics),
   });
   const gateway = new X402Gateway({
     options: deps.x402.options,
@@ -113,6 +122,17 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   x402InvoiceRoutes(app, invoices, refunds, new Sandbox(invoices, deps.x402.sandbox));
   x402GatewayRoutes(app, deps, options.publicUrl, deps.mcpPublicUrl);
   deployerRoutes(app, deps, scannerTrials);
+  x402DatabusRoutes(app, gateway, deps.x402.walletProofs);
+  catalogRoutes(app, deps.chaindata.analytics);
+  databusRoutes(
+    app,
+    new DataBus({
+      engine: deps.chaindata.analytics,
+      rpc: (chain) => ({ client: deps.chains.evm(chain), degraded: () => deps.chains.degraded(chain) }),
+      liveWindowBlocks: deps.chaindata.liveWindowBlocks,
+    }),
+    () => deps.chains.configured().filter((chain) => findChain(chain)?.kind === ChainKind.evm),
+  );
   await app.ready();
   return app;
 }

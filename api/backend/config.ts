@@ -3,6 +3,7 @@ import { IntEnv } from '../../core/config/env.ts';
 import { StoresEnv } from '../../core/config/stores.ts';
 import { AccessEnvShape } from './accessConfig.ts';
 import { PaymentsEnvShape } from './x402/config.ts';
+import { ChaindataEnvShape } from '../../chaindata/config.ts';
 
 export const BackendEnv = StoresEnv.extend({
   HOST: z.string().default('127.0.0.1'),
@@ -20,6 +21,7 @@ export const BackendEnv = StoresEnv.extend({
   MCP_PUBLIC_URL: z.url().default('http://127.0.0.1:3006'),
 })
   .extend(PaymentsEnvShape)
+  .extend(ChaindataEnvShape)
   .extend(AccessEnvShape);
 export type BackendEnv = z.infer<typeof BackendEnv>;
 

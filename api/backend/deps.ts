@@ -1,20 +1,19 @@
 import { Client, Connection } from '@temporalio/client';
-import type { Redis } from 'ioredis';
-import { ChainClients } from '../../core/chains/chainClients.ts';
-import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
-import { readScanConfig, type ScanConfig } from '../../core/scan/scanConfig.ts';
-import { DeployerCache } from '../../activities/scanner/engines/deployer.ts';
-import { createMongo, type MongoHandle } from '../../core/stores/mongo.ts';
-import { createRedis } from '../../core/stores/redis.ts';
+import { ChainClients } from '../../clients/chains/chainClients.ts';
+import { readRpcConfig } from '../../clients/chains/rpcConfig.ts';
+import { closeStores, createStores, type Stores } from '../../clients/stores.ts';
+import { readScanConfig, type ScanConfig } from '../../scanner/config.ts';
+import { DeployerCache } from '../../scanner/engines/deployer.ts';
 import { ConfigError } from '../../core/config/env.ts';
-import { InvoiceStore } from '../../core/stores/invoices.ts';
-import { ReceiptStore } from '../../core/stores/receipts.ts';
+import type { InvoiceStore } from '../../core/stores/invoices.ts';
+import type { ReceiptStore } from '../../core/stores/receipts.ts';
 import { isTestNetwork } from '../../core/x402/networks.ts';
-import { ScanStore } from '../../core/stores/scans.ts';
-import { temporalConnectionOptions } from '../../core/temporal/connectionOptions.ts';
+import { temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
+import { type Analytics, SandboxedAnalytics } from '../../chaindata/analytics/sandbox.ts';
+import { chaindataSettings, type ChaindataSettings } from '../../chaindata/config.ts';
 import { PaymentOptions } from './x402/paymentOptions.ts';
 import { PaymentReservations } from './x402/reservations.ts';
 import type { SandboxConfig } from './x402/sandbox.ts';
@@ -24,12 +23,9 @@ import { WalletProofs } from './x402/walletProofs.ts';
 import { publicUrlOf } from './config.ts';
 
 /** Everything the backend talks to; tests build it from real local services. */
-export interface BackendDeps {
+export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
   temporal: { client: Client; connection: Connection };
-  mongo: MongoHandle;
-  redis: Redis;
   chains: ChainClients;
-  scans: ScanStore;
   version: VersionInfo;
   /** Task queue the scanner workflows are started on (TASK_QUEUE_PREFIX applied). */
   scannerTaskQueue: string;
@@ -75,6 +71,8 @@ export interface BackendDeps {
   /** Allowlist, LP lockers and log-scan bounds (the deployer-reputation tool reads with them). */
   scanConfig: ScanConfig;
   deployerCache: DeployerCache;
+  /** The indexed chain data: where it lives, and its analytics engine (opened on first use). */
+  chaindata: ChaindataSettings & { analytics: () => Promise<Analytics>; close: () => void };
 }
 
 export interface BackendDepsOverrides {
@@ -86,11 +84,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
   // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
   const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-  const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const redis = createRedis(env.REDIS_URL, {
-    keyPrefix: env.REDIS_KEY_PREFIX,
-    tlsCaPath: env.REDIS_TLS_CA_PATH,
-  });
+  const { mongo, redis, scans, receipts, invoices } = createStores(env, { failFast: true });
   const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
   const scanConfig = overrides.scanConfig ?? readScanConfig();
   return {
@@ -98,12 +92,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     mongo,
     redis,
     chains: new ChainClients({ rpcUrls, requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS }),
-    scans: new ScanStore({
-      db: mongo.db,
-      redis,
-      ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
-      jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
-    }),
+    scans,
     version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
     scannerTaskQueue: taskQueueName(TaskQueue.scanner, env.TASK_QUEUE_PREFIX),
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
@@ -133,8 +122,8 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
         nonceTtlSeconds: env.WALLET_PROOF_NONCE_TTL_SECONDS,
       }),
       reservations: new PaymentReservations(redis),
-      receipts: new ReceiptStore(mongo.db, redis),
-      invoices: new InvoiceStore(mongo.db, redis),
+      receipts,
+      invoices,
       facilitatorUrl: env.FACILITATOR_URL,
       invoiceTtlSeconds: env.X402_INVOICE_TTL_SECONDS,
       refundWindowSeconds: env.X402_REFUND_WINDOW_SECONDS,
@@ -165,7 +154,14 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     mcpPublicUrl: env.MCP_PUBLIC_URL.replace(/\/+$/, ''),
     scanConfig,
     deployerCache: new DeployerCache(scanConfig.limits.SCAN_DEPLOYER_CACHE_SECONDS),
+    chaindata: lazyAnalytics(chaindataSettings(env)),
   };
+}
+
+/** The engine runs in its own process, started on the first data request (and again if it dies). */
+function lazyAnalytics(settings: ChaindataSettings): BackendDeps['chaindata'] {
+  const sandbox = new SandboxedAnalytics(settings.root, settings.limits);
+  return { ...settings, analytics: () => Promise.resolve(sandbox), close: () => sandbox.close() };
 }
 
 /** The sandbox quotes on a test network only; unset, it shares the main settings when those are one. */
@@ -196,5 +192,6 @@ function sandboxOf(env: BackendEnv): BackendDeps['x402']['sandbox'] {
 }
 
 export async function closeBackendDeps(deps: BackendDeps): Promise<void> {
-  await Promise.allSettled([deps.temporal.connection.close(), deps.mongo.close(), deps.redis.quit()]);
+  deps.chaindata.close();
+  await Promise.allSettled([deps.temporal.connection.close(), closeStores(deps)]);
 }

@@ -1,9 +1,10 @@
 import { WorkflowFailedError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { ScanResult } from '../../core/scan/result.ts';
-import type { StoredScan } from '../../core/stores/scans.ts';
-import type { ScanProgress } from '../../core/temporal/scanMessages.ts';
+import { Reason } from '../../core/errors/reasons.ts';
+import type { ScanProgress } from '../../scanner/core/messages.ts';
+import { ScanResult } from '../../scanner/core/result.ts';
+import type { StoredScan } from '../../scanner/scanStore.ts';
 
 /** What a scan job looks like to callers: its schema and the views built from Temporal and the stores. */
 
@@ -122,12 +123,15 @@ export function progressOf(result: ScanResult): ScanJob['progress'] {
 /** The reason a closed job did not complete, from the failure chain Temporal recorded. */
 export function failureOf(error: unknown): { reason: string; message: string } {
   const cause = error instanceof WorkflowFailedError ? error.cause : error;
-  if (cause instanceof ApplicationFailure) return { reason: cause.type ?? 'failed', message: cause.message };
-  if (cause instanceof CancelledFailure) return { reason: 'cancelled', message: 'The job was cancelled.' };
+  if (cause instanceof ApplicationFailure)
+    return { reason: cause.type ?? Reason.failed, message: cause.message };
+  if (cause instanceof CancelledFailure)
+    return { reason: Reason.cancelled, message: 'The job was cancelled.' };
   if (cause instanceof TerminatedFailure)
-    return { reason: 'terminated', message: 'The job was terminated by an operator.' };
-  if (cause instanceof TimeoutFailure) return { reason: 'timed_out', message: 'The job ran out of time.' };
-  return { reason: 'failed', message: cause instanceof Error ? cause.message : 'The job failed.' };
+    return { reason: Reason.terminated, message: 'The job was terminated by an operator.' };
+  if (cause instanceof TimeoutFailure)
+    return { reason: Reason.timedOut, message: 'The job ran out of time.' };
+  return { reason: Reason.failed, message: cause instanceof Error ? cause.message : 'The job failed.' };
 }
 
 export function statusUrl(jobId: string): string {

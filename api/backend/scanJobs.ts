@@ -1,4 +1,6 @@
 import {
+  type Client,
+  type Connection,
   isGrpcDeadlineError,
   isGrpcServiceError,
   type WorkflowExecutionDescription,
@@ -6,16 +8,20 @@ import {
   type WorkflowHandle,
   type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
-import { isRpcUnreachable } from '../../core/chains/rpcErrors.ts';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import type { Redis } from 'ioredis';
+import type { ChainClients } from '../../clients/chains/chainClients.ts';
+import { isErrorCode } from '../../core/errors/codes.ts';
+import { Reason } from '../../core/errors/reasons.ts';
 import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
-import { assertScannable, checkScanRequest } from '../../core/scan/resolveTarget.ts';
 import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
-import { scanProgressQuery, type ScanTokenInput } from '../../core/temporal/scanMessages.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
+import { scanProgressQuery, type ScanTokenInput } from '../../scanner/core/messages.ts';
+import { SCAN_REFUSALS } from '../../scanner/core/refusals.ts';
+import type { ScanStore } from '../../scanner/scanStore.ts';
+import { checkScanRequest } from '../../scanner/target.ts';
 import type { scanToken } from '../../workflows/scanToken.ts';
-import type { BackendDeps } from './deps.ts';
 import { JobHolders, LetGo } from './jobHolders.ts';
 import {
   CLOSED,
@@ -29,7 +35,7 @@ import {
   statusUrl,
 } from './scanJobViews.ts';
 
-export { JobStatus, ScanCancellation, ScanJob } from './scanJobViews.ts';
+export { ScanCancellation, ScanJob } from './scanJobViews.ts';
 
 /** Who holds a job while it runs: an API caller until it cancels, or a waiter while it waits. */
 export interface JobHolder {
@@ -45,11 +51,6 @@ export interface Canceller {
   operator: boolean;
 }
 
-/** How often a submission retries when the run it joined was being cancelled by its last holder. */
-const REJOIN_ATTEMPTS = 3;
-/** How long a cancelled run gets to stop before a new request ends it to start a fresh one. */
-const CANCELLED_RUN_GRACE_MS = 3_000;
-
 export interface SubmitScan {
   chain: string;
   address: string;
@@ -57,16 +58,42 @@ export interface SubmitScan {
   fresh?: boolean | undefined;
 }
 
+/** What scan jobs need: the workflow engine, the scan store's read side, and the chains served. */
+export interface ScanJobsDeps {
+  temporal: { client: Client; connection: Connection };
+  scans: Pick<ScanStore, 'cached' | 'cachedJob' | 'byJobId'>;
+  /** Which chains this deployment serves, to refuse a request before any job starts (no chain is read). */
+  chains: ChainClients;
+  /** Task queue the scanner workflows are started on (TASK_QUEUE_PREFIX applied). */
+  scannerTaskQueue: string;
+  /** Upper bound of a request's wait_ms. */
+  scanWaitMaxMs: number;
+  /** Where who holds which job is kept. */
+  redis: Redis;
+}
+
+/**
+ * How long a request waits at least for the scan's first step, which reads the chain: a target
+ * the chain refuses (no code at the address, not a mint) is answered as that problem, not as a
+ * job that fails later. Bounded so a missing worker or a slow chain still answers 202.
+ */
+const VERDICT_WAIT_MS = 2_000;
+/** How often a submission retries when the run it joined was being cancelled by its last holder. */
+const REJOIN_ATTEMPTS = 3;
+/** How long a cancelled run gets to stop before a new request ends it to start a fresh one. */
+const CANCELLED_RUN_GRACE_MS = 3_000;
+
 /**
  * Scan jobs on top of Temporal: a job is a scanToken workflow run. Starting coalesces identical
  * requests onto the running workflow; reading prefers the stored result and falls back to the
- * workflow's own state (progress query, failure cause).
+ * workflow's own state (progress query, failure cause). Who may cancel or read a job is who holds
+ * it (jobHolders.ts).
  */
 export class ScanJobs {
-  readonly #deps: BackendDeps;
+  readonly #deps: ScanJobsDeps;
   readonly #holders: JobHolders;
 
-  constructor(deps: BackendDeps) {
+  constructor(deps: ScanJobsDeps) {
     this.#deps = deps;
     this.#holders = new JobHolders(deps.redis);
   }
@@ -76,8 +103,10 @@ export class ScanJobs {
   }
 
   /**
-   * Starts (or joins) a scan for `holder`; waits up to wait_ms for its outcome. A transient holder
-   * (a tool call) holds the job only while it waits.
+   * Starts (or joins) a scan for `holder`; waits up to wait_ms for its outcome, and at least for
+   * its verdict on the target. The chain is read by the scan alone: a target it refuses fails its
+   * job with the reason, and the request is answered with that problem (naming the job). A
+   * transient holder (a tool call) holds the job only while it waits.
    */
   async submit(request: SubmitScan, holder: JobHolder): Promise<ScanJob> {
     const target = checkScanRequest(this.#deps.chains, request);
@@ -90,27 +119,22 @@ export class ScanJobs {
         return completedView(cached, true);
       }
     }
-    try {
-      await assertScannable(this.#deps.chains, target);
-    } catch (error) {
-      // An unreachable chain is the job's to report (bounded retries, a clear reason); the
-      // request itself is fine. Anything else (no code at the address) is the caller's problem.
-      if (!isRpcUnreachable(error)) throw error;
-    }
 
     const { handle, jobId } = await this.#startAndJoin(chain, target, holder);
     try {
-      const waitMs = Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs);
-      if (waitMs > 0) {
-        try {
-          const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
-            handle.result(),
-          );
-          return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
-        } catch (error) {
-          if (error instanceof WorkflowFailedError) return await this.get(jobId);
-          if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
+      const waitMs = Math.max(Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs), VERDICT_WAIT_MS);
+      try {
+        const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
+          handle.result(),
+        );
+        return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
+      } catch (error) {
+        if (error instanceof WorkflowFailedError) {
+          const refusal = refusalOf(error, jobId);
+          if (refusal) throw refusal;
+          return await this.get(jobId);
         }
+        if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
       }
       return runningView(jobId, chain, target.address, null);
     } finally {
@@ -120,7 +144,8 @@ export class ScanJobs {
 
   /**
    * Starts the scan's workflow, or finds the running one, and joins it. A run whose last holder is
-   * cancelling it is not joined: the submission waits for it to close and starts a new run.
+   * cancelling it is not joined: the submission lets it stop (ending it if it does not stop soon)
+   * and starts a new run.
    */
   async #startAndJoin(
     chain: string,
@@ -155,7 +180,7 @@ export class ScanJobs {
       const joined = await this.#holders.join(jobId, holder.id).catch(() => true);
       if (joined) return { handle, jobId };
       if (attempt >= REJOIN_ATTEMPTS)
-        throw new VigilError('engine_unavailable', 'The scan is being cancelled; retry shortly.', {
+        throw new VigilError(Reason.engineUnavailable, 'The scan is being cancelled; retry shortly.', {
           headers: { 'retry-after': '2' },
         });
       // Its last holder cancelled this run: let it stop, and end it if it has not stopped soon
@@ -181,16 +206,20 @@ export class ScanJobs {
   async assertReadable(jobId: string, caller: { id: string; apiKeyId: string | null }): Promise<void> {
     if (caller.apiKeyId) return;
     if (!parseJobId(jobId))
-      throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
+      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
+        extensions: { field: 'job_id' },
+      });
     const holds = await orStoreUnavailable('Job ownership', () => this.#holders.holds(jobId, caller.id));
     if (!holds)
-      throw new VigilError('job_not_owned', 'Only a caller that started or joined this job may read it.');
+      throw new VigilError(Reason.jobNotOwned, 'Only a caller that started or joined this job may read it.');
   }
 
   async get(jobId: string): Promise<ScanJob> {
     const ref = parseJobId(jobId);
     if (!ref)
-      throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
+      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
+        extensions: { field: 'job_id' },
+      });
     // Hot copy first, then the job's own state in Temporal, then the permanent record (a job
     // past Temporal's retention, or Temporal unreachable).
     const cached = await this.#deps.scans.cachedJob(jobId);
@@ -201,14 +230,14 @@ export class ScanJobs {
     try {
       description = await this.#describe(handle, jobId);
     } catch (error) {
-      if (!(error instanceof VigilError) || error.code === 'engine_unavailable')
+      if (!(error instanceof VigilError) || error.code === Reason.engineUnavailable)
         unavailable = engineUnavailable(error);
-      else if (error.code !== 'job_not_found') throw error;
+      else if (error.code !== Reason.jobNotFound) throw error;
     }
     if (!description) {
       const stored = await this.#deps.scans.byJobId(jobId);
       if (stored) return completedView(stored, false);
-      throw unavailable ?? new VigilError('job_not_found', `No scan job ${jobId}.`);
+      throw unavailable ?? new VigilError(Reason.jobNotFound, `No scan job ${jobId}.`);
     }
     const [, chain = '', address = ''] = ref.workflowId.split(':');
     const status = CLOSED[description.status.name];
@@ -241,15 +270,20 @@ export class ScanJobs {
   async cancel(jobId: string, canceller: Canceller): Promise<ScanCancellation> {
     const ref = parseJobId(jobId);
     if (!ref)
-      throw new VigilError('bad_request', 'This is not a scan job id.', { extensions: { field: 'job_id' } });
+      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
+        extensions: { field: 'job_id' },
+      });
     const handle = this.#deps.temporal.client.workflow.getHandle<typeof scanToken>(ref.workflowId, ref.runId);
     const description = await this.#describe(handle, jobId);
     const holds = await orStoreUnavailable('Job ownership', () => this.#holders.holds(jobId, canceller.id));
     if (!holds && !canceller.operator)
-      throw new VigilError('job_not_owned', 'Only a caller that started or joined this job may cancel it.');
+      throw new VigilError(
+        Reason.jobNotOwned,
+        'Only a caller that started or joined this job may cancel it.',
+      );
     if (description.status.name !== 'RUNNING') {
       throw new VigilError(
-        'job_not_running',
+        Reason.jobNotRunning,
         `The job has already finished (${description.status.name.toLowerCase()}).`,
       );
     }
@@ -257,7 +291,10 @@ export class ScanJobs {
       this.#holders.letGo(jobId, canceller.id, canceller.operator ? 'force' : 'cancel'),
     );
     if (letGo.outcome === LetGo.notHolder)
-      throw new VigilError('job_not_owned', 'Only a caller that started or joined this job may cancel it.');
+      throw new VigilError(
+        Reason.jobNotOwned,
+        'Only a caller that started or joined this job may cancel it.',
+      );
     if (letGo.outcome === LetGo.cancel) {
       try {
         await handle.cancel();
@@ -281,18 +318,28 @@ export class ScanJobs {
       return await handle.describe();
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) {
-        throw new VigilError('job_not_found', `No scan job ${jobId}.`);
+        throw new VigilError(Reason.jobNotFound, `No scan job ${jobId}.`);
       }
       throw engineUnavailable(error);
     }
   }
 }
 
+/** A job the scan refused (its target, as the chain showed it), as the problem the request answers. */
+function refusalOf(error: WorkflowFailedError, jobId: string): VigilError | undefined {
+  const { cause } = error;
+  if (!(cause instanceof ApplicationFailure) || !cause.type || !SCAN_REFUSALS.includes(cause.type)) return;
+  if (!isErrorCode(cause.type)) return;
+  return new VigilError(cause.type, cause.message, {
+    extensions: { job_id: jobId, status_url: statusUrl(jobId) },
+  });
+}
+
 function engineUnavailable(error: unknown): VigilError {
   if (error instanceof VigilError) return error;
   const unreachable = isGrpcServiceError(error) || isGrpcDeadlineError(error);
   return new VigilError(
-    'engine_unavailable',
+    Reason.engineUnavailable,
     unreachable ? 'The workflow engine did not answer.' : 'The workflow engine rejected the request.',
     { headers: { 'retry-after': '5' }, cause: error },
   );

@@ -1,4 +1,4 @@
-import { findTool, type ToolDefinition, type ToolName } from '../../core/catalog/index.ts';
+import { findTool } from '../../core/catalog/index.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import type { Caller } from '../plugins/caller.ts';
 import { trialIdentityOf, type Trials } from './x402/trials.ts';
@@ -30,10 +30,11 @@ export class ScannerTrials {
   async admit(
     caller: Caller,
     headers: Record<string, string | string[] | undefined>,
-    toolName: ToolName,
+    toolName: 'token_risk' | 'deployer_reputation',
   ): Promise<TrialAdmission | null> {
     if (caller.apiKeyId) return null;
-    const tool = findTool(toolName) as ToolDefinition;
+    const tool = findTool(toolName);
+    if (!tool) throw new Error(`the catalog has no ${toolName}`);
     const payAt = `${this.#publicUrl}/api/v1/x402-tools/${tool.name}`;
     const identity = await trialIdentityOf(caller, headers, this.#proofs);
     if (!identity) {

@@ -1,6 +1,6 @@
 import type { LoggerOptions } from 'pino';
 import { z } from 'zod';
-import { StepTimings } from '../../core/timing/stepTimings.ts';
+import { StepTimings } from '../plugins/stepTimings.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { FacilitatorEngines } from './engine.ts';

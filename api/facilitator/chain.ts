@@ -11,7 +11,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainInfo } from '../../core/chains/registry.ts';
-import { countStep } from '../../core/timing/stepTimings.ts';
+import { countStep } from '../plugins/stepTimings.ts';
 
 /** What the facilitator reads and watches on an EIP-3009 token. */
 export const tokenAbi = parseAbi([

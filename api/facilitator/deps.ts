@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
-import { readRpcConfig } from '../../core/chains/rpcConfig.ts';
+import { readRpcConfig } from '../../clients/chains/rpcConfig.ts';
 import { findChain } from '../../core/chains/registry.ts';
-import { createRedis } from '../../core/stores/redis.ts';
+import { createRedis } from '../../clients/redis.ts';
 import type { FacilitatorEnv } from './config.ts';
 import { FacilitatorEngines } from './engine.ts';
 import { EvmFacilitator } from './evmFacilitator.ts';

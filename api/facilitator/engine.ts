@@ -1,5 +1,5 @@
 import type { SettleResponse, VerifyResponse } from '@x402/core/types';
-import { StepTimings } from '../../core/timing/stepTimings.ts';
+import { StepTimings } from '../plugins/stepTimings.ts';
 import { PaymentReason } from '../../core/x402/reasons.ts';
 import { isSolanaNetwork } from '../../core/x402/svmProof.ts';
 import { type EvmFacilitator, SOLANA_NOT_OFFERED } from './evmFacilitator.ts';

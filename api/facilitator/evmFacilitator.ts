@@ -7,7 +7,7 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { type Address, type Hex, getAddress, type NonceManager } from 'viem';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
-import { StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
+import { StepTimings, timeStep, withTimings } from '../plugins/stepTimings.ts';
 import { canonicalJson } from '../../core/x402/canonicalJson.ts';
 import { authorizationKey } from '../../core/x402/proof.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';

@@ -19,7 +19,7 @@ import { findDefaultAsset, SettlementCache, toFacilitatorSvmSigner } from '@x402
 import { ExactSvmScheme } from '@x402/svm/exact/facilitator';
 import { SOLANA_DEVNET_GENESIS_HASH } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
-import { StepTimings, timeStep, withTimings } from '../../core/timing/stepTimings.ts';
+import { StepTimings, timeStep, withTimings } from '../plugins/stepTimings.ts';
 import { canonicalJson } from '../../core/x402/canonicalJson.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
 import { parseSvmRequest, type SvmRequest } from './svmRequest.ts';

@@ -124,7 +124,7 @@ export function fingerprintOf(network: string, clientId: string | null): string 
  * an IPv6 address is its prefix, since one subscriber holds a whole /64 and could otherwise be a
  * new client per address.
  */
-export function networkOf(address: string, ipv6Prefix: number): string {
+function networkOf(address: string, ipv6Prefix: number): string {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     parsed = ipaddr.process(address);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorCodes, isErrorCode } from '../../core/errors/codes.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import type { VigilApp } from './service.ts';
+import { Reason } from '../../core/errors/reasons.ts';
 
 const ErrorDoc = z.object({
   code: z.string(),
@@ -24,7 +25,7 @@ export function errorDocRoutes(app: VigilApp): void {
     },
     (request) => {
       const { code } = request.params;
-      if (!isErrorCode(code)) throw new VigilError('not_found', `No error type "${code.slice(0, 64)}".`);
+      if (!isErrorCode(code)) throw new VigilError(Reason.notFound, `No error type "${code.slice(0, 64)}".`);
       return { code, ...ErrorCodes[code] };
     },
   );

@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { errorDocRoutes } from './errorDocs.ts';
 import type { VigilApp } from './service.ts';
 
 /** The API contract's version string (the OpenAPI document's info.version). */
@@ -15,8 +16,9 @@ export interface OpenApiOptions {
 }
 
 /**
- * OpenAPI 3.1 generated from the route schemas (register before the routes), served as JSON at
- * /openapi.json and as an interactive page.
+ * A service's documentation: OpenAPI 3.1 generated from the route schemas (register before the
+ * routes), served as JSON at /openapi.json and as an interactive page, and the page of every
+ * problem type (GET /errors/{code}), so each problem's `type` URL resolves on every service.
  */
 export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): Promise<void> {
   await app.register(fastifySwagger, {
@@ -30,4 +32,5 @@ export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): P
   });
   await app.register(fastifySwaggerUi, { routePrefix: options.docsPath ?? '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  errorDocRoutes(app);
 }

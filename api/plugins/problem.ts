@@ -4,9 +4,10 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ErrorCode, ErrorCodes } from '../../core/errors/codes.ts';
-import { isVigilError, VigilError } from '../../core/errors/vigilError.ts';
+import { isVigilError } from '../../core/errors/vigilError.ts';
+import { Reason } from '../../core/errors/reasons.ts';
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** The RFC 7807 problem document; extension members (errors, checks...) are allowed. */
 export const Problem = z
@@ -91,13 +92,13 @@ export const problemPlugin = fp<ProblemPluginOptions>(
           reply.header('allow', allowed.join(', ')),
           build(
             request,
-            'method_not_allowed',
+            Reason.methodNotAllowed,
             `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`,
             { allow: allowed },
           ),
         );
       }
-      return send(reply, build(request, 'not_found', `No route answers ${request.method} ${path}.`));
+      return send(reply, build(request, Reason.notFound, `No route answers ${request.method} ${path}.`));
     });
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -113,7 +114,7 @@ export const problemPlugin = fp<ProblemPluginOptions>(
           type: issue.keyword,
         }));
         const fields = errors.map((entry) => entry.loc.join('.')).join(', ');
-        const code: ErrorCode = where === 'body' ? 'validation_failed' : 'bad_request';
+        const code: ErrorCode = where === 'body' ? Reason.validationFailed : Reason.badRequest;
         return send(
           reply,
           build(request, code, `Invalid ${fields}: ${errors.map((entry) => entry.msg).join('; ')}`, {
@@ -123,30 +124,31 @@ export const problemPlugin = fp<ProblemPluginOptions>(
       }
       if (isResponseSerializationError(error)) {
         request.log.error({ err: error }, 'response did not match its schema');
-        return send(reply, build(request, 'internal_error', 'The server could not produce a valid answer.'));
+        return send(
+          reply,
+          build(request, Reason.internalError, 'The server could not produce a valid answer.'),
+        );
       }
       const status = error.statusCode ?? 500;
       if (status === 413)
-        return send(reply, build(request, 'payload_too_large', 'The request body is too large.'));
+        return send(reply, build(request, Reason.payloadTooLarge, 'The request body is too large.'));
       if (status === 415)
         return send(
           reply,
           build(
             request,
-            'unsupported_media_type',
+            Reason.unsupportedMediaType,
             `Unsupported Content-Type: ${request.headers['content-type'] ?? 'none'}.`,
           ),
         );
-      if (status === 404) return send(reply, build(request, 'not_found', 'Not found.'));
+      if (status === 404) return send(reply, build(request, Reason.notFound, 'Not found.'));
       if (status >= 400 && status < 500) {
         // Fastify's own client errors (malformed JSON, empty body with a JSON content type...).
-        return send(reply, build(request, 'bad_request', error.message));
+        return send(reply, build(request, Reason.badRequest, error.message));
       }
       request.log.error({ err: error }, 'unhandled error');
-      return send(reply, build(request, 'internal_error', 'An unexpected error occurred.'));
+      return send(reply, build(request, Reason.internalError, 'An unexpected error occurred.'));
     });
   },
   { name: 'vigil-problem', fastify: '5.x' },
 );
-
-export { VigilError };

@@ -30,7 +30,7 @@ export interface ServiceOptions {
 }
 
 /** Headers that carry credentials or payment proofs never reach a log line. */
-export const REDACTED_LOG_PATHS = [
+const REDACTED_LOG_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',

@@ -1,5 +1,4 @@
 import type { LoggerOptions } from 'pino';
-import { errorDocRoutes } from '../plugins/errorDocs.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { callerPlugin } from '../plugins/caller.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
@@ -38,7 +37,6 @@ export async function buildScraperApp(deps: ScraperDeps, options: ScraperAppOpti
   healthRoutes(app, deps);
   scrapeRoutes(app, new ScrapeJobs(deps));
   strategyRoutes(app, deps);
-  errorDocRoutes(app);
   await app.ready();
   return app;
 }

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
-import { createRedis } from '../../core/stores/redis.ts';
-import { temporalConnectionOptions } from '../../core/temporal/connectionOptions.ts';
+import { createRedis } from '../../clients/redis.ts';
+import { temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import { resolveChromiumPath } from '../../scraper/browser/launchOptions.ts';
 import { PageStore } from '../../scraper/pageStore.ts';

@@ -7,6 +7,7 @@ import type { ScrapeJobInput, ScrapeOutcome, TierAttempt } from '../../core/scra
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
 import type { scrapePage } from '../../workflows/scrapePage.ts';
+import type { Converted } from '../../scraper/convert/convert.ts';
 import type { ScraperDeps } from './deps.ts';
 import type { Attempt, ScrapeRequest, ScrapeResponse } from './schemas.ts';
 
@@ -59,6 +60,15 @@ export class ScrapeJobs {
       jobId,
       url: request.url,
       format: request.format,
+      options: {
+        onlyMainContent: request.only_main_content,
+        includeLinks: request.include_links,
+        ...(request.chunks === true
+          ? { chunks: true as const }
+          : request.chunks
+            ? { chunks: { maxChars: request.chunks.max_chars, overlapChars: request.chunks.overlap_chars } }
+            : {}),
+      },
       screenshot: request.screenshot,
       deadline,
       startedAt,
@@ -105,9 +115,12 @@ export class ScrapeJobs {
     switch (outcome.kind) {
       case 'ok': {
         const page = outcome.page;
-        const content = page ? await this.#deps.pages.content(page.contentKey) : undefined;
-        if (!page || content === undefined || !outcome.tier)
+        const stored = page ? await this.#deps.pages.content(page.contentKey) : undefined;
+        if (!page || stored === undefined || !outcome.tier)
           throw new Error('the scraped page is missing from the page store');
+        const { content, links, chunks } = page.extras
+          ? (stored as Converted)
+          : { content: stored, links: undefined, chunks: undefined };
         const screenshot = page.screenshotKey
           ? await this.#deps.pages.screenshotBase64(page.screenshotKey)
           : undefined;
@@ -121,6 +134,8 @@ export class ScrapeJobs {
           content,
           elapsed_ms: Date.now() - startedAt,
           ...(screenshot ? { screenshot } : {}),
+          ...(links ? { links } : {}),
+          ...(chunks ? { chunks } : {}),
           tier: outcome.tier,
           start: { tier: first?.tier ?? outcome.tier, reason: outcome.startReason },
           attempts,

@@ -23,7 +23,7 @@ export function catalogStats(tools: readonly ToolDefinition[] = TOOLS) {
 }
 
 /** The tool's input as JSON Schema (derived from its zod schema). */
-export function toolInputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
+function toolInputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
   return z.toJSONSchema(tool.input, { target: 'draft-2020-12' });
 }
 

@@ -17,9 +17,11 @@ export const ScanView = { full: 'full', honeypot: 'honeypot', contractSafety: 'c
 export type ScanView = (typeof ScanView)[keyof typeof ScanView];
 
 /** What runs a tool: a workflow (awaited), or a function in the API process. */
-export type ToolRun =
+type ToolRun =
   | { readonly kind: 'workflow'; readonly workflow: 'scanToken'; readonly view: ScanView }
-  | { readonly kind: 'function'; readonly fn: 'riskModel' | 'deployerReputation' };
+  | { readonly kind: 'function'; readonly fn: 'riskModel' | 'deployerReputation' }
+  /** A chain-data function over the analytics engine (chaindata/tools.ts). */
+  | { readonly kind: 'data'; readonly fn: 'analyticsQuery' | 'parquetQuery' | 'labelsQuery' | 'labelsStats' };
 
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   /** Path segment of POST /api/v1/x402-tools/{name}; stable. */

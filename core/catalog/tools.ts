@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../risk/model.ts';
+import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../../scanner/core/risk/model.ts';
 import {
   Capability,
   ChainKind,
@@ -8,6 +8,7 @@ import {
   type ChainInfo,
   hasCapability,
 } from '../chains/registry.ts';
+import { AnalyticsQueryInput, LabelsQueryInput, RawQueryInput } from './dataInputs.ts';
 import { type ToolDefinition, PriceTier, ScanView } from './schema.ts';
 
 /** The registry's chains that pass `applies`, as a non-empty tuple for z.enum. */
@@ -44,6 +45,9 @@ const DeployerTarget = chainTarget(
 );
 
 const NoInput = z.object({}).strict();
+
+/** EVM chains: the indexer reads EVM logs. */
+const EVM_CHAINS = chainsWhere((chain) => chain.kind === ChainKind.evm);
 
 /**
  * Every tool Vigil sells, declared once. REST routes, prices, the discovery documents and (later)
@@ -107,6 +111,61 @@ export const TOOLS = [
     sources: 'chain RPC',
   },
   {
+    name: 'analytics_query',
+    title: 'Analytics SQL',
+    description:
+      'Read-only SQL over Vigil’s indexed chain data (DuckDB): one SELECT over the views blocks, transfers, swaps, ' +
+      'pools, pool_events, deployments and labels. Answers columns with types, rows (capped), and the elapsed time.',
+    input: AnalyticsQueryInput,
+    chains: EVM_CHAINS,
+    tier: PriceTier.premium,
+    priceUsd: 0.1,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'data', fn: 'analyticsQuery' },
+    sources: 'index',
+  },
+  {
+    name: 'parquet_query',
+    title: 'Raw chain data',
+    description:
+      'Transfers, swaps, pools, pool events or deployments by chain, address, token, block range and time range, ' +
+      'a page at a time (cursor pagination), from the indexed Parquet files.',
+    input: RawQueryInput,
+    chains: EVM_CHAINS,
+    tier: PriceTier.premium,
+    priceUsd: 0.05,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'data', fn: 'parquetQuery' },
+    sources: 'index',
+  },
+  {
+    name: 'eth_labels_query',
+    title: 'Labelled addresses',
+    description:
+      'Labelled Ethereum addresses (exchanges, phishing and hacks, tokens, burn addresses) by address, label, ' +
+      'category or name substring, with each label’s source.',
+    input: LabelsQueryInput,
+    chains: ['ethereum'],
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 5, wallet: 5 },
+    run: { kind: 'data', fn: 'labelsQuery' },
+    sources: 'labels',
+  },
+  {
+    name: 'eth_labels_stats',
+    title: 'Label statistics',
+    description:
+      'How many labels the database holds: totals, unique addresses, counts per category, label, source and chain.',
+    input: NoInput,
+    chains: ['ethereum'],
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 5, wallet: 5 },
+    run: { kind: 'data', fn: 'labelsStats' },
+    sources: 'labels',
+  },
+  {
     name: 'risk_model',
     title: 'Risk model',
     description: `How scores arise (${MODEL_VERSION}): category weights, tier bands, gates and confidence. Free.`,
@@ -119,9 +178,6 @@ export const TOOLS = [
     sources: 'risk model',
   },
 ] as const satisfies readonly ToolDefinition[];
-
-export type Tool = (typeof TOOLS)[number];
-export type ToolName = Tool['name'];
 
 const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
 

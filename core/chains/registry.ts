@@ -41,7 +41,7 @@ export interface ChainInfo {
 }
 
 /** Uniswap V2 on Ethereum; the devnet deploys the same contracts at the same addresses. */
-export const UNISWAP_V2_MAINNET = {
+const UNISWAP_V2_MAINNET = {
   protocol: 'uniswap-v2',
   name: 'Uniswap V2',
   factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
@@ -307,9 +307,4 @@ export function getChain(id: ChainId): ChainInfo {
 
 export function hasCapability(chain: ChainInfo, capability: Capability): boolean {
   return chain.capabilities.includes(capability);
-}
-
-/** The chains Vigil covers in production (the local devnet is not counted). */
-export function coveredChains(): ChainInfo[] {
-  return CHAINS.filter((chain: ChainInfo) => !chain.local);
 }

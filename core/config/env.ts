@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { BaseError } from '../errors/baseError.ts';
 
 /** Thrown at boot when the environment does not match a module's schema; lists every problem. */
-export class ConfigError extends Error {
+export class ConfigError extends BaseError {
   override readonly name = 'ConfigError';
   readonly issues: string[];
   constructor(issues: string[]) {

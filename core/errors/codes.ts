@@ -1,7 +1,10 @@
+import type { ProblemCode } from './reasons.ts';
+
 /**
- * Every problem Vigil answers with has a stable machine code here: its HTTP status, a title and
- * what it means. The problem `type` is `<public url>/errors/<code>`, and GET /errors/<code>
- * serves this entry, so a type URL always resolves to its documentation. Codes are never reused.
+ * How the HTTP edge answers each problem reason of the registry (reasons.ts): its status, a title
+ * and what it means. The problem `type` is `<public url>/errors/<code>`, and GET /errors/<code>
+ * serves this entry, so a type URL always resolves to its documentation. The compiler holds this
+ * table and the registry together: a reason without an entry, or an entry without a reason, fails.
  */
 export const ErrorCodes = {
   bad_request: {
@@ -25,7 +28,8 @@ export const ErrorCodes = {
     status: 422,
     title: 'Address has no contract code',
     description:
-      'A token scan needs a contract; the address holds no code on that chain at the latest block.',
+      'A token scan needs a contract; the scan found no code at the address at the block it pinned (on Solana: the ' +
+      'account is not a mint). `job_id` names the refused job.',
   },
   capability_not_supported: {
     status: 422,
@@ -147,6 +151,26 @@ export const ErrorCodes = {
       'A store this answer depends on (Redis) did not answer, so nothing was served for free and nothing was ' +
       'charged; retry after the Retry-After delay.',
   },
+  sql_rejected: {
+    status: 400,
+    title: 'SQL rejected',
+    description:
+      'analytics_query runs exactly one read-only SELECT (or WITH ... SELECT) over Vigil’s views; `reason` says what was refused: ' +
+      'another statement kind, several statements, a table that is not a view, a file or URL table function, a settings function.',
+  },
+  query_failed: {
+    status: 422,
+    title: 'Query failed',
+    description:
+      'The query was allowed but did not answer: `reason` is timeout (cancelled at the time limit), memory (past the memory limit), ' +
+      'too_large (the answer exceeds the size limit) or error (DuckDB refused it, e.g. an unknown column).',
+  },
+  analytics_unavailable: {
+    status: 503,
+    title: 'Analytics unavailable',
+    description:
+      'The analytics engine is busy (every query slot taken) or could not be opened; retry after Retry-After.',
+  },
   not_found: { status: 404, title: 'Not found', description: 'No route answers this path.' },
   job_not_found: {
     status: 404,
@@ -220,9 +244,9 @@ export const ErrorCodes = {
     description:
       'The workflow engine could not be reached to start or read the job. Retry after the Retry-After delay.',
   },
-} as const satisfies Record<string, { status: number; title: string; description: string }>;
+} as const satisfies Record<ProblemCode, { status: number; title: string; description: string }>;
 
-export type ErrorCode = keyof typeof ErrorCodes;
+export type ErrorCode = ProblemCode;
 
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(ErrorCodes, value);

@@ -1,3 +1,4 @@
+import { BaseError } from './baseError.ts';
 import { type ErrorCode, ErrorCodes } from './codes.ts';
 
 export interface VigilErrorOptions {
@@ -9,7 +10,7 @@ export interface VigilErrorOptions {
 }
 
 /** An error that maps to one problem document. `detail` is written for the person reading it. */
-export class VigilError extends Error {
+export class VigilError extends BaseError {
   override readonly name = 'VigilError';
   readonly code: ErrorCode;
   readonly status: number;
@@ -17,7 +18,7 @@ export class VigilError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, detail: string, options: VigilErrorOptions = {}) {
-    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    super(detail, { cause: options.cause });
     this.code = code;
     this.status = ErrorCodes[code].status;
     this.extensions = options.extensions ?? {};

@@ -6,7 +6,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Abi, Hex } from 'viem';
 
-export interface ContractArtifact {
+interface ContractArtifact {
   abi: Abi;
   /** Creation code (constructor arguments are appended to it). */
   bytecode: Hex;
@@ -33,8 +33,8 @@ export interface CompileContractsParameters {
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(import.meta.url);
 
-export const DEVNET_CONTRACTS_DIR = fileURLToPath(new URL('./contracts/', import.meta.url));
-export const DEFAULT_SOLC_CACHE_DIR = join(repoRoot, '.data', 'cache', 'solc');
+const DEVNET_CONTRACTS_DIR = fileURLToPath(new URL('./contracts/', import.meta.url));
+const DEFAULT_SOLC_CACHE_DIR = join(repoRoot, '.data', 'cache', 'solc');
 // OpenZeppelin 5.x emits mcopy, which only exists from Cancun on.
 export const DEFAULT_EVM_VERSION = 'cancun';
 // Test tokens compile unoptimized: a cold compile is several times faster and their gas
@@ -102,11 +102,6 @@ export async function compileContracts(parameters: CompileContractsParameters = 
   const { artifacts, imports } = await runSolc(input);
   await writeAtomically(cacheFile, JSON.stringify({ imports, artifacts } satisfies CacheEntry));
   return artifacts;
-}
-
-/** The version solc-js reports, e.g. `0.8.37+commit.f401782d.Emscripten.clang` (loads the compiler). */
-export async function solcVersion(): Promise<string> {
-  return (await loadSolc()).version();
 }
 
 async function runSolc(input: SolcInput): Promise<CacheEntry> {

@@ -13,10 +13,10 @@ import {
  * is needed at run time. This module rebuilds that artifact; a test keeps it equal to the source.
  */
 export const HONEYPOT_DETECTOR_SOURCE_DIR = fileURLToPath(
-  new URL('../../activities/scanner/evm/contracts/', import.meta.url),
+  new URL('../../scanner/evm/contracts/', import.meta.url),
 );
 export const HONEYPOT_DETECTOR_ARTIFACT_FILE = fileURLToPath(
-  new URL('../../activities/scanner/evm/contracts/HoneypotDetector.json', import.meta.url),
+  new URL('../../scanner/evm/contracts/HoneypotDetector.json', import.meta.url),
 );
 // Optimized, unlike the devnet tokens: this code travels with every simulation call.
 const DETECTOR_OPTIMIZER: Required<OptimizerSettings> = { enabled: true, runs: 200 };

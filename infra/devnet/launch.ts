@@ -14,14 +14,14 @@ import {
   parseEther,
   stringToHex,
 } from 'viem';
-import { HOLDER_THRESHOLDS } from '../../core/risk/model.ts';
+import { HOLDER_THRESHOLDS } from '../../scanner/core/risk/model.ts';
 import type { Artifacts } from './compile.ts';
 import type { DevnetClient, DevSender } from './client.ts';
 import type { TokenKey } from './scenarioSchema.ts';
 import { type TokenSpec, TOKEN_SPECS } from './tokens.ts';
 import { UNISWAP_V2_INIT_CODE_HASH } from './uniswap.ts';
 
-export const routerAbi = parseAbi([
+const routerAbi = parseAbi([
   'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
   'function removeLiquidityETHSupportingFeeOnTransferTokens(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) returns (uint256)',
   'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable',
@@ -34,7 +34,7 @@ const initAbi = parseAbi([
   'function initializeRoles(address owner, address pauser, address blacklister, address minter)',
 ]);
 
-export const SUPPLY = parseEther('1000000000');
+const SUPPLY = parseEther('1000000000');
 const DEAD = getAddress(HOLDER_THRESHOLDS.burnAddresses[1]);
 const AIRDROP_HOLDERS = 12;
 /** Two days: a timelock long enough for holders to leave before an upgrade lands. */
@@ -51,7 +51,7 @@ export function devnetWallet(label: string): Address {
   return getAddress(`0x${keccak256(stringToHex(`vigil.devnet.${label}`)).slice(-40)}`);
 }
 
-export const AIRDROP_WALLETS: readonly Address[] = Array.from({ length: AIRDROP_HOLDERS }, (_, i) =>
+const AIRDROP_WALLETS: readonly Address[] = Array.from({ length: AIRDROP_HOLDERS }, (_, i) =>
   devnetWallet(`holder.${i}`),
 );
 

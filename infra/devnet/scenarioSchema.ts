@@ -69,7 +69,7 @@ export const ExpectedTier = z.enum(['low', 'medium', 'high', 'critical']);
 export const expectedVerdictSchema = z.object({
   /** The tier band a trader should see. */
   tier: ExpectedTier,
-  /** Every check that should fail, by check id (core/scan/checks.ts). */
+  /** Every check that should fail, by check id (scanner/core/checks.ts). */
   flags: z.array(z.string()),
   /** Whether a round-trip simulation means anything (false: the pool was drained). */
   simulable: z.boolean(),

@@ -4,7 +4,7 @@ import { type ExpectedVerdict, type TokenKey, TokenKind } from './scenarioSchema
 /** Who deploys: each token its own wallet unless two tokens share a history on purpose. */
 export type DeployerKey = string;
 
-export interface DeployContext {
+interface DeployContext {
   router: Address;
   supply: bigint;
   /** Contracts the deployer created first (FeeMath), by name. */

@@ -20,7 +20,7 @@ export const UNISWAP_V2_ROUTER02: Address = '0x7a250d5630B4cF539739dF2C5dAcb4c65
 export const UNISWAP_V2_INIT_CODE_HASH: Hex =
   '0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f';
 
-export interface UniswapV2Artifact {
+interface UniswapV2Artifact {
   abi: Abi;
   bytecode: Hex;
 }

@@ -11,6 +11,9 @@ import { StackEnv } from './config.ts';
 import { runDemo } from './demo.ts';
 import { type ManagedProcess, portOpen, REPO_ROOT, spawnService } from './processes.ts';
 import { startMongo, startRedis, startTemporal } from './services.ts';
+import { Client, Connection } from '@temporalio/client';
+import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
+import { followerInput, IndexerEnv, startIndexers } from './indexers.ts';
 
 const env = parseEnv(StackEnv);
 const dataDir = path.resolve(env.VIGIL_DATA_DIR ?? path.join(REPO_ROOT, '.data'));
@@ -229,6 +232,7 @@ async function main(): Promise<void> {
   track('backend', backend);
   track('scraper', scraper);
   track('workers', workers);
+  const following = await followChains(urls.temporal);
 
   const stackFile = path.join(dataDir, 'stack.json');
   const solanaMints = solana
@@ -255,11 +259,36 @@ async function main(): Promise<void> {
       `solana payments: mint ${solana.payments.mint} → ${solana.payments.payTo.address} (fee payer ${solana.payments.feePayer.address}; ${solana.payments.payers.length} funded payers in ${paymentsFile})`,
     );
   }
+  say(
+    `indexing ${following.join(', ')} from block ${indexerEnv.INDEXER_START_BLOCK} into ${path.join(dataDir, 'chaindata')} (progress: the indexChain workflow in the Temporal UI)`,
+  );
   say(`(written to ${stackFile})`);
 
   if (env.VIGIL_DEMO) await runDemo({ api: urls.api, apiKey, scenario, solanaMints, say });
   say('running; Ctrl-C stops everything');
   writeStackFile(stackFile, urls, scenario, solanaMints, apiKey, 'running');
+}
+
+const indexerEnv = parseEnv(IndexerEnv);
+
+/** Starts (or joins, on a restart) the follower of each INDEXER_CHAINS chain on the ingest pool. */
+async function followChains(temporalAddress: string): Promise<string[]> {
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection, namespace: indexerEnv.TEMPORAL_NAMESPACE });
+    const chains = indexerEnv.INDEXER_CHAINS.split(',')
+      .map((chain) => chain.trim())
+      .filter(Boolean);
+    await startIndexers(
+      client,
+      taskQueueName(TaskQueue.ingest, indexerEnv.TASK_QUEUE_PREFIX),
+      chains.map((chain) => followerInput(indexerEnv, chain)),
+      indexerEnv.TASK_QUEUE_PREFIX,
+    );
+    return chains;
+  } finally {
+    await connection.close();
+  }
 }
 
 function writeStackFile(

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedis } from '../../core/stores/redis.ts';
+import { createRedis } from '../../clients/redis.ts';
 import { testStack } from '../../test/support/fixtures.ts';
 import { DomainLimiter } from './domainLimiter.ts';
 
@@ -29,6 +29,22 @@ describe('per-domain politeness in Redis', () => {
     for (let i = 0; i < 3; i++) grants.push(await limiter.acquire('slow.example', 1_000));
     expect(grants.map((slot) => slot.granted)).toEqual([true, true, false]);
     expect(grants[2]).toMatchObject({ granted: false, retryAfterS: 2 });
+  });
+
+  it('spaces starts by a Crawl-delay with no burst, however generous the configured rate', async () => {
+    const limiter = new DomainLimiter(redis, {
+      maxInFlight: 100,
+      perSecond: 1_000,
+      burst: 1_000,
+      maxWaitMs: 0,
+    });
+    const first = await limiter.acquire('delayed.example', 1_000, undefined, 3_000);
+    const second = await limiter.acquire('delayed.example', 1_000, undefined, 3_000);
+    expect(first.granted).toBe(true);
+    expect(second).toMatchObject({ granted: false, retryAfterS: 3 });
+    // Without the delay the same limiter grants at once.
+    expect((await limiter.acquire('undelayed.example', 1_000)).granted).toBe(true);
+    expect((await limiter.acquire('undelayed.example', 1_000)).granted).toBe(true);
   });
 
   it('waits for a slot within maxWaitMs instead of refusing at once', async () => {

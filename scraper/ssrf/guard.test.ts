@@ -6,6 +6,7 @@ import { FetchFailedError, fetchPage } from '../http/fetchPage.ts';
 import { createGuardedAgent } from '../http/guardedAgent.ts';
 import { plainHeaders } from '../http/headers.ts';
 import { parseAllowlist, parsePortPolicy } from './addressPolicy.ts';
+import { startConnectProxy } from '../../test/support/connectProxy.ts';
 import { EgressGuard, UrlRefusedError } from './guard.ts';
 import { EGRESS_HEADER, GuardProxy } from './guardProxy.ts';
 
@@ -171,42 +172,40 @@ describe('the browser egress proxy', () => {
     }
   });
 
-  it('chains through an upstream proxy, asking it for the checked address rather than the name', async () => {
+  it('chains through an upstream proxy, asking it to CONNECT to the checked address rather than the name', async () => {
     const allow = { allow: parseAllowlist('127.0.0.1/32'), ports: parsePortPolicy('1024-65535') };
-    const seen: string[] = [];
-    const upstream = http.createServer((request, response) => {
-      seen.push(`${request.method} ${request.url}`);
-      http.get(request.url ?? '', (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    const proxy = await GuardProxy.start({
-      guard: new EgressGuard(allow),
-      upstream: `http://user:secret@127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-    });
+    const upstream = await startConnectProxy('user', 'secret');
+    const via = async (upstreamUrl: string) => {
+      const proxy = await GuardProxy.start({ guard: new EgressGuard(allow), upstream: upstreamUrl });
+      try {
+        const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+          http
+            .get(
+              {
+                host: '127.0.0.1',
+                port: Number(new URL(proxy.url).port),
+                path: `http://localhost:${port}/`,
+                headers: { host: `localhost:${port}` },
+              },
+              resolve,
+            )
+            .on('error', reject);
+        });
+        answer.resume();
+        return answer.statusCode;
+      } finally {
+        await proxy.close();
+      }
+    };
     try {
-      const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
-        const target = `http://localhost:${port}/`;
-        http
-          .get(
-            {
-              host: '127.0.0.1',
-              port: Number(new URL(proxy.url).port),
-              path: target,
-              headers: { host: `localhost:${port}` },
-            },
-            resolve,
-          )
-          .on('error', reject);
-      });
-      expect(answer.statusCode).toBe(200);
-      answer.resume();
-      expect(seen).toEqual([`GET http://127.0.0.1:${port}/`]);
+      expect(await via(upstream.url)).toBe(200);
+      expect(upstream.tunnels).toEqual([`127.0.0.1:${port}`]);
+      expect(upstream.refused).toBe(0);
+      // Wrong credentials: the upstream refuses the tunnel and the page is not fetched.
+      expect(await via(upstream.url.replace('secret', 'guess'))).toBe(502);
+      expect(upstream.refused).toBe(1);
     } finally {
-      await proxy.close();
-      await new Promise((resolve) => upstream.close(resolve));
+      await upstream.close();
     }
   });
 });

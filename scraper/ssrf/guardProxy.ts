@@ -127,14 +127,22 @@ export class GuardProxy {
     delete headers['proxy-authorization'];
     const port = Number(target.port || 80);
     const viaUpstream = this.#upstream;
+    // Through an upstream, plain HTTP goes in a CONNECT tunnel to the checked address too: the
+    // upstream never gets a name it could resolve differently, and one code path serves both.
+    let tunnel: net.Socket | undefined;
+    if (viaUpstream) {
+      try {
+        tunnel = await this.#dial(address, port);
+      } catch (error) {
+        response.writeHead(statusOf(error), { [EGRESS_HEADER]: reasonOf(error) }).end();
+        return;
+      }
+    }
     const outgoing = http.request({
-      host: viaUpstream ? viaUpstream.hostname : address,
-      port: viaUpstream ? Number(viaUpstream.port || 80) : port,
+      ...(tunnel ? { createConnection: () => tunnel } : { host: address, port }),
       method: request.method,
-      path: viaUpstream
-        ? `http://${net.isIPv6(address) ? `[${address}]` : address}:${port}${target.pathname}${target.search}`
-        : `${target.pathname}${target.search}`,
-      headers: { ...headers, host: target.host, ...(viaUpstream ? upstreamAuth(viaUpstream) : {}) },
+      path: `${target.pathname}${target.search}`,
+      headers: { ...headers, host: target.host },
       setHost: false,
     });
     outgoing.on('socket', (socket: net.Socket) => {

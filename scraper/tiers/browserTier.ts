@@ -7,6 +7,7 @@ import { STEALTH_CONTEXT, STEALTH_INIT_SCRIPT } from '../browser/stealth.ts';
 import type { StoredCookie } from '../sessions/cookies.ts';
 import { type EgressGuard, UrlRefusedError } from '../ssrf/guard.ts';
 import { EGRESS_HEADER } from '../ssrf/guardProxy.ts';
+import { revealContent } from './reveal.ts';
 import type { Fetched } from './types.ts';
 
 export interface BrowserTierInput {
@@ -134,6 +135,9 @@ async function renderIn(
     // The DOM is read as few times as possible: each read is a round trip through the renderer.
     const challenge = await waitOutChallenge(page, () => main, Math.min(input.challengeWaitMs, remaining()));
     let html = challenge.navigated ? undefined : challenge.html;
+    // A consent wall to accept, text that renders on scroll: do what a reader would, then read.
+    const revealed = await revealContent(page, { remainingMs: remaining });
+    if (revealed.consentClicked || revealed.scrollSteps > 0) html = undefined;
 
     if (input.waitFor) {
       try {

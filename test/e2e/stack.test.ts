@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../../infra/stack/processes.ts';
+import { until } from '../support/until.ts';
 
 interface StackFile {
   state: string;
@@ -160,6 +161,25 @@ describe('the embedded stack (npm start)', () => {
     expect(clean.result?.tier).toBe('low');
     expect(clean.result?.flags).toEqual([]);
 
+    // The devnet is indexed from genesis and followed: the scenario's tokens are in the catalog.
+    const indexed = await until(
+      async () => {
+        const body = (await (
+          await fetch(`${info.urls.api}/api/v1/catalog/tokens/devnet/${info.tokens.clean?.address}`)
+        ).json()) as {
+          data: { deployer: string; pools: unknown[] } | null;
+        };
+        return body.data ?? undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(indexed.pools).toHaveLength(1);
+    const stats = (await (await fetch(`${info.urls.api}/api/v1/catalog/stats`)).json()) as {
+      chains: { chain: string; blocks: number; last_block: number }[];
+    };
+    const devnet = stats.chains.find((chain) => chain.chain === 'devnet');
+    expect(devnet?.blocks).toBe((devnet?.last_block ?? -1) + 1);
+
     const pids = info.processes.map((entry) => entry.pid).filter((pid): pid is number => pid !== null);
     expect(pids.length).toBeGreaterThanOrEqual(6);
     await stack.stop(60_000);
@@ -180,5 +200,7 @@ describe('the embedded stack (npm start)', () => {
     } finally {
       await again.stop(60_000);
     }
-  });
+    // The whole stack starting twice, the demo, the scans and the index catching up: minutes on a
+    // busy two-core machine, beyond the default per-test limit.
+  }, 240_000);
 });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../../core/config/env.ts';
-import { createRedis } from '../../core/stores/redis.ts';
+import { createRedis } from '../../clients/redis.ts';
 import { ScraperEngineEnv } from '../../scraper/config.ts';
 import { ScraperEngine } from '../../scraper/engine.ts';
 import { isolatedEnv, testStack } from '../support/fixtures.ts';

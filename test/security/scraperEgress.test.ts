@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../../core/config/env.ts';
-import { createRedis } from '../../core/stores/redis.ts';
+import { createRedis } from '../../clients/redis.ts';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import { ScraperEngineEnv } from '../../scraper/config.ts';
 import { ScraperEngine } from '../../scraper/engine.ts';

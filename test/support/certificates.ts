@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export interface IssuedCertificate {
+interface IssuedCertificate {
   cert: string;
   key: string;
 }

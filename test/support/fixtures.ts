@@ -6,7 +6,7 @@ import { type BackendDeps, closeBackendDeps, createBackendDeps } from '../../api
 import type { VigilApp } from '../../api/plugins/service.ts';
 import type { ChainId } from '../../core/chains/registry.ts';
 import { parseEnv } from '../../core/config/env.ts';
-import { readScanConfig, type ScanConfig } from '../../core/scan/scanConfig.ts';
+import { readScanConfig, type ScanConfig } from '../../scanner/config.ts';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import { WorkerEnv } from '../../workers/config.ts';
 import { type RunningWorkers, runWorkers } from '../../workers/runWorkers.ts';
@@ -22,7 +22,7 @@ const shortId = () => randomUUID().slice(0, 8);
  * A Pro key every isolated backend knows: tests about scans send it (anonymous scans are
  * trial-gated); tests about anonymous metering leave it out.
  */
-export const TEST_API_KEY = 'vigil-test-key-0123456789abcdef';
+const TEST_API_KEY = 'vigil-test-key-0123456789abcdef';
 export const AUTHED = { 'x-api-key': TEST_API_KEY } as const;
 
 /**

@@ -12,7 +12,7 @@ import { SOLANA_DEVNET_CAIP2, SvmFacilitator } from '../../api/facilitator/svmFa
 import { SettlementStore } from '../../api/facilitator/settlementStore.ts';
 import type { VigilApp } from '../../api/plugins/service.ts';
 import { getChain } from '../../core/chains/registry.ts';
-import { createRedis } from '../../core/stores/redis.ts';
+import { createRedis } from '../../clients/redis.ts';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import { startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient } from '../../infra/devnet/client.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { getDeployerReputation } from '../../../activities/scanner/deployerTool.ts';
+import { getDeployerReputation } from '../../../scanner/deployerTool.ts';
 import { CHAIN_IDS } from '../../../core/chains/registry.ts';
-import { Check } from '../../../core/scan/schema.ts';
+import { Check } from '../../../scanner/core/schema.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
@@ -33,6 +33,16 @@ const DeployerReputationResponse = z
     age_seconds: z.number().nullable(),
     first_seen_block: z.string().nullable(),
     funded_by: z.string().nullable().describe('Sender of the first funding transaction, or "genesis"'),
+    funded_by_labels: z
+      .array(
+        z.object({
+          label: z.string(),
+          category: z.string(),
+          name_tag: z.string().nullable(),
+          source: z.string(),
+        }),
+      )
+      .describe("The funder's labels on this chain (exchange, phish-hack, ...); a flagged one costs points"),
     nonce: z.number().int(),
     contracts_deployed: z.number().int(),
     tokens: z.array(DeployedToken),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
 import { ProbeResult, probeMongo, probeRedis, probeRpcs, probeTemporal } from '../health.ts';
+import { Reason } from '../../../core/errors/reasons.ts';
 
 const Live = z.object({ status: z.literal('alive'), uptime_s: z.number() }).meta({ id: 'LivenessResponse' });
 const Ready = z
@@ -42,7 +43,7 @@ export function healthRoutes(app: VigilApp, deps: BackendDeps): void {
         return reply
           .header('x-degraded-stores', down.map((check) => check.name).join(','))
           .problem(
-            'not_ready',
+            Reason.notReady,
             `Not ready: ${down.map((check) => `${check.name} (${check.detail ?? 'down'})`).join(', ')}.`,
             {
               checks,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { errorDocRoutes } from '../../plugins/errorDocs.ts';
 import { API_VERSION } from '../../plugins/openapi.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
@@ -58,7 +57,12 @@ export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
     () => ({
       current: 'v1',
       versions: [
-        { version: 'v1', base_path: '/api/v1', status: 'stable' as const, families: ['health'] },
+        {
+          version: 'v1',
+          base_path: '/api/v1',
+          status: 'stable' as const,
+          families: ['health', 'catalog', 'databus', 'x402-databus', 'x402-tools', 'x402'],
+        },
         { version: 'v2', base_path: '/api/v2', status: 'stable' as const, families: ['scanner'] },
       ],
       openapi: '/openapi.json',
@@ -76,6 +80,4 @@ export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
       return reply.redirect(`${to}${query}`, 307);
     });
   }
-
-  errorDocRoutes(app);
 }

@@ -16,7 +16,10 @@ const ScanRequest = z
       .min(0)
       .max(120_000)
       .optional()
-      .describe('Wait up to this long for the outcome (capped by the server); 0 answers 202 at once'),
+      .describe(
+        'Wait up to this long for the outcome (capped by the server). Without it the answer still waits up to 2 s ' +
+          "for the scan's first step, which reads the chain: a refused target answers its problem, else 202",
+      ),
     fresh: z.boolean().optional().describe('Ignore a cached result and scan again'),
   })
   .strict()
@@ -36,8 +39,10 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs, trials: ScannerTrials)
         summary: 'Start a token risk scan',
         description:
           'Answers 202 with the job id and a status URL, or 200 with the outcome when it is known within wait_ms ' +
-          '(or cached). Identical concurrent requests join the same job. Anonymous callers are trial-gated: each ' +
-          'scan takes a free call of token_risk (X-Client-ID, or X-Wallet-Proof for a proven wallet); API keys are not.',
+          '(or cached). Identical concurrent requests join the same job. A target the scan refuses after reading the ' +
+          'chain (no code at the address, not a mint) answers 422 naming its failed job (`job_id`). Anonymous ' +
+          'callers are trial-gated: each scan takes a free call of token_risk (X-Client-ID, or X-Wallet-Proof for a ' +
+          'proven wallet); API keys are not.',
         body: ScanRequest,
         response: { 200: ScanJob, 202: ScanJob, ...problems, ...gated },
       },

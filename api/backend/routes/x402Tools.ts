@@ -90,7 +90,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway, proofs: Wall
   );
 }
 
-function toCall(
+export function toCall(
   toolName: string,
   request: {
     body: unknown;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { x402ResourceServer } from '@x402/core/server';
 import { findTool, isPaid, type ToolDefinition } from '../../../core/catalog/index.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
-import { StepTimings } from '../../../core/timing/stepTimings.ts';
+import { StepTimings } from '../../plugins/stepTimings.ts';
 import { canonicalJson } from '../../../core/x402/canonicalJson.ts';
 import type { PaymentRequirements } from '@x402/core/types';
 import {

@@ -5,7 +5,7 @@ import { findTool, isPaid, type ToolDefinition } from '../../../core/catalog/ind
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import type { Invoice, InvoiceResult, InvoiceStore } from '../../../core/stores/invoices.ts';
 import type { ReceiptStore } from '../../../core/stores/receipts.ts';
-import { StepTimings } from '../../../core/timing/stepTimings.ts';
+import { StepTimings } from '../../plugins/stepTimings.ts';
 import {
   authorizationKey,
   type DecodedProof,

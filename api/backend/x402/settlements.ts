@@ -5,7 +5,7 @@ import { type SettleResponse, SettleError, type VerifyResponse, VerifyError } fr
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import type { PaymentReceipt, ReceiptStore } from '../../../core/stores/receipts.ts';
 import { JobKind, SearchAttr } from '../../../core/temporal/searchAttributes.ts';
-import type { StepTimings } from '../../../core/timing/stepTimings.ts';
+import type { StepTimings } from '../../plugins/stepTimings.ts';
 import type { AnyProof } from '../../../core/x402/proof.ts';
 import { PaymentReason } from '../../../core/x402/reasons.ts';
 import { type SettlePaymentInput, settlementWorkflowId } from '../../../core/x402/settlement.ts';

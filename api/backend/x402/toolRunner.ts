@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { findChain } from '../../../core/chains/registry.ts';
 import { riskModelFacts, ScanView, type ToolDefinition } from '../../../core/catalog/index.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
-import { ENGINE_CHECKS } from '../../../core/scan/engines.ts';
-import type { ScanResult } from '../../../core/scan/result.ts';
+import { ENGINE_CHECKS } from '../../../scanner/core/engines.ts';
+import type { ScanResult } from '../../../scanner/core/result.ts';
 import type { ScanJobs } from '../scanJobs.ts';
-import { type DeployerToolDeps, getDeployerReputation } from '../../../activities/scanner/deployerTool.ts';
+import { type DeployerToolDeps, getDeployerReputation } from '../../../scanner/deployerTool.ts';
+import type { DataTools } from '../../../chaindata/tools.ts';
 
 /** A tool's answer: data, or the empty-data result (answered 200, never charged). */
 export type ToolOutcome = { kind: 'data'; data: unknown } | { kind: 'empty'; sourcesTried: string[] };
@@ -15,15 +16,18 @@ export class ToolRunner {
   readonly #jobs: ScanJobs;
   readonly #waitMs: number;
   readonly #deployer: DeployerToolDeps;
+  readonly #data: DataTools;
 
-  constructor(options: { jobs: ScanJobs; waitMs: number; deployer: DeployerToolDeps }) {
+  constructor(options: { jobs: ScanJobs; waitMs: number; deployer: DeployerToolDeps; data: DataTools }) {
     this.#jobs = options.jobs;
     this.#waitMs = options.waitMs;
     this.#deployer = options.deployer;
+    this.#data = options.data;
   }
 
   async run(tool: ToolDefinition, input: unknown): Promise<ToolOutcome> {
     const run = tool.run;
+    if (run.kind === 'data') return this.#data.run(run.fn, input);
     if (run.kind === 'function') {
       if (run.fn === 'riskModel') return { kind: 'data', data: riskModelFacts() };
       return this.#deployerReputation(input as { chain: string; address: string });

@@ -13,7 +13,7 @@ export interface WalletProofOptions {
   nonceTtlSeconds: number;
 }
 
-export const WalletProofFailure = {
+const WalletProofFailure = {
   malformed: 'malformed',
   wrongDomain: 'wrong_domain',
   badSignature: 'bad_signature',
@@ -21,7 +21,7 @@ export const WalletProofFailure = {
   expired: 'expired',
   notYetValid: 'not_yet_valid',
 } as const;
-export type WalletProofFailure = (typeof WalletProofFailure)[keyof typeof WalletProofFailure];
+type WalletProofFailure = (typeof WalletProofFailure)[keyof typeof WalletProofFailure];
 
 /** Clocks of wallets and servers drift; a message may be issued this far "in the future". */
 const CLOCK_SKEW_MS = 60_000;

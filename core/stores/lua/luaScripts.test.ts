@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../../../test/support/fixtures.ts';
-import { createRedis } from '../redis.ts';
+import { createRedis } from '../../../clients/redis.ts';
 import { asNumbers, luaScript } from './luaScript.ts';
 
 describe('the Redis Lua scripts', () => {

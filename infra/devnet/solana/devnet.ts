@@ -39,7 +39,7 @@ const HOLDERS = { default: 30, concentrated: 30, few: 3 } as const;
 /** Holders per transaction: an ATA creation and a mint each, within the transaction size limit. */
 const PER_TX = 5;
 
-export interface SolanaDevnetMint {
+interface SolanaDevnetMint {
   address: string;
   expected: Pick<ExpectedVerdict, 'tier' | 'flags'>;
 }

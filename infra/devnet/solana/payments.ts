@@ -11,7 +11,7 @@ import { Keypair, SystemProgram, type TransactionInstruction } from '@solana/web
 import type { LiteSVM } from 'litesvm';
 
 /** Payers funded per devnet: enough that test files running side by side never share one. */
-export const SOLANA_PAYERS = 16;
+const SOLANA_PAYERS = 16;
 const PAYER_BALANCE = 1_000_000_000n; // 1,000 tokens of 6 decimals
 const FEE_PAYER_LAMPORTS = 100_000_000_000n; // 100 SOL
 const DECIMALS = 6;

@@ -52,7 +52,7 @@ export class RpcFailure extends Error {
  * A transaction error as the cluster's JSON-RPC spells it: a name, or `{InstructionError: [index,
  * {Custom: code} | name]}`. Anything else keeps LiteSVM's own description.
  */
-export function rpcTransactionError(failed: FailedTransactionMetadata): unknown {
+function rpcTransactionError(failed: FailedTransactionMetadata): unknown {
   const err: unknown = failed.err();
   if (typeof err === 'number') return TRANSACTION_ERRORS[err] ?? `TransactionError(${err})`;
   if (typeof err === 'object' && err !== null && 'index' in err && 'err' in err) {

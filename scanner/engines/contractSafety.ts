@@ -1,0 +1,234 @@
+import { type Address, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
+import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
+import { makeCheck } from '../core/checks.ts';
+import type { TokenFacts } from '../core/result.ts';
+import type { Check } from '../core/schema.ts';
+import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
+import { findPool } from '../evm/findPool.ts';
+import { findPrivileged, type PrivilegeGroup, probeCalldata } from '../evm/knownSelectors.ts';
+import {
+  distinctCandidates,
+  type PrivilegeCandidate,
+  readRoleAccounts,
+  readStorageAccounts,
+} from '../evm/privilegeCandidates.ts';
+import { PROBE_VICTIM, type ProbeCall, probePrivileges } from '../evm/probePrivileges.ts';
+import { readOwner } from '../evm/readOwner.ts';
+import { readProxy, type ReadProxyReturnType } from '../evm/readProxy.ts';
+import { readTokenMetadata } from '../evm/readTokenMetadata.ts';
+import { readUpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
+import { tryRead } from '../evm/tryRead.ts';
+import type { EngineOutput, EvmEngineInput } from './context.ts';
+import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
+
+export type { EngineOutput } from './context.ts';
+
+const beaconAbi = parseAbi(['function implementation() view returns (address)']);
+const PROBED_GROUPS: PrivilegeGroup[] = [
+  'mint',
+  'balance',
+  'blacklist',
+  'whitelist',
+  'pause',
+  'fees',
+  'limits',
+];
+
+/**
+ * Contract safety from code and state at one block: ownership (fake renounces included),
+ * privileged functions found in the dispatcher (through a proxy to its implementation) and then
+ * called as their holders would call them in a simulation, to see what they really do; who can
+ * upgrade a proxy; selfdestruct and delegatecall.
+ */
+export async function contractSafety(input: EvmEngineInput): Promise<EngineOutput> {
+  const { client, address, blockNumber, chain } = input;
+  const block = blockNumber.toString();
+  const [code, proxy, ownerInfo, token, roles, stored, pool] = await Promise.all([
+    client.getCode({ address, blockNumber }),
+    readProxy(client, { address, blockNumber }),
+    readOwner(client, { address, blockNumber }),
+    readTokenMetadata(client, { address, blockNumber }),
+    readRoleAccounts(client, { token: address, blockNumber }),
+    readStorageAccounts(client, { token: address, blockNumber }),
+    findPool(client, { token: address, dexes: chain.dexes, blockNumber }),
+  ]);
+  const own = analyzeBytecode(code ?? '0x');
+  const implementation = await resolveImplementation(client, proxy, own.minimalProxyTarget, blockNumber);
+  const implCode = implementation
+    ? await client.getCode({ address: implementation, blockNumber })
+    : undefined;
+  const impl = implCode ? analyzeBytecode(implCode) : undefined;
+  const selectors = new Set<Hex>([...own.selectors, ...(impl?.selectors ?? [])]);
+
+  const owner: OwnerState =
+    ownerInfo.owner === undefined
+      ? { kind: 'none' }
+      : ownerInfo.owner === zeroAddress
+        ? { kind: 'renounced' }
+        : { kind: 'live', owner: ownerInfo.owner };
+  const upgrade = await readUpgradeAuthority(client, {
+    proxy,
+    owner: ownerInfo.owner,
+    blockNumber,
+  });
+  const deployer = input.creation?.deployer as Address | undefined;
+  const exclude = [
+    address,
+    pool?.pair,
+    pool?.dex.router,
+    pool?.dex.wrappedNative,
+    implementation,
+    proxy?.admin,
+    PROBE_VICTIM,
+    zeroAddress,
+  ];
+  const actors: PrivilegeCandidate[] =
+    owner.kind === 'live'
+      ? distinctCandidates(
+          [{ address: owner.owner, source: `${ownerInfo.getter ?? 'owner()'}` }, ...roles],
+          exclude,
+        )
+      : distinctCandidates(
+          [...(deployer ? [{ address: deployer, source: 'deployer' }] : []), ...roles, ...stored],
+          exclude,
+        );
+  const supply = token.total_supply === null ? 0n : BigInt(token.total_supply);
+  const runs = await runProbes(client, {
+    token: address,
+    actors,
+    selectors,
+    reclaim: owner.kind === 'renounced',
+    amount: supply / 100n + 1n,
+    router: pool?.dex.router,
+    blockNumber,
+  });
+
+  const checks: Check[] = privilegeChecks({
+    selectors,
+    implementationSelectors: impl?.selectors ?? new Set(),
+    owner,
+    runs,
+    candidates: owner.kind === 'live' ? 0 : actors.length,
+    upgrade,
+    block,
+  });
+  const selfdestruct = own.hasSelfdestruct || Boolean(impl?.hasSelfdestruct);
+  checks.push(
+    makeCheck('selfdestruct', {
+      status: selfdestruct ? 'fail' : 'pass',
+      detail: selfdestruct
+        ? 'The code contains the SELFDESTRUCT opcode.'
+        : 'No SELFDESTRUCT opcode in the code.',
+      evidence: [
+        {
+          kind: 'bytecode',
+          summary: `opcode walk of ${own.codeSize} bytes`,
+          data: { opcode: '0xff', found: selfdestruct },
+          block,
+        },
+      ],
+    }),
+  );
+  const isProxy = Boolean(proxy || own.minimalProxyTarget);
+  const delegates = (own.hasDelegatecall && !isProxy) || Boolean(impl?.hasDelegatecall);
+  checks.push(
+    makeCheck('external_call', {
+      status: delegates ? 'fail' : 'pass',
+      detail: delegates
+        ? "The code runs other contracts' code in its own context (DELEGATECALL)."
+        : isProxy
+          ? 'Only the proxy itself delegates, to its implementation.'
+          : 'No DELEGATECALL in the code.',
+      evidence: [
+        {
+          kind: 'bytecode',
+          summary: 'opcode walk',
+          data: { opcode: '0xf4', found: own.hasDelegatecall || Boolean(impl?.hasDelegatecall) },
+          block,
+        },
+      ],
+    }),
+  );
+
+  const facts: Record<string, unknown> = {
+    token: token satisfies TokenFacts,
+    owner: ownerInfo.owner ?? null,
+    code_size: own.codeSize,
+    selectors: selectors.size,
+    upgrade: {
+      kind: upgrade.kind,
+      authority: upgrade.address ?? null,
+      delay_seconds: upgrade.delaySeconds ?? null,
+    },
+    probed_accounts: runs.map((run) => ({ address: run.actor.address, source: run.actor.source })),
+  };
+  if (implementation) facts.implementation = implementation;
+  return { checks, facts };
+}
+
+interface RunProbesParameters {
+  token: Address;
+  actors: PrivilegeCandidate[];
+  selectors: ReadonlySet<Hex>;
+  reclaim: boolean;
+  amount: bigint;
+  router: Address | undefined;
+  blockNumber: bigint;
+}
+
+/** One probe per account, in parallel; an account whose probe cannot run is left out. */
+async function runProbes(client: PublicClient, parameters: RunProbesParameters): Promise<ProbeRun[]> {
+  const groups: PrivilegeGroup[] = parameters.reclaim ? [...PROBED_GROUPS, 'reclaim'] : PROBED_GROUPS;
+  const entries = groups.flatMap((group) =>
+    group === 'reclaim'
+      ? // transferOwnership is in every Ownable: only a working one from a non-owner says anything.
+        findPrivileged(group, new Set([...parameters.selectors]))
+      : findPrivileged(group, parameters.selectors),
+  );
+  if (entries.length === 0) return [];
+  const runs = await Promise.all(
+    parameters.actors.map(async (actor): Promise<ProbeRun | undefined> => {
+      const calls: ProbeCall[] = entries.flatMap((entry) => {
+        const data = probeCalldata(entry, {
+          victim: PROBE_VICTIM,
+          actor: actor.address,
+          amount: parameters.amount,
+        });
+        return data ? [{ label: entry.signature, data }] : [];
+      });
+      if (calls.length === 0) return undefined;
+      try {
+        const result = await probePrivileges(client, {
+          token: parameters.token,
+          actor: actor.address,
+          calls,
+          router: parameters.router,
+          blockNumber: parameters.blockNumber,
+        });
+        return { actor, result };
+      } catch (error) {
+        if (isRpcUnreachable(error)) throw error;
+        return undefined;
+      }
+    }),
+  );
+  return runs.filter((run): run is ProbeRun => run !== undefined);
+}
+
+async function resolveImplementation(
+  client: PublicClient,
+  proxy: ReadProxyReturnType | undefined,
+  minimalProxyTarget: Address | undefined,
+  blockNumber: bigint,
+): Promise<Address | undefined> {
+  if (minimalProxyTarget) return minimalProxyTarget;
+  if (!proxy) return undefined;
+  if (proxy.implementation) return proxy.implementation;
+  if (proxy.beacon) {
+    const beacon = proxy.beacon;
+    return tryRead(() =>
+      client.readContract({ address: beacon, abi: beaconAbi, functionName: 'implementation', blockNumber }),
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,118 @@
+import { type Db, MongoServerError } from 'mongodb';
+import type { Redis } from 'ioredis';
+import { ScanResult } from './core/result.ts';
+
+/** A finished scan as stored: the result and the job that produced it. */
+export interface StoredScan {
+  job_id: string;
+  result: ScanResult;
+  stored_at: string;
+}
+
+interface ScanDocument extends StoredScan {
+  _id: string;
+  chain: string;
+  address: string;
+}
+
+const COLLECTION = 'scans';
+const DUPLICATE_KEY = 11_000;
+
+export interface ScanStoreOptions {
+  db: Db;
+  redis: Redis;
+  /** How long the latest scan of a token answers repeated requests. */
+  ttlSeconds: number;
+  /** How long a job's result stays in Redis for status reads. */
+  jobTtlSeconds?: number;
+}
+
+/**
+ * Scan results. MongoDB keeps every one, written once per job and read only as the record of
+ * last resort; Redis holds the hot copies: the latest scan per token (so a repeated request runs
+ * no workflow) and each job's result (so status reads touch neither MongoDB nor Temporal).
+ * Keeping MongoDB off the read path also matters on the embedded stack: FerretDB v1 answers an
+ * `_id` lookup by scanning the collection.
+ */
+export class ScanStore {
+  readonly #db: Db;
+  readonly #redis: Redis;
+  readonly #ttlSeconds: number;
+  readonly #jobTtlSeconds: number;
+
+  constructor(options: ScanStoreOptions) {
+    this.#db = options.db;
+    this.#redis = options.redis;
+    this.#ttlSeconds = options.ttlSeconds;
+    this.#jobTtlSeconds = options.jobTtlSeconds ?? 3_600;
+  }
+
+  static cacheKey(chain: string, address: string): string {
+    return `scan:v1:${chain}:${address}`;
+  }
+
+  static jobKey(jobId: string): string {
+    return `scan:v1:job:${jobId}`;
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.#db.collection<ScanDocument>(COLLECTION).createIndex({ chain: 1, address: 1, stored_at: -1 });
+  }
+
+  /** Stores a job's result once; a retried activity finds it stored and changes nothing. */
+  async save(jobId: string, result: ScanResult): Promise<StoredScan> {
+    const stored: StoredScan = { job_id: jobId, result, stored_at: new Date().toISOString() };
+    const json = JSON.stringify(stored);
+    await Promise.all([
+      this.#db
+        .collection<ScanDocument>(COLLECTION)
+        .insertOne({ _id: jobId, chain: result.chain, address: result.address, ...stored })
+        .catch((error: unknown) => {
+          if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+        }),
+      this.#ttlSeconds > 0
+        ? this.#redis.set(ScanStore.cacheKey(result.chain, result.address), json, 'EX', this.#ttlSeconds)
+        : undefined,
+      this.#redis.set(ScanStore.jobKey(jobId), json, 'EX', this.#jobTtlSeconds),
+    ]);
+    return stored;
+  }
+
+  /** The cached latest scan of a token, or undefined (also when Redis is unreachable). */
+  cached(chain: string, address: string): Promise<StoredScan | undefined> {
+    return this.#fromRedis(ScanStore.cacheKey(chain, address));
+  }
+
+  /** A job's result from the Redis copy, or undefined. */
+  cachedJob(jobId: string): Promise<StoredScan | undefined> {
+    return this.#fromRedis(ScanStore.jobKey(jobId));
+  }
+
+  /** A job's result from the permanent record. */
+  async byJobId(jobId: string): Promise<StoredScan | undefined> {
+    const doc = await this.#db.collection<ScanDocument>(COLLECTION).findOne({ _id: jobId });
+    if (!doc) return undefined;
+    return { job_id: doc.job_id, result: ScanResult.parse(doc.result), stored_at: doc.stored_at };
+  }
+
+  async #fromRedis(key: string): Promise<StoredScan | undefined> {
+    let raw: string | null;
+    try {
+      raw = await this.#redis.get(key);
+    } catch {
+      return undefined;
+    }
+    return raw === null ? undefined : parseStored(raw);
+  }
+}
+
+function parseStored(raw: string): StoredScan | undefined {
+  try {
+    const value = JSON.parse(raw) as { job_id?: unknown; result?: unknown; stored_at?: unknown };
+    if (typeof value.job_id !== 'string' || typeof value.stored_at !== 'string') return undefined;
+    return { job_id: value.job_id, stored_at: value.stored_at, result: ScanResult.parse(value.result) };
+  } catch {
+    // A malformed cache entry is a miss, never an error for the caller.
+    return undefined;
+  }
+}
