@@ -28,6 +28,8 @@ const config: KnipConfig = {
     '@uniswap/v2-core',
     '@uniswap/v2-periphery',
   ],
+  // The tests make throwaway certificates with it (provisioned by infra/provision.sh).
+  ignoreBinaries: ['openssl'],
   ignoreIssues: {
     // Payment and scraper code their owners are changing right now; their unused exports go with
     // that work (the payment modules move into a payments/ library).

@@ -82,6 +82,8 @@ try {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMITS: '0',
+    // One load generator is one network: its many client ids must not hit the network's trials.
+    RATE_LIMIT_CLIENTS_PER_NETWORK: '1000000',
     FACILITATOR_URL: facilitatorUrl,
     FACILITATOR_AUTH_TOKEN: callerToken,
     X402_ASSET: token.address,

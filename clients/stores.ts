@@ -24,6 +24,7 @@ type StoreSettings = Pick<
   | 'MONGODB_DB'
   | 'REDIS_URL'
   | 'REDIS_KEY_PREFIX'
+  | 'REDIS_TLS_CA_PATH'
   | 'SCAN_CACHE_TTL_SECONDS'
   | 'SCAN_JOB_CACHE_TTL_SECONDS'
 >;
@@ -43,7 +44,11 @@ export interface StoreOptions {
  */
 export function createStores(env: StoreSettings, { failFast }: StoreOptions): Stores {
   const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const redis = createRedis(env.REDIS_URL, { failFast, keyPrefix: env.REDIS_KEY_PREFIX });
+  const redis = createRedis(env.REDIS_URL, {
+    failFast,
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    tlsCaPath: env.REDIS_TLS_CA_PATH,
+  });
   return {
     mongo,
     redis,

@@ -171,6 +171,10 @@ PY2
   echo "$want" >"$tmp/out/.version"
   rm -rf "$dest" && mkdir -p "$(dirname "$dest")" && mv "$tmp/out" "$dest"
   rm -rf "$tmp"
+# --- openssl: the tests make throwaway certificates for Temporal's mTLS with it ------------------
+provision_openssl() {
+  if have openssl; then return; fi
+  apt_install openssl || log "WARNING: openssl could not be installed; the mTLS tests need it"
 }
 
 main() {
@@ -187,6 +191,7 @@ main() {
   provision_mongo
   provision_chromium
   provision_embedding_model
+  provision_openssl
   log "ready ($(("$SECONDS")) s): node $("$tools/node/bin/node" --version)"
 }
 

@@ -20,8 +20,8 @@ import { PageStore } from './pageStore.ts';
 import { DomainLimiter } from './politeness/domainLimiter.ts';
 import { RobotsPolicy } from './robots.ts';
 import { SessionStore } from './sessions/sessionStore.ts';
-import { parseAllowlist } from './ssrf/addressPolicy.ts';
-import { EgressGuard, HostNotFoundError, UrlRefusedError } from './ssrf/guard.ts';
+import { parseAllowlist, parsePortPolicy } from './ssrf/addressPolicy.ts';
+import { EgressGuard, UrlRefusedError } from './ssrf/guard.ts';
 import { GuardProxy } from './ssrf/guardProxy.ts';
 import { decideStart } from './strategy/decide.ts';
 import { StrategyStore } from './strategy/strategyStore.ts';
@@ -54,13 +54,16 @@ export class ScraperEngine {
   readonly #robots: RobotsPolicy;
   readonly #proxies: string[];
   readonly #convert: ConvertPool;
-  #egress: Promise<{ direct: GuardProxy; upstreams: GuardProxy[]; pool: BrowserPool }> | undefined;
+  #egress: Promise<{ direct: GuardProxy; pool: BrowserPool }> | undefined;
   #pool: BrowserPool | undefined;
   #nextUpstream = 0;
 
   constructor(redis: Redis, env: ScraperEngineEnv) {
     this.env = env;
-    this.guard = new EgressGuard({ allow: parseAllowlist(env.SCRAPER_ALLOWLIST) });
+    this.guard = new EgressGuard({
+      allow: parseAllowlist(env.SCRAPER_ALLOWLIST),
+      ports: parsePortPolicy(env.SCRAPER_ALLOWED_PORTS),
+    });
     this.#agents = {
       plain: createGuardedAgent(this.guard),
       fingerprint: createGuardedAgent(this.guard, { allowH2: true }),
@@ -93,10 +96,7 @@ export class ScraperEngine {
       url = (await this.guard.checkTarget(job.url)).url;
     } catch (error) {
       const kind = error instanceof UrlRefusedError ? 'refused' : 'failed';
-      const reason =
-        error instanceof HostNotFoundError || error instanceof UrlRefusedError
-          ? error.message
-          : 'invalid URL';
+      const reason = error instanceof UrlRefusedError ? error.message : 'invalid URL';
       return {
         domain: safeHost(job.url),
         tiers: [],
@@ -254,9 +254,9 @@ export class ScraperEngine {
     }
     const egress = await this.#egressReady();
     const hardened = tier !== Tiers.browser;
-    let proxyServer: string | undefined;
+    let upstream: string | undefined;
     if (tier === Tiers.browserProxy) {
-      const upstream = egress.upstreams[this.#nextUpstream++ % egress.upstreams.length];
+      upstream = this.#proxies[this.#nextUpstream++ % this.#proxies.length];
       if (!upstream)
         return {
           status: 0,
@@ -267,37 +267,56 @@ export class ScraperEngine {
           cookies,
           verdict: { outcome: AttemptOutcome.error, reason: 'no upstream proxy configured' },
         };
-      proxyServer = upstream.url;
     }
-    return browserTier({
-      url: job.url,
-      pool: egress.pool,
+    // Each job's page talks through its own guard proxy, which counts every byte the targets send
+    // it (document, subresources, websockets) and cuts them all off past the page's budget.
+    const proxy = await GuardProxy.start({
       guard: this.guard,
-      stealth: hardened,
-      ...(proxyServer ? { proxyServer } : {}),
-      cookies,
-      ...(job.waitFor ? { waitFor: job.waitFor } : {}),
-      screenshot: job.screenshot,
-      challengeWaitMs: hardened ? CHALLENGE_WAIT_MS.hardened : CHALLENGE_WAIT_MS.plain,
-      signal,
-      deadline,
+      maxBytes: this.env.SCRAPER_BROWSER_MAX_BYTES,
+      ...(upstream ? { upstream } : {}),
     });
+    try {
+      return await browserTier({
+        url: job.url,
+        pool: egress.pool,
+        guard: this.guard,
+        stealth: hardened,
+        proxyServer: proxy.url,
+        budget: proxy,
+        limits: {
+          maxBytes: this.env.SCRAPER_BROWSER_MAX_BYTES,
+          maxDomNodes: this.env.SCRAPER_BROWSER_MAX_DOM_NODES,
+          maxHeapBytes: this.env.SCRAPER_BROWSER_MAX_HEAP_MB * 1024 * 1024,
+        },
+        cookies,
+        ...(job.waitFor ? { waitFor: job.waitFor } : {}),
+        screenshot: job.screenshot,
+        challengeWaitMs: hardened ? CHALLENGE_WAIT_MS.hardened : CHALLENGE_WAIT_MS.plain,
+        signal,
+        deadline,
+      });
+    } finally {
+      await proxy.close();
+    }
   }
 
-  /** The egress proxies and the browser pool, started on the first browser tier. */
+  /** The browser pool (and the guard proxy every context defaults to), started on the first browser tier. */
   #egressReady() {
     this.#egress ??= (async () => {
       const direct = await GuardProxy.start({ guard: this.guard });
-      const upstreams = await Promise.all(
-        this.#proxies.map((upstream) => GuardProxy.start({ guard: this.guard, upstream })),
-      );
       this.#pool = new BrowserPool({
-        executablePath: resolveChromiumPath(this.env.CHROMIUM_PATH),
-        proxyServer: direct.url,
+        launch: {
+          executablePath: resolveChromiumPath(this.env.CHROMIUM_PATH),
+          proxyServer: direct.url,
+          sandbox: this.env.SCRAPER_BROWSER_SANDBOX,
+          user: this.env.SCRAPER_BROWSER_USER,
+          maxHeapMb: this.env.SCRAPER_BROWSER_MAX_HEAP_MB,
+          maxMemoryMb: this.env.SCRAPER_BROWSER_MAX_MEMORY_MB,
+        },
         maxContexts: this.env.SCRAPER_BROWSER_CONTEXTS,
         recycleAfter: this.env.SCRAPER_BROWSER_RECYCLE_AFTER,
       });
-      return { direct, upstreams, pool: this.#pool };
+      return { direct, pool: this.#pool };
     })();
     return this.#egress;
   }
@@ -309,10 +328,7 @@ export class ScraperEngine {
   async close(): Promise<void> {
     const egress = await this.#egress?.catch(() => undefined);
     await egress?.pool.close();
-    await Promise.allSettled([
-      egress?.direct.close(),
-      ...(egress?.upstreams ?? []).map((proxy) => proxy.close()),
-    ]);
+    await egress?.direct.close().catch(() => undefined);
     await Promise.allSettled([
       this.#agents.plain.close(),
       this.#agents.fingerprint.close(),

@@ -5,7 +5,7 @@ import { createRedis } from '../clients/redis.ts';
 import { testStack } from '../test/support/fixtures.ts';
 import { createGuardedAgent } from './http/guardedAgent.ts';
 import { RobotsPolicy } from './robots.ts';
-import { parseAllowlist } from './ssrf/addressPolicy.ts';
+import { parseAllowlist, parsePortPolicy } from './ssrf/addressPolicy.ts';
 import { EgressGuard } from './ssrf/guard.ts';
 
 // Three origins: one with rules, one without a robots.txt (404), one whose robots.txt fails (503).
@@ -41,7 +41,10 @@ afterAll(async () => {
 
 describe('robots.txt (RFC 9309)', () => {
   const redis = createRedis(testStack().redisUrl, { keyPrefix: `test:robots:${Date.now()}:` });
-  const guard = new EgressGuard({ allow: parseAllowlist('127.0.0.1/32') });
+  const guard = new EgressGuard({
+    allow: parseAllowlist('127.0.0.1/32'),
+    ports: parsePortPolicy('1024-65535'),
+  });
   const robots = new RobotsPolicy({ redis, guard, dispatcher: createGuardedAgent(guard) });
   const signal = new AbortController().signal;
   afterAll(() => redis.quit());

@@ -17,7 +17,7 @@ import type { FacilitatorAccess } from '../core/x402/facilitatorClient.ts';
 import type { WorkerEnv } from './config.ts';
 
 /** What a pool's activities may depend on; created once per process, shared by its pools. */
-interface PoolDeps {
+export interface PoolDeps {
   chains: ChainClients;
   scans: ScanStore;
   fingerprints: TokenFingerprintStore;

@@ -10,7 +10,10 @@ import { scanRoutes } from './routes/scans.ts';
 import { ScanJobs } from './scanJobs.ts';
 import { x402ResourceServer } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { callerPlugin } from '../plugins/caller.ts';
 import { rateLimitPlugin } from '../plugins/rateLimit.ts';
+import { walletProofRoutes } from './routes/walletProof.ts';
+import { ScannerTrials } from './scannerTrials.ts';
 import { x402GatewayRoutes } from './routes/x402Gateway.ts';
 import { x402ToolRoutes } from './routes/x402Tools.ts';
 import { X402Gateway } from './x402/gateway.ts';
@@ -36,30 +39,39 @@ export interface BackendOptions {
 
 /** The backend service ({base_url}); server.ts only listens. */
 export async function buildBackendApp(deps: BackendDeps, options: BackendOptions): Promise<VigilApp> {
-  const app = await createService({ publicUrl: options.publicUrl, logger: options.logger });
+  const app = await createService({
+    publicUrl: options.publicUrl,
+    logger: options.logger,
+    trustProxy: deps.access.trustProxy,
+  });
   await registerOpenApi(app, {
     title: 'Vigil backend API',
     description: 'Token risk scans, wallet forensics and alerts. Errors are RFC 7807 problem documents.',
     publicUrl: options.publicUrl,
   });
+  await app.register(callerPlugin, { apiKeys: deps.access.apiKeys, ipv6Prefix: deps.access.ipv6Prefix });
   await app.register(rateLimitPlugin, {
     redis: deps.redis,
     enabled: deps.rateLimits.enabled,
     failOpen: deps.rateLimits.failOpen,
-    apiKeys: deps.rateLimits.apiKeys,
+    clientsPerNetwork: deps.rateLimits.clientsPerNetwork,
     limits: deps.rateLimits.limits,
     // Paid calls are metered by their payment; orchestrator probes are never capped.
-    isMeteredElsewhere: (request) =>
-      (request.url.startsWith('/api/v1/x402-tools/') ||
-        request.url.startsWith('/api/v1/x402-databus/') ||
-        request.url.startsWith('/api/v1/x402/pay/')) &&
-      (request.headers['x-payment'] !== undefined || request.headers['payment-signature'] !== undefined),
+    isPaymentRoute: (request) =>
+      request.url.startsWith('/api/v1/x402-tools/') ||
+      request.url.startsWith('/api/v1/x402-databus/') ||
+      request.url.startsWith('/api/v1/x402/pay/'),
     exempt: ['/live', '/ready', '/health'],
   });
   metaRoutes(app, deps);
   healthRoutes(app, deps);
   const jobs = new ScanJobs(deps);
-  scanRoutes(app, jobs);
+  const scannerTrials = new ScannerTrials({
+    trials: deps.x402.trials,
+    proofs: deps.x402.walletProofs,
+    publicUrl: options.publicUrl,
+  });
+  scanRoutes(app, jobs, scannerTrials);
   const facilitator = facilitatorClient(
     { url: deps.x402.facilitatorUrl, token: deps.x402.facilitatorToken },
     10_000,
@@ -91,7 +103,8 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     resourceServer,
     publicUrl: options.publicUrl,
   });
-  x402ToolRoutes(app, gateway);
+  x402ToolRoutes(app, gateway, deps.x402.walletProofs);
+  walletProofRoutes(app, deps.x402.walletProofs);
   const invoices = new Invoices({
     store: deps.x402.invoices,
     receipts: deps.x402.receipts,
@@ -120,8 +133,8 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     new InvoiceQuota(deps.redis, deps.x402.invoicesPerHour),
   );
   x402GatewayRoutes(app, deps, options.publicUrl, deps.mcpPublicUrl);
-  deployerRoutes(app, deps);
-  x402DatabusRoutes(app, gateway);
+  deployerRoutes(app, deps, scannerTrials);
+  x402DatabusRoutes(app, gateway, deps.x402.walletProofs);
   catalogRoutes(app, deps.chaindata.analytics);
   databusRoutes(
     app,

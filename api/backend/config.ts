@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IntEnv } from '../../core/config/env.ts';
 import { StoresEnv } from '../../core/config/stores.ts';
+import { AccessEnvShape } from './accessConfig.ts';
 import { PaymentsEnvShape } from './x402/config.ts';
 import { ChaindataEnvShape } from '../../chaindata/config.ts';
 
@@ -22,7 +23,8 @@ export const BackendEnv = StoresEnv.extend({
   RETRIEVAL_URL: z.url().default('http://127.0.0.1:3003'),
 })
   .extend(PaymentsEnvShape)
-  .extend(ChaindataEnvShape);
+  .extend(ChaindataEnvShape)
+  .extend(AccessEnvShape);
 export type BackendEnv = z.infer<typeof BackendEnv>;
 
 export function publicUrlOf(env: BackendEnv): string {

@@ -9,6 +9,7 @@ import { ConfigError } from '../../core/config/env.ts';
 import type { InvoiceStore } from '../../core/stores/invoices.ts';
 import type { ReceiptStore } from '../../core/stores/receipts.ts';
 import { isTestNetwork } from '../../core/x402/networks.ts';
+import { temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
@@ -17,7 +18,10 @@ import { chaindataSettings, type ChaindataSettings } from '../../chaindata/confi
 import { PaymentOptions } from './x402/paymentOptions.ts';
 import { PaymentReservations } from './x402/reservations.ts';
 import type { SandboxConfig } from './x402/sandbox.ts';
+import type { ApiKeyEntry, TrustProxy } from '../plugins/callerConfig.ts';
 import { Trials } from './x402/trials.ts';
+import { WalletProofs } from './x402/walletProofs.ts';
+import { publicUrlOf } from './config.ts';
 
 /** Everything the backend talks to; tests build it from real local services. */
 export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
@@ -33,6 +37,8 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
   x402: {
     options: PaymentOptions;
     trials: Trials;
+    /** Wallets proven by a signed message (EIP-4361): who gets the wallet trial allotment. */
+    walletProofs: WalletProofs;
     reservations: PaymentReservations;
     receipts: ReceiptStore;
     invoices: InvoiceStore;
@@ -50,12 +56,18 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
     toolWaitMs: number;
     operator: string;
   };
+  /** Who the callers are (API keys, the client address behind proxies) and what they may spend. */
+  access: {
+    trustProxy: TrustProxy;
+    ipv6Prefix: number;
+    apiKeys: ApiKeyEntry[];
+  };
   rateLimits: {
     enabled: boolean;
     failOpen: boolean;
-    apiKeys: { id: string; tier: 'free' | 'pro'; key: string }[];
+    clientsPerNetwork: number;
     limits: {
-      anonymous: { perMinute: number };
+      anonymous: { perMinute: number; perDay: number };
       free: { perMinute: number; perDay: number };
       pro: { perMinute: number; perDay: number };
     };
@@ -77,7 +89,7 @@ export interface BackendDepsOverrides {
 
 export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrides = {}): BackendDeps {
   // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
-  const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
+  const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
   const { mongo, redis, scans, receipts, invoices } = createStores(env, { failFast: true });
   const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
@@ -109,7 +121,13 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
             ? { network: env.X402_SVM_NETWORK, asset: env.X402_SVM_ASSET, payTo: env.X402_SVM_PAY_TO }
             : undefined,
       }),
-      trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS),
+      trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS, env.RATE_LIMIT_CLIENTS_PER_NETWORK),
+      walletProofs: new WalletProofs({
+        redis,
+        publicUrl: publicUrlOf(env),
+        ttlSeconds: env.WALLET_PROOF_TTL_SECONDS,
+        nonceTtlSeconds: env.WALLET_PROOF_NONCE_TTL_SECONDS,
+      }),
       reservations: new PaymentReservations(redis),
       receipts,
       invoices,
@@ -124,12 +142,20 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
       toolWaitMs: env.TOOL_WAIT_MS,
       operator: env.VIGIL_OPERATOR,
     },
+    access: {
+      trustProxy: env.TRUST_PROXY,
+      ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+      apiKeys: env.API_KEYS,
+    },
     rateLimits: {
       enabled: env.RATE_LIMITS,
       failOpen: env.RATE_LIMIT_FAIL_OPEN,
-      apiKeys: env.API_KEYS,
+      clientsPerNetwork: env.RATE_LIMIT_CLIENTS_PER_NETWORK,
       limits: {
-        anonymous: { perMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE },
+        anonymous: {
+          perMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+          perDay: env.RATE_LIMIT_ANONYMOUS_PER_DAY,
+        },
         free: { perMinute: env.RATE_LIMIT_FREE_PER_MINUTE, perDay: env.RATE_LIMIT_FREE_PER_DAY },
         pro: { perMinute: env.RATE_LIMIT_PRO_PER_MINUTE, perDay: env.RATE_LIMIT_PRO_PER_DAY },
       },

@@ -53,7 +53,11 @@ const CallerTokens = z
   });
 
 /** The facilitator ({coffer_url}): one EVM chain, the EIP-3009 tokens it settles, one signer. */
-export const FacilitatorEnv = StoresEnv.pick({ REDIS_URL: true, REDIS_KEY_PREFIX: true }).extend({
+export const FacilitatorEnv = StoresEnv.pick({
+  REDIS_URL: true,
+  REDIS_KEY_PREFIX: true,
+  REDIS_TLS_CA_PATH: true,
+}).extend({
   HOST: z.string().default('127.0.0.1'),
   PORT: IntEnv(0, 65_535).default(3002),
   PUBLIC_URL: z.url().optional(),

@@ -23,7 +23,11 @@ export async function createFacilitatorDeps(
 ): Promise<FacilitatorDeps> {
   const chain = findChain(env.FACILITATOR_CHAIN);
   if (!chain) throw new Error(`FACILITATOR_CHAIN: unknown chain "${env.FACILITATOR_CHAIN}"`);
-  const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX, failFast: false });
+  const redis = createRedis(env.REDIS_URL, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    failFast: false,
+    tlsCaPath: env.REDIS_TLS_CA_PATH,
+  });
   try {
     const facilitator = await EvmFacilitator.create({
       chain,

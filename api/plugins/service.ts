@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { type LoggerOptions, stdSerializers } from 'pino';
 import { scrubError } from '../../core/errors/scrubError.ts';
 import { problemPlugin } from './problem.ts';
+import type { TrustProxy } from './callerConfig.ts';
 import { genRequestId, requestContextPlugin } from './requestContext.ts';
 
 export type VigilApp = FastifyInstance<
@@ -25,6 +26,8 @@ export interface ServiceOptions {
   /** pino options, or false for no logging (tests). */
   logger: LoggerOptions | false;
   bodyLimit?: number;
+  /** Which X-Forwarded-For hops name the client (Fastify's trustProxy); default none. */
+  trustProxy?: TrustProxy;
 }
 
 /** Headers that carry credentials or payment proofs never reach a log line. */
@@ -36,6 +39,13 @@ const REDACTED_LOG_PATHS = [
   'req.headers["payment-signature"]',
   'res.headers["set-cookie"]',
 ];
+
+/** A hop count as Fastify's typings take it: trust the first `hops` proxies in front. */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
 
 /**
  * A Fastify instance with what every Vigil service shares: zod validation and serialization,
@@ -58,6 +68,7 @@ export async function createService(options: ServiceOptions): Promise<VigilApp> 
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isGrpcDeadlineError, isGrpcServiceError, WorkflowFailedError } from '@temporalio/client';
+import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import type { ScrapeJobInput, ScrapeOutcome, TierAttempt } from '../../core/scrape/outcome.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
@@ -33,13 +34,8 @@ export class ScrapeJobs {
 
   /** Counts the caller's request; 429 with Retry-After past the per-minute rate. */
   async admit(callerId: string): Promise<RateHeaders | undefined> {
-    let verdict;
-    try {
-      verdict = await this.#deps.callers.check(callerId);
-    } catch {
-      // Redis is down: the scrape itself will report it; do not turn a store outage into 429s.
-      return undefined;
-    }
+    // Fails closed: without Redis no scrape could be stored anyway, and none is started uncounted.
+    const verdict = await orStoreUnavailable('The caller’s rate', () => this.#deps.callers.check(callerId));
     if (!verdict.allowed) {
       throw new VigilError(
         'rate_limited',
@@ -53,7 +49,8 @@ export class ScrapeJobs {
     return { limit: this.#deps.callers.perMinute, remaining: verdict.remaining, reset: verdict.resetS };
   }
 
-  async scrape(request: ScrapeRequest): Promise<ScrapeResponse> {
+  /** Runs a scrape for `owner` (its sessions are its own: another caller's same session_id is another jar). */
+  async scrape(request: ScrapeRequest, owner: string): Promise<ScrapeResponse> {
     this.#checkUrl(request.url);
     const startedAt = Date.now();
     const timeoutMs = Math.min(request.timeout_ms, this.#deps.timeoutMaxMs);
@@ -76,7 +73,7 @@ export class ScrapeJobs {
       deadline,
       startedAt,
       ...(request.wait_for ? { waitFor: request.wait_for } : {}),
-      ...(request.session_id ? { sessionId: request.session_id } : {}),
+      ...(request.session_id ? { sessionId: scopedSessionId(owner, request.session_id) } : {}),
     };
     let outcome: ScrapeOutcome;
     try {
@@ -204,6 +201,14 @@ export class ScrapeJobs {
       throw error;
     }
   }
+}
+
+/**
+ * The session a caller's session_id names: its owner's scope and the id, so two callers that pick
+ * the same session_id never read or plant each other's cookies.
+ */
+export function scopedSessionId(owner: string, sessionId: string): string {
+  return `${createHash('sha256').update(owner).digest('hex').slice(0, 24)}:${sessionId}`;
 }
 
 function publicAttempt(attempt: TierAttempt): Attempt {

@@ -49,6 +49,29 @@ export const ErrorCodes = {
       'The X-API-Key is not one this deployment knows, or a route needs a caller identity (an API key). The ' +
       'facilitator answers it to /verify, /settle and /refund without a caller token.',
   },
+  wallet_proof_invalid: {
+    status: 401,
+    title: 'Wallet proof invalid',
+    description:
+      'The signed sign-in message (EIP-4361) or the X-Wallet-Proof token was refused; `reason` says why: ' +
+      '`malformed`, `wrong_domain`, `bad_signature`, `nonce_unknown` (never issued, expired or already used), ' +
+      '`expired`, `not_yet_valid`, or `token_unknown` (the proof token expired or was revoked). Sign a new message.',
+  },
+  trial_unavailable: {
+    status: 402,
+    title: 'Trial unavailable',
+    description:
+      'Anonymous use of this route is trial-gated and no free call is left: send X-Client-ID (or X-Wallet-Proof) ' +
+      'while the rolling window has calls (`reason`: `no_client_id` or `exhausted`, with `trial_resets_at`), or ' +
+      'an X-API-Key. `pay_at` names the paid tool that answers the same question per call with x402.',
+  },
+  job_not_owned: {
+    status: 403,
+    title: 'Not your job',
+    description:
+      'Only a caller that started or joined a job (the same API key, or the same network fingerprint) or an ' +
+      'operator key may cancel it; anonymous callers read only the jobs they started or joined.',
+  },
   payment_required: {
     status: 402,
     title: 'Payment required',
@@ -121,6 +144,13 @@ export const ErrorCodes = {
     status: 503,
     title: 'Rate limiting unavailable',
     description: 'Redis could not count the request and rate limits are configured to fail closed.',
+  },
+  store_unavailable: {
+    status: 503,
+    title: 'Store unavailable',
+    description:
+      'A store this answer depends on (Redis) did not answer, so nothing was served for free and nothing was ' +
+      'charged; retry after the Retry-After delay.',
   },
   sql_rejected: {
     status: 400,

@@ -34,9 +34,13 @@ export const Reason = {
   paymentsNotConfigured: 'payments_not_configured',
   refundFailed: 'refund_failed',
   rateLimitUnavailable: 'rate_limit_unavailable',
+  walletProofInvalid: 'wallet_proof_invalid',
+  trialUnavailable: 'trial_unavailable',
+  storeUnavailable: 'store_unavailable',
   // Jobs.
   jobNotFound: 'job_not_found',
   jobNotRunning: 'job_not_running',
+  jobNotOwned: 'job_not_owned',
   // The scraper.
   urlNotAllowed: 'url_not_allowed',
   scrapeBlocked: 'scrape_blocked',

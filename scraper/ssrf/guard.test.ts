@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchFailedError, fetchPage } from '../http/fetchPage.ts';
 import { createGuardedAgent } from '../http/guardedAgent.ts';
 import { plainHeaders } from '../http/headers.ts';
-import { parseAllowlist } from './addressPolicy.ts';
+import { parseAllowlist, parsePortPolicy } from './addressPolicy.ts';
 import { startConnectProxy } from '../../test/support/connectProxy.ts';
 import { EgressGuard, UrlRefusedError } from './guard.ts';
 import { EGRESS_HEADER, GuardProxy } from './guardProxy.ts';
@@ -61,8 +61,10 @@ function fetchWith(guard: EgressGuard, url: string, limits = { maxBytes: 1024 * 
 }
 
 describe('the egress guard on real connections', () => {
-  const open = new EgressGuard({ allow: parseAllowlist('127.0.0.1/32') });
-  const strict = new EgressGuard();
+  // The local site listens on a high port: both guards allow it, so only addresses decide.
+  const ports = parsePortPolicy('1024-65535');
+  const open = new EgressGuard({ allow: parseAllowlist('127.0.0.1/32'), ports });
+  const strict = new EgressGuard({ ports });
 
   it('refuses loopback without an allowlist, by literal, by name and in its IPv4-mapped form, before connecting', async () => {
     const before = hits.length;
@@ -96,7 +98,10 @@ describe('the egress guard on real connections', () => {
           { address: '10.0.0.7', family: 4 },
         ]),
     });
-    await expect(mixed.resolve('mixed.example')).rejects.toThrow(/private/);
+    // Named the same way as a name that does not resolve: answers never tell internal names apart.
+    await expect(mixed.resolve('mixed.example')).rejects.toThrow(
+      'host mixed.example does not resolve to a public address',
+    );
   });
 
   it('refuses schemes other than http(s) and credentials in URLs', () => {
@@ -120,7 +125,7 @@ describe('the egress guard on real connections', () => {
 describe('the browser egress proxy', () => {
   it('forwards to allowlisted addresses and refuses others, for plain requests and CONNECT tunnels', async () => {
     const proxy = await GuardProxy.start({
-      guard: new EgressGuard({ allow: parseAllowlist('127.0.0.1/32') }),
+      guard: new EgressGuard({ allow: parseAllowlist('127.0.0.1/32'), ports: parsePortPolicy('1024-65535') }),
     });
     const proxyPort = Number(new URL(proxy.url).port);
     try {
@@ -159,13 +164,16 @@ describe('the browser egress proxy', () => {
       expect(await tunnel(`127.0.0.1:${port}`)).toBe(200);
       expect(await tunnel(`127.0.0.2:${port}`)).toBe(403);
       expect(await tunnel('[::ffff:a9fe:a9fe]:80')).toBe(403);
+      // The IPv4-compatible form of loopback, and a port outside the policy.
+      expect(await tunnel(`[::7f00:1]:${port}`)).toBe(403);
+      expect(await tunnel('127.0.0.1:22')).toBe(403);
     } finally {
       await proxy.close();
     }
   });
 
   it('chains through an upstream proxy, asking it to CONNECT to the checked address rather than the name', async () => {
-    const allow = { allow: parseAllowlist('127.0.0.1/32') };
+    const allow = { allow: parseAllowlist('127.0.0.1/32'), ports: parsePortPolicy('1024-65535') };
     const upstream = await startConnectProxy('user', 'secret');
     const via = async (upstreamUrl: string) => {
       const proxy = await GuardProxy.start({ guard: new EgressGuard(allow), upstream: upstreamUrl });

@@ -196,7 +196,7 @@ describe('the embedded stack (npm start)', () => {
     const scan = async (address: string, chain = 'devnet') => {
       const response = await fetch(`${info.urls.api}/api/v2/scanner/scans`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-api-key': info.api_key },
         body: JSON.stringify({ chain, address, wait_ms: 30_000 }),
       });
       expect(response.status).toBe(200);
@@ -275,6 +275,7 @@ describe('the embedded stack (npm start)', () => {
       expect(second.tokens).toEqual(info.tokens);
       const old = await fetch(
         `${second.urls.api}/api/v2/scanner/scans/${encodeURIComponent(honeypot.job_id)}`,
+        { headers: { 'x-api-key': second.api_key } },
       );
       expect(old.status).toBe(200);
       expect(((await old.json()) as Job).result?.tier).toBe('critical');

@@ -230,13 +230,19 @@ describe('POST /v1/scrape', () => {
   });
 
   it('answers 429 with Retry-After when the caller is over its per-minute rate', async () => {
-    const limited = await startTestScraper({ ...env, SCRAPER_CALLER_RATE_PER_MINUTE: '2' });
+    // A caller of its own (anonymous callers are counted by network, which this file shares).
+    const key = `rate-caller-key-${Date.now()}`;
+    const limited = await startTestScraper({
+      ...env,
+      SCRAPER_CALLER_RATE_PER_MINUTE: '2',
+      SCRAPER_API_KEYS: `ratecaller:${key}`,
+    });
     try {
       // Fixed one-minute windows: do not straddle a window boundary.
       await until(() => Promise.resolve(Date.now() % 60_000 < 55_000 ? true : undefined), {
         timeoutMs: 10_000,
       });
-      const headers = { 'x-client-id': `caller-${Date.now()}` };
+      const headers = { 'x-api-key': key };
       const statuses = [];
       for (let i = 0; i < 3; i++)
         statuses.push(

@@ -1,6 +1,7 @@
 import { describeTool, TOOLS } from '../../../core/catalog/index.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { X402Gateway } from '../x402/gateway.ts';
+import type { WalletProofs } from '../x402/walletProofs.ts';
 import { PAID_ROUTE_PROBLEMS, sendAnswer, toCall } from './x402Tools.ts';
 
 /** The chain-data tools of the catalog: the paid data bus answers them under its own prefix too. */
@@ -10,7 +11,7 @@ const DATA_TOOLS = TOOLS.filter((tool) => tool.run.kind === 'data');
  * POST /api/v1/x402-databus/{tool}: the paid data bus. The same catalog tools, gateway, trials and
  * payments as /api/v1/x402-tools/{tool}; only the prefix differs.
  */
-export function x402DatabusRoutes(app: VigilApp, gateway: X402Gateway): void {
+export function x402DatabusRoutes(app: VigilApp, gateway: X402Gateway, proofs: WalletProofs): void {
   for (const tool of DATA_TOOLS) {
     app.post(
       `/api/v1/x402-databus/${tool.name}`,
@@ -26,7 +27,7 @@ export function x402DatabusRoutes(app: VigilApp, gateway: X402Gateway): void {
         validatorCompiler: () => (data: unknown) => ({ value: data }),
       },
       async (request, reply) => {
-        sendAnswer(reply, await gateway.call(toCall(tool.name, request)));
+        sendAnswer(reply, await gateway.call(toCall(tool.name, request, proofs)));
         return reply;
       },
     );

@@ -142,7 +142,7 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
       },
     },
     async (request) => {
-      const identity = identityFromIdentifier(request.params.identifier);
+      const identity = identityFromIdentifier(request.params.identifier, request.caller);
       if (!identity) {
         throw new VigilError(
           'bad_request',
@@ -247,7 +247,7 @@ function docsPage(): string {
   ).join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Vigil x402</title></head><body>
 <h1>Paying for Vigil tools with x402</h1>
-<ol><li>Call a tool. With <code>X-Client-ID</code> the first calls are free (more with <code>X-Wallet-Address</code>).</li>
+<ol><li>Call a tool. With <code>X-Client-ID</code> the first calls are free (more for a wallet proven by a signed message: <code>X-Wallet-Proof</code>, see <code>/api/v1/x402/wallet-proof/nonce</code>).</li>
 <li>Without a trial the answer is <b>402</b>: an x402 v2 <code>PaymentRequired</code> in the body and in <code>PAYMENT-REQUIRED</code>.</li>
 <li>Sign an EIP-3009 transferWithAuthorization for exactly the quoted amount (any x402 v2 client does it) and retry with <code>X-PAYMENT</code> or <code>PAYMENT-SIGNATURE</code>.</li>
 <li>The answer is <b>200</b> with the data and the receipt in <code>X-PAYMENT-RESPONSE</code> / <code>PAYMENT-RESPONSE</code>. No data, no charge.</li></ol>

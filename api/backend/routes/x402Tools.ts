@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { describeTool, TOOLS } from '../../../core/catalog/index.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
+import type { Caller } from '../../plugins/caller.ts';
 import type { X402Gateway } from '../x402/gateway.ts';
+import { trialIdentityOf } from '../x402/trials.ts';
+import type { WalletProofs } from '../x402/walletProofs.ts';
 
 const ToolAnswer = z
   .looseObject({
@@ -39,6 +42,7 @@ const PendingToolAnswer = z
 /** The problems a paid route can answer with. */
 export const PAID_ROUTE_PROBLEMS = {
   400: Problem,
+  401: Problem,
   402: Problem,
   404: Problem,
   409: Problem,
@@ -48,7 +52,7 @@ export const PAID_ROUTE_PROBLEMS = {
 };
 
 const PAY_DESCRIPTION =
-  'Free trial with X-Client-ID (more with X-Wallet-Address); otherwise pay per call with x402: the 402 answer ' +
+  'Free trial with X-Client-ID (more for a wallet proven with X-Wallet-Proof); otherwise pay per call with x402: the 402 answer ' +
   'carries a v2 PaymentRequired (body and PAYMENT-REQUIRED header); retry with the signed proof in X-PAYMENT or ' +
   'PAYMENT-SIGNATURE; the receipt comes back in X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. The data is released ' +
   'only once the payment has settled on chain: a settlement still confirming after X402_SETTLE_WAIT_MS answers ' +
@@ -56,7 +60,7 @@ const PAY_DESCRIPTION =
   'and are not charged. One signed authorization pays for one purchase.';
 
 /** POST /api/v1/x402-tools/{tool}: one route per catalog tool, plus a catch-all that names unknown tools. */
-export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
+export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway, proofs: WalletProofs): void {
   for (const tool of TOOLS) {
     app.post(
       `/api/v1/x402-tools/${tool.name}`,
@@ -73,7 +77,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
         validatorCompiler: () => (data: unknown) => ({ value: data }),
       },
       async (request, reply) => {
-        sendAnswer(reply, await gateway.call(toCall(tool.name, request)));
+        sendAnswer(reply, await gateway.call(toCall(tool.name, request, proofs)));
         return reply;
       },
     );
@@ -90,7 +94,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
       },
     },
     async (request, reply) => {
-      sendAnswer(reply, await gateway.call(toCall(request.params.tool_name, request)));
+      sendAnswer(reply, await gateway.call(toCall(request.params.tool_name, request, proofs)));
       return reply;
     },
   );
@@ -108,8 +112,9 @@ export function toCall(
     body: unknown;
     headers: Record<string, string | string[] | undefined>;
     id: string;
-    caller: { apiKeyId: string | null };
+    caller: Caller;
   },
+  proofs: WalletProofs,
 ) {
   return {
     toolName,
@@ -117,6 +122,7 @@ export function toCall(
     headers: request.headers,
     requestId: request.id,
     apiKeyId: request.caller.apiKeyId,
+    trialIdentity: () => trialIdentityOf(request.caller, request.headers, proofs),
   };
 }
 

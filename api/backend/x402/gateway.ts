@@ -28,7 +28,7 @@ import {
 import type { SettleOutcome, Settlements } from './settlements.ts';
 import type { ToolOutcome, ToolRunner } from './toolRunner.ts';
 import { validateToolInput } from './validate.ts';
-import { type TrialGrant, type TrialIdentity, trialIdentityOf, type Trials } from './trials.ts';
+import type { TrialGrant, TrialIdentity, Trials } from './trials.ts';
 
 export interface GatewayDeps {
   options: PaymentOptions;
@@ -46,6 +46,8 @@ export interface ToolCall {
   headers: Record<string, string | string[] | undefined>;
   requestId: string;
   apiKeyId: string | null;
+  /** Who a free call is charged to (a proven wallet, or the network fingerprint); undefined: nobody. */
+  trialIdentity(): Promise<TrialIdentity | undefined>;
 }
 
 /** What the route sends: a status, a JSON body and headers. Problems are thrown as VigilErrors. */
@@ -99,7 +101,7 @@ export class X402Gateway {
       return answer;
     }
 
-    const identity = trialIdentityOf(call.headers);
+    const identity = await call.trialIdentity();
     if (!identity) {
       throw await this.paymentRequired(
         tool,

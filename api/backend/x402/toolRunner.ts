@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { findChain } from '../../../core/chains/registry.ts';
 import { riskModelFacts, ScanView, type ToolDefinition } from '../../../core/catalog/index.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
@@ -52,7 +53,11 @@ export class ToolRunner {
       return this.#deployerReputation(input as { chain: string; address: string });
     }
     const { chain, address } = input as { chain: string; address: string };
-    const job = await this.#jobs.submit({ chain, address, wait_ms: this.#waitMs });
+    // The call holds the scan only while it waits for it (a cancel by its other holders spares it).
+    const job = await this.#jobs.submit(
+      { chain, address, wait_ms: this.#waitMs },
+      { id: `tool:${randomUUID()}`, transient: true },
+    );
     if (job.status === 'running') {
       throw new VigilError(
         'tool_failed',
