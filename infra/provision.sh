@@ -171,6 +171,8 @@ PY2
   echo "$want" >"$tmp/out/.version"
   rm -rf "$dest" && mkdir -p "$(dirname "$dest")" && mv "$tmp/out" "$dest"
   rm -rf "$tmp"
+}
+
 # --- openssl: the tests make throwaway certificates for Temporal's mTLS with it ------------------
 provision_openssl() {
   if have openssl; then return; fi
