@@ -67,6 +67,9 @@ export const Reason = {
   failed: 'failed',
   fetchFailed: 'fetch_failed',
   bodyExpired: 'body_expired',
+  reportSectionUnavailable: 'report_section_unavailable',
+  narrativeModelFailed: 'narrative_model_failed',
+  reportScanFailed: 'report_scan_failed',
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -80,6 +83,9 @@ export const JOB_ONLY_REASONS = [
   Reason.failed,
   Reason.fetchFailed,
   Reason.bodyExpired,
+  Reason.reportSectionUnavailable,
+  Reason.narrativeModelFailed,
+  Reason.reportScanFailed,
 ] as const;
 type JobOnlyReason = (typeof JOB_ONLY_REASONS)[number];
 

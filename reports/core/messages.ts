@@ -38,6 +38,8 @@ export interface GenerateReportInput {
   subject: ReportSubject;
   /** The scanner's task queue (prefix applied): the token scan runs there as a child workflow. */
   scannerTaskQueue: string;
+  /** The scraper's task queue (prefix applied): its browser pool prints the PDF. */
+  scraperTaskQueue: string;
   /** Who asked first; later identical requests join and are recorded by the API. */
   requestedBy: string;
 }
@@ -46,6 +48,7 @@ export interface GenerateReportResult {
   report_id: string;
   sections: { kind: SectionKind; status: 'completed' | 'failed' }[];
   formats: string[];
+  author: string;
 }
 
 /** Deterministic: identical concurrent requests land on one workflow and join it. */

@@ -1,0 +1,57 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Reason } from '../../core/errors/reasons.ts';
+import type { Narrative, Report, ReportSubject, Section, SectionKind } from '../../reports/core/schema.ts';
+import { EvidenceLinker } from '../../reports/evidence.ts';
+import { scanSection } from '../../reports/sections/scan.ts';
+import type { ScanResult } from '../../scanner/core/result.ts';
+import { SectionUnavailable } from '../../reports/sections/unavailable.ts';
+import { type ReportWriterDeps, ReportWriter, type SectionInput } from '../../reports/writer.ts';
+import { NarrativeModelFailed } from '../../reports/narrative/llm.ts';
+
+/**
+ * The reports pool's activities, built once per worker: one per report step. A section that has
+ * no data for its subject fails non-retryably (the workflow marks it and goes on); anything else
+ * is retried by the workflow's policy. The names are recorded in workflow histories: never rename.
+ */
+export function createReportActivities(deps: ReportWriterDeps) {
+  const writer = new ReportWriter(deps);
+  return {
+    async writeSection(input: SectionInput & { kind: SectionKind }): Promise<Section> {
+      try {
+        return await writer.section(input.kind, input, Context.current().cancellationSignal);
+      } catch (error) {
+        if (error instanceof SectionUnavailable) {
+          throw ApplicationFailure.nonRetryable(error.message, Reason.reportSectionUnavailable);
+        }
+        throw error;
+      }
+    },
+    async writeScanSection(input: { subject: ReportSubject; scan: ScanResult }): Promise<Section> {
+      return scanSection(input.scan, new EvidenceLinker(input.subject.chain));
+    },
+    async drawCharts(sections: Section[]): Promise<Section> {
+      return writer.charts(sections);
+    },
+    async writeNarrative(sections: Section[]): Promise<Narrative> {
+      try {
+        return await writer.narrative(sections, Context.current().cancellationSignal);
+      } catch (error) {
+        if (error instanceof NarrativeModelFailed) {
+          throw ApplicationFailure.retryable(error.message, Reason.narrativeModelFailed);
+        }
+        throw error;
+      }
+    },
+    async templateNarrative(sections: Section[]): Promise<Narrative> {
+      return new ReportWriter({ ...deps, llm: undefined }).narrative(sections);
+    },
+    async storeReport(input: { jobId: string; report: Report }): Promise<{ html: string }> {
+      return writer.store(input.jobId, input.report);
+    },
+    async storeReportPdf(input: { jobId: string; pdf: Uint8Array }): Promise<void> {
+      return writer.storePdf(input.jobId, input.pdf);
+    },
+  };
+}
+
+export type ReportActivities = ReturnType<typeof createReportActivities>;
