@@ -41,6 +41,7 @@ export const Reason = {
   jobNotFound: 'job_not_found',
   jobNotRunning: 'job_not_running',
   jobNotOwned: 'job_not_owned',
+  reportNotReady: 'report_not_ready',
   // The scraper.
   urlNotAllowed: 'url_not_allowed',
   scrapeBlocked: 'scrape_blocked',
