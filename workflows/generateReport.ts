@@ -155,7 +155,7 @@ export async function generateReport(input: GenerateReportInput): Promise<Genera
     const formats: string[] = [ReportFormat.json, ReportFormat.markdown, ReportFormat.html];
     try {
       const pdf = await printer(input.scraperTaskQueue).printReportPdf(html);
-      await store.storeReportPdf({ jobId, pdf });
+      await store.storeReportPdf(jobId, pdf);
       formats.push(ReportFormat.pdf);
     } catch (error) {
       // No scraper pool or a browser failure: the report stands without its PDF.

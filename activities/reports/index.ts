@@ -48,8 +48,10 @@ export function createReportActivities(deps: ReportWriterDeps) {
     async storeReport(input: { jobId: string; report: Report }): Promise<{ html: string }> {
       return writer.store(input.jobId, input.report);
     },
-    async storeReportPdf(input: { jobId: string; pdf: Uint8Array }): Promise<void> {
-      return writer.storePdf(input.jobId, input.pdf);
+    // Two arguments: bytes travel as a binary payload only at the top level (inside an object
+    // they would be JSON).
+    async storeReportPdf(jobId: string, pdf: Uint8Array): Promise<void> {
+      return writer.storePdf(jobId, pdf);
     },
   };
 }
