@@ -29,7 +29,10 @@ export const DEFAULT_PERIODS: IndicatorPeriods = {
 };
 
 /** SMA, EMA, RSI, MACD and Bollinger bands over the candles' closes (trading-signals). */
-export function indicators(candles: readonly Candle[], periods: IndicatorPeriods = DEFAULT_PERIODS): IndicatorRow[] {
+export function indicators(
+  candles: readonly Candle[],
+  periods: IndicatorPeriods = DEFAULT_PERIODS,
+): IndicatorRow[] {
   const sma = new SMA(periods.sma);
   const ema = new EMA(periods.ema);
   const rsi = new RSI(periods.rsi);

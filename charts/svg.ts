@@ -56,7 +56,13 @@ export function liquidityChartSpec(points: readonly LiquidityPoint[], title: str
     width: WIDTH,
     height: HEIGHT,
     title,
-    data: { values: points.map((point) => ({ t: iso(point.time), reserve: point.paired_reserve, pool: point.pool })) },
+    data: {
+      values: points.map((point) => ({
+        t: iso(point.time),
+        reserve: point.paired_reserve,
+        pool: point.pool,
+      })),
+    },
     mark: { type: 'line', interpolate: 'step-after', point: true },
     encoding: {
       x: { field: 't', type: 'temporal', title: null },
@@ -72,7 +78,11 @@ export function holdersChartSpec(points: readonly HolderPoint[], title: string):
     height: HEIGHT,
     title,
     data: {
-      values: points.map((point) => ({ block: point.block, holders: point.holders, top10: point.top10_share * 100 })),
+      values: points.map((point) => ({
+        block: point.block,
+        holders: point.holders,
+        top10: point.top10_share * 100,
+      })),
     },
     encoding: { x: { field: 'block', type: 'quantitative', title: 'block', scale: { zero: false } } },
     layer: [
@@ -82,14 +92,19 @@ export function holdersChartSpec(points: readonly HolderPoint[], title: string):
       },
       {
         mark: { type: 'line', interpolate: 'step-after', color: '#ef6c00', strokeDash: [4, 3] },
-        encoding: { y: { field: 'top10', type: 'quantitative', title: 'top-10 share %', scale: { domain: [0, 100] } } },
+        encoding: {
+          y: { field: 'top10', type: 'quantitative', title: 'top-10 share %', scale: { domain: [0, 100] } },
+        },
       },
     ],
     resolve: { scale: { y: 'independent' } },
   };
 }
 
-export function distributionChartSpec(shares: readonly { holder: string; share: number }[], title: string): TopLevelSpec {
+export function distributionChartSpec(
+  shares: readonly { holder: string; share: number }[],
+  title: string,
+): TopLevelSpec {
   return {
     width: WIDTH,
     height: HEIGHT,
@@ -103,7 +118,10 @@ export function distributionChartSpec(shares: readonly { holder: string; share: 
   };
 }
 
-export function scoreChartSpec(categories: readonly { category: string; score: number }[], title: string): TopLevelSpec {
+export function scoreChartSpec(
+  categories: readonly { category: string; score: number }[],
+  title: string,
+): TopLevelSpec {
   return {
     width: WIDTH,
     height: HEIGHT,
@@ -112,8 +130,18 @@ export function scoreChartSpec(categories: readonly { category: string; score: n
     mark: 'bar',
     encoding: {
       y: { field: 'category', type: 'nominal', title: null, sort: '-x' },
-      x: { field: 'score', type: 'quantitative', title: 'risk (0 safe, 100 worst)', scale: { domain: [0, 100] } },
-      color: { field: 'score', type: 'quantitative', scale: { scheme: 'redyellowgreen', reverse: true }, legend: null },
+      x: {
+        field: 'score',
+        type: 'quantitative',
+        title: 'risk (0 safe, 100 worst)',
+        scale: { domain: [0, 100] },
+      },
+      color: {
+        field: 'score',
+        type: 'quantitative',
+        scale: { scheme: 'redyellowgreen', reverse: true },
+        legend: null,
+      },
     },
   };
 }

@@ -14,7 +14,10 @@ export interface NewsSentimentAnswer {
 }
 
 /** get_news_sentiment: the latest items on a token (address, symbol or name) or topic, and their aggregate. */
-export async function newsSentiment(store: NewsStore, query: NewsSentimentQuery): Promise<NewsSentimentAnswer> {
+export async function newsSentiment(
+  store: NewsStore,
+  query: NewsSentimentQuery,
+): Promise<NewsSentimentAnswer> {
   const token = query.token?.trim();
   const isAddress = token !== undefined && /^0x[0-9a-fA-F]{40}$/.test(token);
   const items = await store.latest({

@@ -24,7 +24,12 @@ export class NewsStore {
   }
 
   /** The latest items linked to a token (by address or symbol) or matching a topic word. */
-  async latest(query: { address?: string; symbol?: string; topic?: string; limit: number }): Promise<NewsItem[]> {
+  async latest(query: {
+    address?: string;
+    symbol?: string;
+    topic?: string;
+    limit: number;
+  }): Promise<NewsItem[]> {
     const or: Record<string, unknown>[] = [];
     if (query.address) or.push({ 'entities.address': query.address.toLowerCase() });
     if (query.symbol) or.push({ 'entities.symbol': query.symbol.toUpperCase() });

@@ -47,7 +47,11 @@ export class ReportStore {
     this.#db = db;
   }
 
-  async save(jobId: string, report: Report, files: { format: ReportFormat; content: Uint8Array }[]): Promise<void> {
+  async save(
+    jobId: string,
+    report: Report,
+    files: { format: ReportFormat; content: Uint8Array }[],
+  ): Promise<void> {
     await Promise.all(
       files.map((file) =>
         this.#db.collection<FileDoc>(FILES).replaceOne(
@@ -63,21 +67,27 @@ export class ReportStore {
       ),
     );
     // The record last: once it is there, every format it names is there too.
-    await this.#db.collection<ReportDoc>(REPORTS).replaceOne(
-      { _id: jobId },
-      { subject: report.subject, report, formats: files.map((file) => file.format), stored_at: new Date() },
-      { upsert: true },
-    );
+    await this.#db
+      .collection<ReportDoc>(REPORTS)
+      .replaceOne(
+        { _id: jobId },
+        { subject: report.subject, report, formats: files.map((file) => file.format), stored_at: new Date() },
+        { upsert: true },
+      );
   }
 
   /** Adds a format rendered after the record was stored (the PDF, printed elsewhere). */
   async addFormat(jobId: string, format: ReportFormat, content: Uint8Array): Promise<void> {
-    await this.#db.collection<FileDoc>(FILES).replaceOne(
-      { _id: `${jobId}:${format}` },
-      { job_id: jobId, format, content: new Binary(content), bytes: content.byteLength },
-      { upsert: true },
-    );
-    await this.#db.collection<ReportDoc>(REPORTS).updateOne({ _id: jobId }, { $addToSet: { formats: format } });
+    await this.#db
+      .collection<FileDoc>(FILES)
+      .replaceOne(
+        { _id: `${jobId}:${format}` },
+        { job_id: jobId, format, content: new Binary(content), bytes: content.byteLength },
+        { upsert: true },
+      );
+    await this.#db
+      .collection<ReportDoc>(REPORTS)
+      .updateOne({ _id: jobId }, { $addToSet: { formats: format } });
   }
 
   async get(jobId: string): Promise<{ report: Report; formats: ReportFormat[] } | null> {
@@ -92,15 +102,19 @@ export class ReportStore {
 
   /** Records that `caller` asked for (or joined) the report; idempotent. */
   async addRequester(jobId: string, caller: string, subject: ReportSubject): Promise<void> {
-    await this.#db.collection<RequestDoc>(REQUESTS).updateOne(
-      { _id: `${caller}|${jobId}` },
-      { $setOnInsert: { job_id: jobId, caller, subject, requested_at: new Date() } },
-      { upsert: true },
-    );
+    await this.#db
+      .collection<RequestDoc>(REQUESTS)
+      .updateOne(
+        { _id: `${caller}|${jobId}` },
+        { $setOnInsert: { job_id: jobId, caller, subject, requested_at: new Date() } },
+        { upsert: true },
+      );
   }
 
   async requestedBy(caller: string, jobId: string): Promise<boolean> {
-    return (await this.#db.collection<RequestDoc>(REQUESTS).countDocuments({ _id: `${caller}|${jobId}` })) > 0;
+    return (
+      (await this.#db.collection<RequestDoc>(REQUESTS).countDocuments({ _id: `${caller}|${jobId}` })) > 0
+    );
   }
 
   /** The caller's reports, newest first. */
@@ -111,6 +125,10 @@ export class ReportStore {
       .sort({ requested_at: -1 })
       .limit(limit)
       .toArray();
-    return docs.map((doc) => ({ job_id: doc.job_id, subject: doc.subject, requested_at: doc.requested_at.toISOString() }));
+    return docs.map((doc) => ({
+      job_id: doc.job_id,
+      subject: doc.subject,
+      requested_at: doc.requested_at.toISOString(),
+    }));
   }
 }

@@ -136,7 +136,12 @@ export class ReportWriter {
   }
 
   async #history(subject: ReportSubject, scan: ScanResult | null): Promise<TokenHistory> {
-    return readTokenHistory(await this.#deps.analytics(), subject.chain, subject.address, scan?.token.decimals ?? 18);
+    return readTokenHistory(
+      await this.#deps.analytics(),
+      subject.chain,
+      subject.address,
+      scan?.token.decimals ?? 18,
+    );
   }
 }
 

@@ -111,7 +111,8 @@ export async function runWorkers(
       const settings = chaindataSettings({ ...env, VIGIL_DATA_DIR: dataDir });
       return {
         // The engine runs in its own process, started on the first section that reads it.
-        analytics: () => Promise.resolve((analytics ??= new SandboxedAnalytics(settings.root, settings.limits))),
+        analytics: () =>
+          Promise.resolve((analytics ??= new SandboxedAnalytics(settings.root, settings.limits))),
         evm: (chain: string) => deps.chains.evm(chain),
         store: new ReportStore(mainStores().mongo.db),
         news: new NewsStore(mainStores().mongo.db),

@@ -186,13 +186,22 @@ function printer(taskQueue: string) {
 }
 
 function failedSection(kind: SectionKind, error: { reason: string; message: string }): Section {
-  return { kind, title: SECTION_TITLES[kind], status: SectionStatus.failed, facts: [], data: {}, charts: [], error };
+  return {
+    kind,
+    title: SECTION_TITLES[kind],
+    status: SectionStatus.failed,
+    facts: [],
+    data: {},
+    charts: [],
+    error,
+  };
 }
 
 function reasonOf(error: unknown): { reason: string; message: string } {
   let cause = error;
   while (cause instanceof ActivityFailure || cause instanceof ChildWorkflowFailure) cause = cause.cause;
-  if (cause instanceof ApplicationFailure) return { reason: cause.type ?? Reason.failed, message: cause.message };
+  if (cause instanceof ApplicationFailure)
+    return { reason: cause.type ?? Reason.failed, message: cause.message };
   if (cause instanceof Error) return { reason: Reason.failed, message: cause.message };
   return { reason: Reason.failed, message: String(cause) };
 }

@@ -4,6 +4,7 @@ import { createService, type VigilApp } from '../plugins/service.ts';
 import type { BackendDeps } from './deps.ts';
 import { deployerRoutes } from './routes/deployers.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { chartRoutes } from './routes/charts.ts';
 import { ReportJobs } from './reportJobs.ts';
 import { JobHolders } from './jobHolders.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -152,6 +153,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   deployerRoutes(app, deps, scannerTrials);
   x402DatabusRoutes(app, gateway, deps.x402.walletProofs);
   catalogRoutes(app, deps.chaindata.analytics);
+  chartRoutes(app, deps.chaindata.analytics);
   databusRoutes(
     app,
     new DataBus({

@@ -30,7 +30,13 @@ export const ReportJob = z
         stage: z.string(),
         done: z.number().int(),
         total: z.number().int(),
-        sections: z.record(z.string(), z.object({ status: z.string(), error: z.object({ reason: z.string(), message: z.string() }).optional() })),
+        sections: z.record(
+          z.string(),
+          z.object({
+            status: z.string(),
+            error: z.object({ reason: z.string(), message: z.string() }).optional(),
+          }),
+        ),
       })
       .nullable(),
     result: z
@@ -73,9 +79,13 @@ export class ReportJobs {
     if (!chain) throw new VigilError(Reason.validationFailed, `Unknown chain "${subject.chain}".`);
     if (subject.kind === SubjectKind.wallet) {
       if (chain.kind !== ChainKind.evm || !/^0x[0-9a-fA-F]{40}$/.test(subject.address)) {
-        throw new VigilError(Reason.invalidAddress, 'Wallet reports read the EVM chain index: send an EVM address.', {
-          extensions: { field: 'address' },
-        });
+        throw new VigilError(
+          Reason.invalidAddress,
+          'Wallet reports read the EVM chain index: send an EVM address.',
+          {
+            extensions: { field: 'address' },
+          },
+        );
       }
       return { ...subject, address: subject.address.toLowerCase() };
     }
@@ -119,7 +129,10 @@ export class ReportJobs {
   }
 
   /** Readable by the callers that asked for it (or joined it), by API keys and by operators. */
-  async assertReadable(jobId: string, caller: { id: string; operator: boolean; apiKeyId: string | null }): Promise<void> {
+  async assertReadable(
+    jobId: string,
+    caller: { id: string; operator: boolean; apiKeyId: string | null },
+  ): Promise<void> {
     parse(jobId);
     // As for scans: API keys read any job; anonymous callers only their own.
     if (caller.operator || caller.apiKeyId) return;
@@ -139,7 +152,20 @@ export class ReportJobs {
       if (error instanceof WorkflowNotFoundError) {
         const stored = await this.#deps.store.get(jobId);
         if (!stored) throw new VigilError(Reason.jobNotFound, 'No such report.');
-        return { ...base, job_id: jobId, status: 'completed', subject: stored.report.subject, progress: null, result: { sections: stored.report.sections.map((s) => ({ kind: s.kind, status: s.status })), formats: stored.formats, author: stored.report.narrative.author }, error: null, downloads: this.#downloads(jobId, stored.formats) };
+        return {
+          ...base,
+          job_id: jobId,
+          status: 'completed',
+          subject: stored.report.subject,
+          progress: null,
+          result: {
+            sections: stored.report.sections.map((s) => ({ kind: s.kind, status: s.status })),
+            formats: stored.formats,
+            author: stored.report.narrative.author,
+          },
+          error: null,
+          downloads: this.#downloads(jobId, stored.formats),
+        };
       }
       throw engineUnavailable(error);
     }
@@ -147,7 +173,16 @@ export class ReportJobs {
     const status = description.status.name;
     if (status === 'RUNNING') {
       const progress: ReportProgress | null = await handle.query(reportProgressQuery).catch(() => null);
-      return { ...base, job_id: jobId, status: 'running', subject, progress, result: null, error: null, downloads: {} };
+      return {
+        ...base,
+        job_id: jobId,
+        status: 'running',
+        subject,
+        progress,
+        result: null,
+        error: null,
+        downloads: {},
+      };
     }
     if (status === 'COMPLETED') {
       const result: GenerateReportResult = await handle.result();
@@ -186,7 +221,11 @@ export class ReportJobs {
   /** Cancels the report when the last caller holding it lets go (workflow cancellation). */
   async cancel(jobId: string, caller: { id: string; operator: boolean }): Promise<{ outcome: string }> {
     const ref = parse(jobId);
-    const { outcome } = await this.#deps.holders.letGo(jobId, caller.id, caller.operator ? 'force' : 'cancel');
+    const { outcome } = await this.#deps.holders.letGo(
+      jobId,
+      caller.id,
+      caller.operator ? 'force' : 'cancel',
+    );
     if (outcome === LetGo.notHolder && !caller.operator) {
       throw new VigilError(Reason.jobNotOwned, 'Only a caller that asked for this report may cancel it.');
     }
@@ -194,7 +233,8 @@ export class ReportJobs {
     try {
       await this.#deps.client.workflow.getHandle(ref.workflowId, ref.runId).cancel();
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) throw new VigilError(Reason.jobNotRunning, 'The report is not running.');
+      if (error instanceof WorkflowNotFoundError)
+        throw new VigilError(Reason.jobNotRunning, 'The report is not running.');
       throw engineUnavailable(error);
     }
     return { outcome: LetGo.cancel };
@@ -230,7 +270,9 @@ function subjectOf(workflowId: string): ReportSubject {
 function parse(jobId: string) {
   const ref = parseJobId(jobId);
   if (!ref || !ref.workflowId.startsWith('report:')) {
-    throw new VigilError(Reason.badRequest, 'This is not a report job id.', { extensions: { field: 'job_id' } });
+    throw new VigilError(Reason.badRequest, 'This is not a report job id.', {
+      extensions: { field: 'job_id' },
+    });
   }
   return ref;
 }

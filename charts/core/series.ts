@@ -146,7 +146,10 @@ export function ohlcv(trades: readonly Trade[], interval: Interval): Candle[] {
 }
 
 /** The largest balances after every transfer, with their share of what all holders hold. */
-export function topHolders(transfers: readonly TransferRow[], count = 10): { holder: string; share: number }[] {
+export function topHolders(
+  transfers: readonly TransferRow[],
+  count = 10,
+): { holder: string; share: number }[] {
   const balances = new Map<string, number>();
   for (const row of transfers) {
     if (row.from !== ZERO) balances.set(row.from, (balances.get(row.from) ?? 0) - row.value);
@@ -154,5 +157,7 @@ export function topHolders(transfers: readonly TransferRow[], count = 10): { hol
   }
   const positive = [...balances.entries()].filter(([, value]) => value > 1e-9).sort((a, b) => b[1] - a[1]);
   const supply = positive.reduce((sum, [, value]) => sum + value, 0);
-  return positive.slice(0, count).map(([holder, value]) => ({ holder, share: supply > 0 ? value / supply : 0 }));
+  return positive
+    .slice(0, count)
+    .map(([holder, value]) => ({ holder, share: supply > 0 ? value / supply : 0 }));
 }

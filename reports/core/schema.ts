@@ -47,7 +47,13 @@ export const SECTIONS_OF: Record<SubjectKind, readonly SectionKind[]> = {
 export const MANDATORY_SECTIONS: ReadonlySet<SectionKind> = new Set<SectionKind>([SectionKind.scan]);
 
 /** Where a fact was read: every claim in a report points at one or more of these. */
-export const EvidenceKind = { block: 'block', tx: 'tx', check: 'check', url: 'url', address: 'address' } as const;
+export const EvidenceKind = {
+  block: 'block',
+  tx: 'tx',
+  check: 'check',
+  url: 'url',
+  address: 'address',
+} as const;
 export type EvidenceKind = (typeof EvidenceKind)[keyof typeof EvidenceKind];
 
 export const EvidenceLink = z.object({

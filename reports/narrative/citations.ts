@@ -23,7 +23,11 @@ export function keepCitedSentences(
     .filter(Boolean);
   for (const part of parts) {
     const cites = [...part.matchAll(CITATION)].map((match) => match[1] ?? '').filter((id) => known.has(id));
-    const text = part.replace(CITATION, '').replace(/\s+([.!?,;:])/g, '$1').replace(/\s+/g, ' ').trim();
+    const text = part
+      .replace(CITATION, '')
+      .replace(/\s+([.!?,;:])/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (cites.length === 0 || text.length === 0) {
       dropped += 1;
       continue;

@@ -46,17 +46,25 @@ export async function llmNarrative(
           { role: 'user', content: JSON.stringify(context) },
         ],
       }),
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]) : AbortSignal.timeout(settings.timeoutMs),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)])
+        : AbortSignal.timeout(settings.timeoutMs),
     });
   } catch (error) {
-    throw new NarrativeModelFailed(`The narrative model at ${redactUrl(settings.url)} did not answer.`, { cause: error });
+    throw new NarrativeModelFailed(`The narrative model at ${redactUrl(settings.url)} did not answer.`, {
+      cause: error,
+    });
   }
   if (!response.ok) {
-    throw new NarrativeModelFailed(`The narrative model at ${redactUrl(settings.url)} answered ${response.status}.`);
+    throw new NarrativeModelFailed(
+      `The narrative model at ${redactUrl(settings.url)} answered ${response.status}.`,
+    );
   }
   const parsed = ChatCompletion.safeParse(await response.json().catch(() => null));
   if (!parsed.success) {
-    throw new NarrativeModelFailed(`The narrative model at ${redactUrl(settings.url)} answered no chat completion.`);
+    throw new NarrativeModelFailed(
+      `The narrative model at ${redactUrl(settings.url)} answered no chat completion.`,
+    );
   }
   const { sentences, dropped } = keepCitedSentences(parsed.data.choices[0]?.message.content ?? '', facts);
   return { author: NarrativeAuthor.llm, model: settings.model, sentences, dropped };

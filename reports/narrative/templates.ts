@@ -2,7 +2,9 @@ import { type Fact, type Narrative, NarrativeAuthor, type Section, SectionKind }
 
 /** The summary written without a model: a fixed sentence per kind of fact, citing it. */
 export function templateNarrative(sections: readonly Section[]): Narrative {
-  const facts = new Map<string, Fact>(sections.flatMap((section) => section.facts.map((fact) => [fact.id, fact])));
+  const facts = new Map<string, Fact>(
+    sections.flatMap((section) => section.facts.map((fact) => [fact.id, fact])),
+  );
   const sentences: Narrative['sentences'] = [];
   const say = (id: string, text: (fact: Fact) => string) => {
     const fact = facts.get(id);
@@ -11,9 +13,7 @@ export function templateNarrative(sections: readonly Section[]): Narrative {
   say('scan-verdict', (fact) => fact.text);
   const flags = [...facts.keys()].filter((id) => id.startsWith('check-'));
   const scan = sections.find((section) => section.kind === SectionKind.scan);
-  const redFlags = new Set(
-    ((scan?.data.flags ?? []) as { id: string }[]).map((flag) => `check-${flag.id}`),
-  );
+  const redFlags = new Set(((scan?.data.flags ?? []) as { id: string }[]).map((flag) => `check-${flag.id}`));
   const red = flags.filter((id) => redFlags.has(id));
   if (red.length > 0) {
     sentences.push({

@@ -6,7 +6,8 @@ import { numberFacts } from './markdown.ts';
  * Nothing in a report runs: no scripts, no external loads. The page is opened in a browser to
  * print the PDF, and a reader's browser opens it too, so this holds even if an escape is missed.
  */
-const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 const STYLE = `
 body{font:14px/1.5 system-ui,sans-serif;max-width:860px;margin:24px auto;padding:0 16px;color:#1b1b1b}

@@ -5,18 +5,25 @@ function evidence(link: EvidenceLink): string {
   const label = `${link.kind} ${escapeMarkdown(link.ref)}`;
   const href = safeHref(link.url);
   // The URL is percent-encoded by the parser; closing parentheses are encoded too for Markdown.
-  return href ? `[${label}](${href.replace(/\(/g, '%28').replace(/\)/g, '%29')})` : `\`${link.kind} ${link.ref.replace(/`/g, '')}\``;
+  return href
+    ? `[${label}](${href.replace(/\(/g, '%28').replace(/\)/g, '%29')})`
+    : `\`${link.kind} ${link.ref.replace(/`/g, '')}\``;
 }
 
 function section(part: Section, factNumbers: Map<string, number>): string {
   const lines = [`## ${escapeMarkdown(part.title)}`, ''];
   if (part.status === 'failed') {
-    lines.push(`> This section could not be written: ${escapeMarkdown(part.error?.message ?? 'unknown error')} (\`${part.error?.reason ?? 'failed'}\`)`, '');
+    lines.push(
+      `> This section could not be written: ${escapeMarkdown(part.error?.message ?? 'unknown error')} (\`${part.error?.reason ?? 'failed'}\`)`,
+      '',
+    );
     return lines.join('\n');
   }
   for (const fact of part.facts) {
     const links = fact.evidence.map(evidence).join(', ');
-    lines.push(`- **[F${factNumbers.get(fact.id)}]** ${escapeMarkdown(fact.text)}${links ? ` — ${links}` : ''}`);
+    lines.push(
+      `- **[F${factNumbers.get(fact.id)}]** ${escapeMarkdown(fact.text)}${links ? ` — ${links}` : ''}`,
+    );
   }
   for (const chart of part.charts) {
     lines.push(`- Chart: ${escapeMarkdown(chart.title)} (SVG in the HTML and PDF formats)`);

@@ -32,7 +32,10 @@ export async function chartsSection(sources: ChartSources): Promise<Section> {
     await draw('holders', 'Holders and top-10 share', holdersChartSpec(sources.holders, 'Holders'));
   }
   if (sources.topHolders?.length) {
-    const shares = sources.topHolders.map((row) => ({ holder: `${row.holder.slice(0, 6)}…${row.holder.slice(-4)}`, share: row.share }));
+    const shares = sources.topHolders.map((row) => ({
+      holder: `${row.holder.slice(0, 6)}…${row.holder.slice(-4)}`,
+      share: row.share,
+    }));
     await draw('distribution', 'Holder distribution', distributionChartSpec(shares, 'Largest holders'));
   }
   const scored = Object.entries(sources.categories ?? {}).flatMap(([category, score]) =>

@@ -17,7 +17,8 @@ export async function deployerSection(
   links: EvidenceLinker,
 ): Promise<Section> {
   const deployer = scan.creation?.deployer;
-  if (!deployer) throw new SectionUnavailable('The token\'s creator is not known, so it has no deployer record.');
+  if (!deployer)
+    throw new SectionUnavailable("The token's creator is not known, so it has no deployer record.");
   const reputation = scan.facts.deployer?.reputation as DeployerReputation | undefined;
   const facts: Fact[] = [];
   if (reputation) {
@@ -30,7 +31,11 @@ export async function deployerSection(
       facts.push({
         id: `deployer-rug-${token.address.toLowerCase()}`,
         text: `It removed the liquidity of ${token.symbol ?? token.address} ${token.rug?.seconds_after_launch ?? '?'} s after launch.`,
-        evidence: [links.address(token.address), links.tx(token.rug?.tx ?? ''), links.block(token.rug?.block ?? '0')],
+        evidence: [
+          links.address(token.address),
+          links.tx(token.rug?.tx ?? ''),
+          links.block(token.rug?.block ?? '0'),
+        ],
       });
     }
     if (reputation.funded_by) {

@@ -1,4 +1,10 @@
-import { type Interval, INTERVAL_SECONDS, ohlcv, type TokenHistory, topHolders } from '../../charts/core/series.ts';
+import {
+  type Interval,
+  INTERVAL_SECONDS,
+  ohlcv,
+  type TokenHistory,
+  topHolders,
+} from '../../charts/core/series.ts';
 import { threatSignals } from '../../charts/core/signals.ts';
 import { type Fact, type Section, SECTION_TITLES, SectionKind, SectionStatus } from '../core/schema.ts';
 import type { EvidenceLinker } from '../evidence.ts';
@@ -67,7 +73,11 @@ export function holdersSection(history: TokenHistory, links: EvidenceLinker): Se
   };
 }
 
-export function liquiditySection(history: TokenHistory, deployer: string | null, links: EvidenceLinker): Section {
+export function liquiditySection(
+  history: TokenHistory,
+  deployer: string | null,
+  links: EvidenceLinker,
+): Section {
   const interval = candleInterval(history);
   const candles = ohlcv(history.trades, interval);
   const signals = threatSignals({
@@ -95,7 +105,11 @@ export function liquiditySection(history: TokenHistory, deployer: string | null,
       evidence: [links.tx(firstTrade.tx), links.tx(lastTrade.tx)],
     });
   } else {
-    facts.push({ id: 'liquidity-no-swaps', text: 'The chain index holds no swaps of this token.', evidence: [] });
+    facts.push({
+      id: 'liquidity-no-swaps',
+      text: 'The chain index holds no swaps of this token.',
+      evidence: [],
+    });
   }
   const lastReserve = history.liquidity.at(-1);
   if (lastReserve) {

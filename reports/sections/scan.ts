@@ -20,7 +20,11 @@ export function scanSection(scan: ScanResult, links: EvidenceLinker): Section {
     facts.push({
       id: 'scan-creation',
       text: `It was created at block ${scan.creation.block} by ${scan.creation.deployer}.`,
-      evidence: [links.block(scan.creation.block), links.tx(scan.creation.tx), links.address(scan.creation.deployer)],
+      evidence: [
+        links.block(scan.creation.block),
+        links.tx(scan.creation.tx),
+        links.address(scan.creation.deployer),
+      ],
     });
   }
   for (const check of scan.flags) {

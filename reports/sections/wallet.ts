@@ -12,7 +12,9 @@ export async function walletSection(
 ): Promise<Section> {
   const address = wallet.toLowerCase();
   if (!/^0x[0-9a-f]{40}$/.test(address)) {
-    throw new SectionUnavailable('Wallet activity is read from the EVM chain index; this is not an EVM address.');
+    throw new SectionUnavailable(
+      'Wallet activity is read from the EVM chain index; this is not an EVM address.',
+    );
   }
   const values = { chain, wallet: address };
   const [transfers, counterparties, swaps, deployments, labels] = await Promise.all([
@@ -30,7 +32,10 @@ export async function walletSection(
         GROUP BY 1 ORDER BY 2 DESC LIMIT 5`,
       values,
     ),
-    analytics.internal(`SELECT count(*) AS n FROM swaps WHERE chain = $chain AND recipient = $wallet`, values),
+    analytics.internal(
+      `SELECT count(*) AS n FROM swaps WHERE chain = $chain AND recipient = $wallet`,
+      values,
+    ),
     analytics.internal(
       `SELECT contract_address, block_number, tx_hash FROM deployments WHERE chain = $chain AND deployer = $wallet ORDER BY block_number LIMIT 20`,
       values,
@@ -45,10 +50,18 @@ export async function walletSection(
     facts.push({
       id: 'wallet-summary',
       text: `The wallet sent ${sent} and received ${received} transfers of ${Number(summary.tokens ?? 0)} token${Number(summary.tokens) === 1 ? '' : 's'} between blocks ${String(summary.first_block)} and ${String(summary.last_block)}.`,
-      evidence: [links.address(address), links.tx(String(summary.first_tx)), links.tx(String(summary.last_tx))],
+      evidence: [
+        links.address(address),
+        links.tx(String(summary.first_tx)),
+        links.tx(String(summary.last_tx)),
+      ],
     });
   } else {
-    facts.push({ id: 'wallet-summary', text: 'The chain index holds no transfers of this wallet.', evidence: [links.address(address)] });
+    facts.push({
+      id: 'wallet-summary',
+      text: 'The chain index holds no transfers of this wallet.',
+      evidence: [links.address(address)],
+    });
   }
   for (const row of deployments.rows) {
     facts.push({
@@ -59,7 +72,9 @@ export async function walletSection(
   }
   for (const row of labels.rows) {
     facts.push({
-      id: `wallet-label-${String(row.label).toLowerCase().replace(/[^a-z0-9_-]/g, '_')}`,
+      id: `wallet-label-${String(row.label)
+        .toLowerCase()
+        .replace(/[^a-z0-9_-]/g, '_')}`,
       text: `It is labelled ${String(row.label)} (${String(row.category)}) by ${String(row.source)}.`,
       evidence: [links.address(address)],
     });
@@ -73,7 +88,10 @@ export async function walletSection(
       sent,
       received,
       swaps: Number(swaps.rows[0]?.n ?? 0),
-      counterparties: counterparties.rows.map((row) => ({ address: String(row.counterparty), transfers: Number(row.n) })),
+      counterparties: counterparties.rows.map((row) => ({
+        address: String(row.counterparty),
+        transfers: Number(row.n),
+      })),
       deployments: deployments.rows.length,
       labels: labels.rows,
     },

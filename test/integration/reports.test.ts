@@ -5,7 +5,14 @@ import type { ReportJob } from '../../api/backend/reportJobs.ts';
 import { Report } from '../../reports/core/schema.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { chaindataDir, indexDevnet } from '../support/chaindata.ts';
-import { AUTHED, isolatedEnv, startTestBackend, startTestWorkers, testStack, type TestBackend } from '../support/fixtures.ts';
+import {
+  AUTHED,
+  isolatedEnv,
+  startTestBackend,
+  startTestWorkers,
+  testStack,
+  type TestBackend,
+} from '../support/fixtures.ts';
 import { until } from '../support/until.ts';
 
 describe('research reports on the indexed devnet', () => {
@@ -24,7 +31,9 @@ describe('research reports on the indexed devnet', () => {
       RATE_LIMIT_PRO_PER_MINUTE: '100000',
       RATE_LIMIT_PRO_PER_DAY: '1000000',
     });
-    workers = await startTestWorkers(env, { queues: [TaskQueue.scanner, TaskQueue.reports, TaskQueue.scraper] });
+    workers = await startTestWorkers(env, {
+      queues: [TaskQueue.scanner, TaskQueue.reports, TaskQueue.scraper],
+    });
     backend = await startTestBackend(env);
   }, 240_000);
   afterAll(async () => {
@@ -43,7 +52,13 @@ describe('research reports on the indexed devnet', () => {
     return response.json<ReportJob>();
   };
   const read = async (jobId: string) =>
-    (await backend.app.inject({ method: 'GET', url: `/api/v1/reports/${encodeURIComponent(jobId)}`, headers: AUTHED })).json<ReportJob>();
+    (
+      await backend.app.inject({
+        method: 'GET',
+        url: `/api/v1/reports/${encodeURIComponent(jobId)}`,
+        headers: AUTHED,
+      })
+    ).json<ReportJob>();
   const finished = async (jobId: string) => {
     let last: ReportJob | undefined;
     try {
@@ -55,10 +70,18 @@ describe('research reports on the indexed devnet', () => {
         { timeoutMs: 120_000, intervalMs: 250 },
       );
     } catch (error) {
-      const [workflowId = '', runId] = [jobId.slice(0, jobId.lastIndexOf(':')), jobId.slice(jobId.lastIndexOf(':') + 1)];
-      const pending = (await backend.deps.temporal.client.workflow.getHandle(workflowId, runId).describe()).raw
-        .pendingActivities?.map((activity) => `${activity.activityType?.name}: ${activity.lastFailure?.message}`);
-      throw new Error(`report still running: ${JSON.stringify(last?.progress)} ${JSON.stringify(pending)}`, { cause: error });
+      const [workflowId = '', runId] = [
+        jobId.slice(0, jobId.lastIndexOf(':')),
+        jobId.slice(jobId.lastIndexOf(':') + 1),
+      ];
+      const pending = (
+        await backend.deps.temporal.client.workflow.getHandle(workflowId, runId).describe()
+      ).raw.pendingActivities?.map(
+        (activity) => `${activity.activityType?.name}: ${activity.lastFailure?.message}`,
+      );
+      throw new Error(`report still running: ${JSON.stringify(last?.progress)} ${JSON.stringify(pending)}`, {
+        cause: error,
+      });
     }
   };
 
@@ -86,14 +109,23 @@ describe('research reports on the indexed devnet', () => {
     expect(liquidity?.facts.some((fact) => fact.id.startsWith('signal-liquidity_pulled'))).toBe(true);
     // Every fact a summary sentence cites exists; every fact has evidence or says there is none.
     const ids = new Set(report.sections.flatMap((s) => s.facts.map((fact) => fact.id)));
-    for (const sentence of report.narrative.sentences) for (const id of sentence.cites) expect(ids).toContain(id);
+    for (const sentence of report.narrative.sentences)
+      for (const id of sentence.cites) expect(ids).toContain(id);
     const charts = report.sections.find((s) => s.kind === 'charts')?.charts.map((chart) => chart.id);
     expect(charts).toEqual(expect.arrayContaining(['price', 'liquidity', 'holders', 'score']));
 
-    const md = await backend.app.inject({ method: 'GET', url: `/api/v1/reports/${encodeURIComponent(job.job_id)}/report.md`, headers: AUTHED });
+    const md = await backend.app.inject({
+      method: 'GET',
+      url: `/api/v1/reports/${encodeURIComponent(job.job_id)}/report.md`,
+      headers: AUTHED,
+    });
     expect(md.headers['content-type']).toContain('text/markdown');
     expect(md.body).toContain('## Liquidity and price history');
-    const html = await backend.app.inject({ method: 'GET', url: `/api/v1/reports/${encodeURIComponent(job.job_id)}/report.html`, headers: AUTHED });
+    const html = await backend.app.inject({
+      method: 'GET',
+      url: `/api/v1/reports/${encodeURIComponent(job.job_id)}/report.html`,
+      headers: AUTHED,
+    });
     expect(html.headers['content-security-policy']).toContain("default-src 'none'");
     expect(html.body).toContain('data-status="failed"');
   }, 180_000);

@@ -127,7 +127,8 @@ export function reportRoutes(app: VigilApp, reports: ReportJobs, trials: Scanner
       request.raw.on('close', () => {
         closed = true;
       });
-      const send = (event: string, data: unknown) => out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const send = (event: string, data: unknown) =>
+        out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       let last = '';
       let quietSince = Date.now();
       let job = first;
@@ -176,21 +177,33 @@ export function reportRoutes(app: VigilApp, reports: ReportJobs, trials: Scanner
       if (!content) {
         const job = await reports.get(jobId);
         if (job.status === 'running') {
-          throw new VigilError(Reason.reportNotReady, 'The report is still being written; follow its events URL.', {
-            headers: { 'retry-after': '5' },
-            extensions: { events_url: job.events_url },
-          });
+          throw new VigilError(
+            Reason.reportNotReady,
+            'The report is still being written; follow its events URL.',
+            {
+              headers: { 'retry-after': '5' },
+              extensions: { events_url: job.events_url },
+            },
+          );
         }
         throw new VigilError(Reason.notFound, `This report has no ${format} format.`);
       }
       const name = `vigil-report.${format}`;
-      return reply
-        .header('content-type', FORMAT_CONTENT_TYPES[format])
-        .header('content-disposition', `${format === 'html' || format === 'json' ? 'inline' : 'attachment'}; filename="${name}"`)
-        .header('x-content-type-options', 'nosniff')
-        // The HTML is opened in browsers: nothing in it may run or load, whatever the renderer missed.
-        .header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox")
-        .send(content);
+      return (
+        reply
+          .header('content-type', FORMAT_CONTENT_TYPES[format])
+          .header(
+            'content-disposition',
+            `${format === 'html' || format === 'json' ? 'inline' : 'attachment'}; filename="${name}"`,
+          )
+          .header('x-content-type-options', 'nosniff')
+          // The HTML is opened in browsers: nothing in it may run or load, whatever the renderer missed.
+          .header(
+            'content-security-policy',
+            "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
+          )
+          .send(content)
+      );
     },
   );
 

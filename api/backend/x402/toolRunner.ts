@@ -97,7 +97,9 @@ export class ToolRunner {
   async #newsSentiment(query: NewsSentimentQuery): Promise<ToolOutcome> {
     if (!this.#news) throw new VigilError('engine_unavailable', 'News is not served here.');
     const answer = await newsSentiment(this.#news, query);
-    return answer.items.length === 0 ? { kind: 'empty', sourcesTried: ['news feeds'] } : { kind: 'data', data: answer };
+    return answer.items.length === 0
+      ? { kind: 'empty', sourcesTried: ['news feeds'] }
+      : { kind: 'data', data: answer };
   }
 
   #retrievalService(): RetrievalClient {
