@@ -20,7 +20,7 @@ export interface IndicatorPeriods {
 }
 
 /** The periods traders read by default. */
-export const DEFAULT_PERIODS: IndicatorPeriods = {
+const DEFAULT_PERIODS: IndicatorPeriods = {
   sma: 20,
   ema: 20,
   rsi: 14,

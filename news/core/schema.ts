@@ -1,24 +1,24 @@
 import { z } from 'zod';
 
-export const SentimentLabel = { positive: 'positive', neutral: 'neutral', negative: 'negative' } as const;
-export type SentimentLabel = (typeof SentimentLabel)[keyof typeof SentimentLabel];
+const SentimentLabel = { positive: 'positive', neutral: 'neutral', negative: 'negative' } as const;
+type SentimentLabel = (typeof SentimentLabel)[keyof typeof SentimentLabel];
 
-export const Sentiment = z.object({
+const Sentiment = z.object({
   label: z.enum([SentimentLabel.positive, SentimentLabel.neutral, SentimentLabel.negative]),
   /** -1 (negative) .. 1 (positive). */
   score: z.number().min(-1).max(1),
   method: z.string(),
 });
-export type Sentiment = z.infer<typeof Sentiment>;
+type Sentiment = z.infer<typeof Sentiment>;
 
 /** A token or chain an item speaks of, and what in the text linked it. */
-export const EntityLink = z.object({
+const EntityLink = z.object({
   chain: z.string(),
   address: z.string().nullable(),
   symbol: z.string().nullable(),
   matched: z.string(),
 });
-export type EntityLink = z.infer<typeof EntityLink>;
+type EntityLink = z.infer<typeof EntityLink>;
 
 export const NewsItem = z.object({
   /** Stable across feeds: a hash of the canonical link (or the title and source without one). */

@@ -19,7 +19,7 @@ export const SectionState = {
 } as const;
 export type SectionState = (typeof SectionState)[keyof typeof SectionState];
 
-export interface SectionProgress {
+interface SectionProgress {
   status: SectionState;
   error?: { reason: string; message: string };
 }
