@@ -27,7 +27,17 @@ describe('ohlcv', () => {
     expect(candles).toEqual([
       { time: 0, open: 2, high: 5, low: 1, close: 1, volume: 4, trades: 3, first_block: 0, last_block: 59 },
       { time: 60, open: 3, high: 3, low: 3, close: 3, volume: 4, trades: 1, first_block: 60, last_block: 60 },
-      { time: 120, open: 4, high: 4, low: 4, close: 4, volume: 1, trades: 1, first_block: 150, last_block: 150 },
+      {
+        time: 120,
+        open: 4,
+        high: 4,
+        low: 4,
+        close: 4,
+        volume: 1,
+        trades: 1,
+        first_block: 150,
+        last_block: 150,
+      },
     ]);
   });
 

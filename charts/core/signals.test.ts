@@ -32,7 +32,10 @@ const none = { trades: [], liquidity: [], holders: [], candles: [], deployer: nu
 
 describe('threat signals', () => {
   it('sees liquidity pulled at the threshold drop, not just below it', () => {
-    const pulled = threatSignals({ ...none, liquidity: [sync(1, 10), sync(2, 10 * (1 - SIGNAL_THRESHOLDS.liquidityDrop))] });
+    const pulled = threatSignals({
+      ...none,
+      liquidity: [sync(1, 10), sync(2, 10 * (1 - SIGNAL_THRESHOLDS.liquidityDrop))],
+    });
     expect(pulled).toMatchObject([{ kind: SignalKind.liquidityPulled, block: 2, tx: '0xs2' }]);
     const drained = threatSignals({ ...none, liquidity: [sync(1, 10), sync(2, 5.1)] });
     expect(drained).toEqual([]);
@@ -45,7 +48,11 @@ describe('threat signals', () => {
   });
 
   it("sees the deployer's sells, and nobody else's", () => {
-    const trades = [trade(1, 5, '0xDEP', 'sell'), trade(2, 5, '0xother', 'sell'), trade(3, 5, '0xdep', 'buy')];
+    const trades = [
+      trade(1, 5, '0xDEP', 'sell'),
+      trade(2, 5, '0xother', 'sell'),
+      trade(3, 5, '0xdep', 'buy'),
+    ];
     const signals = threatSignals({ ...none, trades, deployer: '0xdep' });
     expect(signals).toMatchObject([{ kind: SignalKind.deployerSells, block: 1 }]);
   });

@@ -28,7 +28,10 @@ describe('keeping cited sentences', () => {
 describe('the narrative from an OpenAI-compatible endpoint', () => {
   let server: Server;
   let url: string;
-  const seen: { auth?: string | undefined; body?: { model: string; messages: { content: string }[] } } = {};
+  const seen: {
+    auth?: string | undefined;
+    body?: { model: string; messages: { content: string }[] } | undefined;
+  } = {};
   let answer: (res: import('node:http').ServerResponse) => void;
 
   beforeAll(async () => {
@@ -71,7 +74,10 @@ describe('the narrative from an OpenAI-compatible endpoint', () => {
     expect(narrative.author).toBe('llm');
     expect(narrative.model).toBe('local-model');
     expect(narrative.dropped).toBe(1);
-    expect(narrative.sentences.map((sentence) => sentence.cites)).toEqual([['scan-verdict'], ['liquidity-price']]);
+    expect(narrative.sentences.map((sentence) => sentence.cites)).toEqual([
+      ['scan-verdict'],
+      ['liquidity-price'],
+    ]);
     expect(seen.auth).toBe('Bearer sk-test');
     expect(seen.body?.model).toBe('local-model');
     expect(JSON.parse(seen.body?.messages[1]?.content ?? '[]')).toEqual([

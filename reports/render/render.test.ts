@@ -39,7 +39,10 @@ function hostileReport(): Report {
           {
             id: 'deployer-score',
             text: 'ok',
-            evidence: [new EvidenceLinker('ethereum').tx('0xdeadbeef'), { kind: 'url', ref: 'x', url: 'data:text/html,<script>1</script>' }],
+            evidence: [
+              new EvidenceLinker('ethereum').tx('0xdeadbeef'),
+              { kind: 'url', ref: 'x', url: 'data:text/html,<script>1</script>' },
+            ],
           },
         ],
         data: {},

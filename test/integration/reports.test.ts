@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { chromium } from 'playwright-core';
+import { resolveChromiumPath } from '../../scraper/browser/launchOptions.ts';
+import { listenOnLoopback } from '../support/listen.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import type { ReportJob } from '../../api/backend/reportJobs.ts';
@@ -169,4 +172,81 @@ describe('research reports on the indexed devnet', () => {
     expect(response.statusCode).toBe(422);
     expect(response.json().code).toBe('invalid_address');
   });
+
+  it('streams progress to completion over HTTP, and the HTML opens in a real browser with its charts and no hostile script', async () => {
+    const token = scenario.tokens.concentrated.address;
+    // A feed item with a script and a javascript: link, linked to the token: it is printed in the report.
+    await backend.deps.news.add([
+      {
+        id: `hostile-${randomUUID()}`,
+        title: '<script>window.pwned=1</script><img src=x onerror="window.pwned=2"> listing rumour',
+        summary: '',
+        url: 'javascript:window.pwned=3',
+        source: 'feed"><script>window.pwned=4</script>',
+        published_at: new Date().toISOString(),
+        sentiment: { label: 'neutral', score: 0, method: 'lexicon' },
+        entities: [{ chain: 'devnet', address: token.toLowerCase(), symbol: null, matched: token }],
+      },
+    ]);
+    const base = await listenOnLoopback(backend.app);
+    const headers = { ...AUTHED, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/api/v1/reports`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ chain: 'devnet', address: token }),
+    });
+    expect(created.status).toBe(202);
+    const job = (await created.json()) as ReportJob;
+    const events = await fetch(job.events_url.replace('http://vigil.test', base), { headers: AUTHED });
+    expect(events.headers.get('content-type')).toContain('text/event-stream');
+    const stream = await events.text();
+    const names = [...stream.matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);
+    expect(names[0]).toBe('progress');
+    expect(names.at(-1)).toBe('completed');
+    const final = JSON.parse(
+      stream
+        .trim()
+        .split('\n')
+        .at(-1)
+        ?.replace(/^data: /, '') ?? '{}',
+    ) as ReportJob;
+    expect(final.result?.formats).toEqual(expect.arrayContaining(['json', 'md', 'html', 'pdf']));
+
+    const pdf = await fetch(`${base}/api/v1/reports/${encodeURIComponent(job.job_id)}/report.pdf`, {
+      headers: AUTHED,
+    });
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(bytes.length).toBeLessThan(2 * 1024 * 1024);
+
+    const browser = await chromium.launch({
+      executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH),
+      chromiumSandbox: false,
+    });
+    try {
+      const page = await browser.newPage({ extraHTTPHeaders: AUTHED });
+      await page.goto(`${base}/api/v1/reports/${encodeURIComponent(job.job_id)}/report.html`);
+      const charts = await page.$$eval('figure[data-chart] img', (images) =>
+        images.map((element) => {
+          const image = element as unknown as { complete: boolean; naturalWidth: number };
+          return { done: image.complete, width: image.naturalWidth };
+        }),
+      );
+      expect(charts.length).toBeGreaterThanOrEqual(3);
+      expect(charts.every((chart) => chart.done && chart.width > 0)).toBe(true);
+      expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
+      expect(await page.$$('script')).toHaveLength(0);
+      expect(
+        await page.$$eval(
+          'a',
+          (links) => links.filter((link) => /^javascript:/i.test(link.getAttribute('href') ?? '')).length,
+        ),
+      ).toBe(0);
+      expect(await page.textContent('section[data-section="news"]')).toContain(
+        '<script>window.pwned=1</script>',
+      );
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });
