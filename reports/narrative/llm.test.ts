@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fact } from '../core/schema.ts';
@@ -32,7 +32,7 @@ describe('the narrative from an OpenAI-compatible endpoint', () => {
     auth?: string | undefined;
     body?: { model: string; messages: { content: string }[] } | undefined;
   } = {};
-  let answer: (res: import('node:http').ServerResponse) => void;
+  let answer: (res: ServerResponse) => void;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
