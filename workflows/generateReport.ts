@@ -37,6 +37,8 @@ import { scanToken } from './scanToken.ts';
 // a busy engine or a slow service, then the section is marked failed and the report goes on.
 const sections = proxyActivities<ReportActivities>({
   startToCloseTimeout: '1m',
+  // Sections heartbeat every 2 s: a section on a dead worker is retried elsewhere within 10 s.
+  heartbeatTimeout: '10s',
   retry: {
     initialInterval: '500ms',
     backoffCoefficient: 2,

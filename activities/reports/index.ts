@@ -8,6 +8,8 @@ import { SectionUnavailable } from '../../reports/sections/unavailable.ts';
 import { type ReportWriterDeps, ReportWriter, type SectionInput } from '../../reports/writer.ts';
 import { NarrativeModelFailed } from '../../reports/narrative/llm.ts';
 
+const HEARTBEAT_MS = 2_000;
+
 /**
  * The reports pool's activities, built once per worker: one per report step. A section that has
  * no data for its subject fails non-retryably (the workflow marks it and goes on); anything else
@@ -17,13 +19,19 @@ export function createReportActivities(deps: ReportWriterDeps) {
   const writer = new ReportWriter(deps);
   return {
     async writeSection(input: SectionInput & { kind: SectionKind }): Promise<Section> {
+      const context = Context.current();
+      // Liveness while a read waits (a slow query, a slow service): a dead worker's section moves
+      // to another worker within the heartbeat timeout instead of the whole start-to-close.
+      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
       try {
-        return await writer.section(input.kind, input, Context.current().cancellationSignal);
+        return await writer.section(input.kind, input, context.cancellationSignal);
       } catch (error) {
         if (error instanceof SectionUnavailable) {
           throw ApplicationFailure.nonRetryable(error.message, Reason.reportSectionUnavailable);
         }
         throw error;
+      } finally {
+        clearInterval(beat);
       }
     },
     writeScanSection(input: { subject: ReportSubject; scan: ScanResult }): Promise<Section> {
