@@ -71,8 +71,8 @@ function locate(file: string): Located | { csv: Kind } | 'labels-map' | undefine
   if (file === 'data/csv/accounts.csv') return { csv: 'account' };
   if (file === 'src/mainnet/all-json/all.json') return 'labels-map';
   const [root, explorer, label, leaf] = parts;
-  if (root === 'data' && explorer !== undefined && explorer in EXPLORER_CHAIN && label !== undefined) {
-    const chainId = EXPLORER_CHAIN[explorer]!;
+  const chainId = explorer === undefined ? undefined : EXPLORER_CHAIN[explorer];
+  if (root === 'data' && chainId !== undefined && label !== undefined) {
     if (parts.length === 4 && leaf !== undefined && /^(accounts|tokens|combined)\.json$/.test(leaf))
       return { chainId, label, kind: leaf === 'tokens.json' ? 'token' : 'account' };
     if (parts.length === 3 && label.endsWith('.json'))
