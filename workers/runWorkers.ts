@@ -100,6 +100,7 @@ export async function runWorkers(
       embedder: () => (embedder ??= createEmbedder(retrievalEnv)),
       bodies: new IngestBodies(mainStores().redis),
       scraperUrl: env.SCRAPER_URL,
+      scraperApiKey: env.SCRAPER_API_KEY,
       chunkChars: env.RETRIEVAL_CHUNK_CHARS,
     }),
   };

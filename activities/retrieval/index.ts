@@ -13,6 +13,8 @@ export interface RetrievalActivityDeps {
   embedder: () => Promise<Embedder>;
   bodies: IngestBodies;
   scraperUrl: string;
+  /** Sent as X-API-Key when the scraper asks for one. */
+  scraperApiKey?: string | undefined;
   chunkChars: number;
 }
 
@@ -46,7 +48,10 @@ export function createRetrievalActivities(deps: RetrievalActivityDeps) {
       let body: string;
       let type: DocumentType;
       if (input.source.kind === 'url') {
-        body = await fetchThroughScraper(deps.scraperUrl, input.source.url);
+        body = await fetchThroughScraper(
+          { url: deps.scraperUrl, apiKey: deps.scraperApiKey },
+          input.source.url,
+        );
         type = DocumentType.markdown;
       } else {
         const stored = await deps.bodies.body(input.source.bodyKey);
