@@ -10,6 +10,7 @@ const config: KnipConfig = {
     'workflows/index.ts!',
     'infra/stack/start.ts',
     'chaindata/labels/refresh.ts',
+    'chaindata/labels/assembleEthLabels.ts',
     'infra/devnet/scenario.ts',
     'infra/devnet/detectorArtifact.ts',
     'bench/*.ts',

@@ -32,7 +32,7 @@ const PROTECTED = new Set(['/verify', '/settle', '/refund']);
  */
 export const callerPlugin = fp<CallerOptions>(
   (app, options) => {
-    const count = luaScript(options.redis, 'rateLimit', 2);
+    const count = luaScript(options.redis, 'rateLimit', 'variadic');
     const tokens = options.callers.map((caller) => ({ name: caller.name, hash: sha256(caller.token) }));
     app.decorateRequest('facilitatorCaller', null);
 
@@ -46,7 +46,7 @@ export const callerPlugin = fp<CallerOptions>(
       const who = caller ? `caller:${caller}` : `ip:${request.ip}`;
       let used: number;
       try {
-        [used = 0] = asNumbers(await count([`fac:rl:${who}:${minute}`, `fac:rl:${who}:day`], [60_000, 0, 0]));
+        [used = 0] = asNumbers(await count([`fac:rl:${who}:${minute}`], [60_000]));
       } catch (error) {
         if (!guarded) return;
         throw new VigilError('rate_limit_unavailable', 'Requests could not be counted; retry shortly.', {

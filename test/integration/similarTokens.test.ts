@@ -8,6 +8,7 @@ import { UNISWAP_V2_ROUTER02 } from '../../infra/devnet/uniswap.ts';
 import { indexToolCatalog } from '../../retrieval/catalog/toolCatalog.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import {
+  AUTHED,
   isolatedEnv,
   startTestBackend,
   startTestWorkers,
@@ -93,6 +94,7 @@ describe('find_similar_tokens and query_catalog', () => {
       const response = await backend.app.inject({
         method: 'POST',
         url: '/api/v2/scanner/scans',
+        headers: AUTHED,
         payload: { chain: 'devnet', address: token.address, wait_ms: 30_000, fresh: true },
       });
       expect(response.statusCode, response.body).toBe(200);

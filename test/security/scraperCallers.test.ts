@@ -91,7 +91,7 @@ describe('caller authentication (SCRAPER_API_KEYS)', () => {
   it('serves a caller with its key', async () => {
     const response = await scrapeAt(keyedUrl, { url: sites.url('static') }, { 'x-api-key': KEY });
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { content: string }).content).toContain('Engine costs');
+    expect(((await response.json()) as { content: string }).content).toContain('Plain HTTP is **cheap**');
   });
 });
 

@@ -64,7 +64,7 @@ describe('the page store', () => {
     });
     expect(answer.statusCode).toBe(200);
     const { job_id: jobId, content } = answer.json<{ job_id: string; content: string }>();
-    expect(content).toContain('Engine costs');
+    expect(content).toContain('Plain HTTP is **cheap**');
     const own = new Redis(`redis://vigil-scraper:${password}@127.0.0.1:${redisPort}/0`);
     try {
       // The page went to the scraper's store...

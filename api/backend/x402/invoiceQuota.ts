@@ -15,7 +15,8 @@ export class InvoiceQuota {
   readonly #perHour: number;
 
   constructor(redis: Redis, perHour: number) {
-    this.#count = luaScript(redis, 'rateLimit', 2);
+    // The same script, declared the same way, as the rate limiter on this connection.
+    this.#count = luaScript(redis, 'rateLimit', 'variadic');
     this.#perHour = perHour;
   }
 
@@ -24,9 +25,7 @@ export class InvoiceQuota {
     const hour = Math.floor(Date.now() / HOUR_MS);
     const counts = await Promise.all(
       [...new Set(identities)].map(async (who) => {
-        const [used = 0] = asNumbers(
-          await this.#count([`x402:invoices:${who}:${hour}`, `x402:invoices:${who}:day`], [HOUR_MS, 0, 0]),
-        );
+        const [used = 0] = asNumbers(await this.#count([`x402:invoices:${who}:${hour}`], [HOUR_MS]));
         return used;
       }),
     );

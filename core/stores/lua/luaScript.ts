@@ -10,6 +10,8 @@ type Reply = number | string | null | Reply[];
  * takes as many keys as each call passes (they are still declared as keys, so the prefix and
  * ACL key patterns apply to them).
  */
+const declared = new WeakMap<Redis, Map<string, number | 'variadic'>>();
+
 export function luaScript(
   redis: Redis,
   name: string,
@@ -17,6 +19,16 @@ export function luaScript(
   folder: URL = new URL('./', import.meta.url),
 ) {
   const command = `vigil_${name}`;
+  // One connection registers a script once: a second declaration with another key count would
+  // silently run with the first one's (its key count read as a key), so it is refused here.
+  const scripts = declared.get(redis) ?? new Map<string, number | 'variadic'>();
+  declared.set(redis, scripts);
+  const earlier = scripts.get(command);
+  if (earlier !== undefined && earlier !== numberOfKeys)
+    throw new Error(
+      `Redis script ${name} is declared with ${String(earlier)} keys, not ${String(numberOfKeys)}`,
+    );
+  scripts.set(command, numberOfKeys);
   if (!(command in redis)) {
     const lua = readFileSync(new URL(`${name}.lua`, folder), 'utf8');
     redis.defineCommand(command, numberOfKeys === 'variadic' ? { lua } : { numberOfKeys, lua });
