@@ -13,7 +13,7 @@ import type { EvidenceLinker } from '../evidence.ts';
 const MAX_POINTS = 400;
 
 /** Every n-th point so at most `max` remain, always keeping the last one. */
-export function thin<T>(points: readonly T[], max = MAX_POINTS): T[] {
+function thin<T>(points: readonly T[], max = MAX_POINTS): T[] {
   if (points.length <= max) return [...points];
   const step = Math.ceil(points.length / max);
   const kept = points.filter((_, i) => i % step === 0);
@@ -23,7 +23,7 @@ export function thin<T>(points: readonly T[], max = MAX_POINTS): T[] {
 }
 
 /** The interval that gives a readable number of candles over the history's span. */
-export function candleInterval(history: TokenHistory): Interval {
+function candleInterval(history: TokenHistory): Interval {
   const first = history.trades[0]?.time ?? 0;
   const last = history.trades.at(-1)?.time ?? 0;
   const span = last - first;
