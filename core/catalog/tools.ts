@@ -270,7 +270,7 @@ export const TOOLS = [
     chains: [],
     tier: PriceTier.basic,
     priceUsd: 0.01,
-    trials: { fingerprint: 5, wallet: 10 },
+    trials: { fingerprint: 3, wallet: 5 },
     run: { kind: 'function', fn: 'newsSentiment' },
     sources: 'news feeds',
   },
