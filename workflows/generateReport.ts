@@ -18,6 +18,7 @@ import {
   type ReportProgress,
   reportProgressQuery,
   ReportStage,
+  reportWorkflowId,
   SectionState,
 } from '../reports/core/messages.ts';
 import {
@@ -89,7 +90,8 @@ export async function generateReport(input: GenerateReportInput): Promise<Genera
         scan = await executeChild(scanToken, {
           args: [{ chain: input.subject.chain, address: input.subject.address }],
           taskQueue: input.scannerTaskQueue,
-          workflowId: `${info.workflowId}:${info.runId}:scan`,
+          // From the input, not workflowInfo: histories replay under another workflow id.
+          workflowId: `${reportWorkflowId(input.subject)}:${info.runId}:scan`,
         });
       } catch (error) {
         if (isCancellation(error)) throw error;

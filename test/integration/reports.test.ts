@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { chromium } from 'playwright-core';
 import { resolveChromiumPath } from '../../scraper/browser/launchOptions.ts';
 import { listenOnLoopback } from '../support/listen.ts';
@@ -6,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import type { ReportJob } from '../../api/backend/reportJobs.ts';
 import { Report } from '../../reports/core/schema.ts';
+import { WORKFLOWS_ENTRY } from '../../workers/workflowBundle.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { chaindataDir, indexDevnet } from '../support/chaindata.ts';
 import {
@@ -124,6 +128,18 @@ describe('research reports on the indexed devnet', () => {
     });
     expect(md.headers['content-type']).toContain('text/markdown');
     expect(md.body).toContain('## Liquidity and price history');
+    // Its history replays on the current workflow code (recorded for the offline replay test).
+    const cut = job.job_id.lastIndexOf(':');
+    const history = await backend.deps.temporal.client.workflow
+      .getHandle(job.job_id.slice(0, cut), job.job_id.slice(cut + 1))
+      .fetchHistory();
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history);
+    if (process.env.RECORD_HISTORIES) {
+      writeFileSync(
+        new URL('../histories/generateReport.json', import.meta.url),
+        `${historyToJSON(history)}\n`,
+      );
+    }
     const html = await backend.app.inject({
       method: 'GET',
       url: `/api/v1/reports/${encodeURIComponent(job.job_id)}/report.html`,
