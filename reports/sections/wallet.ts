@@ -40,7 +40,10 @@ export async function walletSection(
       `SELECT contract_address, block_number, tx_hash FROM deployments WHERE chain = $chain AND deployer = $wallet ORDER BY block_number LIMIT 20`,
       values,
     ),
-    analytics.internal(`SELECT label, category, source FROM labels WHERE address = $wallet`, values),
+    analytics.internal(
+      `SELECT label, category, source FROM labels WHERE chain = $chain AND address = $wallet`,
+      values,
+    ),
   ]);
   const summary = transfers.rows[0] ?? {};
   const sent = Number(summary.sent ?? 0);

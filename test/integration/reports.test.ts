@@ -166,6 +166,28 @@ describe('research reports on the indexed devnet', () => {
     expect((await finished(a.job_id)).status).toBe('completed');
   }, 180_000);
 
+  it("writes a wallet's report from the chain index", async () => {
+    const response = await backend.app.inject({
+      method: 'POST',
+      url: '/api/v1/reports',
+      headers: AUTHED,
+      payload: { kind: 'wallet', chain: 'devnet', address: scenario.deployers.clean },
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    const job = await finished(response.json<ReportJob>().job_id);
+    const json = await backend.app.inject({ method: 'GET', url: job.downloads.json ?? '', headers: AUTHED });
+    expect(job.result?.sections, json.body.slice(0, 600)).toEqual([
+      { kind: 'wallet', status: 'completed' },
+      { kind: 'news', status: 'completed' },
+      { kind: 'charts', status: 'completed' },
+    ]);
+    const report = Report.parse(
+      (await backend.app.inject({ method: 'GET', url: job.downloads.json ?? '', headers: AUTHED })).json(),
+    );
+    const wallet = report.sections.find((section) => section.kind === 'wallet');
+    expect(wallet?.facts.some((fact) => fact.id.startsWith('wallet-deployed-'))).toBe(true);
+  }, 120_000);
+
   it('cancels a report by workflow cancellation', async () => {
     const job = await start(scenario.tokens.honeypot.address);
     const cancel = await backend.app.inject({
