@@ -7,6 +7,7 @@ import { createDevnetClient } from '../../infra/devnet/client.ts';
 import { proofHeader, randomNonce, signAuthorization } from '../support/attacks.ts';
 import { testStack } from '../support/fixtures.ts';
 import { fundedPayer, type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
+import { paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
 
 const json = (response: Response): Promise<any> => response.json() as Promise<any>;
 const PRICE = 10_000n; // honeypot_check: $0.01
@@ -14,7 +15,7 @@ const PRICE = 10_000n; // honeypot_check: $0.01
 // Once a payment settles, its whole signed authorization is public: the settlement transaction's
 // calldata carries every field and the signature. Anyone watching the payee's incoming transfers
 // can rebuild the payer's proof byte for byte, and the public quote gives its requirements.
-describe('a settled payment rebuilt from the chain (attacks)', () => {
+describe('who a paid answer goes to, and who pays an invoice (attacks)', () => {
   const { rpcUrl, scenario } = testStack();
   let stack: PaymentsStack;
   // Payer and thief on two networks, told apart by the trusted balancer's X-Forwarded-For.
@@ -132,5 +133,48 @@ describe('a settled payment rebuilt from the chain (attacks)', () => {
     const text = await receipt.text();
     expect(text).not.toContain(invoice.invoice_id);
     expect(JSON.parse(text)).toMatchObject({ transaction, status: 'settled' });
+  });
+
+  it('charges one payer once when one invoice is paid with several authorizations at the same moment', async () => {
+    const created = await fetch(`${stack.api}/api/v1/x402/invoice`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...PAYER_NET },
+      body: JSON.stringify({ amount_usd: 0.01, description: 'paid by many' }),
+    });
+    const invoice = await json(created);
+    // The same payer with two nonces, and two other payers: four authorizations for one invoice.
+    const first = await fundedPayer(rpcUrl, stack.token, 100_000n);
+    const payers = [
+      first,
+      first,
+      ...(await Promise.all([1, 2].map(() => fundedPayer(rpcUrl, stack.token, 100_000n)))),
+    ];
+    const proofs = await Promise.all(
+      payers.map((payer) =>
+        signAuthorization(payer.privateKey, stack.token, invoice.accepts[0], {
+          to: stack.payTo,
+          value: PRICE,
+          nonce: randomNonce(),
+        }),
+      ),
+    );
+    const payeeBefore = await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo);
+    const answers = await Promise.all(
+      proofs.map((proof) =>
+        fetch(`${stack.api}${invoice.pay_url}`, {
+          method: 'POST',
+          headers: { ...PAYER_NET, 'x-payment': proofHeader(proof) },
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    expect((await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo)) - payeeBefore).toBe(PRICE);
+    const spent = await Promise.all(
+      [...new Set(payers)].map(
+        async (payer) =>
+          100_000n - (await paymentTokenBalance(rpcUrl, stack.token.address, payer.account.address)),
+      ),
+    );
+    expect(spent.reduce((sum, each) => sum + each, 0n)).toBe(PRICE);
   });
 });
