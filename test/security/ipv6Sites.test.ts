@@ -75,6 +75,37 @@ describe('IPv6 trials rotating /64s inside one /48', () => {
   });
 });
 
+describe('invoice creation from IPv6 clients', () => {
+  let backend: TestBackend;
+  let url = '';
+  beforeAll(async () => {
+    backend = await startTestBackend(isolatedEnv({ TRUST_PROXY: '127.0.0.1', X402_INVOICES_PER_HOUR: '2' }));
+    url = await listenOnLoopback(backend.app);
+  });
+  afterAll(() => backend?.close());
+
+  it('bounds one /64 however it rotates its addresses and client ids', async () => {
+    const suffix = Date.now();
+    const answers = await statuses(
+      Array.from(
+        { length: 4 },
+        (_, n) => () =>
+          fetch(`${url}/api/v1/x402/invoice`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-client-id': `invoice-rotation-${n}-${suffix}`,
+              'x-forwarded-for': `2001:db8:d:1::${(n + 1).toString(16)}`,
+            },
+            body: JSON.stringify({ amount_usd: 0.01 }),
+          }),
+      ),
+    );
+    // Within the bound the request goes on (here to a deployment that takes no payments: 503).
+    expect(answers.map((status) => status === 429)).toEqual([false, false, true, true]);
+  });
+});
+
 /** A client address in the n-th /64 of one /48 (or of another /48). */
 function inSite(site: number, n: number): string {
   return `2001:db8:${site.toString(16)}:${n.toString(16)}::1`;
