@@ -80,6 +80,8 @@ export interface ScanJobsDeps {
 const VERDICT_WAIT_MS = 2_000;
 /** How often a submission retries when the run it joined was being cancelled by its last holder. */
 const REJOIN_ATTEMPTS = 3;
+/** Starts tried when the frontend is busy (a timeout or overload) before the request is refused. */
+const START_ATTEMPTS = 4;
 /** How long a cancelled run gets to stop before a new request ends it to start a fresh one. */
 const CANCELLED_RUN_GRACE_MS = 3_000;
 
@@ -173,6 +175,12 @@ export class ScanJobs {
           staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
         });
       } catch (error) {
+        // A busy frontend's timeout or overload is worth another try: the start is idempotent
+        // (the same workflow id, joined if it runs), so a retry never makes a second scan.
+        if (attempt < START_ATTEMPTS && isTransientGrpcError(error)) {
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+          continue;
+        }
         throw engineUnavailable(error);
       }
       const jobId = formatJobId({ workflowId, runId: handle.firstExecutionRunId });
@@ -335,9 +343,26 @@ function refusalOf(error: WorkflowFailedError, jobId: string): VigilError | unde
   });
 }
 
+/** gRPC failures a retry may get past, wherever in the cause chain the client put them. */
+// gRPC's status codes (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE): the client does not
+// re-export grpc-js's enum, and these numbers are the protocol's, fixed.
+const TRANSIENT_GRPC = new Set([4, 8, 14]);
+
+function grpcErrorOf(error: unknown) {
+  for (let current = error; current instanceof Error; current = current.cause)
+    if (isGrpcServiceError(current)) return current;
+  return undefined;
+}
+
+function isTransientGrpcError(error: unknown): boolean {
+  const grpc = grpcErrorOf(error);
+  return grpc !== undefined && TRANSIENT_GRPC.has(grpc.code);
+}
+
 function engineUnavailable(error: unknown): VigilError {
   if (error instanceof VigilError) return error;
-  const unreachable = isGrpcServiceError(error) || isGrpcDeadlineError(error);
+  // The client wraps gRPC failures in its own ServiceError: look through it.
+  const unreachable = isTransientGrpcError(error) || isGrpcDeadlineError(error);
   return new VigilError(
     Reason.engineUnavailable,
     unreachable ? 'The workflow engine did not answer.' : 'The workflow engine rejected the request.',
