@@ -64,7 +64,7 @@ export interface SvmFacilitatorOptions {
  * wallets room for injected guard instructions and a modest priority fee, and cap the worst case
  * at 10,000 lamports of priority fee and 10,000 of base fee per payment.
  */
-export const FEE_PAYER_BOUNDS = {
+const FEE_PAYER_BOUNDS = {
   maxComputeUnits: 100_000,
   maxPriorityFeeMicroLamports: 100_000,
   maxRequiredSignatures: 2,
