@@ -51,8 +51,6 @@ export interface SvmFacilitatorOptions {
   minFeePayerLamports: bigint;
   /** How long a settle holds its transaction's lock before another replica may take over. */
   lockMs?: number;
-  /** The fee payer's bounds on what a payer's transaction may cost it (FEE_PAYER_BOUNDS by default). */
-  feeBounds?: Partial<typeof FEE_PAYER_BOUNDS>;
 }
 
 /**
@@ -106,7 +104,6 @@ export class SvmFacilitator {
       new ExactSvmScheme(toFacilitatorSvmSigner(signer, { [options.network]: rpc }), new SettlementCache(), {
         pendingSettlementStore: options.store.pendingFor(() => settling.getStore()),
         ...FEE_PAYER_BOUNDS,
-        ...options.feeBounds,
       }),
     );
   }
