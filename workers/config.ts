@@ -40,6 +40,8 @@ export const WorkerEnv = StoresEnv.extend({
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
   /** The scraper service that fetches documents given by URL. */
   SCRAPER_URL: z.url().default('http://127.0.0.1:3005'),
+  /** This pool's key at the scraper, when the scraper asks its callers for one (SCRAPER_API_KEYS). */
+  SCRAPER_API_KEY: z.string().min(1).optional(),
   ...ScraperEngineEnv.shape,
   ...RetrievalEnv.omit({ VIGIL_DATA_DIR: true }).shape,
 });

@@ -16,6 +16,7 @@ import { chaindataRoot } from '../chaindata/config.ts';
 import { indexUri } from '../retrieval/config.ts';
 import { createEmbedder, type Embedder } from '../retrieval/embedding/index.ts';
 import { IngestBodies } from '../retrieval/ingest/bodyStore.ts';
+import { DocumentLocks } from '../retrieval/ingest/documentLock.ts';
 import type { ChunkStore } from '../retrieval/store/chunkStore.ts';
 import { LanceChunkStore } from '../retrieval/store/lanceChunkStore.ts';
 import { startPoolReports } from '../scraper/poolHealth.ts';
@@ -99,7 +100,9 @@ export async function runWorkers(
       store: () => (chunkStore ??= LanceChunkStore.open(indexUri(retrievalEnv))),
       embedder: () => (embedder ??= createEmbedder(retrievalEnv)),
       bodies: new IngestBodies(mainStores().redis),
+      locks: new DocumentLocks(mainStores().redis),
       scraperUrl: env.SCRAPER_URL,
+      scraperApiKey: env.SCRAPER_API_KEY,
       chunkChars: env.RETRIEVAL_CHUNK_CHARS,
     }),
   };

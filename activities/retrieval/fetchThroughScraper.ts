@@ -3,6 +3,9 @@ import { IngestFailure } from '../../retrieval/core/ingest.ts';
 
 /** Problems of the scraper service that no retry can change. */
 const PERMANENT: Record<number, string> = {
+  // The scraper refused this pool's key (SCRAPER_API_KEY): a configuration fault, not a busy service.
+  401: IngestFailure.scraperRefused,
+  403: IngestFailure.scraperRefused,
   422: IngestFailure.urlNotAllowed,
   451: IngestFailure.fetchFailed,
   502: IngestFailure.fetchFailed,
@@ -12,10 +15,16 @@ const PERMANENT: Record<number, string> = {
  * A document URL, fetched by the scraper service: its escalation chain, its egress guard (only
  * public addresses, on every redirect) and its politeness apply, and it answers Markdown.
  */
-export async function fetchThroughScraper(scraperUrl: string, url: string): Promise<string> {
-  const response = await fetch(`${scraperUrl.replace(/\/+$/, '')}/v1/scrape`, {
+export async function fetchThroughScraper(
+  scraper: { url: string; apiKey?: string | undefined },
+  url: string,
+): Promise<string> {
+  const response = await fetch(`${scraper.url.replace(/\/+$/, '')}/v1/scrape`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      ...(scraper.apiKey ? { 'x-api-key': scraper.apiKey } : {}),
+    },
     body: JSON.stringify({ url, format: 'markdown', timeout_ms: 60_000 }),
     signal: AbortSignal.timeout(90_000),
   });

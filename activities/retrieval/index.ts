@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DocumentType, IngestFailure, type IngestInput, IngestOutcome } from '../../retrieval/core/ingest.ts';
 import { IngestBodies } from '../../retrieval/ingest/bodyStore.ts';
+import type { DocumentLocks } from '../../retrieval/ingest/documentLock.ts';
 import { contentHash, prepareChunks, toMarkdown } from '../../retrieval/ingest/document.ts';
 import type { Embedder } from '../../retrieval/embedding/embedder.ts';
 import { embeddingText } from '../../retrieval/search/retriever.ts';
@@ -12,7 +13,11 @@ export interface RetrievalActivityDeps {
   /** Loaded on first use: a worker that never embeds never loads the model. */
   embedder: () => Promise<Embedder>;
   bodies: IngestBodies;
+  /** One commit at a time per document, across workers. */
+  locks: DocumentLocks;
   scraperUrl: string;
+  /** Sent as X-API-Key when the scraper asks for one. */
+  scraperApiKey?: string | undefined;
   chunkChars: number;
 }
 
@@ -46,7 +51,10 @@ export function createRetrievalActivities(deps: RetrievalActivityDeps) {
       let body: string;
       let type: DocumentType;
       if (input.source.kind === 'url') {
-        body = await fetchThroughScraper(deps.scraperUrl, input.source.url);
+        body = await fetchThroughScraper(
+          { url: deps.scraperUrl, apiKey: deps.scraperApiKey },
+          input.source.url,
+        );
         type = DocumentType.markdown;
       } else {
         const stored = await deps.bodies.body(input.source.bodyKey);
@@ -117,7 +125,10 @@ export function createRetrievalActivities(deps: RetrievalActivityDeps) {
 
     /** Swaps the document's chunks for the staged ones in one step, then forgets the job's data. */
     async commitDocument({ jobKey, input }: PrepareInput): Promise<CommitOutcome> {
-      const outcome = await (await deps.store()).commit(jobKey, input.docId, input.receivedAt);
+      const store = await deps.store();
+      const outcome = await deps.locks.withLock(input.docId, () =>
+        store.commit(jobKey, input.docId, input.receivedAt),
+      );
       await deps.bodies.forget(ingestKeys(jobKey, input));
       return outcome;
     },

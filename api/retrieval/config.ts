@@ -12,6 +12,8 @@ export const RetrievalApiEnv = StoresEnv.extend({
   VIGIL_COMMIT: z.string().optional(),
   /** Addresses or CIDR ranges an ingest URL may point at although private (as for the scraper). */
   SCRAPER_ALLOWLIST: OptionalEnv,
+  /** Ports an ingest URL may name besides 80 and 443 (as for the scraper). */
+  SCRAPER_ALLOWED_PORTS: OptionalEnv,
 });
 export type RetrievalApiEnv = z.infer<typeof RetrievalApiEnv>;
 

@@ -10,7 +10,7 @@ import { LanceChunkStore } from '../../retrieval/store/lanceChunkStore.ts';
 import { FingerprintSync } from '../../retrieval/tokens/fingerprintSync.ts';
 import { SimilarTokenIndex } from '../../retrieval/tokens/similarTokens.ts';
 import { EgressGuard } from '../../scraper/ssrf/guard.ts';
-import { parseAllowlist } from '../../scraper/ssrf/addressPolicy.ts';
+import { parseAllowlist, parsePortPolicy } from '../../scraper/ssrf/addressPolicy.ts';
 import { readVersionInfo, type VersionInfo } from '../backend/version.ts';
 import type { RetrievalApiEnv } from './config.ts';
 
@@ -54,7 +54,10 @@ export async function createRetrievalDeps(env: RetrievalApiEnv): Promise<Retriev
     bodies: new IngestBodies(stores.redis),
     tokens,
     fingerprints: new FingerprintSync(stores.fingerprints, tokens),
-    guard: new EgressGuard({ allow: parseAllowlist(env.SCRAPER_ALLOWLIST) }),
+    guard: new EgressGuard({
+      allow: parseAllowlist(env.SCRAPER_ALLOWLIST),
+      ports: parsePortPolicy(env.SCRAPER_ALLOWED_PORTS),
+    }),
     taskQueue: taskQueueName(TaskQueue.ingest, env.TASK_QUEUE_PREFIX),
     indexUri: uri,
     maxDocumentBytes: env.RETRIEVAL_MAX_DOCUMENT_BYTES,

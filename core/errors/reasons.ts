@@ -67,6 +67,7 @@ export const Reason = {
   failed: 'failed',
   fetchFailed: 'fetch_failed',
   bodyExpired: 'body_expired',
+  scraperRefused: 'scraper_refused',
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -80,6 +81,7 @@ export const JOB_ONLY_REASONS = [
   Reason.failed,
   Reason.fetchFailed,
   Reason.bodyExpired,
+  Reason.scraperRefused,
 ] as const;
 type JobOnlyReason = (typeof JOB_ONLY_REASONS)[number];
 

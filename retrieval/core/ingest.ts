@@ -67,4 +67,5 @@ export const IngestFailure = {
   fetchFailed: Reason.fetchFailed,
   urlNotAllowed: Reason.urlNotAllowed,
   bodyExpired: Reason.bodyExpired,
+  scraperRefused: Reason.scraperRefused,
 } as const;
