@@ -53,12 +53,28 @@ export interface SvmFacilitatorOptions {
   lockMs?: number;
 }
 
+/**
+ * What a payer's transaction may make the fee payer spend. The payer chooses the compute-unit
+ * limit and price and the signer count, and the fee payer pays base fee (5,000 lamports per
+ * signature) plus limit × price; the SDK caps only the price (5 lamports a unit) unless told, so
+ * 1.4 M units made a $0.01 payment cost the fee payer 0.007 SOL. The official client asks for
+ * 20,000 units at 1 micro-lamport with two signatures (payer and fee payer); these bounds leave
+ * wallets room for injected guard instructions and a modest priority fee, and cap the worst case
+ * at 10,000 lamports of priority fee and 10,000 of base fee per payment.
+ */
+const FEE_PAYER_BOUNDS = {
+  maxComputeUnits: 100_000,
+  maxPriorityFeeMicroLamports: 100_000,
+  maxRequiredSignatures: 2,
+} as const;
+
 /** The payload being settled, so the SDK's pending-transaction store is keyed by it. */
 const settling = new AsyncLocalStorage<string>();
 
 /**
  * An x402 facilitator for the `exact` scheme on Solana. Instruction layout, amount, destination
- * (the payee's associated token account), fee-payer isolation, compute-price cap, simulation
+ * (the payee's associated token account), fee-payer isolation, compute budget and signer caps
+ * (Vigil's FEE_PAYER_BOUNDS), simulation
  * (before the fee payer signs anything), fee-payer signature, submission and confirmation are the
  * official @x402/svm ExactSvmScheme's (with its SettlementCache); Vigil adds the payees, the asset
  * and amount bounds, and makes settlement exact and idempotent across requests and replicas: an
@@ -87,6 +103,7 @@ export class SvmFacilitator {
       options.network,
       new ExactSvmScheme(toFacilitatorSvmSigner(signer, { [options.network]: rpc }), new SettlementCache(), {
         pendingSettlementStore: options.store.pendingFor(() => settling.getStore()),
+        ...FEE_PAYER_BOUNDS,
       }),
     );
   }

@@ -22,6 +22,11 @@ export interface Caller {
   operator: boolean;
   /** `net:<hash>` of the client's address (IPv6 by its prefix): what one network may spend. */
   network: string;
+  /**
+   * `site:<hash>` of an IPv6 client's /48, the most one subscriber is commonly given (null for
+   * IPv4, or when the network prefix is already that wide): what all its /64s together may spend.
+   */
+  site: string | null;
   /** The X-Client-ID when it is well formed. */
   clientId: string | null;
 }
@@ -43,6 +48,14 @@ declare module 'fastify' {
     callerRefusal: string | null;
   }
 }
+
+/**
+ * The prefix of an IPv6 site, and how many networks' worth of anonymous use it gets. One home or
+ * phone is a /64, but one subscriber may hold a /56 or a /48 (65,536 /64s, free from a tunnel
+ * broker): counted only per /64, rotating addresses would multiply every cap by as many.
+ */
+const IPV6_SITE_PREFIX = 48;
+export const NETWORKS_PER_SITE = 16;
 
 export const SAFE_CLIENT_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -83,6 +96,10 @@ function identify(
   ipv6Prefix: number,
 ): { caller: Caller; refusal?: string } {
   const network = `net:${digest(networkOf(request.ip, ipv6Prefix))}`;
+  const site =
+    ipv6Prefix > IPV6_SITE_PREFIX && isIpv6Client(request.ip)
+      ? `site:${digest(networkOf(request.ip, IPV6_SITE_PREFIX))}`
+      : null;
   const sentId = single(request.headers['x-client-id']);
   const clientId = sentId && SAFE_CLIENT_ID.test(sentId) ? sentId : null;
   const apiKey = single(request.headers['x-api-key']);
@@ -99,6 +116,7 @@ function identify(
           apiKeyId: match.id,
           operator: match.role === ApiKeyRole.operator,
           network,
+          site,
           clientId,
         },
       };
@@ -109,6 +127,7 @@ function identify(
     apiKeyId: null,
     operator: false,
     network,
+    site,
     clientId,
   };
   return apiKey === undefined ? { caller } : { caller, refusal: 'This X-API-Key is not valid here.' };
@@ -133,6 +152,14 @@ function networkOf(address: string, ipv6Prefix: number): string {
   }
   if (parsed.kind() === 'ipv4') return parsed.toString();
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${ipv6Prefix}`).toString()}/${ipv6Prefix}`;
+}
+
+function isIpv6Client(address: string): boolean {
+  try {
+    return ipaddr.process(address).kind() === 'ipv6';
+  } catch {
+    return false;
+  }
 }
 
 function digest(value: string): string {

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import { asNumbers, luaScript } from '../../core/stores/lua/luaScript.ts';
-import { type Caller, RateTier } from './caller.ts';
+import { type Caller, NETWORKS_PER_SITE, RateTier } from './caller.ts';
 
 export { RateTier };
 
@@ -162,8 +162,17 @@ function windowsOf(caller: Caller, options: RateLimitOptions, now: number, kind:
     },
   ];
   const windows = pair(caller.id, 1, `The ${caller.tier} tier`);
-  if (caller.tier === RateTier.anonymous)
+  if (caller.tier === RateTier.anonymous) {
     windows.push(...pair(caller.network, options.clientsPerNetwork, 'One network of anonymous callers'));
+    if (caller.site)
+      windows.push(
+        ...pair(
+          caller.site,
+          options.clientsPerNetwork * NETWORKS_PER_SITE,
+          'One IPv6 site (/48) of anonymous callers',
+        ),
+      );
+  }
   return windows;
 }
 

@@ -40,6 +40,22 @@ export const PaymentReceipt = z
   .meta({ id: 'PaymentReceipt' });
 export type PaymentReceipt = z.infer<typeof PaymentReceipt>;
 
+/**
+ * A receipt as anyone may read it by its transaction hash or payment id (both public: the hash is
+ * on chain, the id derives from the payload the chain reveals). It leaves out what links the
+ * payment to its buyer: the invoice (whose id reads the invoice and its paid result) and the API
+ * key. The key's own history still has both.
+ */
+export const PublicReceipt = PaymentReceipt.omit({ invoice_id: true, api_key_id: true }).meta({
+  id: 'PublicReceipt',
+});
+export type PublicReceipt = z.infer<typeof PublicReceipt>;
+
+export function publicReceipt(receipt: PaymentReceipt): PublicReceipt {
+  const { invoice_id: _invoice, api_key_id: _apiKey, ...shown } = receipt;
+  return shown;
+}
+
 interface ReceiptDocument extends PaymentReceipt {
   _id: string;
 }

@@ -91,6 +91,32 @@ describe('the deployment manifests', () => {
     ).toEqual(['vigil-scraper', 'vigil-worker-scraper']);
   });
 
+  it('admit to each internal service only the pods whose policies reach it', () => {
+    // The public entry points; everything else another Vigil pod calls is internal. The retrieval
+    // service has no caller authentication of its own (and takes writes), so its policy is its gate.
+    const publicApps = new Set(['vigil-backend', 'vigil-scraper']);
+    const apps = vigilDeployments.map(appOf);
+    const peersOf = (rules: Doc[] | undefined, side: 'from' | 'to') =>
+      (rules ?? [])
+        .flatMap((rule) => (rule[side] ?? []) as Doc[])
+        .map((peer) => peer.podSelector?.matchLabels?.app);
+    const callersOf = (app: string) =>
+      apps
+        .filter((caller) => caller !== app && peersOf(policyFor(caller)?.spec.egress, 'to').includes(app))
+        .sort();
+    const internal = apps.filter((app) => !publicApps.has(app) && callersOf(app).length > 0);
+    expect(internal).toContain('vigil-retrieval');
+    for (const app of internal) {
+      const served = (policyFor(app)?.spec.ingress ?? []) as Doc[];
+      // Metrics are scraped on 9464 by the monitoring namespace; every other port names its callers.
+      const open = served.filter(
+        (rule) => !rule.from && !(rule.ports ?? []).every((port: Doc) => port.port === 9464),
+      );
+      expect(open, `${app} admits anyone`).toEqual([]);
+      expect([...new Set(peersOf(served, 'from').filter(Boolean))].sort(), app).toEqual(callersOf(app));
+    }
+  });
+
   it('give the browser pool no route and no credentials to the stores, and only public addresses on 80/443', () => {
     const worker = vigilDeployments.find((doc) => appOf(doc) === 'vigil-worker-scraper');
     expect(worker).toBeTruthy();

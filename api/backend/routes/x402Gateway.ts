@@ -8,7 +8,7 @@ import {
 } from '../../../core/catalog/index.ts';
 import { CHAINS, type ChainInfo } from '../../../core/chains/registry.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
-import { PaymentReceipt } from '../../../core/stores/receipts.ts';
+import { PublicReceipt, publicReceipt } from '../../../core/stores/receipts.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
 import { FACILITATORS, facilitatorStatus } from '../x402/facilitators.ts';
@@ -168,14 +168,14 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
         tags: ['x402'],
         summary: 'Receipt of a settled transaction',
         params: z.object({ tx_hash: TxHash }),
-        response: { 200: PaymentReceipt },
+        response: { 200: PublicReceipt },
       },
     },
     async (request) => {
       const receipt = await x402.receipts.byTransaction(request.params.tx_hash);
       if (!receipt)
         throw new VigilError('receipt_not_found', `No receipt for transaction ${request.params.tx_hash}.`);
-      return receipt;
+      return publicReceipt(receipt);
     },
   );
 
@@ -186,11 +186,12 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
         tags: ['x402'],
         summary: 'A payment by id: pending while it settles, then its receipt',
         params: z.object({ payment_id: z.string().regex(/^pay_[0-9a-f]{32}$/) }),
+        response: { 200: PublicReceipt },
       },
     },
     async (request) => {
       const receipt = await x402.receipts.byPaymentId(request.params.payment_id);
-      if (receipt) return receipt;
+      if (receipt) return publicReceipt(receipt);
       throw new VigilError('receipt_not_found', `No settled payment ${request.params.payment_id} yet.`, {
         headers: { 'retry-after': '2' },
       });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Invoice } from '../../../core/stores/invoices.ts';
 import { PaymentReceipt } from '../../../core/stores/receipts.ts';
 import { Problem } from '../../plugins/problem.ts';
+import type { Caller } from '../../plugins/caller.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import { CreateInvoice } from '../x402/invoiceRequest.ts';
 import type { Invoices } from '../x402/invoices.ts';
@@ -52,9 +53,11 @@ export function x402InvoiceRoutes(
   sandbox: Sandbox,
   quota: InvoiceQuota,
 ): void {
-  /** Who an invoice counts against: the caller as the rate limiter knows it, and its address. */
-  const creators = (request: { caller?: { id: string }; ip: string }) =>
-    [request.caller?.id, `ip:${request.ip}`].filter((who): who is string => who !== undefined);
+  /**
+   * Who an invoice counts against: the caller as the rate limiter knows it, and its network (an
+   * IPv6 client by its /64, not its address, of which it has 2^64 to rotate through).
+   */
+  const creators = (request: { caller: Caller }) => [request.caller.id, request.caller.network];
 
   app.post(
     '/api/v1/x402/invoice',

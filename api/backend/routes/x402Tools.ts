@@ -122,6 +122,7 @@ export function toCall(
     headers: request.headers,
     requestId: request.id,
     apiKeyId: request.caller.apiKeyId,
+    buyer: request.caller.apiKeyId ? request.caller.id : request.caller.network,
     trialIdentity: () => trialIdentityOf(request.caller, request.headers, proofs),
   };
 }

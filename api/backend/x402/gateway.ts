@@ -46,6 +46,11 @@ export interface ToolCall {
   headers: Record<string, string | string[] | undefined>;
   requestId: string;
   apiKeyId: string | null;
+  /**
+   * Who is buying, as far as a stored answer is concerned: the API key, or an anonymous caller's
+   * network (its client address; IPv6 by prefix). Not X-Client-ID, which anyone can send.
+   */
+  buyer: string;
   /** Who a free call is charged to (a proven wallet, or the network fingerprint); undefined: nobody. */
   trialIdentity(): Promise<TrialIdentity | undefined>;
 }
@@ -58,6 +63,7 @@ interface HeldRequest {
   tool: ToolDefinition;
   digest: string;
   purchase: string;
+  buyer: string;
   reservation: string;
   decimals: number;
 }
@@ -184,7 +190,7 @@ export class X402Gateway {
       .update(`${tool.name}\n${canonicalJson(input)}`)
       .digest('hex')}`;
     const reservation = authorizationReservation(key);
-    const held = { tool, digest, purchase, reservation, decimals };
+    const held = { tool, digest, purchase, buyer: call.buyer, reservation, decimals };
     // An authorization already holding a purchase: the same payload for the same request gets
     // that purchase's answer (no second run or charge); anything else carrying it is refused.
     const holder = await timings.time('peek', () => this.#deps.reservations.peek(reservation));
@@ -200,7 +206,7 @@ export class X402Gateway {
     const reserved = await timings.time('reserve', () =>
       this.#deps.reservations.reserve(
         reservation,
-        { state: 'running', digest, purchase, payment_id: paymentId },
+        { state: 'running', digest, purchase, buyer: call.buyer, payment_id: paymentId },
         ttlMs,
       ),
     );
@@ -231,6 +237,7 @@ export class X402Gateway {
       state: 'settling',
       digest,
       purchase,
+      buyer: call.buyer,
       payment_id: paymentId,
       outcome: { data: outcome.data },
       receipt,
@@ -340,12 +347,15 @@ export class X402Gateway {
 
   /** A request whose authorization is already reserved. */
   async #heldBy(held: HeldRequest, holder: Reservation): Promise<GatewayAnswer> {
-    if (holder.digest !== held.digest || holder.purchase !== held.purchase) {
+    // The same payload from another caller is someone who read it off the chain (or intercepted
+    // it): the purchase, its data and its pending result belong to the caller that made it.
+    const otherBuyer = holder.buyer !== undefined && holder.buyer !== held.buyer;
+    if (holder.digest !== held.digest || holder.purchase !== held.purchase || otherBuyer) {
       throw await this.paymentRequired(
         held.tool,
         PaymentReason.proofUsedElsewhere,
         holder.digest === held.digest
-          ? 'This payment proof already paid for another request.'
+          ? 'This payment proof already paid for another request (or another caller’s).'
           : 'This payment authorization (its nonce) is already used by another payment.',
       );
     }

@@ -18,6 +18,11 @@ export const Reservation = z.object({
   /** What the authorization pays for: `tool:<tool and input hash>` or `invoice:<id>`. */
   purchase: z.string(),
   payment_id: z.string(),
+  /**
+   * Who made the purchase (an API key, or an anonymous caller's network): a settled payload is
+   * public on chain, so its stored answer goes to this caller only, never to whoever rebuilds it.
+   */
+  buyer: z.string().optional(),
   /** The tool's result, kept until its payment has settled. */
   outcome: z.object({ data: z.unknown() }).optional(),
   receipt: PaymentReceipt.optional(),

@@ -4,7 +4,7 @@ import { isPaid, TOOLS, type ToolDefinition } from '../../../core/catalog/index.
 import { orStoreUnavailable } from '../../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { asNumbers, luaScript } from '../../../core/stores/lua/luaScript.ts';
-import { type Caller, fingerprintOf, SAFE_CLIENT_ID } from '../../plugins/caller.ts';
+import { type Caller, fingerprintOf, NETWORKS_PER_SITE, SAFE_CLIENT_ID } from '../../plugins/caller.ts';
 import type { WalletProofs } from './walletProofs.ts';
 
 /**
@@ -16,6 +16,8 @@ export interface TrialIdentity {
   id: string;
   /** The network whose trial windows also bound the call (null: an API key's, not bound). */
   network: string | null;
+  /** The IPv6 site (/48) whose windows bound it too (null: IPv4, or an API key). */
+  site: string | null;
 }
 
 export interface TrialGrant {
@@ -40,6 +42,7 @@ export async function trialIdentityOf(
   proofs: WalletProofs,
 ): Promise<TrialIdentity | undefined> {
   const network = caller.apiKeyId ? null : caller.network;
+  const site = caller.apiKeyId ? null : caller.site;
   const token = single(headers['x-wallet-proof']);
   if (token !== undefined) {
     const wallet = await proofs.resolve(token);
@@ -49,11 +52,11 @@ export async function trialIdentityOf(
         'X-Wallet-Proof is unknown or expired; sign a new message (GET /api/v1/x402/wallet-proof/nonce).',
         { extensions: { reason: 'token_unknown' } },
       );
-    return { kind: 'wallet', id: wallet.toLowerCase(), network };
+    return { kind: 'wallet', id: wallet.toLowerCase(), network, site };
   }
   // A trial is asked for with X-Client-ID; it is counted on the caller (its API key, or its
   // network fingerprint), so a key holder cannot mint trials by rotating client ids either.
-  if (caller.clientId) return { kind: 'fingerprint', id: caller.id, network };
+  if (caller.clientId) return { kind: 'fingerprint', id: caller.id, network, site };
   return undefined;
 }
 
@@ -63,9 +66,10 @@ export async function trialIdentityOf(
  */
 export function identityFromIdentifier(identifier: string, caller: Caller): TrialIdentity | undefined {
   const network = caller.apiKeyId ? null : caller.network;
-  if (WALLET.test(identifier)) return { kind: 'wallet', id: identifier.toLowerCase(), network };
+  const site = caller.apiKeyId ? null : caller.site;
+  if (WALLET.test(identifier)) return { kind: 'wallet', id: identifier.toLowerCase(), network, site };
   if (SAFE_CLIENT_ID.test(identifier))
-    return { kind: 'fingerprint', id: fingerprintOf(caller.network, identifier), network };
+    return { kind: 'fingerprint', id: fingerprintOf(caller.network, identifier), network, site };
   return undefined;
 }
 
@@ -106,6 +110,10 @@ export class Trials {
     if (identity.network) {
       keys.push(`trial:${tool.name}:network:${identity.network}`);
       allotments.push(this.networkAllotment(tool));
+    }
+    if (identity.site) {
+      keys.push(`trial:${tool.name}:site:${identity.site}`);
+      allotments.push(this.networkAllotment(tool) * NETWORKS_PER_SITE);
     }
     return { keys, allotments };
   }
