@@ -4,6 +4,8 @@ import { InvoiceStore } from '../core/stores/invoices.ts';
 import { ReceiptStore } from '../core/stores/receipts.ts';
 import { TokenFingerprintStore } from '../scanner/fingerprint/fingerprintStore.ts';
 import { ScanStore } from '../scanner/scanStore.ts';
+import { ReportStore } from '../reports/store.ts';
+import { NewsStore } from '../news/store.ts';
 import { createMongo, type MongoHandle } from './mongo.ts';
 import { createRedis } from './redis.ts';
 
@@ -16,6 +18,10 @@ export interface Stores {
   fingerprints: TokenFingerprintStore;
   receipts: ReceiptStore;
   invoices: InvoiceStore;
+  /** Research reports: the record, the rendered formats, who asked for which. */
+  reports: ReportStore;
+  /** News items read from the feeds, deduplicated, with their sentiment and linked tokens. */
+  news: NewsStore;
 }
 
 type StoreSettings = Pick<
@@ -61,6 +67,8 @@ export function createStores(env: StoreSettings, { failFast }: StoreOptions): St
     fingerprints: new TokenFingerprintStore(mongo.db),
     receipts: new ReceiptStore(mongo.db, redis),
     invoices: new InvoiceStore(mongo.db, redis),
+    reports: new ReportStore(mongo.db),
+    news: new NewsStore(mongo.db),
   };
 }
 

@@ -321,6 +321,20 @@ export class ScraperEngine {
     return this.#egress;
   }
 
+  /**
+   * Prints a page Vigil rendered itself (a report) to PDF in the pool's browser, so there is one
+   * browser stack. The context runs no script and is offline: the page needs nothing from outside
+   * (its charts are inline images), and nothing in it can reach out.
+   */
+  async printPdf(html: string, signal: AbortSignal): Promise<Uint8Array> {
+    const { pool } = await this.#egressReady();
+    return pool.withContext({ javaScriptEnabled: false, offline: true }, signal, async (context) => {
+      const page = await context.newPage();
+      await page.setContent(html, { waitUntil: 'load' });
+      return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true }));
+    });
+  }
+
   poolStats(): PoolStats | null {
     return this.#pool?.stats() ?? null;
   }

@@ -3,6 +3,8 @@ import { IntEnv, OptionalEnv } from '../core/config/env.ts';
 import { StoresEnv } from '../core/config/stores.ts';
 import { RetrievalEnv } from '../retrieval/config.ts';
 import { ScraperEngineEnv } from '../scraper/config.ts';
+import { ReportsEnv } from '../reports/config.ts';
+import { ChaindataEnvShape } from '../chaindata/config.ts';
 
 /** Worker pool settings; per-queue slots are WORKER_<QUEUE>_ACTIVITIES / _WORKFLOWS. */
 export const WorkerEnv = StoresEnv.extend({
@@ -31,6 +33,8 @@ export const WorkerEnv = StoresEnv.extend({
   // embedding batch keeps a core busy: few activity slots.
   WORKER_INGEST_ACTIVITIES: IntEnv(1, 1000).default(4),
   WORKER_INGEST_WORKFLOWS: IntEnv(2, 1000).default(16),
+  WORKER_REPORTS_ACTIVITIES: IntEnv(1, 1000).default(8),
+  WORKER_REPORTS_WORKFLOWS: IntEnv(2, 1000).default(32),
   /** Root of the indexed chain data (Parquet); default: <VIGIL_DATA_DIR>/chaindata. */
   CHAINDATA_DIR: z.string().optional(),
   /** Seconds in-flight activities get to finish on SIGTERM before the worker stops. */
@@ -44,5 +48,8 @@ export const WorkerEnv = StoresEnv.extend({
   SCRAPER_API_KEY: z.string().min(1).optional(),
   ...ScraperEngineEnv.shape,
   ...RetrievalEnv.omit({ VIGIL_DATA_DIR: true }).shape,
+  ...ReportsEnv.shape,
+  // The analytics engine's limits: the reports pool reads the chain index through it.
+  ...z.object(ChaindataEnvShape).omit({ VIGIL_DATA_DIR: true, CHAINDATA_DIR: true }).shape,
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;

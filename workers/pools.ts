@@ -11,6 +11,8 @@ import { createScannerActivities } from '../activities/scanner/index.ts';
 import { createRetrievalActivities, type RetrievalActivityDeps } from '../activities/retrieval/index.ts';
 import { createScraperActivities } from '../activities/scraper/index.ts';
 import { createChaindataActivities } from '../activities/chaindata/index.ts';
+import { createReportActivities } from '../activities/reports/index.ts';
+import type { ReportWriterDeps } from '../reports/writer.ts';
 import type { IndexStore } from '../chaindata/storage/indexStore.ts';
 import type { ScraperEngine } from '../scraper/engine.ts';
 import type { FacilitatorAccess } from '../core/x402/facilitatorClient.ts';
@@ -36,6 +38,8 @@ export interface PoolDeps {
   chaindata: () => IndexStore;
   /** The index, the embedding model and the upload store of the ingest pool. */
   retrieval: () => RetrievalActivityDeps;
+  /** The chain index's analytics engine, the report and news stores, the narrative model. */
+  reports: () => ReportWriterDeps;
 }
 
 export interface PoolDefinition {
@@ -77,6 +81,12 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
       ...createRetrievalActivities(deps.retrieval()),
     }),
     slots: (env) => ({ activities: env.WORKER_INGEST_ACTIVITIES, workflows: env.WORKER_INGEST_WORKFLOWS }),
+  },
+  // Reports: long workflows that mostly wait on their sections; the sections' reads go to the
+  // analytics engine (its own process) and the chain, so a few activity slots keep a core busy.
+  [TaskQueue.reports]: {
+    activities: (deps) => createReportActivities(deps.reports()),
+    slots: (env) => ({ activities: env.WORKER_REPORTS_ACTIVITIES, workflows: env.WORKER_REPORTS_WORKFLOWS }),
   },
 };
 

@@ -12,7 +12,11 @@ import { closeStores, createStores, type Stores } from '../clients/stores.ts';
 import { readScanConfig, type ScanConfig } from '../scanner/config.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { IndexStore } from '../chaindata/storage/indexStore.ts';
-import { chaindataRoot } from '../chaindata/config.ts';
+import { chaindataRoot, chaindataSettings } from '../chaindata/config.ts';
+import { SandboxedAnalytics } from '../chaindata/analytics/sandbox.ts';
+import { llmSettings } from '../reports/config.ts';
+import { ReportStore } from '../reports/store.ts';
+import { NewsStore } from '../news/store.ts';
 import { indexUri } from '../retrieval/config.ts';
 import { createEmbedder, type Embedder } from '../retrieval/embedding/index.ts';
 import { IngestBodies } from '../retrieval/ingest/bodyStore.ts';
@@ -56,6 +60,7 @@ export async function runWorkers(
   let chunkStore: Promise<ChunkStore> | undefined;
   let embedder: Promise<Embedder> | undefined;
   const retrievalEnv = { ...env, VIGIL_DATA_DIR: dataDir };
+  let analytics: SandboxedAnalytics | undefined;
   const deps: PoolDeps = {
     get chains() {
       return (chains ??= new ChainClients({
@@ -105,6 +110,19 @@ export async function runWorkers(
       scraperApiKey: env.SCRAPER_API_KEY,
       chunkChars: env.RETRIEVAL_CHUNK_CHARS,
     }),
+    reports: () => {
+      const settings = chaindataSettings({ ...env, VIGIL_DATA_DIR: dataDir });
+      return {
+        // The engine runs in its own process, started on the first section that reads it.
+        analytics: () =>
+          Promise.resolve((analytics ??= new SandboxedAnalytics(settings.root, settings.limits))),
+        evm: (chain: string) => deps.chains.evm(chain),
+        store: new ReportStore(mainStores().mongo.db),
+        news: new NewsStore(mainStores().mongo.db),
+        llm: llmSettings(env),
+        retrievalUrl: env.RETRIEVAL_URL,
+      };
+    },
   };
   const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
 
@@ -131,6 +149,7 @@ export async function runWorkers(
     await scraper?.stopReports();
     await scraper?.engine.close();
     await chaindata?.close();
+    analytics?.close();
     await Promise.allSettled([
       connection.close(),
       stores ? closeStores(stores) : undefined,

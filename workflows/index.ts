@@ -6,3 +6,4 @@ export { refundPayment } from './refundPayment.ts';
 export { indexChain } from './indexChain.ts';
 export { backfillRange } from './backfillRange.ts';
 export { ingestDocument } from './ingestDocument.ts';
+export { generateReport } from './generateReport.ts';

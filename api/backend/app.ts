@@ -3,6 +3,10 @@ import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { BackendDeps } from './deps.ts';
 import { deployerRoutes } from './routes/deployers.ts';
+import { reportRoutes } from './routes/reports.ts';
+import { chartRoutes } from './routes/charts.ts';
+import { ReportJobs } from './reportJobs.ts';
+import { JobHolders } from './jobHolders.ts';
 import { healthRoutes } from './routes/health.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -87,7 +91,20 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     receipts: deps.x402.receipts,
     settleWaitMs: deps.x402.settleWaitMs,
   });
+  const reportJobs = new ReportJobs({
+    client: deps.temporal.client,
+    chains: deps.chains,
+    store: deps.reports,
+    holders: new JobHolders(deps.redis),
+    reportsTaskQueue: deps.reportsTaskQueue,
+    scannerTaskQueue: deps.scannerTaskQueue,
+    scraperTaskQueue: deps.scraperTaskQueue,
+    publicUrl: options.publicUrl,
+  });
+  reportRoutes(app, reportJobs, scannerTrials);
   const runner = new ToolRunner({
+    reports: reportJobs,
+    news: deps.news,
     jobs,
     waitMs: deps.x402.toolWaitMs,
     deployer: { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
@@ -136,6 +153,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   deployerRoutes(app, deps, scannerTrials);
   x402DatabusRoutes(app, gateway, deps.x402.walletProofs);
   catalogRoutes(app, deps.chaindata.analytics);
+  chartRoutes(app, deps.chaindata.analytics);
   databusRoutes(
     app,
     new DataBus({

@@ -24,12 +24,15 @@ import { WalletProofs } from './x402/walletProofs.ts';
 import { publicUrlOf } from './config.ts';
 
 /** Everything the backend talks to; tests build it from real local services. */
-export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
+export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans' | 'reports' | 'news'> {
   temporal: { client: Client; connection: Connection };
   chains: ChainClients;
   version: VersionInfo;
   /** Task queue the scanner workflows are started on (TASK_QUEUE_PREFIX applied). */
   scannerTaskQueue: string;
+  /** Task queues reports run on (their own pool) and print their PDF on (the scraper's browser pool). */
+  reportsTaskQueue: string;
+  scraperTaskQueue: string;
   scanWaitMaxMs: number;
   /** Problems found while reading configuration that do not stop the service. */
   configWarnings: string[];
@@ -91,7 +94,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
   // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
   const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-  const { mongo, redis, scans, receipts, invoices } = createStores(env, { failFast: true });
+  const { mongo, redis, scans, receipts, invoices, reports, news } = createStores(env, { failFast: true });
   const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
   const scanConfig = overrides.scanConfig ?? readScanConfig();
   return {
@@ -102,6 +105,10 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     scans,
     version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
     scannerTaskQueue: taskQueueName(TaskQueue.scanner, env.TASK_QUEUE_PREFIX),
+    reportsTaskQueue: taskQueueName(TaskQueue.reports, env.TASK_QUEUE_PREFIX),
+    scraperTaskQueue: taskQueueName(TaskQueue.scraper, env.TASK_QUEUE_PREFIX),
+    reports,
+    news,
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
     configWarnings: [
       ...(rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : []),

@@ -30,7 +30,7 @@ export class ScannerTrials {
   async admit(
     caller: Caller,
     headers: Record<string, string | string[] | undefined>,
-    toolName: 'token_risk' | 'deployer_reputation',
+    toolName: 'token_risk' | 'deployer_reputation' | 'generate_report',
   ): Promise<TrialAdmission | null> {
     if (caller.apiKeyId) return null;
     const tool = findTool(toolName);

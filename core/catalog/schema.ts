@@ -21,8 +21,10 @@ type ToolRun =
   | { readonly kind: 'workflow'; readonly workflow: 'scanToken'; readonly view: ScanView }
   | {
       readonly kind: 'function';
-      readonly fn: 'riskModel' | 'deployerReputation' | 'queryCatalog' | 'similarTokens';
+      readonly fn: 'riskModel' | 'deployerReputation' | 'queryCatalog' | 'similarTokens' | 'newsSentiment';
     }
+  /** A long durable job: started (or joined), answered with its id, progress and result URLs. */
+  | { readonly kind: 'job'; readonly workflow: 'generateReport' }
   /** A chain-data function over the analytics engine (chaindata/tools.ts). */
   | { readonly kind: 'data'; readonly fn: 'analyticsQuery' | 'parquetQuery' | 'labelsQuery' | 'labelsStats' };
 

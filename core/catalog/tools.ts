@@ -46,6 +46,23 @@ const DeployerTarget = chainTarget(
 
 const NoInput = z.object({}).strict();
 
+const ReportInput = z
+  .object({
+    kind: z.enum(['token', 'wallet']).default('token').describe('What the report is about'),
+    chain: z.enum(TOKEN_SCAN_CHAINS).describe('Chain slug, e.g. ethereum, base, devnet'),
+    address: z.string().min(1).max(128).describe('The token contract, or the wallet'),
+  })
+  .strict();
+
+const NewsSentimentInput = z
+  .object({
+    token: z.string().trim().min(1).max(128).optional().describe('A symbol, name or contract address'),
+    topic: z.string().trim().min(1).max(100).optional().describe('A word or phrase the headlines contain'),
+    limit: z.number().int().min(1).max(50).default(20).describe('How many items (1-50)'),
+  })
+  .strict()
+  .refine((input) => input.token !== undefined || input.topic !== undefined, 'Send a token or a topic');
+
 /** EVM chains: the indexer reads EVM logs. */
 const EVM_CHAINS = chainsWhere((chain) => chain.kind === ChainKind.evm);
 const CatalogQuery = z
@@ -226,6 +243,36 @@ export const TOOLS = [
     trials: { fingerprint: 3, wallet: 5 },
     run: { kind: 'function', fn: 'similarTokens' },
     sources: 'token fingerprints',
+  },
+  {
+    name: 'generate_report',
+    title: 'Research report',
+    description:
+      'A research report on a token or a wallet, written as a durable job: the token scan with its evidence, the ' +
+      "deployer's reputation, holders and concentration over time, liquidity and price history from indexed swaps " +
+      'with threat signals, similar tokens, news with sentiment and charts; every claim links to its evidence. ' +
+      'Answers the job with its progress and download URLs (JSON, Markdown, HTML, PDF).',
+    input: ReportInput,
+    chains: TOKEN_SCAN_CHAINS,
+    tier: PriceTier.elite,
+    priceUsd: 0.25,
+    trials: { fingerprint: 1, wallet: 2 },
+    run: { kind: 'job', workflow: 'generateReport' },
+    sources: 'token scan, chain index, retrieval, news',
+  },
+  {
+    name: 'get_news_sentiment',
+    title: 'News sentiment',
+    description:
+      'The latest news items about a token (symbol, name or contract address) or a topic, with the sentiment, ' +
+      'source and time of each and the aggregate.',
+    input: NewsSentimentInput,
+    chains: [],
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'function', fn: 'newsSentiment' },
+    sources: 'news feeds',
   },
 ] as const satisfies readonly ToolDefinition[];
 

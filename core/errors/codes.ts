@@ -183,6 +183,13 @@ export const ErrorCodes = {
     title: 'Method not allowed',
     description: 'The path exists but not for this HTTP method; the Allow header lists the methods it takes.',
   },
+  report_not_ready: {
+    status: 409,
+    title: 'Report not ready',
+    description:
+      'The report is still being written, so it has no file to download yet. `events_url` streams its progress; ' +
+      'retry after it completes.',
+  },
   job_not_running: {
     status: 409,
     title: 'Job is not running',

@@ -41,6 +41,7 @@ export const Reason = {
   jobNotFound: 'job_not_found',
   jobNotRunning: 'job_not_running',
   jobNotOwned: 'job_not_owned',
+  reportNotReady: 'report_not_ready',
   // The scraper.
   urlNotAllowed: 'url_not_allowed',
   scrapeBlocked: 'scrape_blocked',
@@ -68,6 +69,9 @@ export const Reason = {
   fetchFailed: 'fetch_failed',
   bodyExpired: 'body_expired',
   scraperRefused: 'scraper_refused',
+  reportSectionUnavailable: 'report_section_unavailable',
+  narrativeModelFailed: 'narrative_model_failed',
+  reportScanFailed: 'report_scan_failed',
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -82,6 +86,9 @@ export const JOB_ONLY_REASONS = [
   Reason.fetchFailed,
   Reason.bodyExpired,
   Reason.scraperRefused,
+  Reason.reportSectionUnavailable,
+  Reason.narrativeModelFailed,
+  Reason.reportScanFailed,
 ] as const;
 type JobOnlyReason = (typeof JOB_ONLY_REASONS)[number];
 

@@ -25,5 +25,6 @@ export const JobKind = {
   chainIndex: 'chain_index',
   chainBackfill: 'chain_backfill',
   documentIngest: 'document_ingest',
+  report: 'report',
 } as const;
 export type JobKind = (typeof JobKind)[keyof typeof JobKind];

@@ -9,6 +9,10 @@ import { type DeployerToolDeps, getDeployerReputation } from '../../../scanner/d
 import type { DataTools } from '../../../chaindata/tools.ts';
 import { bytecodeFingerprint } from '../../../scanner/fingerprint/bytecodeFingerprint.ts';
 import type { RetrievalClient } from '../retrievalClient.ts';
+import type { ReportJobs } from '../reportJobs.ts';
+import type { NewsStore } from '../../../news/store.ts';
+import { newsSentiment, type NewsSentimentQuery } from '../../../news/sentimentTool.ts';
+import type { ReportSubject } from '../../../reports/core/schema.ts';
 import { getAddress, isAddress } from 'viem';
 
 interface SimilarTokensInput {
@@ -28,6 +32,8 @@ export class ToolRunner {
   readonly #deployer: DeployerToolDeps;
   readonly #data: DataTools;
   readonly #retrieval: RetrievalClient | undefined;
+  readonly #reports: ReportJobs | undefined;
+  readonly #news: NewsStore | undefined;
 
   constructor(options: {
     jobs: ScanJobs;
@@ -35,7 +41,11 @@ export class ToolRunner {
     deployer: DeployerToolDeps;
     data: DataTools;
     retrieval?: RetrievalClient;
+    reports?: ReportJobs;
+    news?: NewsStore;
   }) {
+    this.#reports = options.reports;
+    this.#news = options.news;
     this.#jobs = options.jobs;
     this.#waitMs = options.waitMs;
     this.#deployer = options.deployer;
@@ -50,8 +60,10 @@ export class ToolRunner {
       if (run.fn === 'riskModel') return { kind: 'data', data: riskModelFacts() };
       if (run.fn === 'queryCatalog') return this.#queryCatalog(input as { query: string; top_k: number });
       if (run.fn === 'similarTokens') return this.#similarTokens(input as SimilarTokensInput);
+      if (run.fn === 'newsSentiment') return this.#newsSentiment(input as NewsSentimentQuery);
       return this.#deployerReputation(input as { chain: string; address: string });
     }
+    if (run.kind === 'job') return this.#startReport(input as ReportSubject);
     const { chain, address } = input as { chain: string; address: string };
     // The call holds the scan only while it waits for it (a cancel by its other holders spares it).
     const job = await this.#jobs.submit(
@@ -74,6 +86,20 @@ export class ToolRunner {
       });
     }
     return viewOf(run.view, job.result);
+  }
+
+  /** A report is a long job: the call starts (or joins) it and answers its id, progress and URLs. */
+  async #startReport(subject: ReportSubject): Promise<ToolOutcome> {
+    if (!this.#reports) throw new VigilError('engine_unavailable', 'Reports are not served here.');
+    return { kind: 'data', data: await this.#reports.submit(subject, `tool:${randomUUID()}`) };
+  }
+
+  async #newsSentiment(query: NewsSentimentQuery): Promise<ToolOutcome> {
+    if (!this.#news) throw new VigilError('engine_unavailable', 'News is not served here.');
+    const answer = await newsSentiment(this.#news, query);
+    return answer.items.length === 0
+      ? { kind: 'empty', sourcesTried: ['news feeds'] }
+      : { kind: 'data', data: answer };
   }
 
   #retrievalService(): RetrievalClient {
