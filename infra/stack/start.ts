@@ -95,6 +95,7 @@ async function main(): Promise<void> {
     assertFree(env.PORT, 'the backend', 'PORT'),
     assertFree(env.VIGIL_SCRAPER_PORT, 'the scraper', 'VIGIL_SCRAPER_PORT'),
     assertFree(env.VIGIL_RETRIEVAL_PORT, 'the retrieval service', 'VIGIL_RETRIEVAL_PORT'),
+    assertFree(env.VIGIL_MCP_PORT, 'the MCP server', 'VIGIL_MCP_PORT'),
   ]);
 
   say(`starting the embedded stack (data in ${dataDir})`);
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
     docs: `http://127.0.0.1:${env.PORT}/docs`,
     scraper: `http://127.0.0.1:${env.VIGIL_SCRAPER_PORT}`,
     retrieval: `http://127.0.0.1:${env.VIGIL_RETRIEVAL_PORT}`,
+    mcp: `http://127.0.0.1:${env.VIGIL_MCP_PORT}/mcp`,
     temporal: temporal?.address ?? env.TEMPORAL_ADDRESS ?? '',
     temporal_ui: local.temporal ? `http://127.0.0.1:${env.VIGIL_TEMPORAL_UI_PORT}` : null,
     redis: redis?.address ?? env.REDIS_URL ?? '',
@@ -181,6 +183,8 @@ async function main(): Promise<void> {
     FACILITATOR_URL: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
     SCRAPER_URL: `http://127.0.0.1:${env.VIGIL_SCRAPER_PORT}`,
     RETRIEVAL_URL: `http://127.0.0.1:${env.VIGIL_RETRIEVAL_PORT}`,
+    MCP_PUBLIC_URL: `http://127.0.0.1:${env.VIGIL_MCP_PORT}`,
+    MCP_BACKEND_URL: `http://127.0.0.1:${env.PORT}`,
     X402_NETWORK: `eip155:${scenario.chainId}`,
     X402_ASSET: payments.token.address,
     X402_PAY_TO: payments.payTo,
@@ -220,7 +224,7 @@ async function main(): Promise<void> {
   });
   track('facilitator', facilitator);
   const node = process.execPath;
-  const [backend, scraper, retrieval, workers] = await Promise.all([
+  const [backend, scraper, retrieval, mcp, workers] = await Promise.all([
     spawnService({
       name: 'backend',
       command: node,
@@ -247,6 +251,16 @@ async function main(): Promise<void> {
       ready: async () => (await fetch(`${urls.retrieval}/healthz`)).ok,
     }),
     spawnService({
+      name: 'mcp',
+      command: node,
+      args: [path.join(REPO_ROOT, 'api', 'mcp', 'server.ts')],
+      env: { ...childEnv, PORT: String(env.VIGIL_MCP_PORT) },
+      logFile: path.join(logDir, 'mcp.log'),
+      readyTimeoutMs: 120_000,
+      // Ready once it answers and reaches the backend.
+      ready: async () => (await fetch(`http://127.0.0.1:${env.VIGIL_MCP_PORT}/healthz`)).ok,
+    }),
+    spawnService({
       name: 'workers',
       command: node,
       args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'all'],
@@ -264,6 +278,7 @@ async function main(): Promise<void> {
   track('backend', backend);
   track('scraper', scraper);
   track('retrieval', retrieval);
+  track('mcp', mcp);
   track('workers', workers);
   const following = await followChains(urls.temporal);
 
