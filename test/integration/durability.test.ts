@@ -100,5 +100,6 @@ describe('durability', () => {
       tiers.add(job.result?.tier);
     }
     expect(tiers.size).toBe(1);
-  });
+    // Its own deadlines (first completion 60 s, the rest 90 s) bound it, not the suite's default.
+  }, 180_000);
 });
