@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { chromium } from 'playwright-core';
 import { resolveChromiumPath } from '../../scraper/browser/launchOptions.ts';
 import { listenOnLoopback } from '../support/listen.ts';
+import { recordHistory } from '../support/recordHistory.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import type { ReportJob } from '../../api/backend/reportJobs.ts';
@@ -135,10 +134,7 @@ describe('research reports on the indexed devnet', () => {
       .fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history);
     if (process.env.RECORD_HISTORIES) {
-      writeFileSync(
-        new URL('../histories/generateReport.json', import.meta.url),
-        `${historyToJSON(history)}\n`,
-      );
+      recordHistory('generateReport', history);
     }
     const html = await backend.app.inject({
       method: 'GET',

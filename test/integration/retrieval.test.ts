@@ -1,6 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import { recordHistory } from '../support/recordHistory.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
 import { indexToolCatalog } from '../../retrieval/catalog/toolCatalog.ts';
@@ -83,10 +82,7 @@ describe('retrieval service', () => {
       .fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history);
     if (process.env.RECORD_HISTORIES) {
-      writeFileSync(
-        new URL('../histories/ingestDocument.json', import.meta.url),
-        `${historyToJSON(history)}\n`,
-      );
+      recordHistory('ingestDocument', history);
     }
     for (const mode of ['hybrid', 'lexical', 'vector']) {
       const [top] = await query({ query: 'what is the zircon rule for locked LP tokens', top_k: 3, mode });

@@ -1,6 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import { recordHistory } from '../support/recordHistory.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanResult } from '../../scanner/core/result.ts';
 import { ScanStore } from '../../scanner/scanStore.ts';
@@ -216,7 +215,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
       .fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, ref.workflowId);
     if (process.env.RECORD_HISTORIES) {
-      writeFileSync(new URL('../histories/scanToken.json', import.meta.url), `${historyToJSON(history)}\n`);
+      recordHistory('scanToken', history);
     }
   });
 });

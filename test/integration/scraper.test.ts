@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { WorkflowFailedError } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
+import { recordHistory } from '../support/recordHistory.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrapeProgressQuery } from '../../core/scrape/messages.ts';
 import { TaskQueue } from '../../core/temporal/taskQueues.ts';
@@ -145,7 +144,7 @@ describe('POST /v1/scrape', () => {
     const history = await scraper.deps.temporal.client.workflow.getHandle(first.json().job_id).fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, first.json().job_id);
     if (process.env.RECORD_HISTORIES) {
-      writeFileSync(new URL('../histories/scrapePage.json', import.meta.url), `${historyToJSON(history)}\n`);
+      recordHistory('scrapePage', history);
     }
 
     const second = await scrape({ url: sites.url('jswall') });
