@@ -7,7 +7,10 @@ const SANDBOX_SAFE = ['^core/', '^[a-z]+/core/'];
  * Payment code that still lives in core/ although it does I/O; it moves into a payments/ library,
  * and then leaves this list. Workflows may import only its types.
  */
-const NOT_YET_SANDBOX_SAFE = ['^core/stores/', '^core/x402/(proof|svmProof)\\.ts$'];
+const NOT_YET_SANDBOX_SAFE = [
+  '^core/stores/',
+  '^core/x402/(proof|svmProof|digest|facilitatorClient|refund)\\.ts$',
+];
 /** The process layers: services, worker pools, activity adapters, workflows. */
 const PROCESSES = '^(api|workers|activities|workflows)/';
 /** Tests, benchmarks, provisioning and the dev stack; and the config files at the root. */

@@ -9,6 +9,8 @@ const config: KnipConfig = {
     'workers/main.ts!',
     'workflows/index.ts!',
     'infra/stack/start.ts',
+    'chaindata/labels/refresh.ts',
+    'chaindata/labels/assembleEthLabels.ts',
     'infra/devnet/scenario.ts',
     'infra/devnet/detectorArtifact.ts',
     'bench/*.ts',
@@ -27,6 +29,8 @@ const config: KnipConfig = {
     '@uniswap/v2-core',
     '@uniswap/v2-periphery',
   ],
+  // The tests make throwaway certificates with it (provisioned by infra/provision.sh).
+  ignoreBinaries: ['openssl'],
   ignoreIssues: {
     // Payment and scraper code their owners are changing right now; their unused exports go with
     // that work (the payment modules move into a payments/ library).

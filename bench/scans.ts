@@ -29,6 +29,7 @@ const { values } = parseArgs({
 const n = Number(values.n);
 const concurrency = Number(values.concurrency);
 const WARMUP = 20;
+const BENCH_API_KEY = 'vigil-bench-key-0123456789abcdef';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-'));
 const stops: (() => Promise<void>)[] = [];
@@ -66,8 +67,10 @@ try {
     PORT: String(apiPort),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    // A load generator is one caller: the per-tier caps are not what this measures.
+    // A load generator is one caller: the per-tier caps are not what this measures (anonymous
+    // scans are trial-gated, so it scans with a key).
     RATE_LIMITS: '0',
+    API_KEYS: `bench:pro:${BENCH_API_KEY}`,
   };
   const children: ManagedProcess[] = await Promise.all([
     spawnService({
@@ -92,7 +95,7 @@ try {
   const scanThroughApi = async (address: string, fresh = true) => {
     const response = await fetch(api, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-api-key': BENCH_API_KEY },
       body: JSON.stringify({ chain: 'devnet', address, wait_ms: 30_000, fresh }),
     });
     const job = (await response.json()) as { status: string; result: { tier: string } | null };

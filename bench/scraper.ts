@@ -13,7 +13,7 @@ import { BrowserPool } from '../scraper/browser/browserPool.ts';
 import { resolveChromiumPath } from '../scraper/browser/launchOptions.ts';
 import { ScraperEngineEnv } from '../scraper/config.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
-import { parseAllowlist } from '../scraper/ssrf/addressPolicy.ts';
+import { parseAllowlist, parsePortPolicy } from '../scraper/ssrf/addressPolicy.ts';
 import { EgressGuard } from '../scraper/ssrf/guard.ts';
 import { GuardProxy } from '../scraper/ssrf/guardProxy.ts';
 import { startBenchSite } from './scraperPages.ts';
@@ -39,6 +39,7 @@ const redis = createRedis(redisService.address, { failFast: false, keyPrefix: 'b
 const site = await startBenchSite();
 const env = parseEnv(ScraperEngineEnv, {
   SCRAPER_ALLOWLIST: '127.0.0.1/32',
+  SCRAPER_ALLOWED_PORTS: '1024-65535',
   SCRAPER_DOMAIN_CONCURRENCY: '1000',
   SCRAPER_DOMAIN_RATE_PER_SECOND: '100000',
   SCRAPER_DOMAIN_BURST: '100000',
@@ -136,11 +137,22 @@ function chromiumPssKb(): { kb: number; processes: number } {
 
 /** Opens `count` contexts at once, each with the article loaded, and reads Chromium's memory. */
 async function memoryPerContext(counts: number[]) {
-  const proxy = await GuardProxy.start({ guard: new EgressGuard({ allow: parseAllowlist('127.0.0.1/32') }) });
+  const proxy = await GuardProxy.start({
+    guard: new EgressGuard({
+      allow: parseAllowlist('127.0.0.1/32'),
+      ports: parsePortPolicy(env.SCRAPER_ALLOWED_PORTS),
+    }),
+  });
   const max = Math.max(...counts);
   const pool = new BrowserPool({
-    executablePath: resolveChromiumPath(env.CHROMIUM_PATH),
-    proxyServer: proxy.url,
+    launch: {
+      executablePath: resolveChromiumPath(env.CHROMIUM_PATH),
+      proxyServer: proxy.url,
+      sandbox: env.SCRAPER_BROWSER_SANDBOX,
+      user: env.SCRAPER_BROWSER_USER,
+      maxHeapMb: env.SCRAPER_BROWSER_MAX_HEAP_MB,
+      maxMemoryMb: env.SCRAPER_BROWSER_MAX_MEMORY_MB,
+    },
     maxContexts: max,
     recycleAfter: 1_000_000,
   });

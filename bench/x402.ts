@@ -1,6 +1,7 @@
 // Added latency of a paid call (x402 verify + settlement on the devnet) over the same call on a
 // free trial, through the real stack: backend, facilitator and workers as separate processes.
 //   npm run bench:x402 -- [--n 100] [--concurrency 1]
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +72,7 @@ try {
 
   const [apiPort, facilitatorPort] = [await freePort(), await freePort()];
   const facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
+  const callerToken = randomBytes(24).toString('hex');
   const env = {
     ...process.env,
     TEMPORAL_ADDRESS: temporal.address,
@@ -80,7 +82,10 @@ try {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMITS: '0',
+    // One load generator is one network: its many client ids must not hit the network's trials.
+    RATE_LIMIT_CLIENTS_PER_NETWORK: '1000000',
     FACILITATOR_URL: facilitatorUrl,
+    FACILITATOR_AUTH_TOKEN: callerToken,
     X402_ASSET: token.address,
     X402_PAY_TO: payTo,
     X402_SVM_ASSET: svmPayments.mint,
@@ -96,10 +101,13 @@ try {
         PORT: String(facilitatorPort),
         FACILITATOR_PRIVATE_KEY: signer.privateKey,
         FACILITATOR_ASSETS: token.address,
+        FACILITATOR_PAY_TO: payTo,
+        FACILITATOR_CALLERS: `bench:${callerToken}`,
         FACILITATOR_RECEIPT_POLL_MS: values['receipt-poll-ms'],
         FACILITATOR_SVM_RPC_URL: solana.url,
         FACILITATOR_SVM_PRIVATE_KEY: svmPayments.feePayer.secretKey,
         FACILITATOR_SVM_ASSETS: svmPayments.mint,
+        FACILITATOR_SVM_PAY_TO: svmPayments.payTo.address,
       },
       ready: async () => (await fetch(`${facilitatorUrl}/healthz`)).ok,
     }),
@@ -226,7 +234,7 @@ try {
     const started = performance.now();
     const response = await fetch(`${facilitatorUrl}/${step}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${callerToken}` },
       body: JSON.stringify({
         x402Version: 2,
         paymentPayload: JSON.parse(Buffer.from(proof, 'base64').toString('utf8')),

@@ -2,7 +2,10 @@ import type { Redis } from 'ioredis';
 import type { StoresEnv } from '../core/config/stores.ts';
 import { InvoiceStore } from '../core/stores/invoices.ts';
 import { ReceiptStore } from '../core/stores/receipts.ts';
+import { TokenFingerprintStore } from '../scanner/fingerprint/fingerprintStore.ts';
 import { ScanStore } from '../scanner/scanStore.ts';
+import { ReportStore } from '../reports/store.ts';
+import { NewsStore } from '../news/store.ts';
 import { createMongo, type MongoHandle } from './mongo.ts';
 import { createRedis } from './redis.ts';
 
@@ -11,8 +14,14 @@ export interface Stores {
   mongo: MongoHandle;
   redis: Redis;
   scans: ScanStore;
+  /** Every scanned EVM token's bytecode fingerprint with its verdict (similar-token search). */
+  fingerprints: TokenFingerprintStore;
   receipts: ReceiptStore;
   invoices: InvoiceStore;
+  /** Research reports: the record, the rendered formats, who asked for which. */
+  reports: ReportStore;
+  /** News items read from the feeds, deduplicated, with their sentiment and linked tokens. */
+  news: NewsStore;
 }
 
 type StoreSettings = Pick<
@@ -21,6 +30,7 @@ type StoreSettings = Pick<
   | 'MONGODB_DB'
   | 'REDIS_URL'
   | 'REDIS_KEY_PREFIX'
+  | 'REDIS_TLS_CA_PATH'
   | 'SCAN_CACHE_TTL_SECONDS'
   | 'SCAN_JOB_CACHE_TTL_SECONDS'
 >;
@@ -40,7 +50,11 @@ export interface StoreOptions {
  */
 export function createStores(env: StoreSettings, { failFast }: StoreOptions): Stores {
   const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
-  const redis = createRedis(env.REDIS_URL, { failFast, keyPrefix: env.REDIS_KEY_PREFIX });
+  const redis = createRedis(env.REDIS_URL, {
+    failFast,
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    tlsCaPath: env.REDIS_TLS_CA_PATH,
+  });
   return {
     mongo,
     redis,
@@ -50,8 +64,11 @@ export function createStores(env: StoreSettings, { failFast }: StoreOptions): St
       ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
       jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
     }),
+    fingerprints: new TokenFingerprintStore(mongo.db),
     receipts: new ReceiptStore(mongo.db, redis),
     invoices: new InvoiceStore(mongo.db, redis),
+    reports: new ReportStore(mongo.db),
+    news: new NewsStore(mongo.db),
   };
 }
 

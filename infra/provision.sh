@@ -57,7 +57,9 @@ provision_npm() {
   # `npm install` rather than `npm ci`: the lockfile pins every version, but registries that serve
   # only this platform's optional binaries leave the other platforms' entries out of it, which
   # `npm ci` refuses.
-  (cd "$root" && PATH="$tools/node/bin:$PATH" npm install --no-audit --no-fund --loglevel=error)
+  # onnxruntime-node's install step would fetch CUDA libraries from outside the npm registry; Vigil
+  # runs the model on CPU with the libraries its package ships.
+  (cd "$root" && PATH="$tools/node/bin:$PATH" ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund --loglevel=error)
   echo "$want" >"$stamp"
 }
 
@@ -135,13 +137,63 @@ provision_mongo() {
   rm -rf "$tmp"
 }
 
+# --- The local embedding model: an ONNX sentence encoder and its tokenizer, from Maven Central ----
+# langchain4j publishes all-MiniLM-L6-v2 (Apache-2.0) as a jar, which is a zip: the model and
+# tokenizer are taken out of it, checked against the repository's SHA-1, into their own folder.
+provision_embedding_model() {
+  local dest="$tools/models/all-minilm-l6-v2" want="$EMBEDDING_MODEL_ARTIFACT:$EMBEDDING_MODEL_VERSION"
+  if [ -f "$dest/model.onnx" ] && [ "$(cat "$dest/.version" 2>/dev/null)" = "$want" ]; then return; fi
+  if [ -n "${EMBEDDING_URL:-}" ]; then return; fi
+  log "installing the embedding model $want from Maven Central"
+  local tmp base jar; tmp=$(mktemp -d)
+  base="https://repo1.maven.org/maven2/${EMBEDDING_MODEL_GROUP//.//}/$EMBEDDING_MODEL_ARTIFACT/$EMBEDDING_MODEL_VERSION"
+  jar="$EMBEDDING_MODEL_ARTIFACT-$EMBEDDING_MODEL_VERSION.jar"
+  curl -fsSL --retry 3 -o "$tmp/model.jar" "$base/$jar"
+  curl -fsSL --retry 3 -o "$tmp/model.jar.sha1" "$base/$jar.sha1"
+  [ "$(sha1sum "$tmp/model.jar" | cut -d' ' -f1)" = "$(cut -c1-40 "$tmp/model.jar.sha1")" ] ||
+    { log "the embedding model jar does not match its SHA-1"; exit 1; }
+  python3 - "$tmp/model.jar" "$tmp/out" <<'PY2'
+import os, sys, zipfile
+jar, out = sys.argv[1:]
+os.makedirs(out)
+with zipfile.ZipFile(jar) as z:
+    for name in z.namelist():
+        if name.endswith('.onnx'):
+            target = 'model.onnx'
+        elif name.endswith('-tokenizer.json'):
+            target = 'tokenizer.json'
+        else:
+            continue
+        with z.open(name) as src, open(os.path.join(out, target), 'wb') as dst:
+            dst.write(src.read())
+PY2
+  [ -f "$tmp/out/model.onnx" ] && [ -f "$tmp/out/tokenizer.json" ] || { log "the jar holds no model"; exit 1; }
+  echo "$want" >"$tmp/out/.version"
+  rm -rf "$dest" && mkdir -p "$(dirname "$dest")" && mv "$tmp/out" "$dest"
+  rm -rf "$tmp"
+}
+
+# --- openssl: the tests make throwaway certificates for Temporal's mTLS with it ------------------
+provision_openssl() {
+  if have openssl; then return; fi
+  apt_install openssl || log "WARNING: openssl could not be installed; the mTLS tests need it"
+}
+
 main() {
+  # `provision.sh embedding-model` (or any step names) runs only those steps: the image build
+  # takes the model this way.
+  if [ "$#" -gt 0 ]; then
+    for step in "$@"; do "provision_${step//-/_}"; done
+    return
+  fi
   provision_node
   provision_npm
   provision_temporal
   provision_redis
   provision_mongo
   provision_chromium
+  provision_embedding_model
+  provision_openssl
   log "ready ($(("$SECONDS")) s): node $("$tools/node/bin/node" --version)"
 }
 

@@ -17,6 +17,8 @@ import { honeypot } from './engines/honeypot.ts';
 import { liquidity } from './engines/liquidity.ts';
 import { trading } from './engines/trading.ts';
 import { findCreation } from './evm/findCreation.ts';
+import { bytecodeFingerprint } from './fingerprint/bytecodeFingerprint.ts';
+import type { TokenFingerprintStore } from './fingerprint/fingerprintStore.ts';
 import type { ScanStore } from './scanStore.ts';
 import { solanaHolders } from './solana/holdersEngine.ts';
 import { solanaMint } from './solana/mintEngine.ts';
@@ -25,6 +27,8 @@ import { assertScannable, checkScanRequest, type ScanRequestTarget } from './tar
 export interface ScannerDeps {
   chains: ChainClients;
   scans: ScanStore;
+  /** Where each EVM scan's bytecode fingerprint is kept with its verdict (similar-token search). */
+  fingerprints?: TokenFingerprintStore | undefined;
   /** Allowlist, LP lockers and log-scan bounds; read from the environment when absent. */
   config?: ScanConfig;
 }
@@ -41,14 +45,16 @@ const CREATION_CACHE_LIMIT = 50_000;
 export class TokenScanner {
   readonly #chains: ChainClients;
   readonly #scans: ScanStore;
+  readonly #fingerprints: TokenFingerprintStore | undefined;
   readonly #config: ScanConfig;
   readonly #deployerCache: DeployerCache;
   /** A contract's creation never changes: found once per process, reused by every later scan. */
   readonly #creations = new Map<string, Creation | null>();
 
-  constructor({ chains, scans, config = readScanConfig() }: ScannerDeps) {
+  constructor({ chains, scans, fingerprints, config = readScanConfig() }: ScannerDeps) {
     this.#chains = chains;
     this.#scans = scans;
+    this.#fingerprints = fingerprints;
     this.#config = config;
     this.#deployerCache = new DeployerCache(config.limits.SCAN_DEPLOYER_CACHE_SECONDS);
   }
@@ -131,7 +137,39 @@ export class TokenScanner {
       degraded_providers: [...skipped].sort(),
     });
     await this.#scans.save(jobId, result);
+    // Best effort: the result is stored; a fingerprint that cannot be read never fails the scan.
+    if (this.#fingerprints && findChain(target.chain)?.kind === ChainKind.evm) {
+      await this.#recordFingerprint(this.#fingerprints, jobId, target, result).catch(() => undefined);
+    }
     return result;
+  }
+
+  /** The token's code fingerprint with its verdict, for similar-token search and clone evidence. */
+  async #recordFingerprint(
+    store: TokenFingerprintStore,
+    jobId: string,
+    target: ScanTarget,
+    result: ScanResult,
+  ): Promise<void> {
+    const code = await this.#chains
+      .evm(target.chain)
+      .getCode({ address: getAddress(target.address), blockNumber: BigInt(target.block) });
+    const fingerprint = code ? bytecodeFingerprint(code) : undefined;
+    if (!fingerprint) return;
+    await store.record({
+      chain: target.chain,
+      address: target.address,
+      block_number: target.block,
+      fingerprint,
+      verdict: {
+        risk_score: result.risk_score,
+        tier: result.tier,
+        flags: result.flags.map((check) => check.id),
+        gates: result.gates,
+        scanned_at: result.scanned_at,
+        job_id: jobId,
+      },
+    });
   }
 
   #run(engine: Engine, target: ScanTarget): Promise<EngineOutput> {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Agent } from 'undici';
 import {
@@ -12,15 +13,15 @@ import { detectBlock } from './block/detectBlock.ts';
 import { BrowserPool, type PoolStats } from './browser/browserPool.ts';
 import { resolveChromiumPath } from './browser/launchOptions.ts';
 import { proxyUrls, type ScraperEngineEnv } from './config.ts';
-import { convertPage } from './convert/convert.ts';
+import { ConvertPool } from './convert/convertPool.ts';
 import { createGuardedAgent } from './http/guardedAgent.ts';
 import { browserLikeHeaders, plainHeaders } from './http/headers.ts';
 import { PageStore } from './pageStore.ts';
 import { DomainLimiter } from './politeness/domainLimiter.ts';
 import { RobotsPolicy } from './robots.ts';
 import { SessionStore } from './sessions/sessionStore.ts';
-import { parseAllowlist } from './ssrf/addressPolicy.ts';
-import { EgressGuard, HostNotFoundError, UrlRefusedError } from './ssrf/guard.ts';
+import { parseAllowlist, parsePortPolicy } from './ssrf/addressPolicy.ts';
+import { EgressGuard, UrlRefusedError } from './ssrf/guard.ts';
 import { GuardProxy } from './ssrf/guardProxy.ts';
 import { decideStart } from './strategy/decide.ts';
 import { StrategyStore } from './strategy/strategyStore.ts';
@@ -52,13 +53,17 @@ export class ScraperEngine {
   readonly #agents: { plain: Agent; fingerprint: Agent };
   readonly #robots: RobotsPolicy;
   readonly #proxies: string[];
-  #egress: Promise<{ direct: GuardProxy; upstreams: GuardProxy[]; pool: BrowserPool }> | undefined;
+  readonly #convert: ConvertPool;
+  #egress: Promise<{ direct: GuardProxy; pool: BrowserPool }> | undefined;
   #pool: BrowserPool | undefined;
   #nextUpstream = 0;
 
   constructor(redis: Redis, env: ScraperEngineEnv) {
     this.env = env;
-    this.guard = new EgressGuard({ allow: parseAllowlist(env.SCRAPER_ALLOWLIST) });
+    this.guard = new EgressGuard({
+      allow: parseAllowlist(env.SCRAPER_ALLOWLIST),
+      ports: parsePortPolicy(env.SCRAPER_ALLOWED_PORTS),
+    });
     this.#agents = {
       plain: createGuardedAgent(this.guard),
       fingerprint: createGuardedAgent(this.guard, { allowH2: true }),
@@ -77,6 +82,7 @@ export class ScraperEngine {
     this.pages = new PageStore(redis, env.SCRAPER_PAGE_TTL_SECONDS);
     this.#robots = new RobotsPolicy({ redis, guard: this.guard, dispatcher: this.#agents.plain });
     this.#proxies = proxyUrls(env);
+    this.#convert = new ConvertPool(env.SCRAPER_CONVERT_THREADS ?? Math.min(4, availableParallelism()));
   }
 
   get proxyConfigured(): boolean {
@@ -90,10 +96,7 @@ export class ScraperEngine {
       url = (await this.guard.checkTarget(job.url)).url;
     } catch (error) {
       const kind = error instanceof UrlRefusedError ? 'refused' : 'failed';
-      const reason =
-        error instanceof HostNotFoundError || error instanceof UrlRefusedError
-          ? error.message
-          : 'invalid URL';
+      const reason = error instanceof UrlRefusedError ? error.message : 'invalid URL';
       return {
         domain: safeHost(job.url),
         tiers: [],
@@ -138,15 +141,21 @@ export class ScraperEngine {
     const elapsed = () => Math.round(performance.now() - started);
     const budget = AbortSignal.timeout(Math.max(1, job.budgetMs));
     const combined = AbortSignal.any([signal, budget]);
-    const domain = new URL(job.url).host.toLowerCase();
-    const slot = await this.limiter.acquire(domain, job.budgetMs, combined);
+    const url = new URL(job.url);
+    const domain = url.host.toLowerCase();
+    // Honouring robots.txt includes its Crawl-delay: the domain's starts are spaced by it.
+    const crawlDelayS = this.env.SCRAPER_RESPECT_ROBOTS
+      ? await this.#robots.crawlDelaySeconds(url, combined).catch(() => 0)
+      : 0;
+    const slot = await this.limiter.acquire(domain, job.budgetMs, combined, crawlDelayS * 1000);
     if (!slot.granted) {
       signal.throwIfAborted();
       return {
         tier,
         outcome: AttemptOutcome.rateLimited,
         status: null,
-        reason: 'over the domain politeness limit',
+        reason:
+          crawlDelayS > 0 ? `robots.txt Crawl-delay of ${crawlDelayS} s` : 'over the domain politeness limit',
         elapsed_ms: elapsed(),
         retry_after_s: slot.retryAfterS,
       };
@@ -181,14 +190,16 @@ export class ScraperEngine {
           ...(verdict.retryAfterS ? { retry_after_s: verdict.retryAfterS } : {}),
         };
       }
-      const content = convertPage({
+      const converted = await this.#convert.convert({
         format: job.format,
         body: fetched.body,
         contentType: fetched.contentType,
         url: fetched.finalUrl,
         headers: fetched.headers,
+        ...(job.options ? { options: job.options } : {}),
       });
-      const stored = await this.pages.putContent(job.jobId, tier, content);
+      const extras = converted.links !== undefined || converted.chunks !== undefined;
+      const stored = await this.pages.putContent(job.jobId, tier, extras ? converted : converted.content);
       const screenshotKey = fetched.screenshot
         ? await this.pages.putScreenshot(job.jobId, tier, fetched.screenshot)
         : undefined;
@@ -203,6 +214,7 @@ export class ScraperEngine {
           finalUrl: fetched.finalUrl,
           contentType: fetched.contentType,
           bytes: stored.bytes,
+          ...(extras ? { extras } : {}),
           ...(screenshotKey ? { screenshotKey } : {}),
         },
       };
@@ -242,9 +254,9 @@ export class ScraperEngine {
     }
     const egress = await this.#egressReady();
     const hardened = tier !== Tiers.browser;
-    let proxyServer: string | undefined;
+    let upstream: string | undefined;
     if (tier === Tiers.browserProxy) {
-      const upstream = egress.upstreams[this.#nextUpstream++ % egress.upstreams.length];
+      upstream = this.#proxies[this.#nextUpstream++ % this.#proxies.length];
       if (!upstream)
         return {
           status: 0,
@@ -255,39 +267,72 @@ export class ScraperEngine {
           cookies,
           verdict: { outcome: AttemptOutcome.error, reason: 'no upstream proxy configured' },
         };
-      proxyServer = upstream.url;
     }
-    return browserTier({
-      url: job.url,
-      pool: egress.pool,
+    // Each job's page talks through its own guard proxy, which counts every byte the targets send
+    // it (document, subresources, websockets) and cuts them all off past the page's budget.
+    const proxy = await GuardProxy.start({
       guard: this.guard,
-      stealth: hardened,
-      ...(proxyServer ? { proxyServer } : {}),
-      cookies,
-      ...(job.waitFor ? { waitFor: job.waitFor } : {}),
-      screenshot: job.screenshot,
-      challengeWaitMs: hardened ? CHALLENGE_WAIT_MS.hardened : CHALLENGE_WAIT_MS.plain,
-      signal,
-      deadline,
+      maxBytes: this.env.SCRAPER_BROWSER_MAX_BYTES,
+      ...(upstream ? { upstream } : {}),
     });
+    try {
+      return await browserTier({
+        url: job.url,
+        pool: egress.pool,
+        guard: this.guard,
+        stealth: hardened,
+        proxyServer: proxy.url,
+        budget: proxy,
+        limits: {
+          maxBytes: this.env.SCRAPER_BROWSER_MAX_BYTES,
+          maxDomNodes: this.env.SCRAPER_BROWSER_MAX_DOM_NODES,
+          maxHeapBytes: this.env.SCRAPER_BROWSER_MAX_HEAP_MB * 1024 * 1024,
+        },
+        cookies,
+        ...(job.waitFor ? { waitFor: job.waitFor } : {}),
+        screenshot: job.screenshot,
+        challengeWaitMs: hardened ? CHALLENGE_WAIT_MS.hardened : CHALLENGE_WAIT_MS.plain,
+        signal,
+        deadline,
+      });
+    } finally {
+      await proxy.close();
+    }
   }
 
-  /** The egress proxies and the browser pool, started on the first browser tier. */
+  /** The browser pool (and the guard proxy every context defaults to), started on the first browser tier. */
   #egressReady() {
     this.#egress ??= (async () => {
       const direct = await GuardProxy.start({ guard: this.guard });
-      const upstreams = await Promise.all(
-        this.#proxies.map((upstream) => GuardProxy.start({ guard: this.guard, upstream })),
-      );
       this.#pool = new BrowserPool({
-        executablePath: resolveChromiumPath(this.env.CHROMIUM_PATH),
-        proxyServer: direct.url,
+        launch: {
+          executablePath: resolveChromiumPath(this.env.CHROMIUM_PATH),
+          proxyServer: direct.url,
+          sandbox: this.env.SCRAPER_BROWSER_SANDBOX,
+          user: this.env.SCRAPER_BROWSER_USER,
+          maxHeapMb: this.env.SCRAPER_BROWSER_MAX_HEAP_MB,
+          maxMemoryMb: this.env.SCRAPER_BROWSER_MAX_MEMORY_MB,
+        },
         maxContexts: this.env.SCRAPER_BROWSER_CONTEXTS,
         recycleAfter: this.env.SCRAPER_BROWSER_RECYCLE_AFTER,
       });
-      return { direct, upstreams, pool: this.#pool };
+      return { direct, pool: this.#pool };
     })();
     return this.#egress;
+  }
+
+  /**
+   * Prints a page Vigil rendered itself (a report) to PDF in the pool's browser, so there is one
+   * browser stack. The context runs no script and is offline: the page needs nothing from outside
+   * (its charts are inline images), and nothing in it can reach out.
+   */
+  async printPdf(html: string, signal: AbortSignal): Promise<Uint8Array> {
+    const { pool } = await this.#egressReady();
+    return pool.withContext({ javaScriptEnabled: false, offline: true }, signal, async (context) => {
+      const page = await context.newPage();
+      await page.setContent(html, { waitUntil: 'load' });
+      return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true }));
+    });
   }
 
   poolStats(): PoolStats | null {
@@ -297,11 +342,12 @@ export class ScraperEngine {
   async close(): Promise<void> {
     const egress = await this.#egress?.catch(() => undefined);
     await egress?.pool.close();
+    await egress?.direct.close().catch(() => undefined);
     await Promise.allSettled([
-      egress?.direct.close(),
-      ...(egress?.upstreams ?? []).map((proxy) => proxy.close()),
+      this.#agents.plain.close(),
+      this.#agents.fingerprint.close(),
+      this.#convert.close(),
     ]);
-    await Promise.allSettled([this.#agents.plain.close(), this.#agents.fingerprint.close()]);
   }
 }
 

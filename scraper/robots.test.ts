@@ -5,7 +5,7 @@ import { createRedis } from '../clients/redis.ts';
 import { testStack } from '../test/support/fixtures.ts';
 import { createGuardedAgent } from './http/guardedAgent.ts';
 import { RobotsPolicy } from './robots.ts';
-import { parseAllowlist } from './ssrf/addressPolicy.ts';
+import { parseAllowlist, parsePortPolicy } from './ssrf/addressPolicy.ts';
 import { EgressGuard } from './ssrf/guard.ts';
 
 // Three origins: one with rules, one without a robots.txt (404), one whose robots.txt fails (503).
@@ -18,7 +18,9 @@ beforeAll(async () => {
     rules: (response: http.ServerResponse) =>
       response
         .writeHead(200, { 'content-type': 'text/plain' })
-        .end('User-agent: *\nDisallow: /private\n\nUser-agent: VigilScraper\nDisallow: /no-vigil\n'),
+        .end(
+          'User-agent: *\nCrawl-delay: 9\nDisallow: /private\n\nUser-agent: VigilScraper\nCrawl-delay: 2.5\nDisallow: /no-vigil\n',
+        ),
     missing: (response: http.ServerResponse) => response.writeHead(404).end(),
     broken: (response: http.ServerResponse) => response.writeHead(503).end(),
   };
@@ -39,7 +41,10 @@ afterAll(async () => {
 
 describe('robots.txt (RFC 9309)', () => {
   const redis = createRedis(testStack().redisUrl, { keyPrefix: `test:robots:${Date.now()}:` });
-  const guard = new EgressGuard({ allow: parseAllowlist('127.0.0.1/32') });
+  const guard = new EgressGuard({
+    allow: parseAllowlist('127.0.0.1/32'),
+    ports: parsePortPolicy('1024-65535'),
+  });
   const robots = new RobotsPolicy({ redis, guard, dispatcher: createGuardedAgent(guard) });
   const signal = new AbortController().signal;
   afterAll(() => redis.quit());
@@ -58,6 +63,12 @@ describe('robots.txt (RFC 9309)', () => {
     expect(await robots.check(new URL(`${origins.broken}/anything`), signal)).toMatchObject({
       allowed: false,
     });
+  });
+
+  it('reads Crawl-delay from Vigil’s own group before the wildcard; none when the file is missing or broken', async () => {
+    expect(await robots.crawlDelaySeconds(new URL(`${origins.rules}/page`), signal)).toBe(2.5);
+    expect(await robots.crawlDelaySeconds(new URL(`${origins.missing}/page`), signal)).toBe(0);
+    expect(await robots.crawlDelaySeconds(new URL(`${origins.broken}/page`), signal)).toBe(0);
   });
 
   it('caches each origin’s file', async () => {

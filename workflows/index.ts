@@ -3,3 +3,7 @@ export { scanToken } from './scanToken.ts';
 export { settlePayment } from './settlePayment.ts';
 export { scrapePage } from './scrapePage.ts';
 export { refundPayment } from './refundPayment.ts';
+export { indexChain } from './indexChain.ts';
+export { backfillRange } from './backfillRange.ts';
+export { ingestDocument } from './ingestDocument.ts';
+export { generateReport } from './generateReport.ts';

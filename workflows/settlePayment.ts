@@ -11,35 +11,35 @@ const { settleWithFacilitator } = proxyLocalActivities<PaymentActivities>({
   retry: SETTLE_RETRY,
 });
 
-const { recordReceipt } = proxyLocalActivities<PaymentActivities>({
+// A receipt that does not match its payload fails for good; a store that is down is retried.
+const { recordSettlement } = proxyLocalActivities<PaymentActivities>({
   startToCloseTimeout: '10s',
-  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 30 },
+  retry: {
+    initialInterval: '500ms',
+    backoffCoefficient: 2,
+    maximumInterval: '10s',
+    maximumAttempts: 30,
+    nonRetryableErrorTypes: ['receipt_mismatch'],
+  },
 });
 
 /** Settles one x402 payment on-chain and stores its receipt; the receipt is the result. */
 export async function settlePayment(input: SettlePaymentInput): Promise<PaymentReceipt> {
+  let transaction: string;
   try {
-    const settled = await settleWithFacilitator(input);
-    const receipt: PaymentReceipt = {
-      ...input.receipt,
-      status: 'settled',
-      transaction: settled.transaction,
-      settled_at: new Date().toISOString(),
-      error_reason: null,
-    };
-    await recordReceipt(receipt);
-    return receipt;
+    transaction = (await settleWithFacilitator(input)).transaction;
   } catch (error) {
     const cause = error instanceof ActivityFailure ? error.cause : error;
     const reason =
       cause instanceof ApplicationFailure
         ? (cause.type ?? PaymentReason.unexpectedSettle)
         : PaymentReason.unexpectedSettle;
-    await recordReceipt({ ...input.receipt, status: 'failed', error_reason: reason });
+    await recordSettlement({ input, outcome: { status: 'failed', reason } });
     throw ApplicationFailure.create({
       type: reason,
       message: cause instanceof Error ? cause.message : 'Settlement failed.',
       nonRetryable: true,
     });
   }
+  return recordSettlement({ input, outcome: { status: 'settled', transaction } });
 }

@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { PaymentRequirements } from '@x402/core/types';
 import { authorizationTypes } from '@x402/evm';
-import { type Address, type Hex, getAddress, keccak256, toHex } from 'viem';
+import { type Address, type Hex, getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { PaymentReceipt } from '../../core/stores/receipts.ts';
-import { REFUND_AUTHORIZATION_SECONDS, type SignedRefund } from '../../core/x402/refund.ts';
+import { REFUND_AUTHORIZATION_SECONDS, refundNonce, type SignedRefund } from '../../core/x402/refund.ts';
 
 export interface AssetDomain {
   name: string;
@@ -13,11 +13,12 @@ export interface AssetDomain {
 
 /**
  * The refund of a payment as an EIP-3009 transferWithAuthorization from the payee back to the
- * payer, signed by the payee and settled by the facilitator (which pays the gas) like any x402
- * payment. Its nonce is derived from the payment, so however often it is signed again (after an
+ * payer, signed by the payee and settled by the facilitator's /refund (which pays the gas). Its
+ * nonce is derived from the payment's transaction, so however often it is signed again (after an
  * expiry) or retried, the token lets it move the money at most once. Signed here with the
  * official package's EIP-712 types (@x402/evm `authorizationTypes`): its client draws a random
- * nonce, and a refund's must be its payment's.
+ * nonce, and a refund's must be its payment's. The receipt must come from the store, checked
+ * (see checkRefundable), never from a workflow's input.
  */
 export async function signRefund(parameters: {
   payeePrivateKey: Hex | undefined;
@@ -46,6 +47,8 @@ export async function signRefund(parameters: {
       'invalid_network',
     );
   }
+  if (!receipt.transaction)
+    throw ApplicationFailure.nonRetryable('The payment has no settlement transaction.', 'not_settled');
   const requirements: PaymentRequirements = {
     scheme: 'exact',
     network: receipt.network as PaymentRequirements['network'],
@@ -61,7 +64,7 @@ export async function signRefund(parameters: {
     value: receipt.amount,
     validAfter: '0',
     validBefore: String(Math.floor((parameters.now ?? Date.now()) / 1000) + REFUND_AUTHORIZATION_SECONDS),
-    nonce: refundNonce(receipt.payment_id),
+    nonce: refundNonce(receipt.transaction),
   };
   const signature = await payee.signTypedData({
     domain: {
@@ -82,10 +85,6 @@ export async function signRefund(parameters: {
   return {
     requirements,
     paymentPayload: { x402Version: 2, accepted: requirements, payload: { signature, authorization } },
+    refundOf: receipt.transaction,
   };
-}
-
-/** The one EIP-3009 nonce a payment's refund may use. */
-export function refundNonce(paymentId: string): Hex {
-  return keccak256(toHex(`vigil-refund:${paymentId}`));
 }

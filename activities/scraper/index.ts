@@ -34,6 +34,10 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
       }
     };
   return {
+    /** Prints a rendered report to PDF in this pool's browser (the reports pool has none). */
+    async printReportPdf(html: string): Promise<Uint8Array> {
+      return engine.printPdf(html, Context.current().cancellationSignal);
+    },
     /** Checks the URL, the domain's back-off and robots, and picks the start tier. */
     async planScrape(job: ScrapeJobInput): Promise<ScrapePlan> {
       return engine.plan(job, Context.current().cancellationSignal);

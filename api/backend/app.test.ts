@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../core/errors/codes.ts';
 import { scanWorkflowId } from '../../core/temporal/jobIds.ts';
 import { freePort } from '../../infra/stack/processes.ts';
-import { isolatedEnv, startTestBackend, testStack, type TestBackend } from '../../test/support/fixtures.ts';
+import {
+  AUTHED,
+  isolatedEnv,
+  startTestBackend,
+  testStack,
+  type TestBackend,
+} from '../../test/support/fixtures.ts';
 
 const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 
@@ -129,7 +135,7 @@ describe('scan requests that must start no job', () => {
     backend.app.inject({
       method: 'POST',
       url: '/api/v2/scanner/scans',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...AUTHED, ...headers },
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
 
@@ -180,7 +186,11 @@ describe('scan requests that must start no job', () => {
       (await backend.app.inject({ method: 'GET', url: '/api/v2/scanner/scans/not-a-job' })).statusCode,
     ).toBe(400);
     const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
-    const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${unknown}` });
+    const response = await backend.app.inject({
+      method: 'GET',
+      url: `/api/v2/scanner/scans/${unknown}`,
+      headers: AUTHED,
+    });
     expect(response.statusCode).toBe(404);
     expect(response.json().code).toBe('job_not_found');
   });
@@ -190,7 +200,11 @@ describe('scan requests that must start no job', () => {
     backend.deps.scans.byJobId = () => Promise.reject(new Error('mongo password=hunter2 exploded'));
     try {
       const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
-      const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${unknown}` });
+      const response = await backend.app.inject({
+        method: 'GET',
+        url: `/api/v2/scanner/scans/${unknown}`,
+        headers: AUTHED,
+      });
       expect(response.statusCode).toBe(500);
       expect(response.body).not.toContain('hunter2');
       expect(response.json()).toMatchObject({ code: 'internal_error', status: 500 });

@@ -3,23 +3,38 @@ import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { BackendDeps } from './deps.ts';
 import { deployerRoutes } from './routes/deployers.ts';
+import { reportRoutes } from './routes/reports.ts';
+import { chartRoutes } from './routes/charts.ts';
+import { ReportJobs } from './reportJobs.ts';
+import { JobHolders } from './jobHolders.ts';
 import { healthRoutes } from './routes/health.ts';
+import { catalogRoutes } from './routes/catalog.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { scanRoutes } from './routes/scans.ts';
 import { ScanJobs } from './scanJobs.ts';
-import { HTTPFacilitatorClient } from '@x402/core/http';
 import { x402ResourceServer } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { callerPlugin } from '../plugins/caller.ts';
 import { rateLimitPlugin } from '../plugins/rateLimit.ts';
+import { walletProofRoutes } from './routes/walletProof.ts';
+import { ScannerTrials } from './scannerTrials.ts';
 import { x402GatewayRoutes } from './routes/x402Gateway.ts';
 import { x402ToolRoutes } from './routes/x402Tools.ts';
 import { X402Gateway } from './x402/gateway.ts';
 import { Settlements } from './x402/settlements.ts';
 import { x402InvoiceRoutes } from './routes/x402Invoices.ts';
+import { InvoiceQuota } from './x402/invoiceQuota.ts';
 import { Invoices } from './x402/invoices.ts';
 import { Refunds } from './x402/refunds.ts';
 import { Sandbox } from './x402/sandbox.ts';
 import { ToolRunner } from './x402/toolRunner.ts';
+import { facilitatorClient } from '../../core/x402/facilitatorClient.ts';
+import { DataTools } from '../../chaindata/tools.ts';
+import { ChainKind, findChain } from '../../core/chains/registry.ts';
+import { DataBus } from '../../chaindata/query/databus.ts';
+import { catalogToolSearchRoutes } from './routes/catalogToolSearch.ts';
+import { databusRoutes } from './routes/databus.ts';
+import { x402DatabusRoutes } from './routes/x402Databus.ts';
 
 export interface BackendOptions {
   publicUrl: string;
@@ -28,29 +43,43 @@ export interface BackendOptions {
 
 /** The backend service ({base_url}); server.ts only listens. */
 export async function buildBackendApp(deps: BackendDeps, options: BackendOptions): Promise<VigilApp> {
-  const app = await createService({ publicUrl: options.publicUrl, logger: options.logger });
+  const app = await createService({
+    publicUrl: options.publicUrl,
+    logger: options.logger,
+    trustProxy: deps.access.trustProxy,
+  });
   await registerOpenApi(app, {
     title: 'Vigil backend API',
     description: 'Token risk scans, wallet forensics and alerts. Errors are RFC 7807 problem documents.',
     publicUrl: options.publicUrl,
   });
+  await app.register(callerPlugin, { apiKeys: deps.access.apiKeys, ipv6Prefix: deps.access.ipv6Prefix });
   await app.register(rateLimitPlugin, {
     redis: deps.redis,
     enabled: deps.rateLimits.enabled,
     failOpen: deps.rateLimits.failOpen,
-    apiKeys: deps.rateLimits.apiKeys,
+    clientsPerNetwork: deps.rateLimits.clientsPerNetwork,
     limits: deps.rateLimits.limits,
     // Paid calls are metered by their payment; orchestrator probes are never capped.
-    isMeteredElsewhere: (request) =>
-      (request.url.startsWith('/api/v1/x402-tools/') || request.url.startsWith('/api/v1/x402/pay/')) &&
-      (request.headers['x-payment'] !== undefined || request.headers['payment-signature'] !== undefined),
+    isPaymentRoute: (request) =>
+      request.url.startsWith('/api/v1/x402-tools/') ||
+      request.url.startsWith('/api/v1/x402-databus/') ||
+      request.url.startsWith('/api/v1/x402/pay/'),
     exempt: ['/live', '/ready', '/health'],
   });
   metaRoutes(app, deps);
   healthRoutes(app, deps);
   const jobs = new ScanJobs(deps);
-  scanRoutes(app, jobs);
-  const facilitator = new HTTPFacilitatorClient({ url: deps.x402.facilitatorUrl, timeoutMs: 10_000 });
+  const scannerTrials = new ScannerTrials({
+    trials: deps.x402.trials,
+    proofs: deps.x402.walletProofs,
+    publicUrl: options.publicUrl,
+  });
+  scanRoutes(app, jobs, scannerTrials);
+  const facilitator = facilitatorClient(
+    { url: deps.x402.facilitatorUrl, token: deps.x402.facilitatorToken },
+    10_000,
+  );
   const resourceServer = new x402ResourceServer(facilitator).register(
     deps.x402.options.network as `${string}:${string}`,
     new ExactEvmScheme(),
@@ -62,10 +91,25 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     receipts: deps.x402.receipts,
     settleWaitMs: deps.x402.settleWaitMs,
   });
+  const reportJobs = new ReportJobs({
+    client: deps.temporal.client,
+    chains: deps.chains,
+    store: deps.reports,
+    holders: new JobHolders(deps.redis),
+    reportsTaskQueue: deps.reportsTaskQueue,
+    scannerTaskQueue: deps.scannerTaskQueue,
+    scraperTaskQueue: deps.scraperTaskQueue,
+    publicUrl: options.publicUrl,
+  });
+  reportRoutes(app, reportJobs, scannerTrials);
   const runner = new ToolRunner({
+    reports: reportJobs,
+    news: deps.news,
     jobs,
     waitMs: deps.x402.toolWaitMs,
     deployer: { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
+    data: new DataTools(deps.chaindata.analytics),
+    retrieval: deps.retrieval,
   });
   const gateway = new X402Gateway({
     options: deps.x402.options,
@@ -76,7 +120,8 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     resourceServer,
     publicUrl: options.publicUrl,
   });
-  x402ToolRoutes(app, gateway);
+  x402ToolRoutes(app, gateway, deps.x402.walletProofs);
+  walletProofRoutes(app, deps.x402.walletProofs);
   const invoices = new Invoices({
     store: deps.x402.invoices,
     receipts: deps.x402.receipts,
@@ -97,9 +142,28 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     windowSeconds: deps.x402.refundWindowSeconds,
     waitMs: deps.x402.settleWaitMs,
   });
-  x402InvoiceRoutes(app, invoices, refunds, new Sandbox(invoices, deps.x402.sandbox));
+  x402InvoiceRoutes(
+    app,
+    invoices,
+    refunds,
+    new Sandbox(invoices, deps.x402.sandbox),
+    new InvoiceQuota(deps.redis, deps.x402.invoicesPerHour),
+  );
   x402GatewayRoutes(app, deps, options.publicUrl, deps.mcpPublicUrl);
-  deployerRoutes(app, deps);
+  deployerRoutes(app, deps, scannerTrials);
+  x402DatabusRoutes(app, gateway, deps.x402.walletProofs);
+  catalogRoutes(app, deps.chaindata.analytics);
+  chartRoutes(app, deps.chaindata.analytics);
+  databusRoutes(
+    app,
+    new DataBus({
+      engine: deps.chaindata.analytics,
+      rpc: (chain) => ({ client: deps.chains.evm(chain), degraded: () => deps.chains.degraded(chain) }),
+      liveWindowBlocks: deps.chaindata.liveWindowBlocks,
+    }),
+    () => deps.chains.configured().filter((chain) => findChain(chain)?.kind === ChainKind.evm),
+  );
+  catalogToolSearchRoutes(app, deps.retrieval);
   await app.ready();
   return app;
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { IntEnv } from '../../core/config/env.ts';
 import { StoresEnv } from '../../core/config/stores.ts';
+import { AccessEnvShape } from './accessConfig.ts';
 import { PaymentsEnvShape } from './x402/config.ts';
+import { ChaindataEnvShape } from '../../chaindata/config.ts';
 
 export const BackendEnv = StoresEnv.extend({
   HOST: z.string().default('127.0.0.1'),
@@ -17,7 +19,12 @@ export const BackendEnv = StoresEnv.extend({
   VIGIL_OPERATOR: z.string().default('Vigil'),
   /** The MCP host ({mcp_url}) the discovery document points agents at. */
   MCP_PUBLIC_URL: z.url().default('http://127.0.0.1:3006'),
-}).extend(PaymentsEnvShape);
+  /** The retrieval service: the catalog's RAG search and similar-token search. */
+  RETRIEVAL_URL: z.url().default('http://127.0.0.1:3003'),
+})
+  .extend(PaymentsEnvShape)
+  .extend(ChaindataEnvShape)
+  .extend(AccessEnvShape);
 export type BackendEnv = z.infer<typeof BackendEnv>;
 
 export function publicUrlOf(env: BackendEnv): string {

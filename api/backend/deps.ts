@@ -4,25 +4,35 @@ import { readRpcConfig } from '../../clients/chains/rpcConfig.ts';
 import { closeStores, createStores, type Stores } from '../../clients/stores.ts';
 import { readScanConfig, type ScanConfig } from '../../scanner/config.ts';
 import { DeployerCache } from '../../scanner/engines/deployer.ts';
+import { RetrievalClient } from './retrievalClient.ts';
 import { ConfigError } from '../../core/config/env.ts';
 import type { InvoiceStore } from '../../core/stores/invoices.ts';
 import type { ReceiptStore } from '../../core/stores/receipts.ts';
 import { isTestNetwork } from '../../core/x402/networks.ts';
+import { temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
+import { type Analytics, SandboxedAnalytics } from '../../chaindata/analytics/sandbox.ts';
+import { chaindataSettings, type ChaindataSettings } from '../../chaindata/config.ts';
 import { PaymentOptions } from './x402/paymentOptions.ts';
 import { PaymentReservations } from './x402/reservations.ts';
 import type { SandboxConfig } from './x402/sandbox.ts';
+import type { ApiKeyEntry, TrustProxy } from '../plugins/callerConfig.ts';
 import { Trials } from './x402/trials.ts';
+import { WalletProofs } from './x402/walletProofs.ts';
+import { publicUrlOf } from './config.ts';
 
 /** Everything the backend talks to; tests build it from real local services. */
-export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
+export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans' | 'reports' | 'news'> {
   temporal: { client: Client; connection: Connection };
   chains: ChainClients;
   version: VersionInfo;
   /** Task queue the scanner workflows are started on (TASK_QUEUE_PREFIX applied). */
   scannerTaskQueue: string;
+  /** Task queues reports run on (their own pool) and print their PDF on (the scraper's browser pool). */
+  reportsTaskQueue: string;
+  scraperTaskQueue: string;
   scanWaitMaxMs: number;
   /** Problems found while reading configuration that do not stop the service. */
   configWarnings: string[];
@@ -30,11 +40,17 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
   x402: {
     options: PaymentOptions;
     trials: Trials;
+    /** Wallets proven by a signed message (EIP-4361): who gets the wallet trial allotment. */
+    walletProofs: WalletProofs;
     reservations: PaymentReservations;
     receipts: ReceiptStore;
     invoices: InvoiceStore;
     facilitatorUrl: string;
+    /** This backend's caller token at the facilitator. */
+    facilitatorToken: string | undefined;
     invoiceTtlSeconds: number;
+    /** Invoices a caller (and a client address) may create per hour. */
+    invoicesPerHour: number;
     refundWindowSeconds: number;
     /** The sandbox's quotes (a test network) and facilitator, or why there is no sandbox. */
     sandbox: SandboxConfig;
@@ -43,12 +59,18 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
     toolWaitMs: number;
     operator: string;
   };
+  /** Who the callers are (API keys, the client address behind proxies) and what they may spend. */
+  access: {
+    trustProxy: TrustProxy;
+    ipv6Prefix: number;
+    apiKeys: ApiKeyEntry[];
+  };
   rateLimits: {
     enabled: boolean;
     failOpen: boolean;
-    apiKeys: { id: string; tier: 'free' | 'pro'; key: string }[];
+    clientsPerNetwork: number;
     limits: {
-      anonymous: { perMinute: number };
+      anonymous: { perMinute: number; perDay: number };
       free: { perMinute: number; perDay: number };
       pro: { perMinute: number; perDay: number };
     };
@@ -57,6 +79,10 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans'> {
   /** Allowlist, LP lockers and log-scan bounds (the deployer-reputation tool reads with them). */
   scanConfig: ScanConfig;
   deployerCache: DeployerCache;
+  /** The indexed chain data: where it lives, and its analytics engine (opened on first use). */
+  chaindata: ChaindataSettings & { analytics: () => Promise<Analytics>; close: () => void };
+  /** The retrieval service (catalog RAG search, similar tokens). */
+  retrieval: RetrievalClient;
 }
 
 export interface BackendDepsOverrides {
@@ -66,9 +92,9 @@ export interface BackendDepsOverrides {
 
 export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrides = {}): BackendDeps {
   // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
-  const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
+  const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-  const { mongo, redis, scans, receipts, invoices } = createStores(env, { failFast: true });
+  const { mongo, redis, scans, receipts, invoices, reports, news } = createStores(env, { failFast: true });
   const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
   const scanConfig = overrides.scanConfig ?? readScanConfig();
   return {
@@ -79,6 +105,10 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     scans,
     version: readVersionInfo('vigil-backend', env.VIGIL_COMMIT),
     scannerTaskQueue: taskQueueName(TaskQueue.scanner, env.TASK_QUEUE_PREFIX),
+    reportsTaskQueue: taskQueueName(TaskQueue.reports, env.TASK_QUEUE_PREFIX),
+    scraperTaskQueue: taskQueueName(TaskQueue.scraper, env.TASK_QUEUE_PREFIX),
+    reports,
+    news,
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
     configWarnings: [
       ...(rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : []),
@@ -98,12 +128,20 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
             ? { network: env.X402_SVM_NETWORK, asset: env.X402_SVM_ASSET, payTo: env.X402_SVM_PAY_TO }
             : undefined,
       }),
-      trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS),
+      trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS, env.RATE_LIMIT_CLIENTS_PER_NETWORK),
+      walletProofs: new WalletProofs({
+        redis,
+        publicUrl: publicUrlOf(env),
+        ttlSeconds: env.WALLET_PROOF_TTL_SECONDS,
+        nonceTtlSeconds: env.WALLET_PROOF_NONCE_TTL_SECONDS,
+      }),
       reservations: new PaymentReservations(redis),
       receipts,
       invoices,
       facilitatorUrl: env.FACILITATOR_URL,
+      facilitatorToken: env.FACILITATOR_AUTH_TOKEN,
       invoiceTtlSeconds: env.X402_INVOICE_TTL_SECONDS,
+      invoicesPerHour: env.X402_INVOICES_PER_HOUR,
       refundWindowSeconds: env.X402_REFUND_WINDOW_SECONDS,
       sandbox: sandboxOf(env),
       paymentsTaskQueue: taskQueueName(TaskQueue.payments, env.TASK_QUEUE_PREFIX),
@@ -111,12 +149,20 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
       toolWaitMs: env.TOOL_WAIT_MS,
       operator: env.VIGIL_OPERATOR,
     },
+    access: {
+      trustProxy: env.TRUST_PROXY,
+      ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+      apiKeys: env.API_KEYS,
+    },
     rateLimits: {
       enabled: env.RATE_LIMITS,
       failOpen: env.RATE_LIMIT_FAIL_OPEN,
-      apiKeys: env.API_KEYS,
+      clientsPerNetwork: env.RATE_LIMIT_CLIENTS_PER_NETWORK,
       limits: {
-        anonymous: { perMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE },
+        anonymous: {
+          perMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+          perDay: env.RATE_LIMIT_ANONYMOUS_PER_DAY,
+        },
         free: { perMinute: env.RATE_LIMIT_FREE_PER_MINUTE, perDay: env.RATE_LIMIT_FREE_PER_DAY },
         pro: { perMinute: env.RATE_LIMIT_PRO_PER_MINUTE, perDay: env.RATE_LIMIT_PRO_PER_DAY },
       },
@@ -124,7 +170,15 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     mcpPublicUrl: env.MCP_PUBLIC_URL.replace(/\/+$/, ''),
     scanConfig,
     deployerCache: new DeployerCache(scanConfig.limits.SCAN_DEPLOYER_CACHE_SECONDS),
+    chaindata: lazyAnalytics(chaindataSettings(env)),
+    retrieval: new RetrievalClient(env.RETRIEVAL_URL),
   };
+}
+
+/** The engine runs in its own process, started on the first data request (and again if it dies). */
+function lazyAnalytics(settings: ChaindataSettings): BackendDeps['chaindata'] {
+  const sandbox = new SandboxedAnalytics(settings.root, settings.limits);
+  return { ...settings, analytics: () => Promise.resolve(sandbox), close: () => sandbox.close() };
 }
 
 /** The sandbox quotes on a test network only; unset, it shares the main settings when those are one. */
@@ -138,12 +192,15 @@ function sandboxOf(env: BackendEnv): BackendDeps['x402']['sandbox'] {
   const asset = env.X402_SANDBOX_ASSET ?? (main ? env.X402_ASSET : undefined);
   const payTo = env.X402_SANDBOX_PAY_TO ?? (main ? env.X402_PAY_TO : undefined);
   const facilitatorUrl = env.X402_SANDBOX_FACILITATOR_URL ?? (main ? env.FACILITATOR_URL : undefined);
+  const facilitatorToken =
+    env.X402_SANDBOX_FACILITATOR_AUTH_TOKEN ??
+    (facilitatorUrl === env.FACILITATOR_URL ? env.FACILITATOR_AUTH_TOKEN : undefined);
   if (!asset || !payTo || !facilitatorUrl)
     return {
       disabled: 'The sandbox needs X402_SANDBOX_ASSET, X402_SANDBOX_PAY_TO and X402_SANDBOX_FACILITATOR_URL.',
     };
   return {
-    facilitatorUrl,
+    facilitator: { url: facilitatorUrl, token: facilitatorToken },
     options: new PaymentOptions({
       facilitatorUrl,
       network,
@@ -155,5 +212,6 @@ function sandboxOf(env: BackendEnv): BackendDeps['x402']['sandbox'] {
 }
 
 export async function closeBackendDeps(deps: BackendDeps): Promise<void> {
+  deps.chaindata.close();
   await Promise.allSettled([deps.temporal.connection.close(), closeStores(deps)]);
 }

@@ -6,7 +6,7 @@ import type { BackendDeps } from './deps.ts';
 
 export const ProbeResult = z.object({
   name: z.string(),
-  kind: z.enum(['redis', 'mongodb', 'temporal', 'rpc']),
+  kind: z.enum(['redis', 'mongodb', 'temporal', 'rpc', 'vector_store', 'embedding']),
   /** A critical store being down makes the service not ready. */
   critical: z.boolean(),
   status: z.enum(['up', 'down', 'unchecked']),

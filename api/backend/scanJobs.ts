@@ -6,67 +6,50 @@ import {
   type WorkflowExecutionDescription,
   WorkflowFailedError,
   type WorkflowHandle,
+  type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
-import {
-  ApplicationFailure,
-  CancelledFailure,
-  TerminatedFailure,
-  TimeoutFailure,
-  WorkflowNotFoundError,
-} from '@temporalio/common';
-import { z } from 'zod';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import type { Redis } from 'ioredis';
 import type { ChainClients } from '../../clients/chains/chainClients.ts';
 import { isErrorCode } from '../../core/errors/codes.ts';
 import { Reason } from '../../core/errors/reasons.ts';
+import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
-import { SCAN_REFUSALS } from '../../scanner/core/refusals.ts';
-import { ScanResult } from '../../scanner/core/result.ts';
-import type { ScanStore, StoredScan } from '../../scanner/scanStore.ts';
-import { checkScanRequest } from '../../scanner/target.ts';
 import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
-import { scanProgressQuery, type ScanProgress, type ScanTokenInput } from '../../scanner/core/messages.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
+import { scanProgressQuery, type ScanTokenInput } from '../../scanner/core/messages.ts';
+import { SCAN_REFUSALS } from '../../scanner/core/refusals.ts';
+import type { ScanStore } from '../../scanner/scanStore.ts';
+import { checkScanRequest } from '../../scanner/target.ts';
 import type { scanToken } from '../../workflows/scanToken.ts';
+import { JobHolders, LetGo } from './jobHolders.ts';
+import {
+  CLOSED,
+  completedView,
+  failureOf,
+  JobStatus,
+  progressOf,
+  runningView,
+  type ScanCancellation,
+  type ScanJob,
+  statusUrl,
+} from './scanJobViews.ts';
 
-export const JobStatus = {
-  running: 'running',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  terminated: 'terminated',
-  timedOut: 'timed_out',
-} as const;
-export type JobStatus = (typeof JobStatus)[keyof typeof JobStatus];
+export { ScanCancellation, ScanJob } from './scanJobViews.ts';
 
-const EngineProgress = z.object({
-  status: z.enum(['pending', 'running', 'completed', 'failed']),
-  duration_ms: z.number().optional(),
-  error: z.object({ reason: z.string(), message: z.string() }).optional(),
-});
+/** Who holds a job while it runs: an API caller until it cancels, or a waiter while it waits. */
+export interface JobHolder {
+  /** The caller's id (`key:<id>` or a network fingerprint), or a waiter's own id. */
+  id: string;
+  /** A waiter (a tool call) lets go once it stops waiting; it never cancels the job. */
+  transient?: boolean;
+}
 
-export const ScanJob = z
-  .object({
-    job_id: z.string(),
-    status: z.enum(Object.values(JobStatus) as [JobStatus, ...JobStatus[]]),
-    status_url: z.string(),
-    chain: z.string(),
-    address: z.string(),
-    /** True when the answer came from the result cache without running a scan. */
-    cached: z.boolean(),
-    created_at: z.iso.datetime().nullable(),
-    closed_at: z.iso.datetime().nullable(),
-    progress: z
-      .object({
-        stage: z.enum(['queued', 'preparing', 'scanning', 'scoring', 'done']),
-        block: z.string().optional(),
-        engines: z.record(z.string(), EngineProgress),
-      })
-      .nullable(),
-    result: ScanResult.nullable(),
-    error: z.object({ reason: z.string(), message: z.string() }).nullable(),
-  })
-  .meta({ id: 'ScanJob' });
-export type ScanJob = z.infer<typeof ScanJob>;
+/** Who asks to cancel: a caller, and whether it holds an operator key. */
+export interface Canceller {
+  id: string;
+  operator: boolean;
+}
 
 export interface SubmitScan {
   chain: string;
@@ -85,6 +68,8 @@ export interface ScanJobsDeps {
   scannerTaskQueue: string;
   /** Upper bound of a request's wait_ms. */
   scanWaitMaxMs: number;
+  /** Where who holds which job is kept. */
+  redis: Redis;
 }
 
 /**
@@ -93,86 +78,148 @@ export interface ScanJobsDeps {
  * job that fails later. Bounded so a missing worker or a slow chain still answers 202.
  */
 const VERDICT_WAIT_MS = 2_000;
-
-const CLOSED: Record<string, JobStatus> = {
-  COMPLETED: JobStatus.completed,
-  FAILED: JobStatus.failed,
-  CANCELLED: JobStatus.cancelled,
-  TERMINATED: JobStatus.terminated,
-  TIMED_OUT: JobStatus.timedOut,
-  CONTINUED_AS_NEW: JobStatus.completed,
-};
+/** How often a submission retries when the run it joined was being cancelled by its last holder. */
+const REJOIN_ATTEMPTS = 3;
+/** Starts tried when the frontend is busy (a timeout or overload) before the request is refused. */
+const START_ATTEMPTS = 4;
+/** How long a cancelled run gets to stop before a new request ends it to start a fresh one. */
+const CANCELLED_RUN_GRACE_MS = 3_000;
 
 /**
  * Scan jobs on top of Temporal: a job is a scanToken workflow run. Starting coalesces identical
  * requests onto the running workflow; reading prefers the stored result and falls back to the
- * workflow's own state (progress query, failure cause).
+ * workflow's own state (progress query, failure cause). Who may cancel or read a job is who holds
+ * it (jobHolders.ts).
  */
 export class ScanJobs {
   readonly #deps: ScanJobsDeps;
+  readonly #holders: JobHolders;
 
   constructor(deps: ScanJobsDeps) {
     this.#deps = deps;
+    this.#holders = new JobHolders(deps.redis);
   }
 
   static statusUrl(jobId: string): string {
-    return `/api/v2/scanner/scans/${encodeURIComponent(jobId)}`;
+    return statusUrl(jobId);
   }
 
   /**
-   * Starts (or joins) a scan; waits up to wait_ms for its outcome, and at least for its verdict on
-   * the target. The chain is read by the scan alone: a target it refuses fails its job with the
-   * reason, and the request is answered with that problem (naming the job).
+   * Starts (or joins) a scan for `holder`; waits up to wait_ms for its outcome, and at least for
+   * its verdict on the target. The chain is read by the scan alone: a target it refuses fails its
+   * job with the reason, and the request is answered with that problem (naming the job). A
+   * transient holder (a tool call) holds the job only while it waits.
    */
-  async submit(request: SubmitScan): Promise<ScanJob> {
+  async submit(request: SubmitScan, holder: JobHolder): Promise<ScanJob> {
     const target = checkScanRequest(this.#deps.chains, request);
     const chain = target.chain.id;
     if (!request.fresh) {
       const cached = await this.#deps.scans.cached(chain, target.address);
-      if (cached) return completedView(cached, true);
+      if (cached) {
+        // The caller holds the finished job too, so it may read it again by its id.
+        if (!holder.transient) await this.#holders.join(cached.job_id, holder.id).catch(() => undefined);
+        return completedView(cached, true);
+      }
     }
 
+    const { handle, jobId } = await this.#startAndJoin(chain, target, holder);
+    try {
+      const waitMs = Math.max(Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs), VERDICT_WAIT_MS);
+      try {
+        const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
+          handle.result(),
+        );
+        return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
+      } catch (error) {
+        if (error instanceof WorkflowFailedError) {
+          const refusal = refusalOf(error, jobId);
+          if (refusal) throw refusal;
+          return await this.get(jobId);
+        }
+        if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
+      }
+      return runningView(jobId, chain, target.address, null);
+    } finally {
+      if (holder.transient) await this.#holders.letGo(jobId, holder.id, 'leave').catch(() => undefined);
+    }
+  }
+
+  /**
+   * Starts the scan's workflow, or finds the running one, and joins it. A run whose last holder is
+   * cancelling it is not joined: the submission lets it stop (ending it if it does not stop soon)
+   * and starts a new run.
+   */
+  async #startAndJoin(
+    chain: string,
+    target: { address: string; chain: { name: string } },
+    holder: JobHolder,
+  ): Promise<{ handle: WorkflowHandle<typeof scanToken>; jobId: string }> {
     const workflowId = scanWorkflowId(chain, target.address);
     const input: ScanTokenInput = { chain, address: target.address };
-    let handle: WorkflowHandle<typeof scanToken>;
-    let runId: string;
-    try {
-      const started = await this.#deps.temporal.client.workflow.start<typeof scanToken>('scanToken', {
-        taskQueue: this.#deps.scannerTaskQueue,
-        workflowId,
-        args: [input],
-        // Identical concurrent requests join the running scan; a finished one may run again
-        // once its cached result has expired.
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        typedSearchAttributes: [
-          { key: SearchAttr.JobKind, value: JobKind.tokenScan },
-          { key: SearchAttr.Chain, value: chain },
-          { key: SearchAttr.TokenAddress, value: target.address },
-        ],
-        staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
-      });
-      handle = started;
-      runId = started.firstExecutionRunId;
-    } catch (error) {
-      throw engineUnavailable(error);
-    }
-    const jobId = formatJobId({ workflowId, runId });
-    const waitMs = Math.max(Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs), VERDICT_WAIT_MS);
-    try {
-      const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
-        handle.result(),
-      );
-      return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
-    } catch (error) {
-      if (error instanceof WorkflowFailedError) {
-        const refusal = refusalOf(error, jobId);
-        if (refusal) throw refusal;
-        return this.get(jobId);
+    for (let attempt = 1; ; attempt++) {
+      let handle: WorkflowHandleWithFirstExecutionRunId<typeof scanToken>;
+      try {
+        handle = await this.#deps.temporal.client.workflow.start<typeof scanToken>('scanToken', {
+          taskQueue: this.#deps.scannerTaskQueue,
+          workflowId,
+          args: [input],
+          // Identical concurrent requests join the running scan; a finished one may run again
+          // once its cached result has expired.
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+          typedSearchAttributes: [
+            { key: SearchAttr.JobKind, value: JobKind.tokenScan },
+            { key: SearchAttr.Chain, value: chain },
+            { key: SearchAttr.TokenAddress, value: target.address },
+          ],
+          staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
+        });
+      } catch (error) {
+        // A busy frontend's timeout or overload is worth another try: the start is idempotent
+        // (the same workflow id, joined if it runs), so a retry never makes a second scan.
+        if (attempt < START_ATTEMPTS && isTransientGrpcError(error)) {
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+          continue;
+        }
+        throw engineUnavailable(error);
       }
-      if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
+      const jobId = formatJobId({ workflowId, runId: handle.firstExecutionRunId });
+      // Without Redis the job still runs; it just has no holders, so only an operator can cancel it.
+      const joined = await this.#holders.join(jobId, holder.id).catch(() => true);
+      if (joined) return { handle, jobId };
+      if (attempt >= REJOIN_ATTEMPTS)
+        throw new VigilError(Reason.engineUnavailable, 'The scan is being cancelled; retry shortly.', {
+          headers: { 'retry-after': '2' },
+        });
+      // Its last holder cancelled this run: let it stop, and end it if it has not stopped soon
+      // (only this run, by its id), so this request starts a fresh one instead of joining it.
+      const stopped = await this.#deps.temporal.connection
+        .withDeadline(Date.now() + CANCELLED_RUN_GRACE_MS, () => handle.result())
+        .then(
+          () => true,
+          (error: unknown) => !isGrpcDeadlineError(error),
+        );
+      if (!stopped)
+        await this.#deps.temporal.client.workflow
+          .getHandle(workflowId, handle.firstExecutionRunId)
+          .terminate('cancelled by its last holder; a new request starts a fresh run')
+          .catch(() => undefined);
     }
-    return runningView(jobId, chain, target.address, null);
+  }
+
+  /**
+   * A job's status and result are for those who hold it (or held it until it finished): its
+   * result is paid data, and a job id leaks more easily than a key. API keys read any job.
+   */
+  async assertReadable(jobId: string, caller: { id: string; apiKeyId: string | null }): Promise<void> {
+    if (caller.apiKeyId) return;
+    if (!parseJobId(jobId))
+      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
+        extensions: { field: 'job_id' },
+      });
+    const holds = await orStoreUnavailable('Job ownership', () => this.#holders.holds(jobId, caller.id));
+    if (!holds)
+      throw new VigilError(Reason.jobNotOwned, 'Only a caller that started or joined this job may read it.');
   }
 
   async get(jobId: string): Promise<ScanJob> {
@@ -223,8 +270,12 @@ export class ScanJobs {
     }
   }
 
-  /** Requests cancellation; the workflow stops at its next step. */
-  async cancel(jobId: string): Promise<ScanJob> {
+  /**
+   * A holder's cancel: the job is cancelled (it stops at its next step) when no other caller
+   * holds it, else the holder is only detached and the job goes on for the others. An operator
+   * cancels it whoever holds it; anyone else gets 403.
+   */
+  async cancel(jobId: string, canceller: Canceller): Promise<ScanCancellation> {
     const ref = parseJobId(jobId);
     if (!ref)
       throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
@@ -232,14 +283,42 @@ export class ScanJobs {
       });
     const handle = this.#deps.temporal.client.workflow.getHandle<typeof scanToken>(ref.workflowId, ref.runId);
     const description = await this.#describe(handle, jobId);
+    const holds = await orStoreUnavailable('Job ownership', () => this.#holders.holds(jobId, canceller.id));
+    if (!holds && !canceller.operator)
+      throw new VigilError(
+        Reason.jobNotOwned,
+        'Only a caller that started or joined this job may cancel it.',
+      );
     if (description.status.name !== 'RUNNING') {
       throw new VigilError(
         Reason.jobNotRunning,
         `The job has already finished (${description.status.name.toLowerCase()}).`,
       );
     }
-    await handle.cancel();
-    return this.get(jobId);
+    const letGo = await orStoreUnavailable('Job ownership', () =>
+      this.#holders.letGo(jobId, canceller.id, canceller.operator ? 'force' : 'cancel'),
+    );
+    if (letGo.outcome === LetGo.notHolder)
+      throw new VigilError(
+        Reason.jobNotOwned,
+        'Only a caller that started or joined this job may cancel it.',
+      );
+    if (letGo.outcome === LetGo.cancel) {
+      try {
+        await handle.cancel();
+      } catch (error) {
+        if (!canceller.operator) await this.#holders.undoCancel(jobId, canceller.id).catch(() => undefined);
+        throw engineUnavailable(error);
+      }
+    }
+    const view = await this.get(jobId);
+    return {
+      ...view,
+      cancel: {
+        outcome: letGo.outcome === LetGo.cancel ? 'cancelled' : 'detached',
+        holders_left: letGo.holdersLeft,
+      },
+    };
   }
 
   async #describe(handle: WorkflowHandle, jobId: string): Promise<WorkflowExecutionDescription> {
@@ -254,83 +333,36 @@ export class ScanJobs {
   }
 }
 
-function completedView(stored: StoredScan, cached: boolean): ScanJob {
-  return {
-    job_id: stored.job_id,
-    status: JobStatus.completed,
-    status_url: ScanJobs.statusUrl(stored.job_id),
-    chain: stored.result.chain,
-    address: stored.result.address,
-    cached,
-    created_at: stored.result.scanned_at,
-    closed_at: stored.stored_at,
-    progress: progressOf(stored.result),
-    result: stored.result,
-    error: null,
-  };
-}
-
-function runningView(
-  jobId: string,
-  chain: string,
-  address: string,
-  progress: ScanProgress | null,
-  description?: WorkflowExecutionDescription,
-): ScanJob {
-  return {
-    job_id: jobId,
-    status: JobStatus.running,
-    status_url: ScanJobs.statusUrl(jobId),
-    chain,
-    address,
-    cached: false,
-    created_at: description?.startTime.toISOString() ?? null,
-    closed_at: null,
-    progress: progress ?? { stage: 'queued', engines: {} },
-    result: null,
-    error: null,
-  };
-}
-
-function progressOf(result: ScanResult): ScanJob['progress'] {
-  const engines: NonNullable<ScanJob['progress']>['engines'] = {};
-  for (const [engine, outcome] of Object.entries(result.engines)) {
-    engines[engine] = {
-      status: outcome.status === 'ok' ? 'completed' : 'failed',
-      duration_ms: outcome.duration_ms,
-      ...(outcome.error ? { error: outcome.error } : {}),
-    };
-  }
-  return { stage: 'done', block: result.block_number, engines };
-}
-
-/** The reason a closed job did not complete, from the failure chain Temporal recorded. */
-function failureOf(error: unknown): { reason: string; message: string } {
-  const cause = error instanceof WorkflowFailedError ? error.cause : error;
-  if (cause instanceof ApplicationFailure)
-    return { reason: cause.type ?? Reason.failed, message: cause.message };
-  if (cause instanceof CancelledFailure)
-    return { reason: Reason.cancelled, message: 'The job was cancelled.' };
-  if (cause instanceof TerminatedFailure)
-    return { reason: Reason.terminated, message: 'The job was terminated by an operator.' };
-  if (cause instanceof TimeoutFailure)
-    return { reason: Reason.timedOut, message: 'The job ran out of time.' };
-  return { reason: Reason.failed, message: cause instanceof Error ? cause.message : 'The job failed.' };
-}
-
 /** A job the scan refused (its target, as the chain showed it), as the problem the request answers. */
 function refusalOf(error: WorkflowFailedError, jobId: string): VigilError | undefined {
   const { cause } = error;
   if (!(cause instanceof ApplicationFailure) || !cause.type || !SCAN_REFUSALS.includes(cause.type)) return;
   if (!isErrorCode(cause.type)) return;
   return new VigilError(cause.type, cause.message, {
-    extensions: { job_id: jobId, status_url: ScanJobs.statusUrl(jobId) },
+    extensions: { job_id: jobId, status_url: statusUrl(jobId) },
   });
+}
+
+/** gRPC failures a retry may get past, wherever in the cause chain the client put them. */
+// gRPC's status codes (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE): the client does not
+// re-export grpc-js's enum, and these numbers are the protocol's, fixed.
+const TRANSIENT_GRPC = new Set([4, 8, 14]);
+
+function grpcErrorOf(error: unknown) {
+  for (let current = error; current instanceof Error; current = current.cause)
+    if (isGrpcServiceError(current)) return current;
+  return undefined;
+}
+
+function isTransientGrpcError(error: unknown): boolean {
+  const grpc = grpcErrorOf(error);
+  return grpc !== undefined && TRANSIENT_GRPC.has(grpc.code);
 }
 
 function engineUnavailable(error: unknown): VigilError {
   if (error instanceof VigilError) return error;
-  const unreachable = isGrpcServiceError(error) || isGrpcDeadlineError(error);
+  // The client wraps gRPC failures in its own ServiceError: look through it.
+  const unreachable = isTransientGrpcError(error) || isGrpcDeadlineError(error);
   return new VigilError(
     Reason.engineUnavailable,
     unreachable ? 'The workflow engine did not answer.' : 'The workflow engine rejected the request.',

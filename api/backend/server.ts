@@ -7,7 +7,10 @@ import { closeBackendDeps, createBackendDeps } from './deps.ts';
 
 const env = parseEnv(BackendEnv);
 const deps = createBackendDeps(env);
-await deps.scans.ensureIndexes().catch(() => undefined);
+await Promise.all([
+  deps.scans.ensureIndexes().catch(() => undefined),
+  deps.x402.receipts.ensureIndexes().catch(() => undefined),
+]);
 const app = await buildBackendApp(deps, { publicUrl: publicUrlOf(env), logger: { level: env.LOG_LEVEL } });
 
 await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, () => closeBackendDeps(deps));

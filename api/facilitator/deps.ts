@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Hex } from 'viem';
 import { readRpcConfig } from '../../clients/chains/rpcConfig.ts';
 import { findChain } from '../../core/chains/registry.ts';
@@ -10,6 +11,8 @@ import { SvmFacilitator } from './svmFacilitator.ts';
 
 export interface FacilitatorDeps {
   facilitator: FacilitatorEngines;
+  /** Counts callers' requests (rate limits). */
+  redis: Redis;
   close(): Promise<void>;
 }
 
@@ -20,14 +23,20 @@ export async function createFacilitatorDeps(
 ): Promise<FacilitatorDeps> {
   const chain = findChain(env.FACILITATOR_CHAIN);
   if (!chain) throw new Error(`FACILITATOR_CHAIN: unknown chain "${env.FACILITATOR_CHAIN}"`);
-  const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX, failFast: false });
+  const redis = createRedis(env.REDIS_URL, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    failFast: false,
+    tlsCaPath: env.REDIS_TLS_CA_PATH,
+  });
   try {
     const facilitator = await EvmFacilitator.create({
       chain,
       rpcUrls: rpcUrls.get(chain.id as never) ?? [],
       privateKey: env.FACILITATOR_PRIVATE_KEY as Hex,
       assets: env.FACILITATOR_ASSETS,
+      payees: env.FACILITATOR_PAY_TO,
       store: new SettlementStore(redis),
+      minAmount: BigInt(env.FACILITATOR_MIN_AMOUNT),
       confirmationTimeoutMs: env.FACILITATOR_CONFIRMATION_TIMEOUT_MS,
       maxAmount: BigInt(env.FACILITATOR_MAX_AMOUNT),
       maxTimeoutSeconds: env.FACILITATOR_MAX_TIMEOUT_SECONDS,
@@ -39,6 +48,7 @@ export async function createFacilitatorDeps(
     const svm = await svmFacilitatorOf(env, new SettlementStore(redis));
     return {
       facilitator: new FacilitatorEngines(facilitator, svm),
+      redis,
       close: async () => void (await redis.quit()),
     };
   } catch (error) {
@@ -54,17 +64,20 @@ async function svmFacilitatorOf(
 ): Promise<SvmFacilitator | undefined> {
   const { FACILITATOR_SVM_RPC_URL: rpcUrl, FACILITATOR_SVM_PRIVATE_KEY: secretKey } = env;
   const assets = env.FACILITATOR_SVM_ASSETS;
-  if (!rpcUrl && !secretKey && !assets) return undefined;
-  if (!rpcUrl || !secretKey || !assets)
+  const payees = env.FACILITATOR_SVM_PAY_TO;
+  if (!rpcUrl && !secretKey && !assets && !payees) return undefined;
+  if (!rpcUrl || !secretKey || !assets || !payees)
     throw new Error(
-      'Solana needs FACILITATOR_SVM_RPC_URL, FACILITATOR_SVM_PRIVATE_KEY and FACILITATOR_SVM_ASSETS together',
+      'Solana needs FACILITATOR_SVM_RPC_URL, FACILITATOR_SVM_PRIVATE_KEY, FACILITATOR_SVM_ASSETS and FACILITATOR_SVM_PAY_TO together',
     );
   return SvmFacilitator.create({
     network: env.FACILITATOR_SVM_NETWORK as `${string}:${string}`,
     rpcUrl,
     secretKey,
     assets,
+    payees,
     store,
+    minAmount: BigInt(env.FACILITATOR_MIN_AMOUNT),
     maxAmount: BigInt(env.FACILITATOR_MAX_AMOUNT),
     minFeePayerLamports: BigInt(env.FACILITATOR_SVM_MIN_FEE_PAYER_LAMPORTS),
     lockMs: env.FACILITATOR_CONFIRMATION_TIMEOUT_MS + 30_000,

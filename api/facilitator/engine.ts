@@ -41,6 +41,18 @@ export class FacilitatorEngines {
     });
   }
 
+  /** Refunds are EVM only (invoices, which alone can be refunded, are quoted on EVM). */
+  refund(body: unknown, timings = new StepTimings()): Promise<SettleResponse> {
+    if (!isSolana(body)) return this.#evm.refund(body, timings);
+    return Promise.resolve({
+      success: false,
+      errorReason: PaymentReason.refundNotAllowed,
+      errorMessage: 'Refunds are sent on EVM chains only.',
+      transaction: '',
+      network: networkOf(body) as SettleResponse['network'],
+    });
+  }
+
   supported() {
     const evm = this.#evm.supported();
     const svm = this.#svm;
@@ -51,8 +63,13 @@ export class FacilitatorEngines {
       kinds: [...evm.kinds, ...sdk.kinds],
       signers: { ...evm.signers, ...sdk.signers },
       assets: [...evm.assets, ...svm.assets],
+      payees: [...evm.payees, ...svm.payees],
       limits: {
         ...evm.limits,
+        min_amount_per_payment: {
+          ...evm.limits.min_amount_per_payment,
+          ...Object.fromEntries(svm.assets.map((asset) => [asset.address, svm.minAmount.toString()])),
+        },
         max_amount_per_payment: {
           ...evm.limits.max_amount_per_payment,
           ...Object.fromEntries(svm.assets.map((asset) => [asset.address, svm.maxAmount.toString()])),

@@ -1,21 +1,28 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { x402Facilitator } from '@x402/core/facilitator';
 import type { Network, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
-import { type Address, type Hex, getAddress, type NonceManager } from 'viem';
+import { type Address, type Hex, getAddress } from 'viem';
 import type { ChainInfo } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
+import { scrubText } from '../../core/errors/scrubError.ts';
 import { StepTimings, timeStep, withTimings } from '../plugins/stepTimings.ts';
-import { canonicalJson } from '../../core/x402/canonicalJson.ts';
-import { authorizationKey } from '../../core/x402/proof.ts';
+import { paymentDigest } from '../../core/x402/digest.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
 import { type FacilitatorWallet, tokenAbi, walletClient } from './chain.ts';
-import { chainRefusal, type PrecheckLimits, staticRefusal } from './prechecks.ts';
+import { refundRefusal } from './evmRefund.ts';
+import { SettlementSender } from './evmSender.ts';
+import { SettlementRecovery } from './evmRecovery.ts';
 import { localNonceManager } from './nonces.ts';
-import { findSettlement } from './recovery.ts';
-import { type FacilitatorRequest, parseFacilitatorRequest } from './requestSchema.ts';
+import { chainRefusal, type PrecheckLimits, type SettlePurpose, staticRefusal } from './prechecks.ts';
+import {
+  authorizationKeyOf,
+  failureOf,
+  type FacilitatorRequest,
+  parseFacilitatorRequest,
+} from './requestSchema.ts';
 import type { SettlementStore } from './settlementStore.ts';
 
 /** Solana's exact scheme when it is not configured, as /supported states it (see docs/x402.md). */
@@ -38,20 +45,27 @@ export interface EvmFacilitatorOptions {
   rpcUrls: readonly string[];
   privateKey: Hex;
   assets: readonly string[];
+  /** The only addresses payments may go to; refunds come from them. */
+  payees: readonly string[];
   store: SettlementStore;
   confirmationTimeoutMs: number;
+  /** The smallest payment (atomic): the cheapest price; nothing below it is a payment of ours. */
+  minAmount: bigint;
   maxAmount: bigint;
   maxTimeoutSeconds: number;
   minSignerBalanceWei: bigint;
   rpcTimeoutMs?: number;
   /** Receipt polling interval after broadcast (ms). */
   receiptPollMs?: number;
-  /** How far back (blocks) a lost settlement is looked for in the token's AuthorizationUsed logs. */
+  /** The most blocks a spent nonce's transaction is looked for in (see findUse). */
   recoveryLookbackBlocks?: bigint;
 }
 
 /** A payload this process verified this recently is not read from the chain again when it settles. */
 const VERIFIED_TTL_MS = 60_000;
+
+/** Allowed clock difference between the payer and the chain (as prechecks.ts allows it). */
+const CLOCK_SKEW_SECONDS = 30;
 
 /**
  * Per request: getCode answers, since the SDK asks for the payer's code twice per verification
@@ -60,13 +74,18 @@ const VERIFIED_TTL_MS = 60_000;
 const requestCodes = new AsyncLocalStorage<Map<string, Promise<Hex | undefined>>>();
 
 /**
- * An x402 facilitator for the `exact` scheme on one EVM chain. Signature, recipient, amount, time
- * window, simulation and settlement are the official @x402/evm ExactEvmScheme's; this class adds
- * what it lacks: `accepted` must match the requirements field by field, the asset and amount are
- * bounded, the nonce and balance are read (alongside the SDK's checks) so refusals carry the
- * precise reason, and settlement is idempotent per authorization (same answer every time, one
- * transaction, across replicas, recovered from the chain if its record was lost) with the
- * signer's transaction nonces counted locally so concurrent settles never collide.
+ * An x402 facilitator for the `exact` scheme on one EVM chain, serving Vigil alone. Signature,
+ * recipient, amount, time window and the receipt's transfer are the official @x402/evm
+ * ExactEvmScheme's; this class adds what it lacks:
+ * - policy: money goes only to the configured payees (refunds only from them, back to a payer of
+ *   theirs), in accepted tokens named with their real EIP-712 domain, between the smallest price
+ *   and the per-payment limit;
+ * - exact binding: an answer belongs to the signed payload it was earned by (its digest), never
+ *   to another sharing its nonce; a transaction counts only if it called transferWithAuthorization
+ *   with exactly the payload's fields and signature and moved exactly the amount to the payee;
+ * - idempotence: one settle of an authorization at a time across replicas, the transaction
+ *   recorded before broadcast and resumed from that record, a spent nonce looked up on chain once;
+ * - a signer nonce taken only after the transfer's simulation passed (SettlementSender).
  */
 export class EvmFacilitator {
   readonly network: Network;
@@ -76,26 +95,43 @@ export class EvmFacilitator {
   readonly #wallet: FacilitatorWallet;
   readonly #options: EvmFacilitatorOptions;
   readonly #limits: PrecheckLimits;
+  readonly #sender: SettlementSender;
+  readonly #recovery: SettlementRecovery;
   readonly #inflight = new Map<string, Promise<SettleResponse>>();
   /** Payload digest → when this process last verified it valid. */
   readonly #verified = new Map<string, number>();
-  readonly #nonces: NonceManager;
+  /**
+   * The accepted tokens' code, read at boot: the SDK checks the asset has code on every
+   * verification in a promise it may abandon (an unhandled rejection when the RPC fails), so
+   * it is answered from here.
+   */
+  readonly #assetCodes: ReadonlyMap<string, Hex>;
 
   private constructor(
     options: EvmFacilitatorOptions,
     wallet: FacilitatorWallet,
     assets: FacilitatorAsset[],
-    nonces: NonceManager,
+    sender: SettlementSender,
+    assetCodes: ReadonlyMap<string, Hex>,
   ) {
+    this.#assetCodes = assetCodes;
     this.#options = options;
-    this.#nonces = nonces;
     this.#wallet = wallet;
+    this.#sender = sender;
+    this.#recovery = new SettlementRecovery(wallet, options.store, {
+      maxValiditySeconds: options.maxTimeoutSeconds + 2 * CLOCK_SKEW_SECONDS,
+      lookbackBlocks: options.recoveryLookbackBlocks ?? 2_000n,
+      confirmationTimeoutMs: options.confirmationTimeoutMs,
+      receiptPollMs: options.receiptPollMs ?? 200,
+    });
     this.network = options.chain.caip2 as Network;
     this.signer = wallet.account.address;
     this.assets = assets;
     this.#limits = {
       network: this.network,
       assets,
+      payees: options.payees.map((payee) => getAddress(payee)),
+      minAmount: options.minAmount,
       maxAmount: options.maxAmount,
       maxTimeoutSeconds: options.maxTimeoutSeconds,
     };
@@ -104,9 +140,9 @@ export class EvmFacilitator {
         address: wallet.account.address,
         readContract: (args) => timeStep('sdk_read', () => wallet.readContract(args)),
         verifyTypedData: (args) => wallet.verifyTypedData(args as never),
-        writeContract: (args) => timeStep('send', () => this.#send(() => wallet.writeContract(args))),
-        sendTransaction: (args) =>
-          timeStep('send', () => this.#send(() => wallet.sendTransaction(args as never))),
+        writeContract: (args) => timeStep('send', () => sender.writeContract(args)),
+        // Only EIP-6492 wallet deployments use it, and no deployment factory is allowed here.
+        sendTransaction: () => Promise.reject(new Error('this facilitator deploys no wallets')),
         waitForTransactionReceipt: (args) =>
           timeStep('receipt', () =>
             wallet.waitForTransactionReceipt({ ...args, pollingInterval: options.receiptPollMs ?? 200 }),
@@ -115,14 +151,22 @@ export class EvmFacilitator {
       },
       { confirmationTimeoutMs: options.confirmationTimeoutMs },
     );
+    // Pending transactions are resumed from this class's own record (by payload), not the SDK's
+    // (by signature alone): its store is left empty.
+    const noPending = {
+      get: () => Promise.resolve(undefined),
+      set: () => Promise.resolve(),
+      delete: () => Promise.resolve(),
+    };
     this.#x402 = new x402Facilitator().register(
       this.network,
-      new ExactEvmScheme(signer, { pendingSettlementStore: options.store.pending }),
+      new ExactEvmScheme(signer, { pendingSettlementStore: noPending }),
     );
   }
 
   /** Connects, checks the RPC serves the configured chain, and reads each asset's EIP-712 domain. */
   static async create(options: EvmFacilitatorOptions): Promise<EvmFacilitator> {
+    if (options.payees.length === 0) throw new Error('the facilitator needs at least one payee');
     const nonces = localNonceManager();
     const wallet = walletClient({ ...options, nonces });
     const chainId = await wallet.getChainId();
@@ -136,16 +180,27 @@ export class EvmFacilitator {
         const address = getAddress(raw);
         const read = <T>(functionName: 'name' | 'version' | 'symbol' | 'decimals') =>
           wallet.readContract({ address, abi: tokenAbi, functionName }) as Promise<T>;
-        const [name, version, symbol, decimals] = await Promise.all([
+        const [name, version, symbol, decimals, code] = await Promise.all([
           read<string>('name'),
           read<string>('version'),
           read<string>('symbol'),
           read<number>('decimals'),
+          wallet.getCode({ address }),
         ]);
-        return { network: options.chain.caip2 as Network, address, name, version, symbol, decimals };
+        if (!code || code === '0x') throw new Error(`FACILITATOR_ASSETS: ${address} has no code`);
+        return { network: options.chain.caip2 as Network, address, name, version, symbol, decimals, code };
       }),
     );
-    return new EvmFacilitator(options, wallet, assets, nonces);
+    return new EvmFacilitator(
+      options,
+      wallet,
+      assets.map(({ code, ...asset }) => {
+        void code;
+        return asset;
+      }),
+      new SettlementSender(wallet, nonces),
+      new Map(assets.map((asset) => [asset.address.toLowerCase(), asset.code])),
+    );
   }
 
   supported() {
@@ -153,7 +208,11 @@ export class EvmFacilitator {
     return {
       ...sdk,
       assets: this.assets.map((asset) => ({ ...asset, transfer_method: 'eip3009' as const })),
+      payees: this.#limits.payees,
       limits: {
+        min_amount_per_payment: Object.fromEntries(
+          this.assets.map((asset) => [asset.address, this.#options.minAmount.toString()]),
+        ),
         max_amount_per_payment: Object.fromEntries(
           this.assets.map((asset) => [asset.address, this.#options.maxAmount.toString()]),
         ),
@@ -167,9 +226,17 @@ export class EvmFacilitator {
     return withTimings(timings, () => requestCodes.run(new Map(), () => this.#verify(body)));
   }
 
-  /** Idempotent: the same authorization gets the same answer, and at most one transaction. */
+  /** Idempotent: the same signed payload gets the same answer, and its authorization at most one transaction. */
   async settle(body: unknown, timings = new StepTimings()): Promise<SettleResponse> {
-    return withTimings(timings, () => requestCodes.run(new Map(), () => this.#settle(body)));
+    return withTimings(timings, () => requestCodes.run(new Map(), () => this.#settle(body, 'payment')));
+  }
+
+  /**
+   * A refund: a payee's authorization sending a payment settled in `refundOf` back to its payer,
+   * settled like a payment once the chain confirms it is exactly that (see evmRefund.ts).
+   */
+  async refund(body: unknown, timings = new StepTimings()): Promise<SettleResponse> {
+    return withTimings(timings, () => requestCodes.run(new Map(), () => this.#settle(body, 'refund')));
   }
 
   async health() {
@@ -217,11 +284,11 @@ export class EvmFacilitator {
       ),
     ]);
     if (onChain) return onChain;
-    if (sdk.isValid) this.#rememberVerified(payloadDigest(request));
+    if (sdk.isValid) this.#rememberVerified(digestOf(request));
     return sdk;
   }
 
-  async #settle(body: unknown): Promise<SettleResponse> {
+  async #settle(body: unknown, purpose: SettlePurpose): Promise<SettleResponse> {
     const parsed = parseFacilitatorRequest(body);
     if (!parsed.ok) {
       return {
@@ -233,28 +300,38 @@ export class EvmFacilitator {
       };
     }
     const { request } = parsed;
-    const key = authorizationKey(
-      request.requirements.network,
-      request.requirements.asset,
-      request.authorization.from,
-      request.authorization.nonce,
-    );
-    const digest = payloadDigest(request);
-    const inflightKey = `${key}:${digest}`;
-    const running = this.#inflight.get(inflightKey);
+    const failure = failureOf(request);
+    const refused = staticRefusal(request, this.#limits, purpose);
+    if (refused)
+      return failure(refused.invalidReason ?? PaymentReason.unexpectedSettle, refused.invalidMessage);
+    if (purpose === 'refund') {
+      const refundOf = (body as { refundOf?: unknown }).refundOf;
+      const notRefundable = await timeStep('precheck', () =>
+        refundRefusal(this.#wallet, request, typeof refundOf === 'string' ? refundOf : ''),
+      );
+      if (notRefundable)
+        return failure(
+          notRefundable.invalidReason ?? PaymentReason.refundNotAllowed,
+          notRefundable.invalidMessage,
+        );
+    }
+    const digest = digestOf(request);
+    const running = this.#inflight.get(digest);
     if (running) return running;
-    const settling = this.#settleOnce(key, digest, request).finally(() => this.#inflight.delete(inflightKey));
-    this.#inflight.set(inflightKey, settling);
+    const settling = this.#settleOnce(lockKeyOf(request), digest, request).finally(() =>
+      this.#inflight.delete(digest),
+    );
+    this.#inflight.set(digest, settling);
     return settling;
   }
 
-  async #settleOnce(key: string, digest: string, request: FacilitatorRequest): Promise<SettleResponse> {
+  async #settleOnce(lockKey: string, digest: string, request: FacilitatorRequest): Promise<SettleResponse> {
     const { store, confirmationTimeoutMs } = this.#options;
     const token = randomUUID();
     const lockMs = confirmationTimeoutMs + 30_000;
-    const claim = await timeStep('store', () => store.claim(key, digest, token, lockMs));
+    const claim = await timeStep('store', () => store.claim(lockKey, digest, token, lockMs));
     if ('answer' in claim) return claim.answer;
-    if (!claim.claimed) return this.#awaitOtherReplica(key, digest, request, lockMs);
+    if (!claim.claimed) return this.#awaitOtherReplica(lockKey, digest, request, lockMs);
     let final: SettleResponse | undefined;
     try {
       const result = await this.#settleLocked(request, digest);
@@ -262,83 +339,67 @@ export class EvmFacilitator {
         final = result;
       return result;
     } finally {
-      await timeStep('store', () => store.release(key, digest, token, final));
+      await timeStep('store', () => store.release(lockKey, digest, token, final));
     }
   }
 
   async #settleLocked(request: FacilitatorRequest, digest: string): Promise<SettleResponse> {
-    const { requirements, authorization } = request;
-    const network = requirements.network;
-    const failure = (reason: string, message?: string): SettleResponse => ({
-      success: false,
-      errorReason: reason,
-      ...(message ? { errorMessage: message } : {}),
-      transaction: '',
-      network,
-      payer: authorization.from,
-    });
-    const refused = staticRefusal(request, this.#limits);
-    if (refused)
-      return failure(refused.invalidReason ?? PaymentReason.unexpectedSettle, refused.invalidMessage);
-    // Verified here moments ago: nonce and balance were read then, and the transaction's gas
-    // estimate re-simulates the transfer before anything is sent.
+    const { store } = this.#options;
+    const failure = failureOf(request);
+    // Sent before (the answer was lost, or it was still confirming): that transaction decides.
+    const sent = await timeStep('store', () => store.sent(digest));
+    if (sent) {
+      const resumed = await timeStep('recover', () => this.#recovery.resume(sent as Hex, request, digest));
+      if (resumed) return resumed;
+    }
+    // Verified here moments ago: nonce and balance were read then, and the transaction's
+    // simulation runs again before anything is signed.
     if (!this.#recentlyVerified(digest)) {
       const onChain = await timeStep('precheck', () => chainRefusal(this.#wallet, request));
       if (onChain) {
-        if (onChain.invalidReason === PaymentReason.nonceUsed) return this.#recover(request, onChain);
+        if (onChain.invalidReason === PaymentReason.nonceUsed) return this.#recovery.recover(request);
         return failure(onChain.invalidReason ?? PaymentReason.unexpectedSettle, onChain.invalidMessage);
       }
     }
     let result: SettleResponse;
     try {
-      result = await timeStep('sdk_settle', () => this.#x402.settle(request.payload, requirements));
+      result = await this.#sender.within(
+        {
+          asset: getAddress(request.requirements.asset),
+          authorization: request.authorization,
+          onSigned: (hash) => store.recordSent(digest, hash),
+          onUnsent: (hash) => store.forgetSent(digest, hash),
+        },
+        () => timeStep('sdk_settle', () => this.#x402.settle(request.payload, request.requirements)),
+      );
     } catch (error) {
       return failure(PaymentReason.unexpectedSettle, scrub(error));
     }
-    // Used between verify and settle: by this very authorization's lost settlement, or otherwise.
+    // Spent between verify and settle: by a transaction that was this very payload's, or not.
     if (!result.success && result.errorReason === PaymentReason.nonceUsed)
-      return this.#recover(request, { isValid: false, invalidReason: PaymentReason.nonceUsed });
+      return this.#recovery.recover(request);
+    if (result.success) await this.#recovery.recordOwnUse(request, result.transaction as Hex);
     return result;
   }
 
-  /** The nonce is used: settled before with the answer lost, or spent elsewhere (refused). */
-  async #recover(request: FacilitatorRequest, refused: VerifyResponse): Promise<SettleResponse> {
-    const previous = await timeStep('recover', () =>
-      findSettlement(this.#wallet, request, this.#options.recoveryLookbackBlocks ?? 10_000n),
-    );
-    if (previous) return previous;
-    return {
-      success: false,
-      errorReason: refused.invalidReason ?? PaymentReason.nonceUsed,
-      errorMessage: refused.invalidMessage ?? 'This authorization has already been used.',
-      transaction: '',
-      network: request.requirements.network,
-      payer: request.authorization.from,
-    };
-  }
-
-  /** Another replica holds the lock: wait for its answer rather than racing it. */
+  /** Another request holds the authorization's lock: wait for its answer rather than racing it. */
   async #awaitOtherReplica(
-    key: string,
+    lockKey: string,
     digest: string,
     request: FacilitatorRequest,
     waitMs: number,
   ): Promise<SettleResponse> {
     const deadline = Date.now() + waitMs;
     while (Date.now() < deadline) {
-      const result = await this.#options.store.result(key, digest);
+      const result = await this.#options.store.answer(digest);
       if (result) return result;
-      if (!(await this.#options.store.isLocked(key))) return this.#settleOnce(key, digest, request);
+      if (!(await this.#options.store.isLocked(lockKey))) return this.#settleOnce(lockKey, digest, request);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    return {
-      success: false,
-      errorReason: PaymentReason.settlementPending,
-      errorMessage: 'Another settlement of this authorization is still in progress.',
-      transaction: '',
-      network: request.requirements.network,
-      payer: request.authorization.from,
-    };
+    return failureOf(request)(
+      PaymentReason.settlementPending,
+      'Another settlement of this authorization is still in progress.',
+    );
   }
 
   #rememberVerified(digest: string): void {
@@ -355,32 +416,25 @@ export class EvmFacilitator {
   }
 
   #getCode(address: Address): Promise<Hex | undefined> {
-    const codes = requestCodes.getStore();
     const key = address.toLowerCase();
+    const asset = this.#assetCodes.get(key);
+    if (asset) return Promise.resolve(asset);
+    const codes = requestCodes.getStore();
     const known = codes?.get(key);
     if (known) return known;
     const code = this.#wallet.getCode({ address });
     codes?.set(key, code);
     return code;
   }
-
-  /** Sends one transaction; on failure the locally counted nonce is re-read before the next. */
-  async #send(send: () => Promise<Hex>): Promise<Hex> {
-    try {
-      return await send();
-    } catch (error) {
-      this.#nonces.reset({ address: this.signer, chainId: this.#options.chain.evmChainId ?? 0 });
-      throw error;
-    }
-  }
 }
 
-/** What a payload is judged on: the requirements it answers and the signed authorization. */
-function payloadDigest({ requirements, payload }: FacilitatorRequest): string {
-  return createHash('sha256')
-    .update(canonicalJson([requirements, payload.payload]))
-    .digest('hex')
-    .slice(0, 32);
+function digestOf({ payload, requirements }: FacilitatorRequest): string {
+  return paymentDigest(payload, requirements);
+}
+
+/** One settle of an authorization at a time, whichever payload carries it. */
+function lockKeyOf(request: FacilitatorRequest): string {
+  return `evm:${authorizationKeyOf(request)}`;
 }
 
 /** A failure for a response or a log: viem's short message (its long one quotes request bodies), URLs redacted. */
@@ -393,5 +447,5 @@ function scrub(error: unknown): string {
       ? error.shortMessage
       : undefined;
   const message = short ?? (error instanceof Error ? error.message : String(error));
-  return message.replace(/\b(?:https?|wss?):\/\/[^\s"')]+/g, (url) => redactUrl(url)).slice(0, 300);
+  return scrubText(message).slice(0, 300);
 }

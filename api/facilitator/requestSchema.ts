@@ -1,6 +1,6 @@
 import { parsePaymentPayload, parsePaymentRequirements } from '@x402/core/schemas';
-import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { ExactEvmPayload, type Eip3009Authorization } from '../../core/x402/proof.ts';
+import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
+import { authorizationKey, ExactEvmPayload, type Eip3009Authorization } from '../../core/x402/proof.ts';
 import { PaymentReason } from '../../core/x402/reasons.ts';
 
 export interface FacilitatorRequest {
@@ -56,4 +56,21 @@ export function parseFacilitatorRequest(body: unknown): ParsedRequest {
       authorization: exact.data.authorization,
     },
   };
+}
+
+/** The EIP-3009 authorization a request carries: token, payer and nonce (the chain lets it pay once). */
+export function authorizationKeyOf({ requirements, authorization }: FacilitatorRequest): string {
+  return authorizationKey(requirements.network, requirements.asset, authorization.from, authorization.nonce);
+}
+
+/** A settle answer that moved nothing, with the reason. */
+export function failureOf({ requirements, authorization }: FacilitatorRequest) {
+  return (reason: string, message?: string): SettleResponse => ({
+    success: false,
+    errorReason: reason,
+    ...(message ? { errorMessage: message } : {}),
+    transaction: '',
+    network: requirements.network,
+    payer: authorization.from,
+  });
 }

@@ -9,6 +9,12 @@ const deps = await createFacilitatorDeps(env);
 const app = await buildFacilitatorApp(deps.facilitator, {
   publicUrl: facilitatorPublicUrl(env),
   logger: { level: env.LOG_LEVEL },
+  callers: env.FACILITATOR_CALLERS,
+  redis: deps.redis,
+  rateLimits: {
+    perMinute: env.FACILITATOR_RATE_LIMIT_PER_MINUTE,
+    publicPerMinute: env.FACILITATOR_PUBLIC_RATE_LIMIT_PER_MINUTE,
+  },
 });
 
 let closing = false;

@@ -6,74 +6,126 @@ import { luaScript } from '../../core/stores/lua/luaScript.ts';
 const RESULT_TTL_SECONDS = 30 * 86_400;
 const PENDING_TTL_SECONDS = 3_600;
 
+/** How an authorization's nonce was spent on chain, as recovery found it (null: not found). */
+export interface ObservedUse {
+  transaction: string | null;
+  /** The call that spent it: the EIP-3009 fields and signature it carried, when it was one. */
+  call: {
+    from: string;
+    to: string;
+    value: string;
+    validAfter: string;
+    validBefore: string;
+    nonce: string;
+    signature: string;
+  } | null;
+  /** What the transaction moved of the asset, from the authorizer to each recipient (atomic). */
+  moved: Record<string, string>;
+  succeeded: boolean;
+}
+
 /**
- * What makes settlement idempotent across requests and facilitator replicas, in Redis: the final
- * answer per authorization (a success belongs to the authorization, since the chain lets its nonce
- * pay once; a final refusal belongs to the signed payload that earned it, so a re-signed
- * authorization with the same nonce is judged on its own), a lock so one replica settles at a
- * time, and the SDK's store of broadcast-but-unconfirmed transactions, so a retried settle
- * reconciles against the hash instead of sending again.
+ * What makes settlement exact and idempotent, in Redis, across requests and facilitator replicas:
+ * - the final answer of each signed payload, by its digest (payload and requirements): an answer
+ *   is never served to a payload that differs in any byte, even one sharing its nonce;
+ * - a lock per authorization (EIP-3009: token, payer, nonce; Solana: the transaction), so one
+ *   settle of an authorization runs at a time, whichever payload carries it;
+ * - the transaction each payload was sent in, written before it is broadcast, so a settle whose
+ *   answer was lost resumes with that transaction instead of sending or searching again;
+ * - how a spent nonce was spent (recovery's finding), so the chain is searched once per nonce.
  */
 export class SettlementStore {
   readonly #redis: Redis;
   readonly #claim: ReturnType<typeof luaScript>;
   readonly #release: ReturnType<typeof luaScript>;
-  readonly pending: PendingSettlementStore;
 
   constructor(redis: Redis) {
     this.#redis = redis;
-    this.#claim = luaScript(redis, 'settleClaim', 3);
+    this.#claim = luaScript(redis, 'settleClaim', 2);
     this.#release = luaScript(redis, 'settleRelease', 2);
-    this.pending = {
-      get: async (key) => (await redis.get(`x402:pending:${key}`)) ?? undefined,
-      set: async (key, txHash) => {
-        await redis.set(`x402:pending:${key}`, txHash, 'EX', PENDING_TTL_SECONDS);
+  }
+
+  /**
+   * The SDK's store of broadcast-but-unconfirmed transactions, keyed by the payload being
+   * settled (`digest()` names it) rather than by what the SDK passes, so a pending transaction is
+   * only ever reconciled for the exact payload that sent it.
+   */
+  pendingFor(digest: () => string | undefined): PendingSettlementStore {
+    const key = () => {
+      const current = digest();
+      return current === undefined ? undefined : `x402:pending:${current}`;
+    };
+    return {
+      get: async () => {
+        const name = key();
+        return name === undefined ? undefined : ((await this.#redis.get(name)) ?? undefined);
       },
-      delete: async (key) => {
-        await redis.del(`x402:pending:${key}`);
+      set: async (_key, txHash) => {
+        const name = key();
+        if (name !== undefined) await this.#redis.set(name, txHash, 'EX', PENDING_TTL_SECONDS);
+      },
+      delete: async () => {
+        const name = key();
+        if (name !== undefined) await this.#redis.del(name);
       },
     };
   }
 
-  async result(key: string, payloadDigest: string): Promise<SettleResponse | undefined> {
-    const [settled, refused] = await this.#redis.mget(
-      `x402:settled:${key}`,
-      `x402:refused:${key}:${payloadDigest}`,
-    );
-    const raw = settled ?? refused;
-    return raw === null || raw === undefined ? undefined : (JSON.parse(raw) as SettleResponse);
+  async answer(digest: string): Promise<SettleResponse | undefined> {
+    const raw = await this.#redis.get(`x402:answer:${digest}`);
+    return raw === null ? undefined : (JSON.parse(raw) as SettleResponse);
   }
 
   /**
-   * In one round trip: the final answer when there is one, otherwise the settlement lock of the
-   * authorization (`claimed`) or the news that another request holds it.
+   * In one round trip: the payload's final answer when there is one, otherwise the settlement
+   * lock of its authorization (`claimed`) or the news that another request holds it.
    */
   async claim(
-    key: string,
-    payloadDigest: string,
+    lockKey: string,
+    digest: string,
     token: string,
     ttlMs: number,
   ): Promise<{ answer: SettleResponse } | { claimed: boolean }> {
-    const reply = await this.#claim(
-      [`x402:settled:${key}`, `x402:refused:${key}:${payloadDigest}`, `x402:settling:${key}`],
-      [token, ttlMs],
-    );
+    const reply = await this.#claim([`x402:answer:${digest}`, `x402:settling:${lockKey}`], [token, ttlMs]);
     if (!Array.isArray(reply)) throw new Error('unexpected settlement claim reply');
     const [state, answer] = reply;
     if (Number(state) === 2) return { answer: JSON.parse(String(answer)) as SettleResponse };
     return { claimed: Number(state) === 1 };
   }
 
-  /** In one round trip: stores the final answer (when there is one) and releases the lock if still ours. */
-  async release(key: string, payloadDigest: string, token: string, result: SettleResponse | undefined) {
-    const name = result?.success ? `x402:settled:${key}` : `x402:refused:${key}:${payloadDigest}`;
+  /** In one round trip: stores the payload's final answer (when there is one) and releases the lock if still ours. */
+  async release(lockKey: string, digest: string, token: string, result: SettleResponse | undefined) {
     await this.#release(
-      [name, `x402:settling:${key}`],
+      [`x402:answer:${digest}`, `x402:settling:${lockKey}`],
       [token, result ? JSON.stringify(result) : '', RESULT_TTL_SECONDS],
     );
   }
 
-  async isLocked(key: string): Promise<boolean> {
-    return (await this.#redis.exists(`x402:settling:${key}`)) === 1;
+  async isLocked(lockKey: string): Promise<boolean> {
+    return (await this.#redis.exists(`x402:settling:${lockKey}`)) === 1;
+  }
+
+  /** Written before broadcast: the transaction this payload is settled in. */
+  async recordSent(digest: string, transaction: string): Promise<void> {
+    await this.#redis.set(`x402:sent:${digest}`, transaction, 'EX', RESULT_TTL_SECONDS);
+  }
+
+  async sent(digest: string): Promise<string | undefined> {
+    return (await this.#redis.get(`x402:sent:${digest}`)) ?? undefined;
+  }
+
+  /** Forgets a transaction the chain never received (its send failed), so the payload may be sent again. */
+  async forgetSent(digest: string, transaction: string): Promise<void> {
+    const current = await this.#redis.get(`x402:sent:${digest}`);
+    if (current === transaction) await this.#redis.del(`x402:sent:${digest}`);
+  }
+
+  async observedUse(authorizationKey: string): Promise<ObservedUse | undefined> {
+    const raw = await this.#redis.get(`x402:used:${authorizationKey}`);
+    return raw === null ? undefined : (JSON.parse(raw) as ObservedUse);
+  }
+
+  async recordUse(authorizationKey: string, use: ObservedUse): Promise<void> {
+    await this.#redis.set(`x402:used:${authorizationKey}`, JSON.stringify(use), 'EX', RESULT_TTL_SECONDS);
   }
 }

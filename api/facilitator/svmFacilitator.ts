@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import {
   type Address,
   createKeyPairSignerFromBytes,
@@ -8,19 +9,14 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { x402Facilitator } from '@x402/core/facilitator';
-import type {
-  Network,
-  PaymentPayload,
-  PaymentRequirements,
-  SettleResponse,
-  VerifyResponse,
-} from '@x402/core/types';
+import type { Network, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { findDefaultAsset, SettlementCache, toFacilitatorSvmSigner } from '@x402/svm';
 import { ExactSvmScheme } from '@x402/svm/exact/facilitator';
 import { SOLANA_DEVNET_GENESIS_HASH } from '../../core/chains/registry.ts';
 import { redactUrl } from '../../core/errors/redactUrl.ts';
+import { scrubText } from '../../core/errors/scrubError.ts';
 import { StepTimings, timeStep, withTimings } from '../plugins/stepTimings.ts';
-import { canonicalJson } from '../../core/x402/canonicalJson.ts';
+import { paymentDigest } from '../../core/x402/digest.ts';
 import { PaymentReason, TERMINAL_SETTLE_REASONS } from '../../core/x402/reasons.ts';
 import { parseSvmRequest, type SvmRequest } from './svmRequest.ts';
 import type { SettlementStore } from './settlementStore.ts';
@@ -46,7 +42,11 @@ export interface SvmFacilitatorOptions {
   secretKey: string;
   /** SPL mints accepted. */
   assets: readonly string[];
+  /** The only wallets payments may go to. */
+  payees: readonly string[];
   store: SettlementStore;
+  /** The smallest payment (atomic): the cheapest price. */
+  minAmount: bigint;
   maxAmount: bigint;
   minFeePayerLamports: bigint;
   /** How long a settle holds its transaction's lock before another replica may take over. */
@@ -54,13 +54,32 @@ export interface SvmFacilitatorOptions {
 }
 
 /**
+ * What a payer's transaction may make the fee payer spend. The payer chooses the compute-unit
+ * limit and price and the signer count, and the fee payer pays base fee (5,000 lamports per
+ * signature) plus limit × price; the SDK caps only the price (5 lamports a unit) unless told, so
+ * 1.4 M units made a $0.01 payment cost the fee payer 0.007 SOL. The official client asks for
+ * 20,000 units at 1 micro-lamport with two signatures (payer and fee payer); these bounds leave
+ * wallets room for injected guard instructions and a modest priority fee, and cap the worst case
+ * at 10,000 lamports of priority fee and 10,000 of base fee per payment.
+ */
+const FEE_PAYER_BOUNDS = {
+  maxComputeUnits: 100_000,
+  maxPriorityFeeMicroLamports: 100_000,
+  maxRequiredSignatures: 2,
+} as const;
+
+/** The payload being settled, so the SDK's pending-transaction store is keyed by it. */
+const settling = new AsyncLocalStorage<string>();
+
+/**
  * An x402 facilitator for the `exact` scheme on Solana. Instruction layout, amount, destination
- * (the payee's associated token account), fee-payer isolation, compute-price cap, simulation,
- * fee-payer signature, submission and confirmation are the official @x402/svm ExactSvmScheme's
- * (with its SettlementCache); Vigil adds the asset and amount bounds and makes settlement
- * idempotent per transaction across requests and replicas: every request for one transaction gets
- * the one answer (joined in flight, then stored in Redis), so the gateway's direct settle and its
- * durable workflow never see each other as duplicates, and nothing is ever sent twice.
+ * (the payee's associated token account), fee-payer isolation, compute budget and signer caps
+ * (Vigil's FEE_PAYER_BOUNDS), simulation
+ * (before the fee payer signs anything), fee-payer signature, submission and confirmation are the
+ * official @x402/svm ExactSvmScheme's (with its SettlementCache); Vigil adds the payees, the asset
+ * and amount bounds, and makes settlement exact and idempotent across requests and replicas: an
+ * answer belongs to the signed payload (and requirements) that earned it, one settle of a
+ * transaction runs at a time, and nothing is ever sent twice.
  */
 export class SvmFacilitator {
   readonly network: Network;
@@ -83,7 +102,8 @@ export class SvmFacilitator {
     this.#x402 = new x402Facilitator().register(
       options.network,
       new ExactSvmScheme(toFacilitatorSvmSigner(signer, { [options.network]: rpc }), new SettlementCache(), {
-        pendingSettlementStore: options.store.pending,
+        pendingSettlementStore: options.store.pendingFor(() => settling.getStore()),
+        ...FEE_PAYER_BOUNDS,
       }),
     );
   }
@@ -123,6 +143,14 @@ export class SvmFacilitator {
     return this.#options.maxAmount;
   }
 
+  get minAmount(): bigint {
+    return this.#options.minAmount;
+  }
+
+  get payees(): readonly string[] {
+    return this.#options.payees;
+  }
+
   supported() {
     return this.#x402.getSupported();
   }
@@ -155,11 +183,14 @@ export class SvmFacilitator {
           network: this.network,
         });
       const { request } = parsed;
-      const running = this.#inflight.get(request.key);
+      const digest = paymentDigest(request.payload, request.requirements);
+      const running = this.#inflight.get(digest);
       if (running) return running;
-      const settling = this.#settleOnce(request).finally(() => this.#inflight.delete(request.key));
-      this.#inflight.set(request.key, settling);
-      return settling;
+      const settle = settling
+        .run(digest, () => this.#settleOnce(request, digest))
+        .finally(() => this.#inflight.delete(digest));
+      this.#inflight.set(digest, settle);
+      return settle;
     });
   }
 
@@ -192,14 +223,15 @@ export class SvmFacilitator {
     return parseSvmRequest(body, {
       network: this.network,
       assets: this.assets.map((asset) => asset.address),
+      payees: this.#options.payees,
+      minAmount: this.#options.minAmount,
       maxAmount: this.#options.maxAmount,
     });
   }
 
-  async #settleOnce(request: SvmRequest): Promise<SettleResponse> {
+  async #settleOnce(request: SvmRequest, digest: string): Promise<SettleResponse> {
     const { store } = this.#options;
     const lockMs = this.#options.lockMs ?? 60_000;
-    const digest = payloadDigest(request.payload, request.requirements);
     const token = randomUUID();
     const deadline = Date.now() + lockMs;
     for (;;) {
@@ -249,14 +281,7 @@ function failure(request: SvmRequest, reason: string, message: string): SettleRe
   };
 }
 
-function payloadDigest(payload: PaymentPayload, requirements: PaymentRequirements): string {
-  return createHash('sha256')
-    .update(canonicalJson([requirements, payload.payload]))
-    .digest('hex')
-    .slice(0, 32);
-}
-
 function scrub(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\b(?:https?|wss?):\/\/[^\s"')]+/g, (url) => redactUrl(url)).slice(0, 300);
+  return scrubText(message).slice(0, 300);
 }

@@ -15,6 +15,9 @@ export interface SvmRequest {
 export interface SvmLimits {
   network: string;
   assets: readonly string[];
+  /** The only wallets payments may go to. */
+  payees: readonly string[];
+  minAmount: bigint;
   maxAmount: bigint;
 }
 
@@ -25,8 +28,9 @@ export type ParsedSvmRequest =
 
 /**
  * The body of POST /verify and /settle for Solana: the official schemas, then what Vigil bounds
- * before the SDK looks (network, accepted mint, largest amount), and the transaction decoded once
- * for its key and payer. Instruction layout, amounts and destination are the SDK's checks.
+ * before the SDK looks (network, accepted mint, the amount between the smallest price and the
+ * limit, a configured payee), and the transaction decoded once for its key and payer. Instruction
+ * layout, amounts and destination (the payee's token account) are the SDK's checks.
  */
 export function parseSvmRequest(body: unknown, limits: SvmLimits): ParsedSvmRequest {
   const value = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -71,6 +75,18 @@ export function parseSvmRequest(body: unknown, limits: SvmLimits): ParsedSvmRequ
       ok: false,
       reason: PaymentReason.amountAboveLimit,
       message: `The amount is above this facilitator's limit of ${limits.maxAmount}.`,
+    };
+  if (BigInt(required.amount) < limits.minAmount)
+    return {
+      ok: false,
+      reason: PaymentReason.amountBelowMinimum,
+      message: `Payments below ${limits.minAmount} (the smallest price) are not settled here.`,
+    };
+  if (!limits.payees.includes(required.payTo))
+    return {
+      ok: false,
+      reason: PaymentReason.recipientNotAccepted,
+      message: 'Payments settled here go to this deployment’s payees.',
     };
   let key: string;
   let payer: string;

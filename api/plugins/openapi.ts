@@ -13,6 +13,8 @@ export interface OpenApiOptions {
   publicUrl: string;
   /** Where the interactive page is served. */
   docsPath?: string;
+  /** Authentication schemes routes may name in their `security`. */
+  securitySchemes?: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -26,6 +28,9 @@ export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): P
       openapi: '3.1.0',
       info: { title: options.title, description: options.description, version: API_VERSION },
       servers: [{ url: options.publicUrl }],
+      ...(options.securitySchemes
+        ? { components: { securitySchemes: options.securitySchemes as never } }
+        : {}),
     },
     transform: createJsonSchemaTransform({ skipList: ['/openapi.json'] }),
     transformObject: jsonSchemaTransformObject,

@@ -55,20 +55,23 @@ describe('rate limits by tier', () => {
     expect(unknown.json().code).toBe('unauthorized');
   });
 
-  it('does not count x402-paid calls against the caller’s requests (they are metered by payment)', async () => {
+  it('counts a payment proof that was never accepted like any request (only accepted payments are uncapped)', async () => {
     const headers = { 'x-client-id': `payer-${Date.now()}`, 'content-type': 'application/json' };
-    for (let index = 0; index < 5; index++) {
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) {
       const answer = await backend.app.inject({
         method: 'POST',
         url: '/api/v1/x402-tools/token_risk',
         headers: { ...headers, 'x-payment': 'proof-that-is-never-judged' },
         payload: { chain: 'devnet', address: '0x5FbDB2315678afecb367f032d93F642f64180aa3' },
       });
-      // This deployment takes no payments (503), and says where the caller stands all the same.
-      expect(answer.statusCode).toBe(503);
+      statuses.push(answer.statusCode);
+      // The caller learns where it stands all the same.
       expect(answer.headers['x-ratelimit-limit']).toBe('3');
     }
-    const after = [await get(headers), await get(headers), await get(headers), await get(headers)];
-    expect(after.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429]);
+    // This deployment takes no payments (503): three attempts fit the cap, the fourth does not.
+    expect(statuses).toEqual([503, 503, 503, 429]);
+    // And none of them was a payment, so they used up the caller's requests too.
+    expect((await get(headers)).statusCode).toBe(429);
   });
 });

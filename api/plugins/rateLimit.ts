@@ -1,93 +1,95 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import { asNumbers, luaScript } from '../../core/stores/lua/luaScript.ts';
+import { type Caller, NETWORKS_PER_SITE, RateTier } from './caller.ts';
 
-export const RateTier = { anonymous: 'anonymous', free: 'free', pro: 'pro' } as const;
-export type RateTier = (typeof RateTier)[keyof typeof RateTier];
+export { RateTier };
 
 export interface TierLimit {
   perMinute: number;
-  /** Undefined: no daily cap (anonymous callers are trial-gated instead). */
-  perDay?: number;
-}
-
-export interface Caller {
-  tier: RateTier;
-  /** Who is counted: the API key's id, else the client fingerprint, else the address. */
-  id: string;
-  apiKeyId: string | null;
+  perDay: number;
 }
 
 export interface RateLimitOptions {
   redis: Redis;
   limits: Record<RateTier, TierLimit>;
-  apiKeys: readonly { id: string; tier: 'free' | 'pro'; key: string }[];
+  /**
+   * How many anonymous clients' worth one network may use: its own minute and day windows are
+   * the anonymous caps times this, whatever X-Client-IDs it sends.
+   */
+  clientsPerNetwork: number;
   enabled: boolean;
-  /** When Redis cannot count: let the request through (true) or answer 503 (false). */
+  /** When Redis cannot count: let the request through (true) or answer 503 (false, the default). */
   failOpen: boolean;
-  /** Requests that are metered otherwise (x402-paid calls): not counted unless their payment is refused. */
-  isMeteredElsewhere(request: FastifyRequest): boolean;
+  /**
+   * Routes where an x402 proof meters the call: a request that carries a (non-empty) proof there
+   * is held to the caller's payment-attempt windows instead of its request windows, and gets that
+   * count back once its payment is accepted.
+   */
+  isPaymentRoute(request: FastifyRequest): boolean;
   /** Paths never counted (orchestrator probes). */
   exempt: readonly string[];
 }
 
+interface Window {
+  key: string;
+  limit: number;
+  lengthMs: number;
+  resetS: number;
+  /** Which cap a 429 names. */
+  label: string;
+}
+
+interface Metered {
+  windows: Window[];
+  /** Counted as a payment attempt (given back when the payment is accepted). */
+  payment: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    caller: Caller;
+    metered: Metered | null;
   }
 }
 
-const SAFE_CLIENT_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 /**
- * Per-tier request caps in Redis (one Lua script counts the minute and the day windows at once),
- * with X-RateLimit-Limit/Remaining/Reset on every response it governs and a 429 problem with
- * Retry-After past the cap. API keys name a Free or Pro caller; everyone else is Anonymous,
- * counted by X-Client-ID or, without one, by address.
+ * Per-tier request caps in Redis, counted up front (one Lua script counts every window of a
+ * request at once), with X-RateLimit-Limit/Remaining/Reset from the window that binds first and
+ * a 429 problem with Retry-After past a cap. Anonymous callers are counted per network
+ * fingerprint (address and X-Client-ID) and per network, by the minute and by the day; API keys
+ * per key. Needs the caller plugin.
+ *
+ * A request that carries an x402 proof on a payment route is counted as a payment attempt
+ * instead, so a payer is never stopped by its request caps; once the payment is accepted (the
+ * answer carries PAYMENT-RESPONSE) the attempt is given back, and a proof that was refused or
+ * never judged also counts against the caller's request windows. An empty proof header is no
+ * proof.
  */
 export const rateLimitPlugin = fp<RateLimitOptions>(
   (app, options) => {
-    const count = luaScript(options.redis, 'rateLimit', 2);
-    const keys = options.apiKeys.map((entry) => ({ ...entry, hash: sha256(entry.key) }));
-    app.decorateRequest('caller', null as unknown as Caller);
-
-    const windows = (now: number) => {
-      const minute = Math.floor(now / 60_000);
-      const day = Math.floor(now / 86_400_000);
-      return {
-        minuteReset: Math.ceil(((minute + 1) * 60_000 - now) / 1000),
-        dayReset: Math.ceil(((day + 1) * 86_400_000 - now) / 1000),
-        keys: (id: string) => [`rl:${id}:m:${minute}`, `rl:${id}:d:${day}`],
-        /** Refused payments: what paid calls are held to. */
-        refusedKeys: (id: string) => [`rl:${id}:refused:m:${minute}`, `rl:${id}:refused:d:${day}`],
-      };
-    };
+    const count = luaScript(options.redis, 'rateLimit', 'variadic');
+    const giveBack = luaScript(options.redis, 'rateLimitGiveBack', 'variadic');
+    app.decorateRequest('metered', null);
 
     app.addHook('onRequest', async (request, reply) => {
-      request.caller = identify(request, keys);
       const path = request.url.split('?')[0] ?? '/';
       if (!options.enabled || options.exempt.includes(path)) return;
-      const limit = options.limits[request.caller.tier];
-      const now = Date.now();
-      const window = windows(now);
-      // A paid call is metered by its payment: it is neither counted nor held to the caps of the
-      // caller's other requests, only to the same caps over the payments it had refused (counted
-      // below), so proofs that are never accepted cannot flood the facilitator.
-      const paid = options.isMeteredElsewhere(request);
+      const payment = options.isPaymentRoute(request) && carriesProof(request);
+      const windows = windowsOf(request.caller, options, Date.now(), payment ? 'pay' : 'req');
       let counts: number[];
       try {
-        counts = paid
-          ? (await options.redis.mget(...window.refusedKeys(request.caller.id))).map(Number)
-          : asNumbers(
-              await count(window.keys(request.caller.id), [
-                60_000,
-                86_400_000,
-                limit.perDay === undefined ? 0 : 1,
-              ]),
-            );
+        counts = asNumbers(
+          await count(
+            windows.map((window) => window.key),
+            windows.map((window) => window.lengthMs),
+          ),
+        );
       } catch (error) {
         if (options.failOpen) return;
         throw new VigilError('rate_limit_unavailable', 'Rate limits could not be checked; retry shortly.', {
@@ -95,62 +97,110 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
           cause: error,
         });
       }
-      const [minute = 0, day = 0] = counts;
-      const minuteLeft = limit.perMinute - minute;
-      const dayLeft = limit.perDay === undefined ? Number.POSITIVE_INFINITY : limit.perDay - day;
-      // Report the window that binds first.
-      const byDay = dayLeft < minuteLeft;
-      reply.header('x-ratelimit-limit', String(byDay ? (limit.perDay ?? 0) : limit.perMinute));
-      reply.header('x-ratelimit-remaining', String(Math.max(0, byDay ? dayLeft : minuteLeft)));
-      reply.header('x-ratelimit-reset', String(byDay ? window.dayReset : window.minuteReset));
-      const over = paid ? minuteLeft <= 0 || dayLeft <= 0 : minuteLeft < 0 || dayLeft < 0;
-      if (over) {
-        const overDay = paid ? dayLeft <= 0 : dayLeft < 0;
-        const retryAfter = overDay ? window.dayReset : window.minuteReset;
-        throw new VigilError(
-          'rate_limited',
-          `The ${request.caller.tier} tier allows ${overDay ? `${limit.perDay} requests a day` : `${limit.perMinute} requests a minute`}.`,
-          {
-            headers: { 'retry-after': String(retryAfter) },
-            extensions: { tier: request.caller.tier, retry_after_s: retryAfter },
-          },
-        );
-      }
+      request.metered = { windows, payment };
+      const used = windows.map((window, index) => ({ window, count: counts[index * 2] ?? 0 }));
+      report(reply, used);
+      const over = used.filter(({ window, count }) => count > window.limit);
+      if (over.length === 0) return;
+      const retryAfter = Math.max(...over.map(({ window }) => window.resetS));
+      const first = over.reduce((a, b) => (b.window.resetS > a.window.resetS ? b : a));
+      throw new VigilError(
+        'rate_limited',
+        `${payment ? 'Payment attempts of ' : ''}${first.window.label}; retry after ${retryAfter} s.`,
+        {
+          headers: { 'retry-after': String(retryAfter) },
+          extensions: { tier: request.caller.tier, retry_after_s: retryAfter },
+        },
+      );
     });
 
-    // A payment that was refused (malformed, invalid, replayed) counts against the caller's paid calls.
     app.addHook('onResponse', async (request, reply) => {
-      if (!options.enabled || !request.caller || !options.isMeteredElsewhere(request)) return;
-      if (reply.statusCode < 400 || reply.statusCode === 429 || reply.statusCode >= 500) return;
-      const limit = options.limits[request.caller.tier];
-      await count(windows(Date.now()).refusedKeys(request.caller.id), [
-        60_000,
-        86_400_000,
-        limit.perDay === undefined ? 0 : 1,
-      ]).catch(() => undefined);
+      const metered = request.metered;
+      if (!metered?.payment) return;
+      const receipt = acceptedReceipt(reply);
+      // A payment is given back once: the same receipt again is a replay of a paid answer, which
+      // costs the caller nothing and so counts like any request.
+      if (receipt && (await firstSight(options.redis, receipt))) {
+        await giveBack(
+          metered.windows.map((window) => window.key),
+          [],
+        ).catch(() => undefined);
+        return;
+      }
+      // Not paid after all: the request counts like any other (it was only held to the
+      // payment-attempt caps so far).
+      const windows = windowsOf(request.caller, options, Date.now(), 'req');
+      await count(
+        windows.map((window) => window.key),
+        windows.map((window) => window.lengthMs),
+      ).catch(() => undefined);
     });
   },
-  { name: 'vigil-rate-limit', fastify: '5.x' },
+  { name: 'vigil-rate-limit', fastify: '5.x', dependencies: ['vigil-caller'] },
 );
 
-function identify(
-  request: FastifyRequest,
-  keys: readonly { id: string; tier: 'free' | 'pro'; hash: Buffer }[],
-): Caller {
-  const sent = request.headers['x-api-key'];
-  const apiKey = Array.isArray(sent) ? sent[0] : sent;
-  if (apiKey !== undefined) {
-    const hash = sha256(apiKey);
-    const match = keys.find((entry) => timingSafeEqual(entry.hash, hash));
-    if (!match) throw new VigilError('unauthorized', 'This X-API-Key is not valid here.');
-    return { tier: match.tier, id: `key:${match.id}`, apiKeyId: match.id };
+function windowsOf(caller: Caller, options: RateLimitOptions, now: number, kind: 'req' | 'pay'): Window[] {
+  const limit = options.limits[caller.tier];
+  const minute = Math.floor(now / MINUTE_MS);
+  const day = Math.floor(now / DAY_MS);
+  const minuteReset = Math.max(1, Math.ceil(((minute + 1) * MINUTE_MS - now) / 1000));
+  const dayReset = Math.max(1, Math.ceil(((day + 1) * DAY_MS - now) / 1000));
+  const pair = (id: string, factor: number, who: string): Window[] => [
+    {
+      key: `rl:${kind}:${id}:m:${minute}`,
+      limit: limit.perMinute * factor,
+      lengthMs: MINUTE_MS,
+      resetS: minuteReset,
+      label: `${who} allows ${limit.perMinute * factor} requests a minute`,
+    },
+    {
+      key: `rl:${kind}:${id}:d:${day}`,
+      limit: limit.perDay * factor,
+      lengthMs: DAY_MS,
+      resetS: dayReset,
+      label: `${who} allows ${limit.perDay * factor} requests a day`,
+    },
+  ];
+  const windows = pair(caller.id, 1, `The ${caller.tier} tier`);
+  if (caller.tier === RateTier.anonymous) {
+    windows.push(...pair(caller.network, options.clientsPerNetwork, 'One network of anonymous callers'));
+    if (caller.site)
+      windows.push(
+        ...pair(
+          caller.site,
+          options.clientsPerNetwork * NETWORKS_PER_SITE,
+          'One IPv6 site (/48) of anonymous callers',
+        ),
+      );
   }
-  const clientId = request.headers['x-client-id'];
-  const fingerprint = Array.isArray(clientId) ? clientId[0] : clientId;
-  const id = fingerprint && SAFE_CLIENT_ID.test(fingerprint) ? `fp:${fingerprint}` : `ip:${request.ip}`;
-  return { tier: RateTier.anonymous, id, apiKeyId: null };
+  return windows;
 }
 
-function sha256(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+/** The headers name the window with the least room left (the day's, once it binds first). */
+function report(reply: FastifyReply, used: { window: Window; count: number }[]): void {
+  const tightest = used.reduce((a, b) => (b.window.limit - b.count < a.window.limit - a.count ? b : a));
+  reply.header('x-ratelimit-limit', String(tightest.window.limit));
+  reply.header('x-ratelimit-remaining', String(Math.max(0, tightest.window.limit - tightest.count)));
+  reply.header('x-ratelimit-reset', String(tightest.window.resetS));
+}
+
+/** A proof header with something in it; an empty one is no proof at all. */
+function carriesProof(request: FastifyRequest): boolean {
+  return ['x-payment', 'payment-signature'].some((name) => {
+    const value = request.headers[name];
+    return (Array.isArray(value) ? value.join('') : (value ?? '')).trim().length > 0;
+  });
+}
+
+/** The receipt of an accepted payment: a success that carries PAYMENT-RESPONSE. */
+function acceptedReceipt(reply: FastifyReply): string | undefined {
+  if (reply.statusCode < 200 || reply.statusCode >= 300) return undefined;
+  const header = reply.getHeader('payment-response') ?? reply.getHeader('x-payment-response');
+  return header === undefined ? undefined : String(header);
+}
+
+/** True the first time a receipt is seen (for a day); false for its replays, or without Redis. */
+async function firstSight(redis: Redis, receipt: string): Promise<boolean> {
+  const key = `rl:receipt:${createHash('sha256').update(receipt).digest('hex')}`;
+  return (await redis.set(key, '1', 'EX', 86_400, 'NX').catch(() => null)) === 'OK';
 }

@@ -6,8 +6,10 @@ import Fastify, {
 } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { LoggerOptions } from 'pino';
+import { type LoggerOptions, stdSerializers } from 'pino';
+import { scrubError } from '../../core/errors/scrubError.ts';
 import { problemPlugin } from './problem.ts';
+import type { TrustProxy } from './callerConfig.ts';
 import { genRequestId, requestContextPlugin } from './requestContext.ts';
 
 export type VigilApp = FastifyInstance<
@@ -24,6 +26,8 @@ export interface ServiceOptions {
   /** pino options, or false for no logging (tests). */
   logger: LoggerOptions | false;
   bodyLimit?: number;
+  /** Which X-Forwarded-For hops name the client (Fastify's trustProxy); default none. */
+  trustProxy?: TrustProxy;
 }
 
 /** Headers that carry credentials or payment proofs never reach a log line. */
@@ -36,6 +40,13 @@ const REDACTED_LOG_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/** A hop count as Fastify's typings take it: trust the first `hops` proxies in front. */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /**
  * A Fastify instance with what every Vigil service shares: zod validation and serialization,
  * request ids and timing headers, and problem documents for every error.
@@ -45,12 +56,19 @@ export async function createService(options: ServiceOptions): Promise<VigilApp> 
     logger:
       options.logger === false
         ? false
-        : { ...options.logger, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+        : {
+            ...options.logger,
+            redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+            // Errors are logged with their URLs redacted (RPC keys live in them) and without the
+            // request bodies libraries attach.
+            serializers: { err: (error: Error) => stdSerializers.err(scrubError(error)) },
+          },
     genReqId: genRequestId,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,5 +1,6 @@
 import type { LoggerOptions } from 'pino';
 import { registerOpenApi } from '../plugins/openapi.ts';
+import { callerPlugin } from '../plugins/caller.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import type { ScraperDeps } from './deps.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -14,7 +15,18 @@ export interface ScraperAppOptions {
 
 /** The scraper service ({scraper_url}); server.ts only listens. */
 export async function buildScraperApp(deps: ScraperDeps, options: ScraperAppOptions): Promise<VigilApp> {
-  const app = await createService({ publicUrl: options.publicUrl, logger: options.logger });
+  const app = await createService({
+    publicUrl: options.publicUrl,
+    logger: options.logger,
+    trustProxy: deps.access.trustProxy,
+  });
+  // With SCRAPER_API_KEYS set, every scrape and strategy read needs a key; probes and docs stay open.
+  await app.register(callerPlugin, {
+    apiKeys: deps.access.apiKeys,
+    ipv6Prefix: deps.access.ipv6Prefix,
+    requireApiKey: deps.access.apiKeys.length > 0,
+    isOpen: (path) => !path.startsWith('/v1/'),
+  });
   await registerOpenApi(app, {
     title: 'Vigil scraper API',
     description:

@@ -1,12 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import { createRedis } from '../../clients/redis.ts';
+import { temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import { resolveChromiumPath } from '../../scraper/browser/launchOptions.ts';
 import { PageStore } from '../../scraper/pageStore.ts';
 import { CallerLimiter } from '../../scraper/politeness/callerLimiter.ts';
 import { DomainLimiter } from '../../scraper/politeness/domainLimiter.ts';
-import { parseAllowlist } from '../../scraper/ssrf/addressPolicy.ts';
+import { parseAllowlist, parsePortPolicy } from '../../scraper/ssrf/addressPolicy.ts';
+import type { ApiKeyEntry, TrustProxy } from '../plugins/callerConfig.ts';
 import { EgressGuard } from '../../scraper/ssrf/guard.ts';
 import { StrategyStore } from '../../scraper/strategy/strategyStore.ts';
 import { readVersionInfo, type VersionInfo } from '../backend/version.ts';
@@ -15,7 +17,10 @@ import type { ScraperApiEnv } from './config.ts';
 /** Everything the scraper service talks to; tests build it from real local services. */
 export interface ScraperDeps {
   temporal: { client: Client; connection: Connection };
+  /** The scraper's own Redis (SCRAPER_REDIS_URL, else REDIS_URL): nothing here touches payment state. */
   redis: Redis;
+  /** Who may call (SCRAPER_API_KEYS) and how the client address is read. */
+  access: { apiKeys: ApiKeyEntry[]; trustProxy: TrustProxy; ipv6Prefix: number };
   pages: PageStore;
   strategies: StrategyStore;
   callers: CallerLimiter;
@@ -31,12 +36,20 @@ export interface ScraperDeps {
 }
 
 export function createScraperDeps(env: ScraperApiEnv): ScraperDeps {
-  const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
+  const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-  const redis = createRedis(env.REDIS_URL, { keyPrefix: env.REDIS_KEY_PREFIX });
+  const redis = createRedis(env.SCRAPER_REDIS_URL ?? env.REDIS_URL, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    tlsCaPath: env.REDIS_TLS_CA_PATH,
+  });
   return {
     temporal: { client, connection },
     redis,
+    access: {
+      apiKeys: env.SCRAPER_API_KEYS,
+      trustProxy: env.TRUST_PROXY,
+      ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+    },
     pages: new PageStore(redis, env.SCRAPER_PAGE_TTL_SECONDS),
     strategies: new StrategyStore(redis, {
       ttlSeconds: env.SCRAPER_STRATEGY_TTL_SECONDS,
@@ -49,7 +62,10 @@ export function createScraperDeps(env: ScraperApiEnv): ScraperDeps {
       burst: env.SCRAPER_DOMAIN_BURST,
       maxWaitMs: env.SCRAPER_DOMAIN_MAX_WAIT_MS,
     }),
-    guard: new EgressGuard({ allow: parseAllowlist(env.SCRAPER_ALLOWLIST) }),
+    guard: new EgressGuard({
+      allow: parseAllowlist(env.SCRAPER_ALLOWLIST),
+      ports: parsePortPolicy(env.SCRAPER_ALLOWED_PORTS),
+    }),
     taskQueue: taskQueueName(TaskQueue.scraper, env.TASK_QUEUE_PREFIX),
     timeoutMaxMs: env.SCRAPER_TIMEOUT_MAX_MS,
     strategy: {

@@ -2,6 +2,7 @@ import { load } from 'cheerio/slim';
 import { z } from 'zod';
 import { AttemptOutcome, SCRAPE_FORMATS } from '../../core/scrape/outcome.ts';
 import { TIER_VALUES } from '../../core/scrape/tiers.ts';
+import { MarkdownChunk } from '../../core/text/chunkMarkdown.ts';
 
 export const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -51,8 +52,40 @@ export const ScrapeRequest = z
       .describe(
         'A cookie jar, created on first use and reused by later requests (HttpOnly cookies included)',
       ),
+    only_main_content: z
+      .boolean()
+      .default(true)
+      .describe(
+        'markdown, text and json main_text: the main content only (default), or false for the whole page',
+      ),
+    include_links: z
+      .boolean()
+      .default(false)
+      .describe('Add `links`: every http(s) link of the content, absolute, once each, in order'),
+    chunks: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            max_chars: z.number().int().min(100).max(100_000).default(2_000),
+            overlap_chars: z.number().int().min(0).max(50_000).default(200),
+          })
+          .strict()
+          .refine((value) => value.overlap_chars <= value.max_chars / 2, {
+            message: 'overlap_chars must be at most half of max_chars',
+            path: ['overlap_chars'],
+          }),
+      ])
+      .default(false)
+      .describe(
+        'markdown and text: add `chunks` for retrieval, cut at headings, each with its heading path and character offsets into `content` (true: 2000 characters, 200 of overlap)',
+      ),
   })
   .strict()
+  .refine((request) => !request.chunks || request.format === 'markdown' || request.format === 'text', {
+    message: 'chunks apply to the markdown and text formats',
+    path: ['chunks'],
+  })
   .meta({ id: 'ScrapeRequest' });
 export type ScrapeRequest = z.infer<typeof ScrapeRequest>;
 
@@ -85,6 +118,11 @@ export const ScrapeResponse = z
       ),
     elapsed_ms: z.number(),
     screenshot: z.string().optional().describe('Base64 PNG of the viewport, when asked'),
+    links: z
+      .array(z.object({ text: z.string(), href: z.string() }))
+      .optional()
+      .describe('The links of the content, when include_links is set'),
+    chunks: z.array(MarkdownChunk).optional().describe('Chunks of `content`, when chunks is set'),
     tier: z.enum(TIER_VALUES).describe('The tier that got the page'),
     start: z
       .object({ tier: z.enum(TIER_VALUES), reason: z.string() })

@@ -1,11 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isGrpcDeadlineError, isGrpcServiceError, WorkflowFailedError } from '@temporalio/client';
+import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import type { ScrapeJobInput, ScrapeOutcome, TierAttempt } from '../../core/scrape/outcome.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
 import type { scrapePage } from '../../workflows/scrapePage.ts';
+import type { Converted } from '../../scraper/convert/convert.ts';
 import type { ScraperDeps } from './deps.ts';
 import type { Attempt, ScrapeRequest, ScrapeResponse } from './schemas.ts';
 
@@ -32,13 +34,8 @@ export class ScrapeJobs {
 
   /** Counts the caller's request; 429 with Retry-After past the per-minute rate. */
   async admit(callerId: string): Promise<RateHeaders | undefined> {
-    let verdict;
-    try {
-      verdict = await this.#deps.callers.check(callerId);
-    } catch {
-      // Redis is down: the scrape itself will report it; do not turn a store outage into 429s.
-      return undefined;
-    }
+    // Fails closed: without Redis no scrape could be stored anyway, and none is started uncounted.
+    const verdict = await orStoreUnavailable('The caller’s rate', () => this.#deps.callers.check(callerId));
     if (!verdict.allowed) {
       throw new VigilError(
         'rate_limited',
@@ -52,7 +49,8 @@ export class ScrapeJobs {
     return { limit: this.#deps.callers.perMinute, remaining: verdict.remaining, reset: verdict.resetS };
   }
 
-  async scrape(request: ScrapeRequest): Promise<ScrapeResponse> {
+  /** Runs a scrape for `owner` (its sessions are its own: another caller's same session_id is another jar). */
+  async scrape(request: ScrapeRequest, owner: string): Promise<ScrapeResponse> {
     this.#checkUrl(request.url);
     const startedAt = Date.now();
     const timeoutMs = Math.min(request.timeout_ms, this.#deps.timeoutMaxMs);
@@ -62,11 +60,20 @@ export class ScrapeJobs {
       jobId,
       url: request.url,
       format: request.format,
+      options: {
+        onlyMainContent: request.only_main_content,
+        includeLinks: request.include_links,
+        ...(request.chunks === true
+          ? { chunks: true as const }
+          : request.chunks
+            ? { chunks: { maxChars: request.chunks.max_chars, overlapChars: request.chunks.overlap_chars } }
+            : {}),
+      },
       screenshot: request.screenshot,
       deadline,
       startedAt,
       ...(request.wait_for ? { waitFor: request.wait_for } : {}),
-      ...(request.session_id ? { sessionId: request.session_id } : {}),
+      ...(request.session_id ? { sessionId: scopedSessionId(owner, request.session_id) } : {}),
     };
     let outcome: ScrapeOutcome;
     try {
@@ -108,9 +115,12 @@ export class ScrapeJobs {
     switch (outcome.kind) {
       case 'ok': {
         const page = outcome.page;
-        const content = page ? await this.#deps.pages.content(page.contentKey) : undefined;
-        if (!page || content === undefined || !outcome.tier)
+        const stored = page ? await this.#deps.pages.content(page.contentKey) : undefined;
+        if (!page || stored === undefined || !outcome.tier)
           throw new Error('the scraped page is missing from the page store');
+        const { content, links, chunks } = page.extras
+          ? (stored as Converted)
+          : { content: stored, links: undefined, chunks: undefined };
         const screenshot = page.screenshotKey
           ? await this.#deps.pages.screenshotBase64(page.screenshotKey)
           : undefined;
@@ -124,6 +134,8 @@ export class ScrapeJobs {
           content,
           elapsed_ms: Date.now() - startedAt,
           ...(screenshot ? { screenshot } : {}),
+          ...(links ? { links } : {}),
+          ...(chunks ? { chunks } : {}),
           tier: outcome.tier,
           start: { tier: first?.tier ?? outcome.tier, reason: outcome.startReason },
           attempts,
@@ -189,6 +201,14 @@ export class ScrapeJobs {
       throw error;
     }
   }
+}
+
+/**
+ * The session a caller's session_id names: its owner's scope and the id, so two callers that pick
+ * the same session_id never read or plant each other's cookies.
+ */
+export function scopedSessionId(owner: string, sessionId: string): string {
+  return `${createHash('sha256').update(owner).digest('hex').slice(0, 24)}:${sessionId}`;
 }
 
 function publicAttempt(attempt: TierAttempt): Attempt {

@@ -19,7 +19,14 @@ export type ScanView = (typeof ScanView)[keyof typeof ScanView];
 /** What runs a tool: a workflow (awaited), or a function in the API process. */
 type ToolRun =
   | { readonly kind: 'workflow'; readonly workflow: 'scanToken'; readonly view: ScanView }
-  | { readonly kind: 'function'; readonly fn: 'riskModel' | 'deployerReputation' };
+  | {
+      readonly kind: 'function';
+      readonly fn: 'riskModel' | 'deployerReputation' | 'queryCatalog' | 'similarTokens' | 'newsSentiment';
+    }
+  /** A long durable job: started (or joined), answered with its id, progress and result URLs. */
+  | { readonly kind: 'job'; readonly workflow: 'generateReport' }
+  /** A chain-data function over the analytics engine (chaindata/tools.ts). */
+  | { readonly kind: 'data'; readonly fn: 'analyticsQuery' | 'parquetQuery' | 'labelsQuery' | 'labelsStats' };
 
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   /** Path segment of POST /api/v1/x402-tools/{name}; stable. */

@@ -8,6 +8,7 @@ import {
   type ChainInfo,
   hasCapability,
 } from '../chains/registry.ts';
+import { AnalyticsQueryInput, LabelsQueryInput, RawQueryInput } from './dataInputs.ts';
 import { type ToolDefinition, PriceTier, ScanView } from './schema.ts';
 
 /** The registry's chains that pass `applies`, as a non-empty tuple for z.enum. */
@@ -44,6 +45,48 @@ const DeployerTarget = chainTarget(
 );
 
 const NoInput = z.object({}).strict();
+
+const ReportInput = z
+  .object({
+    kind: z.enum(['token', 'wallet']).default('token').describe('What the report is about'),
+    chain: z.enum(TOKEN_SCAN_CHAINS).describe('Chain slug, e.g. ethereum, base, devnet'),
+    address: z.string().min(1).max(128).describe('The token contract, or the wallet'),
+  })
+  .strict();
+
+const NewsSentimentInput = z
+  .object({
+    token: z.string().trim().min(1).max(128).optional().describe('A symbol, name or contract address'),
+    topic: z.string().trim().min(1).max(100).optional().describe('A word or phrase the headlines contain'),
+    limit: z.number().int().min(1).max(50).default(20).describe('How many items (1-50)'),
+  })
+  .strict()
+  .refine((input) => input.token !== undefined || input.topic !== undefined, 'Send a token or a topic');
+
+/** EVM chains: the indexer reads EVM logs. */
+const EVM_CHAINS = chainsWhere((chain) => chain.kind === ChainKind.evm);
+const CatalogQuery = z
+  .object({
+    query: z.string().trim().min(1).max(500).describe('What you want to do, in your own words'),
+    top_k: z.number().int().min(1).max(20).default(5).describe('How many tools to return (1-20)'),
+  })
+  .strict();
+
+/** EVM chains where a token's code can be fingerprinted (Solana mints share one program). */
+const FINGERPRINT_CHAINS = chainsWhere(
+  (chain) => chain.kind === ChainKind.evm && hasCapability(chain, Capability.tokenScan),
+);
+const SimilarTokensInput = chainTarget(
+  FINGERPRINT_CHAINS,
+  'EVM chain slug, e.g. ethereum, base, devnet',
+  'Token contract address',
+).extend({
+  top_k: z.number().int().min(1).max(50).default(10).describe('How many similar tokens to return (1-50)'),
+  cross_chain: z
+    .boolean()
+    .default(true)
+    .describe('Compare with tokens on every chain (default) or only this one'),
+});
 
 /**
  * Every tool Vigil sells, declared once. REST routes, prices, the discovery documents and (later)
@@ -107,6 +150,61 @@ export const TOOLS = [
     sources: 'chain RPC',
   },
   {
+    name: 'analytics_query',
+    title: 'Analytics SQL',
+    description:
+      'Read-only SQL over Vigil’s indexed chain data (DuckDB): one SELECT over the views blocks, transfers, swaps, ' +
+      'pools, pool_events, deployments and labels. Answers columns with types, rows (capped), and the elapsed time.',
+    input: AnalyticsQueryInput,
+    chains: EVM_CHAINS,
+    tier: PriceTier.premium,
+    priceUsd: 0.1,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'data', fn: 'analyticsQuery' },
+    sources: 'index',
+  },
+  {
+    name: 'parquet_query',
+    title: 'Raw chain data',
+    description:
+      'Transfers, swaps, pools, pool events or deployments by chain, address, token, block range and time range, ' +
+      'a page at a time (cursor pagination), from the indexed Parquet files.',
+    input: RawQueryInput,
+    chains: EVM_CHAINS,
+    tier: PriceTier.premium,
+    priceUsd: 0.05,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'data', fn: 'parquetQuery' },
+    sources: 'index',
+  },
+  {
+    name: 'eth_labels_query',
+    title: 'Labelled addresses',
+    description:
+      'Labelled Ethereum addresses (exchanges, phishing and hacks, tokens, burn addresses) by address, label, ' +
+      'category or name substring, with each label’s source.',
+    input: LabelsQueryInput,
+    chains: ['ethereum'],
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 5, wallet: 5 },
+    run: { kind: 'data', fn: 'labelsQuery' },
+    sources: 'labels',
+  },
+  {
+    name: 'eth_labels_stats',
+    title: 'Label statistics',
+    description:
+      'How many labels the database holds: totals, unique addresses, counts per category, label, source and chain.',
+    input: NoInput,
+    chains: ['ethereum'],
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 5, wallet: 5 },
+    run: { kind: 'data', fn: 'labelsStats' },
+    sources: 'labels',
+  },
+  {
     name: 'risk_model',
     title: 'Risk model',
     description: `How scores arise (${MODEL_VERSION}): category weights, tier bands, gates and confidence. Free.`,
@@ -117,6 +215,64 @@ export const TOOLS = [
     trials: { fingerprint: 0, wallet: 0 },
     run: { kind: 'function', fn: 'riskModel' },
     sources: 'risk model',
+  },
+  {
+    name: 'query_catalog',
+    title: 'Tool catalog search',
+    description:
+      "Natural-language search over Vigil's tool catalog: the tools that answer your question, best first, with " +
+      'their input schemas, chains and prices.',
+    input: CatalogQuery,
+    chains: [],
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 5, wallet: 5 },
+    run: { kind: 'function', fn: 'queryCatalog' },
+    sources: 'tool catalog',
+  },
+  {
+    name: 'find_similar_tokens',
+    title: 'Similar tokens',
+    description:
+      "Scanned tokens whose code is like this token's (a fingerprint of its normalised opcodes), same-chain and " +
+      'cross-chain, with the similarity and the known verdict of each; near-clones of known harmful tokens first.',
+    input: SimilarTokensInput,
+    chains: FINGERPRINT_CHAINS,
+    tier: PriceTier.basic,
+    priceUsd: 0.02,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'function', fn: 'similarTokens' },
+    sources: 'token fingerprints',
+  },
+  {
+    name: 'generate_report',
+    title: 'Research report',
+    description:
+      'A research report on a token or a wallet, written as a durable job: the token scan with its evidence, the ' +
+      "deployer's reputation, holders and concentration over time, liquidity and price history from indexed swaps " +
+      'with threat signals, similar tokens, news with sentiment and charts; every claim links to its evidence. ' +
+      'Answers the job with its progress and download URLs (JSON, Markdown, HTML, PDF).',
+    input: ReportInput,
+    chains: TOKEN_SCAN_CHAINS,
+    tier: PriceTier.elite,
+    priceUsd: 0.25,
+    trials: { fingerprint: 1, wallet: 2 },
+    run: { kind: 'job', workflow: 'generateReport' },
+    sources: 'token scan, chain index, retrieval, news',
+  },
+  {
+    name: 'get_news_sentiment',
+    title: 'News sentiment',
+    description:
+      'The latest news items about a token (symbol, name or contract address) or a topic, with the sentiment, ' +
+      'source and time of each and the aggregate.',
+    input: NewsSentimentInput,
+    chains: [],
+    tier: PriceTier.basic,
+    priceUsd: 0.01,
+    trials: { fingerprint: 3, wallet: 5 },
+    run: { kind: 'function', fn: 'newsSentiment' },
+    sources: 'news feeds',
   },
 ] as const satisfies readonly ToolDefinition[];
 

@@ -308,3 +308,14 @@ export function getChain(id: ChainId): ChainInfo {
 export function hasCapability(chain: ChainInfo, capability: Capability): boolean {
   return chain.capabilities.includes(capability);
 }
+
+const byEvmId = new Map<number, ChainInfo>(
+  CHAINS.flatMap((chain): [number, ChainInfo][] =>
+    'evmChainId' in chain && !('local' in chain && chain.local) ? [[chain.evmChainId, chain]] : [],
+  ),
+);
+
+/** The covered (non-local) chain with this EVM chain id. */
+export function chainByEvmId(evmChainId: number): ChainInfo | undefined {
+  return byEvmId.get(evmChainId);
+}

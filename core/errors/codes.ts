@@ -46,7 +46,31 @@ export const ErrorCodes = {
     status: 401,
     title: 'Unauthorized',
     description:
-      'The X-API-Key is not one this deployment knows, or a route needs a caller identity (an API key).',
+      'The X-API-Key is not one this deployment knows, or a route needs a caller identity (an API key). The ' +
+      'facilitator answers it to /verify, /settle and /refund without a caller token.',
+  },
+  wallet_proof_invalid: {
+    status: 401,
+    title: 'Wallet proof invalid',
+    description:
+      'The signed sign-in message (EIP-4361) or the X-Wallet-Proof token was refused; `reason` says why: ' +
+      '`malformed`, `wrong_domain`, `bad_signature`, `nonce_unknown` (never issued, expired or already used), ' +
+      '`expired`, `not_yet_valid`, or `token_unknown` (the proof token expired or was revoked). Sign a new message.',
+  },
+  trial_unavailable: {
+    status: 402,
+    title: 'Trial unavailable',
+    description:
+      'Anonymous use of this route is trial-gated and no free call is left: send X-Client-ID (or X-Wallet-Proof) ' +
+      'while the rolling window has calls (`reason`: `no_client_id` or `exhausted`, with `trial_resets_at`), or ' +
+      'an X-API-Key. `pay_at` names the paid tool that answers the same question per call with x402.',
+  },
+  job_not_owned: {
+    status: 403,
+    title: 'Not your job',
+    description:
+      'Only a caller that started or joined a job (the same API key, or the same network fingerprint) or an ' +
+      'operator key may cancel it; anonymous callers read only the jobs they started or joined.',
   },
   payment_required: {
     status: 402,
@@ -121,6 +145,33 @@ export const ErrorCodes = {
     title: 'Rate limiting unavailable',
     description: 'Redis could not count the request and rate limits are configured to fail closed.',
   },
+  store_unavailable: {
+    status: 503,
+    title: 'Store unavailable',
+    description:
+      'A store this answer depends on (Redis) did not answer, so nothing was served for free and nothing was ' +
+      'charged; retry after the Retry-After delay.',
+  },
+  sql_rejected: {
+    status: 400,
+    title: 'SQL rejected',
+    description:
+      'analytics_query runs exactly one read-only SELECT (or WITH ... SELECT) over Vigil’s views; `reason` says what was refused: ' +
+      'another statement kind, several statements, a table that is not a view, a file or URL table function, a settings function.',
+  },
+  query_failed: {
+    status: 422,
+    title: 'Query failed',
+    description:
+      'The query was allowed but did not answer: `reason` is timeout (cancelled at the time limit), memory (past the memory limit), ' +
+      'too_large (the answer exceeds the size limit) or error (DuckDB refused it, e.g. an unknown column).',
+  },
+  analytics_unavailable: {
+    status: 503,
+    title: 'Analytics unavailable',
+    description:
+      'The analytics engine is busy (every query slot taken) or could not be opened; retry after Retry-After.',
+  },
   not_found: { status: 404, title: 'Not found', description: 'No route answers this path.' },
   job_not_found: {
     status: 404,
@@ -131,6 +182,13 @@ export const ErrorCodes = {
     status: 405,
     title: 'Method not allowed',
     description: 'The path exists but not for this HTTP method; the Allow header lists the methods it takes.',
+  },
+  report_not_ready: {
+    status: 409,
+    title: 'Report not ready',
+    description:
+      'The report is still being written, so it has no file to download yet. `events_url` streams its progress; ' +
+      'retry after it completes.',
   },
   job_not_running: {
     status: 409,
@@ -164,12 +222,25 @@ export const ErrorCodes = {
   payload_too_large: {
     status: 413,
     title: 'Payload too large',
-    description: 'The request body exceeds the limit.',
+    description:
+      'The request body exceeds the limit: 64 KiB for JSON requests, RETRIEVAL_MAX_DOCUMENT_BYTES for a document sent to ingest.',
   },
   unsupported_media_type: {
     status: 415,
     title: 'Unsupported media type',
-    description: 'Send JSON bodies with Content-Type: application/json.',
+    description:
+      'Send JSON bodies with Content-Type: application/json; ingest also takes text/plain, text/markdown and text/html.',
+  },
+  empty_document: {
+    status: 422,
+    title: 'Empty document',
+    description: 'The document has no text to index (empty, or only whitespace and markup).',
+  },
+  index_unavailable: {
+    status: 503,
+    title: 'Index unavailable',
+    description:
+      'The vector store or the embedding model could not answer; `/healthz` says which. Retry after the Retry-After delay.',
   },
   internal_error: {
     status: 500,

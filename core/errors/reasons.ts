@@ -34,19 +34,31 @@ export const Reason = {
   paymentsNotConfigured: 'payments_not_configured',
   refundFailed: 'refund_failed',
   rateLimitUnavailable: 'rate_limit_unavailable',
+  walletProofInvalid: 'wallet_proof_invalid',
+  trialUnavailable: 'trial_unavailable',
+  storeUnavailable: 'store_unavailable',
   // Jobs.
   jobNotFound: 'job_not_found',
   jobNotRunning: 'job_not_running',
+  jobNotOwned: 'job_not_owned',
+  reportNotReady: 'report_not_ready',
   // The scraper.
   urlNotAllowed: 'url_not_allowed',
   scrapeBlocked: 'scrape_blocked',
   scrapeFailed: 'scrape_failed',
   scrapeTimeout: 'scrape_timeout',
+  // Retrieval.
+  emptyDocument: 'empty_document',
+  indexUnavailable: 'index_unavailable',
   // The service and what it depends on.
   internalError: 'internal_error',
   notReady: 'not_ready',
   chainUnreachable: 'chain_unreachable',
   engineUnavailable: 'engine_unavailable',
+  // Chain data and analytics SQL.
+  sqlRejected: 'sql_rejected',
+  queryFailed: 'query_failed',
+  analyticsUnavailable: 'analytics_unavailable',
   // Why a job that ran did not complete (never an HTTP problem of their own).
   engineError: 'engine_error',
   allEnginesFailed: 'all_engines_failed',
@@ -54,6 +66,12 @@ export const Reason = {
   terminated: 'terminated',
   timedOut: 'timed_out',
   failed: 'failed',
+  fetchFailed: 'fetch_failed',
+  bodyExpired: 'body_expired',
+  scraperRefused: 'scraper_refused',
+  reportSectionUnavailable: 'report_section_unavailable',
+  narrativeModelFailed: 'narrative_model_failed',
+  reportScanFailed: 'report_scan_failed',
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -65,6 +83,12 @@ export const JOB_ONLY_REASONS = [
   Reason.terminated,
   Reason.timedOut,
   Reason.failed,
+  Reason.fetchFailed,
+  Reason.bodyExpired,
+  Reason.scraperRefused,
+  Reason.reportSectionUnavailable,
+  Reason.narrativeModelFailed,
+  Reason.reportScanFailed,
 ] as const;
 type JobOnlyReason = (typeof JOB_ONLY_REASONS)[number];
 

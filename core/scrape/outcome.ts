@@ -35,6 +35,8 @@ export interface PageRef {
   contentType: string;
   /** Size of the converted content in bytes. */
   bytes: number;
+  /** The stored value is a `{ content, links?, chunks? }` envelope, not the bare content. */
+  extras?: boolean;
 }
 
 export interface TierAttempt {
@@ -51,10 +53,28 @@ export interface TierAttempt {
   page?: PageRef;
 }
 
+/** A link of the scraped content (include_links). */
+export interface PageLink {
+  text: string;
+  href: string;
+}
+
+/** How the page is converted, beyond its format (the LLM options of a scrape request). */
+export interface ConvertOptions {
+  /** false: the whole page instead of its main content. */
+  onlyMainContent: boolean;
+  /** Add the content's links as a list. */
+  includeLinks: boolean;
+  /** Add heading-aware chunks of the content (true: default sizes). */
+  chunks?: true | { maxChars?: number; overlapChars?: number };
+}
+
 export interface ScrapeJobInput {
   jobId: string;
   url: string;
   format: ScrapeFormat;
+  /** Absent in jobs started before the options existed: the defaults apply. */
+  options?: ConvertOptions;
   waitFor?: string;
   screenshot: boolean;
   sessionId?: string;

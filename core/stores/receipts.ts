@@ -40,6 +40,22 @@ export const PaymentReceipt = z
   .meta({ id: 'PaymentReceipt' });
 export type PaymentReceipt = z.infer<typeof PaymentReceipt>;
 
+/**
+ * A receipt as anyone may read it by its transaction hash or payment id (both public: the hash is
+ * on chain, the id derives from the payload the chain reveals). It leaves out what links the
+ * payment to its buyer: the invoice (whose id reads the invoice and its paid result) and the API
+ * key. The key's own history still has both.
+ */
+export const PublicReceipt = PaymentReceipt.omit({ invoice_id: true, api_key_id: true }).meta({
+  id: 'PublicReceipt',
+});
+export type PublicReceipt = z.infer<typeof PublicReceipt>;
+
+export function publicReceipt(receipt: PaymentReceipt): PublicReceipt {
+  const { invoice_id: _invoice, api_key_id: _apiKey, ...shown } = receipt;
+  return shown;
+}
+
 interface ReceiptDocument extends PaymentReceipt {
   _id: string;
 }
@@ -61,12 +77,25 @@ export class ReceiptStore {
     this.#redis = redis;
   }
 
+  /**
+   * The lookups receipts are read by: transaction hash (receipts, refunds: an unknown hash must
+   * not scan the collection), API key (usage, history), payer and invoice.
+   */
   async ensureIndexes(): Promise<void> {
     const receipts = this.#db.collection<ReceiptDocument>(COLLECTION);
     await Promise.all([
-      receipts.createIndex({ transaction: 1 }),
-      receipts.createIndex({ api_key_id: 1, created_at: -1 }),
+      receipts.createIndex({ transaction: 1 }, { name: 'by_transaction' }),
+      receipts.createIndex({ api_key_id: 1, created_at: -1 }, { name: 'by_api_key' }),
+      receipts.createIndex({ payer: 1, created_at: -1 }, { name: 'by_payer' }),
+      receipts.createIndex({ invoice_id: 1 }, { name: 'by_invoice' }),
     ]);
+  }
+
+  /** How many settled payments name this transaction (one, unless records were tampered with). */
+  async countSettledByTransaction(hash: string): Promise<number> {
+    return this.#db
+      .collection<ReceiptDocument>(COLLECTION)
+      .countDocuments({ transaction: hash, status: 'settled' }, { limit: 2 });
   }
 
   /** Writes or replaces the receipt of a payment; safe to repeat (activities retry). */

@@ -22,5 +22,9 @@ export const JobKind = {
   paymentSettlement: 'payment_settlement',
   pageScrape: 'page_scrape',
   paymentRefund: 'payment_refund',
+  chainIndex: 'chain_index',
+  chainBackfill: 'chain_backfill',
+  documentIngest: 'document_ingest',
+  report: 'report',
 } as const;
 export type JobKind = (typeof JobKind)[keyof typeof JobKind];

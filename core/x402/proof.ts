@@ -78,8 +78,11 @@ function rawProof(headers: ProofHeaders): string | undefined {
 /** Like readPaymentProof, and a Solana exact transaction is a proof too (the tool gateway takes both). */
 export function readAnyPaymentProof(headers: ProofHeaders): AnyProof | undefined {
   const raw = rawProof(headers);
-  if (raw === undefined) return undefined;
-  const payload = decodePayload(raw);
+  return raw === undefined ? undefined : proofOfPayload(decodePayload(raw));
+}
+
+/** The proof a decoded payment payload carries (EVM or Solana); throws PaymentProofError when none. */
+export function proofOfPayload(payload: PaymentPayload): AnyProof {
   if (!isSolanaNetwork(payload.accepted.network)) return decodedEvm(payload);
   const exact = ExactSvmPayload.safeParse(payload.payload);
   let decoded: { messageHash: string; payer: string } | undefined;

@@ -19,6 +19,14 @@ export const PaymentReason = {
   nonceUsed: 'invalid_exact_evm_nonce_already_used',
   insufficientBalance: 'invalid_exact_evm_insufficient_balance',
   amountAboveLimit: 'amount_above_limit',
+  /** Below the smallest price: nothing Vigil sells costs less, so it is no payment of ours. */
+  amountBelowMinimum: 'amount_below_minimum',
+  /** The payment goes to an address that is not one of this deployment's payees. */
+  recipientNotAccepted: 'recipient_not_accepted',
+  /** The requirements' EIP-712 domain (extra.name, extra.version) is not the asset's own. */
+  domainMismatch: 'invalid_exact_evm_eip712_domain_mismatch',
+  /** A refund that does not send a settled payment back to its payer, once. */
+  refundNotAllowed: 'refund_not_allowed',
   settlementPending: 'settlement_pending',
   unexpectedVerify: 'unexpected_verify_error',
   unexpectedSettle: 'unexpected_settle_error',
@@ -44,6 +52,10 @@ export const TERMINAL_SETTLE_REASONS: readonly string[] = [
   PaymentReason.validityTooLong,
   PaymentReason.nonceUsed,
   PaymentReason.amountAboveLimit,
+  PaymentReason.amountBelowMinimum,
+  PaymentReason.recipientNotAccepted,
+  PaymentReason.domainMismatch,
+  PaymentReason.refundNotAllowed,
   'invalid_exact_evm_signature',
   'invalid_exact_evm_payload_signature',
   'invalid_exact_evm_payload_authorization_valid_after',

@@ -1,6 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import {
   type Abi,
   type Address,
@@ -17,6 +16,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { compileContracts } from './compile.ts';
 import { createDevnetClient } from './client.ts';
+import { writeSecretFile } from '../stack/secretFiles.ts';
 
 /**
  * The devnet's USDC: Circle's FiatTokenV2_2 (EIP-3009 transferWithAuthorization, EIP-712 domain
@@ -186,8 +186,7 @@ export async function loadOrDeployPaymentToken(rpcUrl: string, file: string): Pr
     // Missing, unreadable or from another chain: deploy afresh.
   }
   const token = await deployPaymentToken(rpcUrl);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(`${file}.tmp`, `${JSON.stringify(token, null, 2)}\n`);
-  await rename(`${file}.tmp`, file);
+  // The owner's key is in it: owner-only.
+  await writeSecretFile(file, `${JSON.stringify(token, null, 2)}\n`);
   return token;
 }

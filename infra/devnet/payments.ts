@@ -1,10 +1,10 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { type Address, type Hex, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { createDevnetClient } from './client.ts';
 import { deployPaymentToken, PaymentTokenInfo } from './paymentToken.ts';
+import { writeSecretFile } from '../stack/secretFiles.ts';
 
 /** What the embedded stack needs for x402 payments on the devnet. */
 export const DevnetPayments = z.object({
@@ -20,8 +20,8 @@ export type DevnetPayments = z.infer<typeof DevnetPayments>;
 
 /**
  * The saved setup when the chain still holds the token; otherwise deploys the USDC, makes a
- * facilitator signer and a payee (whose key signs refunds), and saves them. The signer's gas
- * balance is topped up each time.
+ * facilitator signer and a payee (whose key signs refunds), and saves them (owner-only: the file
+ * holds private keys). The signer's gas balance is topped up each time.
  */
 export async function loadOrDeployPayments(rpcUrl: string, file: string): Promise<DevnetPayments> {
   const client = createDevnetClient(rpcUrl);
@@ -43,10 +43,9 @@ export async function loadOrDeployPayments(rpcUrl: string, file: string): Promis
       payTo: privateKeyToAccount(payToKey).address,
       payToKey,
     };
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(`${file}.tmp`, `${JSON.stringify(payments, null, 2)}\n`);
-    await rename(`${file}.tmp`, file);
   }
+  // Rewritten each time: a file an earlier version left readable by others is made private.
+  await writeSecretFile(file, `${JSON.stringify(payments, null, 2)}\n`);
   await client.setBalance({
     address: privateKeyToAccount(payments.facilitatorKey as Hex).address,
     value: parseEther('1000'),

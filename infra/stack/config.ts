@@ -12,6 +12,10 @@ export const StackEnv = z.object({
   VIGIL_ANVIL_PORT: IntEnv(1, 65_535).default(8545),
   VIGIL_FACILITATOR_PORT: IntEnv(1, 65_535).default(3002),
   VIGIL_SCRAPER_PORT: IntEnv(1, 65_535).default(3005),
+  VIGIL_RETRIEVAL_PORT: IntEnv(1, 65_535).default(3003),
+  VIGIL_MCP_PORT: IntEnv(1, 65_535).default(3006),
+  /** Ingest Vigil's docs and the check catalog into the retrieval index once the stack is up. */
+  VIGIL_KNOWLEDGE: BoolEnv.default(true),
   /** The local Solana devnet's JSON-RPC front (LiteSVM, in the launcher's process). */
   VIGIL_SOLANA_PORT: IntEnv(1, 65_535).default(8899),
   /** Run the demo scans once the stack is up. */

@@ -68,14 +68,21 @@ export async function startTemporal(options: {
   return { address, process };
 }
 
-/** redis-server on loopback; `dir` set = persistent (append-only file), else memory only. */
+/**
+ * redis-server on loopback; `dir` set = persistent (append-only file), else memory only. An
+ * `aclFile` gives it users (its `default` user then decides what a client without credentials
+ * may do); `probeUrl` is how readiness is probed then (a URL with one of those users).
+ */
 export async function startRedis(options: {
   port: number;
   dir?: string;
   logFile?: string;
+  aclFile?: string;
+  probeUrl?: string;
 }): Promise<RunningService> {
   const bin = requireTool('redis-server', 'or set REDIS_URL');
   const args = ['--port', String(options.port), '--bind', '127.0.0.1', '--protected-mode', 'yes'];
+  if (options.aclFile) args.push('--aclfile', options.aclFile);
   if (options.dir) {
     mkdirSync(options.dir, { recursive: true });
     args.push('--dir', options.dir, '--appendonly', 'yes', '--save', '');
@@ -89,7 +96,7 @@ export async function startRedis(options: {
     args,
     ...(options.logFile ? { logFile: options.logFile } : {}),
     ready: async () => {
-      const redis = new Redis(address, {
+      const redis = new Redis(options.probeUrl ?? address, {
         lazyConnect: true,
         maxRetriesPerRequest: 0,
         retryStrategy: () => null,
@@ -108,12 +115,14 @@ export async function startRedis(options: {
 
 /**
  * A MongoDB-wire server on loopback: mongod when installed, otherwise FerretDB with its SQLite
- * backend (built by infra/provision.sh). Data lives in `dir`.
+ * backend (built by infra/provision.sh). Data lives in `dir`. With `auth`, clients must
+ * authenticate (SCRAM) as that user of the admin database; the embedded stack runs without.
  */
 export async function startMongo(options: {
   port: number;
   dir: string;
   logFile?: string;
+  auth?: { username: string; password: string };
 }): Promise<RunningService> {
   mkdirSync(options.dir, { recursive: true });
   const mongod = resolveTool('mongod');
@@ -122,7 +131,16 @@ export async function startMongo(options: {
     ? ([
         'mongod',
         mongod,
-        ['--dbpath', options.dir, '--port', String(options.port), '--bind_ip', '127.0.0.1', '--quiet'],
+        [
+          '--dbpath',
+          options.dir,
+          '--port',
+          String(options.port),
+          '--bind_ip',
+          '127.0.0.1',
+          '--quiet',
+          ...(options.auth ? ['--auth'] : []),
+        ],
       ] as const)
     : ([
         'ferretdb',
@@ -135,6 +153,14 @@ export async function startMongo(options: {
           '--telemetry=disable',
           '--debug-addr=-',
           '--log-level=warn',
+          ...(options.auth
+            ? [
+                '--test-enable-new-auth',
+                `--setup-username=${options.auth.username}`,
+                `--setup-password=${options.auth.password}`,
+                '--setup-database=admin',
+              ]
+            : []),
         ],
       ] as const);
   const process = await spawnService({
@@ -152,5 +178,18 @@ export async function startMongo(options: {
       }
     },
   });
+  // mongod's first user comes through its localhost exception (FerretDB made it at setup).
+  if (options.auth && mongod) {
+    const client = new MongoClient(address, { serverSelectionTimeoutMS: 2_000 });
+    try {
+      await client.db('admin').command({
+        createUser: options.auth.username,
+        pwd: options.auth.password,
+        roles: ['root'],
+      });
+    } finally {
+      await client.close();
+    }
+  }
   return { address, process };
 }

@@ -1,21 +1,29 @@
 // `npm start`: the whole embedded stack on loopback, a demo scan, and a clean stop on Ctrl-C.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from '../../core/config/env.ts';
 import { startAnvil } from '../devnet/anvil.ts';
-import { loadOrDeployScenario, type Scenario, scenarioGenesisTimestamp } from '../devnet/scenario.ts';
+import { loadOrDeployScenario, scenarioGenesisTimestamp } from '../devnet/scenario.ts';
 import { loadOrDeployPayments } from '../devnet/payments.ts';
 import { startSolanaDevnet } from '../devnet/solana/devnet.ts';
 import { StackEnv } from './config.ts';
 import { runDemo } from './demo.ts';
+import { ingestKnowledge } from './knowledge.ts';
 import { type ManagedProcess, portOpen, REPO_ROOT, spawnService } from './processes.ts';
+import { makePrivateDir, writeSecretFileSync } from './secretFiles.ts';
+import { localApiKey, writeStackFile } from './stackFiles.ts';
 import { startMongo, startRedis, startTemporal } from './services.ts';
+import { Client, Connection } from '@temporalio/client';
+import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
+import { followerInput, IndexerEnv, startIndexers } from './indexers.ts';
 
 const env = parseEnv(StackEnv);
 const dataDir = path.resolve(env.VIGIL_DATA_DIR ?? path.join(REPO_ROOT, '.data'));
 const logDir = path.join(dataDir, 'logs');
-mkdirSync(logDir, { recursive: true });
+// The stack's state holds keys and tokens (and its stores' data): readable by its owner only.
+makePrivateDir(dataDir);
+mkdirSync(logDir, { recursive: true, mode: 0o700 });
 // The terminal may be gone while we stop (the shell that ran us was killed): writing to it must
 // never crash the launcher half-way through stopping its children.
 process.stdout.on('error', () => undefined);
@@ -86,6 +94,8 @@ async function main(): Promise<void> {
     local.solana && assertFree(env.VIGIL_SOLANA_PORT, 'the Solana devnet', 'VIGIL_SOLANA_PORT'),
     assertFree(env.PORT, 'the backend', 'PORT'),
     assertFree(env.VIGIL_SCRAPER_PORT, 'the scraper', 'VIGIL_SCRAPER_PORT'),
+    assertFree(env.VIGIL_RETRIEVAL_PORT, 'the retrieval service', 'VIGIL_RETRIEVAL_PORT'),
+    assertFree(env.VIGIL_MCP_PORT, 'the MCP server', 'VIGIL_MCP_PORT'),
   ]);
 
   say(`starting the embedded stack (data in ${dataDir})`);
@@ -140,6 +150,8 @@ async function main(): Promise<void> {
     facilitator: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
     docs: `http://127.0.0.1:${env.PORT}/docs`,
     scraper: `http://127.0.0.1:${env.VIGIL_SCRAPER_PORT}`,
+    retrieval: `http://127.0.0.1:${env.VIGIL_RETRIEVAL_PORT}`,
+    mcp: `http://127.0.0.1:${env.VIGIL_MCP_PORT}/mcp`,
     temporal: temporal?.address ?? env.TEMPORAL_ADDRESS ?? '',
     temporal_ui: local.temporal ? `http://127.0.0.1:${env.VIGIL_TEMPORAL_UI_PORT}` : null,
     redis: redis?.address ?? env.REDIS_URL ?? '',
@@ -149,6 +161,11 @@ async function main(): Promise<void> {
   };
 
   const apiKey = localApiKey(path.join(dataDir, 'local-api-key'));
+  // The facilitator answers the backend and the payments pool only: a token each, new every start.
+  const callerTokens = {
+    backend: randomBytes(24).toString('hex'),
+    payments: randomBytes(24).toString('hex'),
+  };
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     // A Pro-tier key for this machine's user and the demo, beside any configured keys.
@@ -164,6 +181,10 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     VIGIL_DATA_DIR: dataDir,
     FACILITATOR_URL: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
+    SCRAPER_URL: `http://127.0.0.1:${env.VIGIL_SCRAPER_PORT}`,
+    RETRIEVAL_URL: `http://127.0.0.1:${env.VIGIL_RETRIEVAL_PORT}`,
+    MCP_PUBLIC_URL: `http://127.0.0.1:${env.VIGIL_MCP_PORT}`,
+    MCP_BACKEND_URL: `http://127.0.0.1:${env.PORT}`,
     X402_NETWORK: `eip155:${scenario.chainId}`,
     X402_ASSET: payments.token.address,
     X402_PAY_TO: payments.payTo,
@@ -182,12 +203,17 @@ async function main(): Promise<void> {
       FACILITATOR_CHAIN: 'devnet',
       FACILITATOR_PRIVATE_KEY: payments.facilitatorKey,
       FACILITATOR_ASSETS: payments.token.address,
+      FACILITATOR_PAY_TO: payments.payTo,
+      FACILITATOR_CALLERS: Object.entries(callerTokens)
+        .map(([name, token]) => `${name}:${token}`)
+        .join(','),
       // The local Solana devnet poses as Solana devnet's id (FACILITATOR_SVM_NETWORK's default).
       ...(solana
         ? {
             FACILITATOR_SVM_RPC_URL: solana.url,
             FACILITATOR_SVM_PRIVATE_KEY: solana.payments.feePayer.secretKey,
             FACILITATOR_SVM_ASSETS: solana.payments.mint,
+            FACILITATOR_SVM_PAY_TO: solana.payments.payTo.address,
           }
         : {}),
       // anvil mines each transaction at once: poll for receipts often.
@@ -198,12 +224,12 @@ async function main(): Promise<void> {
   });
   track('facilitator', facilitator);
   const node = process.execPath;
-  const [backend, scraper, workers] = await Promise.all([
+  const [backend, scraper, retrieval, mcp, workers] = await Promise.all([
     spawnService({
       name: 'backend',
       command: node,
       args: [path.join(REPO_ROOT, 'api', 'backend', 'server.ts')],
-      env: childEnv,
+      env: { ...childEnv, FACILITATOR_AUTH_TOKEN: callerTokens.backend },
       logFile: path.join(logDir, 'backend.log'),
       ready: async () => (await fetch(`${urls.api}/ready`)).ok,
     }),
@@ -216,11 +242,34 @@ async function main(): Promise<void> {
       ready: async () => (await fetch(`${urls.scraper}/healthz`)).ok,
     }),
     spawnService({
+      name: 'retrieval',
+      command: node,
+      args: [path.join(REPO_ROOT, 'api', 'retrieval', 'server.ts')],
+      env: { ...childEnv, PORT: String(env.VIGIL_RETRIEVAL_PORT) },
+      logFile: path.join(logDir, 'retrieval.log'),
+      readyTimeoutMs: 120_000,
+      ready: async () => (await fetch(`${urls.retrieval}/healthz`)).ok,
+    }),
+    spawnService({
+      name: 'mcp',
+      command: node,
+      args: [path.join(REPO_ROOT, 'api', 'mcp', 'server.ts')],
+      env: { ...childEnv, PORT: String(env.VIGIL_MCP_PORT) },
+      logFile: path.join(logDir, 'mcp.log'),
+      readyTimeoutMs: 120_000,
+      // Ready once it answers and reaches the backend.
+      ready: async () => (await fetch(`http://127.0.0.1:${env.VIGIL_MCP_PORT}/healthz`)).ok,
+    }),
+    spawnService({
       name: 'workers',
       command: node,
       args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'all'],
       // The payee's key: the payments pool signs refunds of charged empty results with it.
-      env: { ...childEnv, X402_PAYEE_PRIVATE_KEY: payments.payToKey },
+      env: {
+        ...childEnv,
+        X402_PAYEE_PRIVATE_KEY: payments.payToKey,
+        FACILITATOR_AUTH_TOKEN: callerTokens.payments,
+      },
       logFile: path.join(logDir, 'workers.log'),
       readyTimeoutMs: 120_000,
       ready: (output) => Promise.resolve(output.includes('vigil worker: polling')),
@@ -228,13 +277,16 @@ async function main(): Promise<void> {
   ]);
   track('backend', backend);
   track('scraper', scraper);
+  track('retrieval', retrieval);
+  track('mcp', mcp);
   track('workers', workers);
+  const following = await followChains(urls.temporal);
 
   const stackFile = path.join(dataDir, 'stack.json');
   const solanaMints = solana
     ? Object.fromEntries(Object.entries(solana.mints).map(([key, mint]) => [key, mint.address]))
     : {};
-  writeStackFile(stackFile, urls, scenario, solanaMints, apiKey);
+  writeStackFile(stackFile, { urls, scenario, solanaMints, apiKey, processes: processList() });
   say('ready');
   for (const [name, url] of Object.entries(urls)) if (url) say(`  ${name.padEnd(12)} ${url}`);
   say(`  ${'api_key'.padEnd(12)} ${apiKey}  (Pro tier rate limits; send as X-API-Key)`);
@@ -250,48 +302,47 @@ async function main(): Promise<void> {
     );
     // Devnet keys only: the funded payers an x402 client can pay with (see docs/x402.md).
     const paymentsFile = path.join(dataDir, 'devnet', 'solana-payments.json');
-    writeFileSync(paymentsFile, `${JSON.stringify(solana.payments, null, 2)}\n`, { mode: 0o600 });
+    writeSecretFileSync(paymentsFile, `${JSON.stringify(solana.payments, null, 2)}\n`);
     say(
       `solana payments: mint ${solana.payments.mint} → ${solana.payments.payTo.address} (fee payer ${solana.payments.feePayer.address}; ${solana.payments.payers.length} funded payers in ${paymentsFile})`,
     );
   }
+  say(
+    `indexing ${following.join(', ')} from block ${indexerEnv.INDEXER_START_BLOCK} into ${path.join(dataDir, 'chaindata')} (progress: the indexChain workflow in the Temporal UI)`,
+  );
   say(`(written to ${stackFile})`);
 
   if (env.VIGIL_DEMO) await runDemo({ api: urls.api, apiKey, scenario, solanaMints, say });
+  // After the scans, so embedding the docs does not slow them down on a small machine.
+  if (env.VIGIL_KNOWLEDGE) await ingestKnowledge({ retrieval: urls.retrieval, say });
   say('running; Ctrl-C stops everything');
-  writeStackFile(stackFile, urls, scenario, solanaMints, apiKey, 'running');
+  writeStackFile(stackFile, { urls, scenario, solanaMints, apiKey, processes: processList() }, 'running');
 }
 
-function writeStackFile(
-  file: string,
-  urls: Record<string, string | null>,
-  scenario: Scenario,
-  solanaMints: Record<string, string>,
-  apiKey: string,
-  state = 'ready',
-): void {
-  const processes = running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
-  const tokens = Object.fromEntries(
-    Object.entries(scenario.tokens).map(([key, token]) => [
-      key,
-      { address: token.address, symbol: token.symbol, kind: token.kind },
-    ]),
-  );
-  writeFileSync(
-    file,
-    `${JSON.stringify({ state, pid: process.pid, urls, api_key: apiKey, chain: 'devnet', chain_id: scenario.chainId, dex: scenario.dex, tokens, solana_mints: solanaMints, processes }, null, 2)}\n`,
-  );
-}
+const indexerEnv = parseEnv(IndexerEnv);
 
-/** This data folder's own API key: made once, kept with the rest of the stack's state. */
-function localApiKey(file: string): string {
-  if (existsSync(file)) {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (/^[0-9a-f]{32,}$/.test(kept)) return kept;
+/** Starts (or joins, on a restart) the follower of each INDEXER_CHAINS chain on the ingest pool. */
+async function followChains(temporalAddress: string): Promise<string[]> {
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection, namespace: indexerEnv.TEMPORAL_NAMESPACE });
+    const chains = indexerEnv.INDEXER_CHAINS.split(',')
+      .map((chain) => chain.trim())
+      .filter(Boolean);
+    await startIndexers(
+      client,
+      taskQueueName(TaskQueue.ingest, indexerEnv.TASK_QUEUE_PREFIX),
+      chains.map((chain) => followerInput(indexerEnv, chain)),
+      indexerEnv.TASK_QUEUE_PREFIX,
+    );
+    return chains;
+  } finally {
+    await connection.close();
   }
-  const key = randomBytes(24).toString('hex');
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return key;
+}
+
+function processList() {
+  return running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
 }
 
 main().catch((error: unknown) => {

@@ -106,10 +106,11 @@ export function reputationChecks(reputation: DeployerReputation, scanned?: Addre
   const age = reputation.age_seconds;
   const funding: Evidence = {
     kind: 'call',
-    summary: `first funded at block ${reputation.first_seen_block ?? '?'} by ${reputation.funded_by ?? 'unknown'}; ${age === null ? 'age unknown' : `${Math.round(age / 3600)} h before block ${block}`}`,
+    summary: `first funded at block ${reputation.first_seen_block ?? '?'} by ${reputation.funded_by ?? 'unknown'}${labelled(reputation)}; ${age === null ? 'age unknown' : `${Math.round(age / 3600)} h before block ${block}`}`,
     data: {
       first_seen_block: reputation.first_seen_block,
       funded_by: reputation.funded_by,
+      funded_by_labels: labelled(reputation).replace(/^ \(labelled |\)$/g, '') || null,
       age_seconds: age,
     },
     block,
@@ -132,4 +133,11 @@ export function reputationChecks(reputation: DeployerReputation, scanned?: Addre
           }),
   );
   return checks;
+}
+
+/** " (labelled phish-hack: Fake_Phishing5)" when the funder carries labels. */
+function labelled(reputation: DeployerReputation): string {
+  const labels = reputation.funded_by_labels ?? [];
+  if (labels.length === 0) return '';
+  return ` (labelled ${labels.map((label) => (label.name_tag ? `${label.label}: ${label.name_tag}` : label.label)).join(', ')})`;
 }

@@ -1,3 +1,4 @@
+import { FLAGGED_CATEGORIES, type LabelEvidence, labelsOnChain } from '../../chaindata/labels/labelIndex.ts';
 import {
   type Address,
   getAddress,
@@ -57,6 +58,8 @@ export interface DeployerReputation {
   first_seen_block: string | null;
   /** Sender of the transaction that first funded the wallet; `genesis` for a genesis allocation. */
   funded_by: string | null;
+  /** The funder's labels on this chain (exchange, phish-hack, ...), from Vigil's label sources. */
+  funded_by_labels: LabelEvidence[];
   nonce: number;
   /** Contracts made by the wallet (CREATE, nonces scanned), and the tokens among them analysed. */
   contracts_deployed: number;
@@ -144,6 +147,13 @@ export async function deployerReputation(
   take(honeypots * model.perHoneypot, `${honeypots} honeypot token(s)`);
   if (ageSeconds !== null && ageSeconds < model.freshSeconds)
     take(model.freshWallet, `wallet first funded ${Math.round(ageSeconds / 3600)} h before`);
+  const fundedByLabels = funding && funding !== 'genesis' ? labelsOnChain(chain.evmChainId, funding) : [];
+  const flagged = fundedByLabels.filter((label) => FLAGGED_CATEGORIES.has(label.category));
+  if (flagged.length > 0)
+    take(
+      model.fundedByFlagged,
+      `first funded by ${funding}, labelled ${flagged.map((label) => `${label.label}${label.name_tag ? ` (${label.name_tag}, ${label.source})` : ` (${label.source})`}`).join(', ')}`,
+    );
   if (contracts.length > model.manyTokens)
     take(model.manyTokensPenalty, `${contracts.length} contracts deployed (more than ${model.manyTokens})`);
   score = Math.max(0, Math.min(100, score));
@@ -156,6 +166,7 @@ export async function deployerReputation(
     age_seconds: ageSeconds,
     first_seen_block: firstSeen?.number.toString() ?? null,
     funded_by: funding ?? null,
+    funded_by_labels: fundedByLabels,
     nonce,
     contracts_deployed: contracts.length,
     tokens,

@@ -1,11 +1,11 @@
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
-import { launchOptions } from './launchOptions.ts';
+import { type BrowserLaunch, launchOptions } from './launchOptions.ts';
+import { RendererMemoryGuard } from './rendererMemory.ts';
 import { Semaphore } from './semaphore.ts';
 
 export interface BrowserPoolOptions {
-  executablePath: string;
-  /** Every context's traffic goes through this proxy (the egress guard) unless it names another. */
-  proxyServer: string;
+  /** How Chromium is launched: its binary, default proxy (the egress guard), sandbox and limits. */
+  launch: BrowserLaunch;
   /** Contexts open at once; more wait (throughput is flat beyond ~1 per core). */
   maxContexts: number;
   /** A browser serves this many contexts, then is replaced once its last context closes. */
@@ -38,6 +38,7 @@ interface Generation {
 export class BrowserPool {
   readonly #options: BrowserPoolOptions;
   readonly #slots: Semaphore;
+  readonly #memory: RendererMemoryGuard;
   #current: Generation | undefined;
   #launching: Promise<Generation> | undefined;
   #launches = 0;
@@ -48,6 +49,10 @@ export class BrowserPool {
   constructor(options: BrowserPoolOptions) {
     this.#options = options;
     this.#slots = new Semaphore(options.maxContexts);
+    this.#memory = new RendererMemoryGuard(
+      options.launch.maxMemoryMb * 1024 * 1024,
+      () => this.#slots.held > 0,
+    );
   }
 
   /** Runs `use` in a new context; the context is closed whatever happens. */
@@ -74,7 +79,9 @@ export class BrowserPool {
         signal.removeEventListener('abort', closeOnAbort);
       }
     } catch (error) {
+      // A job cancelled (its context closed under it) says nothing about the browser's health.
       if (
+        !signal.aborted &&
         error instanceof Error &&
         /Target .*closed|browser has been closed|Browser closed/i.test(error.message)
       )
@@ -105,10 +112,9 @@ export class BrowserPool {
 
   async #launch(): Promise<Generation> {
     try {
-      const browser = await chromium.launch(
-        launchOptions(this.#options.executablePath, this.#options.proxyServer),
-      );
+      const browser = await chromium.launch(launchOptions(this.#options.launch));
       this.#launches++;
+      this.#memory.start();
       const generation: Generation = { browser, served: 0, open: 0, retiring: false };
       browser.on('disconnected', () => {
         if (this.#current === generation) this.#current = undefined;
@@ -127,7 +133,7 @@ export class BrowserPool {
 
   stats(): PoolStats {
     return {
-      executable: this.#options.executablePath,
+      executable: this.#options.launch.executablePath,
       connected: this.#current?.browser.isConnected() ?? false,
       launches: this.#launches,
       contexts_open: this.#slots.held,
@@ -140,6 +146,7 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#memory.stop();
     const current = this.#current;
     this.#current = undefined;
     await current?.browser.close().catch(() => undefined);

@@ -1,48 +1,29 @@
-import { type AnyNode, type Element, isComment, isTag } from 'domhandler';
-import { type Cheerio, type CheerioAPI, load } from 'cheerio/slim';
+import { type AnyNode, isComment, isTag, type ParentNode } from 'domhandler';
+import { type CheerioAPI, load } from 'cheerio/slim';
+import { removeElement } from 'domutils';
+import { extractMainContent } from './mainContent.ts';
+import { textOf } from './measure.ts';
 
 /** Never content: code, styling, embedded documents, form controls, and the head. */
-const NON_CONTENT =
-  'script, style, noscript, template, iframe, object, embed, canvas, svg, link, meta, head, button, input, select, textarea, dialog';
-
-/**
- * Page furniture removed from the main content. Generic class names (`.header`, `.menu`) match
- * wrapper elements on some themes, so the result is checked against the page and the removal
- * is undone when it took most of the text away.
- */
-const BOILERPLATE = [
-  'header',
-  'footer',
-  'nav',
-  'aside',
-  '[role="navigation"]',
-  '[role="banner"]',
-  '[role="contentinfo"]',
-  '[role="complementary"]',
-  '[aria-hidden="true"]',
-  '[hidden]',
-  '.sidebar',
-  '.navbar',
-  '.nav',
-  '.menu',
-  '.breadcrumb',
-  '.breadcrumbs',
-  '.cookie',
-  '.cookie-banner',
-  '#cookie-banner',
-  '.cookies',
-  '.consent',
-  '.ad',
-  '.ads',
-  '.advert',
-  '.advertisement',
-  '.social',
-  '.share',
-  '.newsletter',
-  '.popup',
-  '.modal',
-  '.skip-link',
-].join(', ');
+const NON_CONTENT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'svg',
+  'link',
+  'meta',
+  'head',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'dialog',
+]);
 
 export interface LoadedPage {
   $: CheerioAPI;
@@ -50,17 +31,33 @@ export interface LoadedPage {
   baseUrl: string;
   /** Read before the head is dropped. */
   title: string;
+  /** The title and og:title, to recognise the headline inside the content. */
+  headline: string;
+  /** Elements whose links are already absolute. */
+  absolute: WeakSet<AnyNode>;
 }
 
-/** Parses a page, drops what is never content, and makes every link and image absolute. */
+/**
+ * Parses a page and drops what is never content, in one walk (a css-select query per concern
+ * cost more than parsing the page): the head (its title, og:title and base read first), scripts
+ * and other non-content elements, comments, invisible elements, handlers and inline styles.
+ * Links and images are made absolute later, and only for what is output (see absolutize).
+ */
 export function loadPage(html: string, pageUrl: string): LoadedPage {
   const $ = load(html);
-  const baseHref = $('base[href]').attr('href');
-  const baseUrl = resolveUrl(baseHref ?? '', pageUrl) ?? pageUrl;
-  const title = $('title').first().text().replace(/\s+/g, ' ').trim();
-  $(NON_CONTENT).remove();
-  // One walk over what is left: comments out, handlers and inline styles off, links and images
-  // absolute (a walk per concern cost more than parsing the page).
+  let baseHref: string | undefined;
+  let title = '';
+  let ogTitle = '';
+  const readHead = (nodes: readonly AnyNode[]) => {
+    for (const node of nodes) {
+      if (!isTag(node)) continue;
+      if (node.name === 'title' && !title) title = textOf(node);
+      else if (node.name === 'base' && baseHref === undefined) baseHref = node.attribs.href;
+      else if (node.name === 'meta' && node.attribs.property === 'og:title')
+        ogTitle = node.attribs.content ?? '';
+      else readHead(node.children);
+    }
+  };
   const drop: AnyNode[] = [];
   const walk = (nodes: readonly AnyNode[]) => {
     for (const node of nodes) {
@@ -69,73 +66,96 @@ export function loadPage(html: string, pageUrl: string): LoadedPage {
         continue;
       }
       if (!isTag(node)) continue;
+      if (NON_CONTENT.has(node.name)) {
+        if (node.name === 'head') readHead(node.children);
+        else if (node.name === 'title' && !title) title = textOf(node);
+        drop.push(node);
+        continue;
+      }
       const attribs = node.attribs;
-      for (const name of Object.keys(attribs))
-        if (name.startsWith('on') || name === 'style') delete attribs[name];
-      if (node.name === 'a' && attribs.href !== undefined) {
-        if (/^\s*javascript:/i.test(attribs.href)) delete attribs.href;
-        else {
-          const absolute = resolveUrl(attribs.href, baseUrl);
-          if (absolute) attribs.href = absolute;
-        }
-      } else if (node.name === 'img') {
+      // Invisible to readers (Readability's test): never content.
+      if (attribs.style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(attribs.style)) {
+        drop.push(node);
+        continue;
+      }
+      for (const name in attribs) if (name === 'style' || name.startsWith('on')) delete attribs[name];
+      if (node.name === 'a' && attribs.href !== undefined && /^\s*javascript:/i.test(attribs.href))
+        delete attribs.href;
+      else if (node.name === 'img') {
         const src = largestSrcset(attribs.srcset) ?? attribs.src ?? attribs['data-src'];
-        const absolute = src ? resolveUrl(src, baseUrl) : undefined;
         delete attribs.srcset;
-        if (absolute && !absolute.startsWith('data:')) attribs.src = absolute;
+        if (src && !/^\s*data:/i.test(src)) attribs.src = src;
         else drop.push(node);
       }
       walk(node.children);
     }
   };
   walk($.root().children().toArray());
-  $(drop).remove();
-  return { $, baseUrl, title };
+  for (const node of drop) removeElement(node);
+  const baseUrl = resolveUrl(baseHref ?? '', pageUrl) ?? pageUrl;
+  return { $, baseUrl, title, headline: `${title} ${ogTitle}`.trim(), absolute: new WeakSet() };
+}
+
+/** Makes the links and images under `nodes` absolute (once each), without tracking parameters. */
+export function absolutize(page: LoadedPage, nodes: readonly AnyNode[]): void {
+  const walk = (list: readonly AnyNode[]) => {
+    for (const node of list) {
+      if (!isTag(node) || page.absolute.has(node)) continue;
+      page.absolute.add(node);
+      const attribs = node.attribs;
+      if (node.name === 'a' && attribs.href !== undefined) {
+        const absolute = resolveUrl(attribs.href, page.baseUrl);
+        if (absolute) attribs.href = absolute;
+      } else if (node.name === 'img' && attribs.src !== undefined) {
+        const absolute = resolveUrl(attribs.src, page.baseUrl);
+        if (absolute) attribs.src = absolute;
+        else delete attribs.src;
+      }
+      walk(node.children);
+    }
+  };
+  walk(nodes);
 }
 
 /**
- * The main content: the page's own `<main>`/`<article>` when it holds most of the text,
- * otherwise the body without its furniture; the whole body again when stripping left too little.
+ * The main content's nodes (see extractMainContent); `reload` parses the page afresh for the
+ * second pass that pages stripped too hard by class evidence get.
  */
-export function mainContent({ $ }: LoadedPage): Cheerio<AnyNode> {
-  const body: Cheerio<AnyNode> = $('body').length > 0 ? $('body') : $.root();
-  const total = textLength(body);
-  const candidate = [$('main').first(), $('[role="main"]').first(), largest($, $('article'))].find(
-    (element) => element.length > 0,
-  );
-  if (candidate && textLength(candidate) >= total * 0.3) return candidate;
-  const stripped = body.clone();
-  stripped.find(BOILERPLATE).remove();
-  const kept = textLength(stripped);
-  if (kept >= Math.min(total * 0.2, 200)) return stripped;
-  return body;
+export function mainContent(page: LoadedPage, reload?: () => LoadedPage): AnyNode[] {
+  const { $ } = page;
+  const root = ($('body').get(0) ?? $.root().get(0)) as ParentNode | undefined;
+  if (!root) return [];
+  return extractMainContent(root, page.headline, reload ? () => bodyOf(reload()) : undefined);
 }
 
-function largest($: CheerioAPI, elements: Cheerio<Element>): Cheerio<Element> {
-  let best: Cheerio<Element> = $([]);
-  let bestLength = -1;
-  elements.each((_, element) => {
-    const length = textLength($(element));
-    if (length > bestLength) {
-      best = $(element);
-      bestLength = length;
-    }
-  });
-  return best;
+function bodyOf(page: LoadedPage): ParentNode {
+  return (page.$('body').get(0) ?? page.$.root().get(0)) as ParentNode;
 }
 
-function textLength(element: Cheerio<AnyNode>): number {
-  return element.text().replace(/\s+/g, ' ').trim().length;
+/** The whole body (only_main_content: false): everything but code and styling. */
+export function wholeBody(page: LoadedPage): AnyNode[] {
+  const { $ } = page;
+  return $('body').length > 0 ? $('body').contents().toArray() : $.root().contents().toArray();
 }
+
+/** Query parameters that only tell a site where a click came from. */
+const TRACKING_PARAMETER =
+  /^(?:utm_\w+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|yclid|twclid|ttclid|li_fat_id|mc_cid|mc_eid|igshid|igsh|_ga|_gl|_hsenc|_hsmi|__hstc|__hssc|__hsfp|hsctatracking|mkt_tok|oly_anon_id|oly_enc_id|vero_id|vero_conv|rb_clickid|s_cid|cmpid|ncid|ocid|ref_src|ref_url|spm|scid|trk|trkcampaign|sr_share|wickedid|soc_src|soc_trk)$/i;
 
 export function resolveUrl(href: string, base: string): string | undefined {
   const trimmed = href.trim();
   if (trimmed.startsWith('#') && trimmed.length > 0) return undefined;
+  let url: URL;
   try {
-    return new URL(trimmed, base).href;
+    url = new URL(trimmed, base);
   } catch {
     return undefined;
   }
+  if (url.search) {
+    for (const name of [...url.searchParams.keys()])
+      if (TRACKING_PARAMETER.test(name)) url.searchParams.delete(name);
+  }
+  return url.href;
 }
 
 /** The widest candidate of a srcset (`a.png 1x, b.png 2x` or `a.png 480w, b.png 960w`). */

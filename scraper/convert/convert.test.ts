@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { convertPage } from './convert.ts';
+import { chunkMarkdown } from '../../core/text/chunkMarkdown.ts';
+import { convertPage, convertWithExtras } from './convert.ts';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Engine costs</title>
 <meta name="description" content="What each engine costs">
@@ -7,7 +8,7 @@ const PAGE = `<!doctype html><html lang="en"><head><title>Engine costs</title>
 <script type="application/ld+json">{"@type":"Article","headline":"Engine costs"}</script>
 <script>window.tracking = 1</script><style>body{color:red}</style></head>
 <body><header class="site"><nav><a href="/">Home</a> <a href="/about">About</a></nav></header>
-<main><h1>Engine costs</h1><p>Measured on a <b>two-core</b> machine, see <a href="notes/run.html">the run</a>.</p>
+<main><h1>Engine costs</h1><p>Measured on a <b>two-core</b> machine, see <a href="notes/run.html?utm_source=feed&amp;run=7">the run</a>.</p>
 <table><thead><tr><th>Engine</th><th>Cost</th></tr></thead><tbody><tr><td>fetch</td><td>1</td></tr><tr><td>browser</td><td>10 | more</td></tr></tbody></table>
 <ul><li>first</li><li>second</li></ul><pre><code class="language-js">const a = 1;
 const b = 2;</code></pre><img src="/img/chart.png" alt="chart"></main>
@@ -21,11 +22,13 @@ const base = {
 };
 
 describe('convertPage', () => {
-  it('markdown keeps the main content with GFM tables and absolute links, without furniture', () => {
+  it('markdown keeps the main content with GFM tables and absolute links, without furniture or the headline', () => {
     const markdown = convertPage({ ...base, format: 'markdown' }) as string;
-    expect(markdown).toContain('# Engine costs');
+    // The headline repeats the title (json has it); the body starts after it, as in Readability.
+    expect(markdown).not.toContain('# Engine costs');
     expect(markdown).toContain('**two-core**');
-    expect(markdown).toContain('[the run](https://example.com/docs/notes/run.html)');
+    // Absolute, and without the tracking parameter.
+    expect(markdown).toContain('[the run](https://example.com/docs/notes/run.html?run=7)');
     expect(markdown).toContain('| Engine | Cost |');
     expect(markdown).toContain('| browser | 10 \\| more |');
     expect(markdown).toContain('- first\n- second');
@@ -38,7 +41,7 @@ describe('convertPage', () => {
 
   it('text keeps block boundaries and table cells', () => {
     const text = convertPage({ ...base, format: 'text' }) as string;
-    expect(text).toContain('Engine costs\n\nMeasured on a two-core machine, see the run.');
+    expect(text.startsWith('Measured on a two-core machine, see the run.')).toBe(true);
     expect(text).toContain('Engine\tCost\nfetch\t1\nbrowser\t10 | more');
     expect(text).toContain('- first\n- second');
     expect(text).toContain('const a = 1;\nconst b = 2;');
@@ -47,7 +50,7 @@ describe('convertPage', () => {
   it('html is the cleaned document', () => {
     const html = convertPage({ ...base, format: 'html' }) as string;
     expect(html).toContain('<title>Engine costs</title>');
-    expect(html).toContain('href="https://example.com/docs/notes/run.html"');
+    expect(html).toContain('href="https://example.com/docs/notes/run.html?run=7"');
     expect(html).not.toMatch(/<script|<style|tracking/);
   });
 
@@ -61,7 +64,10 @@ describe('convertPage', () => {
       headings: [{ level: 1, text: 'Engine costs' }],
       json_ld: [{ '@type': 'Article', headline: 'Engine costs' }],
     });
-    expect(json.links).toContainEqual({ text: 'the run', href: 'https://example.com/docs/notes/run.html' });
+    expect(json.links).toContainEqual({
+      text: 'the run',
+      href: 'https://example.com/docs/notes/run.html?run=7',
+    });
     expect(json.main_text).toContain('Measured on a two-core machine');
   });
 
@@ -78,5 +84,47 @@ describe('convertPage', () => {
     const wrapped = `<html><body><div class="menu"><p>${'Real article text. '.repeat(30)}</p></div></body></html>`;
     const markdown = convertPage({ ...base, body: wrapped, format: 'markdown' }) as string;
     expect(markdown).toContain('Real article text.');
+  });
+
+  it('only_main_content: false keeps the whole page, navigation and footer included', () => {
+    const markdown = convertPage({
+      ...base,
+      format: 'markdown',
+      options: { onlyMainContent: false, includeLinks: false },
+    }) as string;
+    expect(markdown).toContain('[About](https://example.com/about)');
+    expect(markdown).toContain('# Engine costs');
+    expect(markdown).toContain('Copyright Example Inc.');
+  });
+
+  it('include_links lists the content’s links once each; the whole page’s without only_main_content', () => {
+    const main = convertWithExtras({
+      ...base,
+      format: 'markdown',
+      options: { onlyMainContent: true, includeLinks: true },
+    });
+    expect(main.links).toEqual([{ text: 'the run', href: 'https://example.com/docs/notes/run.html?run=7' }]);
+    const whole = convertWithExtras({
+      ...base,
+      format: 'text',
+      options: { onlyMainContent: false, includeLinks: true },
+    });
+    expect(whole.links?.map((link) => link.text)).toEqual(['Home', 'About', 'the run']);
+    expect(main.chunks).toBeUndefined();
+  });
+
+  it('chunks are the shared chunker’s chunks of the markdown content, offsets into it', () => {
+    const page = `<html><head><title>Guide</title></head><body><article><h2>Install</h2><p>${'Run the installer and wait. '.repeat(20)}</p><h2>Use</h2><p>${'Call the API with your key. '.repeat(20)}</p></article></body></html>`;
+    const converted = convertWithExtras({
+      ...base,
+      body: page,
+      format: 'markdown',
+      options: { onlyMainContent: true, includeLinks: false, chunks: { maxChars: 400, overlapChars: 0 } },
+    });
+    const content = converted.content as string;
+    expect(converted.chunks).toEqual(chunkMarkdown(content, { maxChars: 400, overlapChars: 0 }));
+    expect(converted.chunks?.map((chunk) => chunk.headings[0])).toEqual(['Install', 'Install', 'Use', 'Use']);
+    for (const chunk of converted.chunks ?? [])
+      expect(content.slice(chunk.start, chunk.end)).toBe(chunk.text);
   });
 });

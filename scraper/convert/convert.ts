@@ -1,7 +1,10 @@
 import { load } from 'cheerio/slim';
-import { ScrapeFormat } from '../../core/scrape/outcome.ts';
+import { type AnyNode, isTag } from 'domhandler';
+import { type ConvertOptions, type PageLink, ScrapeFormat } from '../../core/scrape/outcome.ts';
+import { chunkMarkdown, type MarkdownChunk } from '../../core/text/chunkMarkdown.ts';
 import { extractStructured } from './extract.ts';
-import { loadPage, mainContent } from './clean.ts';
+import { absolutize, type LoadedPage, loadPage, mainContent, wholeBody } from './clean.ts';
+import { textOf } from './measure.ts';
 import { nodesToMarkdown } from './markdown.ts';
 import { nodesToText } from './text.ts';
 
@@ -11,6 +14,47 @@ export interface ConvertInput {
   contentType: string;
   url: string;
   headers: Record<string, string>;
+  options?: ConvertOptions;
+}
+
+/** A converted page with what the LLM options add: the links of the content and RAG chunks. */
+export interface Converted {
+  content: Content;
+  links?: PageLink[];
+  chunks?: MarkdownChunk[];
+}
+
+const MAX_LINKS = 1_000;
+
+/** convertPage, plus the links list (include_links) and chunks (chunks) of the same content. */
+export function convertWithExtras(input: ConvertInput): Converted {
+  const options = input.options;
+  if (!options?.includeLinks && !options?.chunks) return { content: convertPage(input) };
+  let nodes: AnyNode[] | undefined;
+  const content = convertPage(input, (picked) => (nodes = picked));
+  const converted: Converted = { content };
+  if (options.includeLinks) converted.links = nodes ? linksOf(nodes) : [];
+  if (options.chunks && typeof content === 'string')
+    converted.chunks = chunkMarkdown(content, options.chunks === true ? {} : options.chunks);
+  return converted;
+}
+
+function linksOf(nodes: readonly AnyNode[]): PageLink[] {
+  const links: PageLink[] = [];
+  const seen = new Set<string>();
+  const walk = (list: readonly AnyNode[]) => {
+    for (const node of list) {
+      if (!isTag(node) || links.length >= MAX_LINKS) continue;
+      const href = node.name === 'a' ? node.attribs.href : undefined;
+      if (href && /^https?:/i.test(href) && !seen.has(href)) {
+        seen.add(href);
+        links.push({ text: textOf(node), href });
+      }
+      walk(node.children);
+    }
+  };
+  walk(nodes);
+  return links;
 }
 
 /** The converted page: a string for markdown, html and text; any JSON value for json. */
@@ -20,7 +64,7 @@ export type Content = unknown;
 export const MAX_CONVERT_BYTES = 5 * 1024 * 1024;
 
 /** The page in the asked format. JSON documents pass through (`format=json`) or are pretty-printed. */
-export function convertPage(input: ConvertInput): Content {
+export function convertPage(input: ConvertInput, onNodes?: (nodes: AnyNode[]) => void): Content {
   const { format, body, contentType } = input;
   const body_ = body.length > MAX_CONVERT_BYTES ? body.slice(0, MAX_CONVERT_BYTES) : body;
   if (/\bjson\b/i.test(contentType)) {
@@ -42,19 +86,26 @@ export function convertPage(input: ConvertInput): Content {
     return format === ScrapeFormat.json ? { title: null, main_text: text } : text;
   }
   const page = loadPage(body_, input.url);
+  const onlyMain = input.options?.onlyMainContent ?? true;
+  // The main content, or the whole body when the caller wants the page as it is.
+  const content = (from: LoadedPage) => {
+    const nodes = onlyMain ? mainContent(from, () => loadPage(body_, input.url)) : wholeBody(from);
+    absolutize(from, nodes);
+    onNodes?.(nodes);
+    return nodes;
+  };
   switch (format) {
     case ScrapeFormat.markdown:
-      return nodesToMarkdown(mainContent(page).toArray());
+      return nodesToMarkdown(content(page));
     case ScrapeFormat.html:
+      absolutize(page, wholeBody(page));
+      onNodes?.(wholeBody(page));
       return cleanedHtml(page);
     case ScrapeFormat.text:
-      return nodesToText(mainContent(page).toArray());
+      return nodesToText(content(page));
     case ScrapeFormat.json:
-      return extractStructured(
-        { $: load(body_), baseUrl: page.baseUrl, title: page.title },
-        page,
-        input.headers,
-      );
+      absolutize(page, wholeBody(page));
+      return extractStructured({ ...page, $: load(body_) }, page, input.headers, content);
   }
 }
 

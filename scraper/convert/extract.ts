@@ -1,4 +1,5 @@
-import { type LoadedPage, mainContent, resolveUrl } from './clean.ts';
+import type { AnyNode } from 'domhandler';
+import { type LoadedPage, resolveUrl } from './clean.ts';
 import { nodesToText } from './text.ts';
 
 export interface PageMetadata {
@@ -24,6 +25,7 @@ export function extractStructured(
   raw: LoadedPage,
   cleaned: LoadedPage,
   headers: Record<string, string>,
+  content: (page: LoadedPage) => AnyNode[],
 ): PageMetadata {
   const { $ } = raw;
   const meta: Record<string, string> = {};
@@ -52,6 +54,7 @@ export function extractStructured(
     null;
 
   const c = cleaned.$;
+  // Headings and links of the whole page; the main text is read last because extraction edits the tree.
   const headings: PageMetadata['headings'] = [];
   c('h1, h2, h3, h4, h5, h6').each((_, element) => {
     const text = clean(c(element).text());
@@ -72,7 +75,7 @@ export function extractStructured(
     canonical_url: canonicalHref ? (resolveUrl(canonicalHref, raw.baseUrl) ?? null) : null,
     headings,
     links,
-    main_text: nodesToText(mainContent(cleaned).toArray()),
+    main_text: nodesToText(content(cleaned)),
     json_ld: jsonLd,
     meta,
   };

@@ -22,6 +22,12 @@ export function createGuardedAgent(guard: EgressGuard, options: GuardedAgentOpti
   });
   const connect: buildConnector.connector = (opts, callback) => {
     const host = bareHost(opts.hostname);
+    try {
+      guard.checkPort(Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80));
+    } catch (refused) {
+      callback(refused as Error, null);
+      return;
+    }
     guard.resolve(host).then(
       (resolved) => {
         const servername = opts.protocol === 'https:' && !isIP(host) ? (opts.servername ?? host) : undefined;

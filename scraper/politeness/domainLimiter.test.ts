@@ -31,6 +31,22 @@ describe('per-domain politeness in Redis', () => {
     expect(grants[2]).toMatchObject({ granted: false, retryAfterS: 2 });
   });
 
+  it('spaces starts by a Crawl-delay with no burst, however generous the configured rate', async () => {
+    const limiter = new DomainLimiter(redis, {
+      maxInFlight: 100,
+      perSecond: 1_000,
+      burst: 1_000,
+      maxWaitMs: 0,
+    });
+    const first = await limiter.acquire('delayed.example', 1_000, undefined, 3_000);
+    const second = await limiter.acquire('delayed.example', 1_000, undefined, 3_000);
+    expect(first.granted).toBe(true);
+    expect(second).toMatchObject({ granted: false, retryAfterS: 3 });
+    // Without the delay the same limiter grants at once.
+    expect((await limiter.acquire('undelayed.example', 1_000)).granted).toBe(true);
+    expect((await limiter.acquire('undelayed.example', 1_000)).granted).toBe(true);
+  });
+
   it('waits for a slot within maxWaitMs instead of refusing at once', async () => {
     const limiter = new DomainLimiter(redis, {
       maxInFlight: 1,

@@ -31,16 +31,21 @@ export class DomainLimiter {
     this.#acquire = luaCommand(redis, 'acquireDomainSlot', 2);
   }
 
-  async acquire(domain: string, leaseMs: number, signal?: AbortSignal): Promise<Slot> {
+  /**
+   * A slot for one request to `domain`. `minIntervalMs` (robots.txt Crawl-delay) slows the domain
+   * further: starts at least that far apart, no burst.
+   */
+  async acquire(domain: string, leaseMs: number, signal?: AbortSignal, minIntervalMs = 0): Promise<Slot> {
     const id = randomUUID();
     const leases = `scraper:domain:${domain}:leases`;
     const waitUntil = Date.now() + this.#limits.maxWaitMs;
-    const interval = Math.max(1, Math.round(1000 / this.#limits.perSecond));
+    const interval = Math.max(1, Math.round(1000 / this.#limits.perSecond), Math.round(minIntervalMs));
+    const burst = minIntervalMs > 0 ? 1 : this.#limits.burst;
     for (;;) {
       const now = Date.now();
       const [granted = 0, waitMs = 50] = await this.#acquire(
         [leases, `scraper:domain:${domain}:tat`],
-        [now, id, leaseMs + 5_000, this.#limits.maxInFlight, interval, this.#limits.burst],
+        [now, id, leaseMs + 5_000, this.#limits.maxInFlight, interval, burst],
       );
       if (granted === 1) {
         return { granted: true, release: () => this.#redis.zrem(leases, id).then(() => undefined) };

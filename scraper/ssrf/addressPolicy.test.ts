@@ -1,5 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { parseAllowlist, refusedAddressReason } from './addressPolicy.ts';
+import { parseAllowlist, parsePortPolicy, refusedAddressReason } from './addressPolicy.ts';
+
+describe('parsePortPolicy', () => {
+  it('allows 80 and 443 always, and the configured ports and ranges besides', () => {
+    const policy = parsePortPolicy('8080, 9000-9002');
+    expect([80, 443, 8080, 9000, 9002].map((port) => policy.allows(port))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([22, 6379, 8081, 9003, 0].map((port) => policy.allows(port))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(parsePortPolicy(undefined).description).toBe('80, 443');
+    expect(() => parsePortPolicy('70000')).toThrow();
+    expect(() => parsePortPolicy('9-3')).toThrow();
+  });
+});
 
 describe('refusedAddressReason', () => {
   it.each([
@@ -26,6 +49,12 @@ describe('refusedAddressReason', () => {
     '64:ff9b::a9fe:a9fe',
     '2002:7f00:1::1',
     'ff02::1',
+    // IPv4-compatible (deprecated) forms and local-use NAT64: not global unicast.
+    '::7f00:1',
+    '::a9fe:a9fe',
+    '::10.0.0.1',
+    '64:ff9b:1::a9fe:a9fe',
+    '100::1',
   ])('refuses %s', (address) => {
     expect(refusedAddressReason(address)).not.toBeNull();
   });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchFailedError, fetchPage } from '../http/fetchPage.ts';
 import { createGuardedAgent } from '../http/guardedAgent.ts';
 import { plainHeaders } from '../http/headers.ts';
-import { parseAllowlist } from './addressPolicy.ts';
+import { parseAllowlist, parsePortPolicy } from './addressPolicy.ts';
+import { startConnectProxy } from '../../test/support/connectProxy.ts';
 import { EgressGuard, UrlRefusedError } from './guard.ts';
 import { EGRESS_HEADER, GuardProxy } from './guardProxy.ts';
 
@@ -60,8 +61,10 @@ function fetchWith(guard: EgressGuard, url: string, limits = { maxBytes: 1024 * 
 }
 
 describe('the egress guard on real connections', () => {
-  const open = new EgressGuard({ allow: parseAllowlist('127.0.0.1/32') });
-  const strict = new EgressGuard();
+  // The local site listens on a high port: both guards allow it, so only addresses decide.
+  const ports = parsePortPolicy('1024-65535');
+  const open = new EgressGuard({ allow: parseAllowlist('127.0.0.1/32'), ports });
+  const strict = new EgressGuard({ ports });
 
   it('refuses loopback without an allowlist, by literal, by name and in its IPv4-mapped form, before connecting', async () => {
     const before = hits.length;
@@ -95,7 +98,10 @@ describe('the egress guard on real connections', () => {
           { address: '10.0.0.7', family: 4 },
         ]),
     });
-    await expect(mixed.resolve('mixed.example')).rejects.toThrow(/private/);
+    // Named the same way as a name that does not resolve: answers never tell internal names apart.
+    await expect(mixed.resolve('mixed.example')).rejects.toThrow(
+      'host mixed.example does not resolve to a public address',
+    );
   });
 
   it('refuses schemes other than http(s) and credentials in URLs', () => {
@@ -119,7 +125,7 @@ describe('the egress guard on real connections', () => {
 describe('the browser egress proxy', () => {
   it('forwards to allowlisted addresses and refuses others, for plain requests and CONNECT tunnels', async () => {
     const proxy = await GuardProxy.start({
-      guard: new EgressGuard({ allow: parseAllowlist('127.0.0.1/32') }),
+      guard: new EgressGuard({ allow: parseAllowlist('127.0.0.1/32'), ports: parsePortPolicy('1024-65535') }),
     });
     const proxyPort = Number(new URL(proxy.url).port);
     try {
@@ -158,47 +164,48 @@ describe('the browser egress proxy', () => {
       expect(await tunnel(`127.0.0.1:${port}`)).toBe(200);
       expect(await tunnel(`127.0.0.2:${port}`)).toBe(403);
       expect(await tunnel('[::ffff:a9fe:a9fe]:80')).toBe(403);
+      // The IPv4-compatible form of loopback, and a port outside the policy.
+      expect(await tunnel(`[::7f00:1]:${port}`)).toBe(403);
+      expect(await tunnel('127.0.0.1:22')).toBe(403);
     } finally {
       await proxy.close();
     }
   });
 
-  it('chains through an upstream proxy, asking it for the checked address rather than the name', async () => {
-    const allow = { allow: parseAllowlist('127.0.0.1/32') };
-    const seen: string[] = [];
-    const upstream = http.createServer((request, response) => {
-      seen.push(`${request.method} ${request.url}`);
-      http.get(request.url ?? '', (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    const proxy = await GuardProxy.start({
-      guard: new EgressGuard(allow),
-      upstream: `http://user:secret@127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-    });
+  it('chains through an upstream proxy, asking it to CONNECT to the checked address rather than the name', async () => {
+    const allow = { allow: parseAllowlist('127.0.0.1/32'), ports: parsePortPolicy('1024-65535') };
+    const upstream = await startConnectProxy('user', 'secret');
+    const via = async (upstreamUrl: string) => {
+      const proxy = await GuardProxy.start({ guard: new EgressGuard(allow), upstream: upstreamUrl });
+      try {
+        const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+          http
+            .get(
+              {
+                host: '127.0.0.1',
+                port: Number(new URL(proxy.url).port),
+                path: `http://localhost:${port}/`,
+                headers: { host: `localhost:${port}` },
+              },
+              resolve,
+            )
+            .on('error', reject);
+        });
+        answer.resume();
+        return answer.statusCode;
+      } finally {
+        await proxy.close();
+      }
+    };
     try {
-      const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
-        const target = `http://localhost:${port}/`;
-        http
-          .get(
-            {
-              host: '127.0.0.1',
-              port: Number(new URL(proxy.url).port),
-              path: target,
-              headers: { host: `localhost:${port}` },
-            },
-            resolve,
-          )
-          .on('error', reject);
-      });
-      expect(answer.statusCode).toBe(200);
-      answer.resume();
-      expect(seen).toEqual([`GET http://127.0.0.1:${port}/`]);
+      expect(await via(upstream.url)).toBe(200);
+      expect(upstream.tunnels).toEqual([`127.0.0.1:${port}`]);
+      expect(upstream.refused).toBe(0);
+      // Wrong credentials: the upstream refuses the tunnel and the page is not fetched.
+      expect(await via(upstream.url.replace('secret', 'guess'))).toBe(502);
+      expect(upstream.refused).toBe(1);
     } finally {
-      await proxy.close();
-      await new Promise((resolve) => upstream.close(resolve));
+      await upstream.close();
     }
   });
 });

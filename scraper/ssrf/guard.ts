@@ -1,15 +1,10 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type Cidr, refusedAddressReason } from './addressPolicy.ts';
+import { type Cidr, parsePortPolicy, type PortPolicy, refusedAddressReason } from './addressPolicy.ts';
 
 /** The URL, or where it leads, is not one the scraper may fetch. Terminal: no tier can help. */
 export class UrlRefusedError extends Error {
   override readonly name = 'UrlRefusedError';
-}
-
-/** The host does not resolve (NXDOMAIN, no records). Terminal too. */
-export class HostNotFoundError extends Error {
-  override readonly name = 'HostNotFoundError';
 }
 
 export interface ResolvedHost {
@@ -25,18 +20,31 @@ const LOOKUP_TIMEOUT_MS = 5_000;
 const BLOCKED_HOSTNAMES = [/^localhost\.?$/i, /\.localhost\.?$/i, /^metadata\.google\.internal\.?$/i];
 
 /**
- * The egress guard every tier goes through: http(s) only, no credentials in URLs, and every
- * address a host resolves to must be public (all of them: one private record refuses the host,
- * so DNS answers cannot be mixed to slip one in). The address checked is the address dialled
- * (callers pin it), so a second resolution cannot rebind the name.
+ * The egress guard every tier goes through: http(s) only, no credentials in URLs, only the ports
+ * of the port policy (80, 443 and SCRAPER_ALLOWED_PORTS), and every address a host resolves to
+ * must be public (all of them: one private record refuses the host, so DNS answers cannot be
+ * mixed to slip one in). The address checked is the address dialled (callers pin it), so a second
+ * resolution cannot rebind the name.
+ *
+ * A name that does not resolve and a name that resolves to an address the scraper may not reach
+ * are refused with the same words: an answer never tells a caller which internal names exist or
+ * where they point. (A literal address is judged in the open: the caller already knows it.)
  */
 export class EgressGuard {
   readonly #allow: readonly Cidr[];
+  readonly #ports: PortPolicy;
   readonly #lookup: Lookup;
 
-  constructor(options: { allow?: readonly Cidr[]; lookup?: Lookup } = {}) {
+  constructor(options: { allow?: readonly Cidr[]; ports?: PortPolicy; lookup?: Lookup } = {}) {
     this.#allow = options.allow ?? [];
+    this.#ports = options.ports ?? parsePortPolicy(undefined);
     this.#lookup = options.lookup ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
+  }
+
+  /** Refuses a port outside the policy. */
+  checkPort(port: number): void {
+    if (!Number.isInteger(port) || !this.#ports.allows(port))
+      throw new UrlRefusedError(`port ${port} is not allowed (allowed: ${this.#ports.description})`);
   }
 
   /** Parses and checks a URL's shape (not its addresses). */
@@ -51,6 +59,7 @@ export class EgressGuard {
       throw new UrlRefusedError(`scheme ${url.protocol.replace(':', '')} is not allowed`);
     if (url.username || url.password) throw new UrlRefusedError('credentials in URLs are not allowed');
     if (!url.hostname) throw new UrlRefusedError('the URL has no host');
+    this.checkPort(url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
     const host = bareHost(url.hostname);
     if (
       !isIP(host) &&
@@ -75,26 +84,26 @@ export class EgressGuard {
       this.checkAddress(host);
       return { address: host, family: literal === 6 ? 6 : 4 };
     }
+    // One answer for every way a name can fail: no records, no answer in time, or a record
+    // the scraper may not dial.
+    const unreachable = () => new UrlRefusedError(`host ${host} does not resolve to a public address`);
     let records: { address: string; family: number }[];
     let timer: NodeJS.Timeout | undefined;
     try {
       records = await Promise.race([
         this.#lookup(host),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })),
-            LOOKUP_TIMEOUT_MS,
-          );
+          timer = setTimeout(() => reject(new Error('timeout')), LOOKUP_TIMEOUT_MS);
         }),
       ]);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      throw new HostNotFoundError(`host ${host} does not resolve${code ? ` (${code})` : ''}`);
+    } catch {
+      throw unreachable();
     } finally {
       clearTimeout(timer);
     }
-    if (records.length === 0) throw new HostNotFoundError(`host ${host} has no addresses`);
-    for (const record of records) this.checkAddress(record.address);
+    if (records.length === 0) throw unreachable();
+    if (records.some((record) => refusedAddressReason(record.address, this.#allow) !== null))
+      throw unreachable();
     const first = records[0] as { address: string; family: number };
     return { address: first.address, family: first.family === 6 ? 6 : 4 };
   }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type EgressGuard, HostNotFoundError, UrlRefusedError } from './guard.ts';
+import { type EgressGuard, UrlRefusedError } from './guard.ts';
 
 /** Marks answers the proxy made itself, so a browser tier can tell a refusal from the site's own 403. */
 export const EGRESS_HEADER = 'x-vigil-egress';
@@ -10,6 +10,11 @@ export interface GuardProxyOptions {
   guard: EgressGuard;
   /** Chain through this upstream proxy (http://user:pass@host:port), after the guard's check. */
   upstream?: string;
+  /**
+   * Bytes the targets may send through this proxy in all (one browser job's page, subresources,
+   * websockets). Past it every connection is cut and new ones are refused.
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -24,12 +29,16 @@ export class GuardProxy {
   readonly #server: http.Server;
   readonly #guard: EgressGuard;
   readonly #upstream: URL | undefined;
+  readonly #maxBytes: number;
   readonly #sockets = new Set<Duplex>();
+  #received = 0;
+  #exceeded = false;
   url = '';
 
   private constructor(options: GuardProxyOptions) {
     this.#guard = options.guard;
     this.#upstream = options.upstream ? new URL(options.upstream) : undefined;
+    this.#maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     this.#server = http.createServer((request, response) => void this.#forward(request, response));
     this.#server.on('connect', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
       void this.#tunnel(request, socket, head);
@@ -53,17 +62,39 @@ export class GuardProxy {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
+  /** Bytes the targets sent through this proxy so far. */
+  get received(): number {
+    return this.#received;
+  }
+
+  /** True once the targets sent more than maxBytes: every connection was cut. */
+  get exceeded(): boolean {
+    return this.#exceeded;
+  }
+
+  #count(bytes: number): void {
+    this.#received += bytes;
+    if (this.#exceeded || this.#received <= this.#maxBytes) return;
+    this.#exceeded = true;
+    for (const socket of this.#sockets) socket.destroy();
+  }
+
   async #tunnel(request: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => undefined);
     const [host = '', portText = '443'] = splitHostPort(request.url ?? '');
     let upstreamSocket: net.Socket;
     try {
+      if (this.#exceeded) throw new BudgetError();
+      this.#guard.checkPort(Number(portText));
       const resolved = await this.#guard.resolve(host);
       upstreamSocket = await this.#dial(resolved.address, Number(portText));
     } catch (error) {
       client.end(`HTTP/1.1 ${statusOf(error)} Refused\r\n${EGRESS_HEADER}: ${reasonOf(error)}\r\n\r\n`);
       return;
     }
+    this.#sockets.add(upstreamSocket);
+    upstreamSocket.once('close', () => this.#sockets.delete(upstreamSocket));
+    upstreamSocket.on('data', (chunk: Buffer) => this.#count(chunk.length));
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) upstreamSocket.write(head);
     upstreamSocket.pipe(client);
@@ -83,6 +114,8 @@ export class GuardProxy {
     }
     let address: string;
     try {
+      if (this.#exceeded) throw new BudgetError();
+      this.#guard.checkPort(Number(target.port || 80));
       address = (await this.#guard.resolve(target.hostname)).address;
     } catch (error) {
       response.writeHead(statusOf(error), { [EGRESS_HEADER]: reasonOf(error), 'content-type': 'text/plain' });
@@ -94,17 +127,27 @@ export class GuardProxy {
     delete headers['proxy-authorization'];
     const port = Number(target.port || 80);
     const viaUpstream = this.#upstream;
+    // Through an upstream, plain HTTP goes in a CONNECT tunnel to the checked address too: the
+    // upstream never gets a name it could resolve differently, and one code path serves both.
+    let tunnel: net.Socket | undefined;
+    if (viaUpstream) {
+      try {
+        tunnel = await this.#dial(address, port);
+      } catch (error) {
+        response.writeHead(statusOf(error), { [EGRESS_HEADER]: reasonOf(error) }).end();
+        return;
+      }
+    }
     const outgoing = http.request({
-      host: viaUpstream ? viaUpstream.hostname : address,
-      port: viaUpstream ? Number(viaUpstream.port || 80) : port,
+      ...(tunnel ? { createConnection: () => tunnel } : { host: address, port }),
       method: request.method,
-      path: viaUpstream
-        ? `http://${net.isIPv6(address) ? `[${address}]` : address}:${port}${target.pathname}${target.search}`
-        : `${target.pathname}${target.search}`,
-      headers: { ...headers, host: target.host, ...(viaUpstream ? upstreamAuth(viaUpstream) : {}) },
+      path: `${target.pathname}${target.search}`,
+      headers: { ...headers, host: target.host },
       setHost: false,
     });
     outgoing.on('socket', (socket: net.Socket) => {
+      this.#sockets.add(socket);
+      socket.once('close', () => this.#sockets.delete(socket));
       if (viaUpstream) return;
       const check = () => {
         try {
@@ -117,6 +160,7 @@ export class GuardProxy {
       if (socket.connecting) socket.once('connect', check);
     });
     outgoing.on('response', (upstream) => {
+      upstream.on('data', (chunk: Buffer) => this.#count(chunk.length));
       response.writeHead(upstream.statusCode ?? 502, upstream.rawHeaders);
       upstream.pipe(response);
     });
@@ -179,12 +223,20 @@ function splitHostPort(value: string): [string, string] {
   return cut < 0 ? [value, '443'] : [value.slice(0, cut), value.slice(cut + 1)];
 }
 
+/** The job's byte budget is spent: nothing more is fetched for it. */
+class BudgetError extends Error {
+  override readonly name = 'BudgetError';
+  constructor() {
+    super('the page exceeded its byte budget');
+  }
+}
+
 function statusOf(error: unknown): number {
   return error instanceof UrlRefusedError ? 403 : 502;
 }
 
 function reasonOf(error: unknown): string {
   if (error instanceof UrlRefusedError) return 'refused';
-  if (error instanceof HostNotFoundError) return 'not_found';
+  if (error instanceof BudgetError) return 'budget';
   return 'unreachable';
 }

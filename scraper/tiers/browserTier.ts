@@ -1,11 +1,13 @@
-import type { BrowserContextOptions, Page, Response } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
 import { AttemptOutcome } from '../../core/scrape/outcome.ts';
 import { detectBlock, emptyPageReason } from '../block/detectBlock.ts';
 import type { BrowserPool } from '../browser/browserPool.ts';
+import { type PageLimits, PageLimitReason, PageWatchdog } from '../browser/pageWatchdog.ts';
 import { STEALTH_CONTEXT, STEALTH_INIT_SCRIPT } from '../browser/stealth.ts';
 import type { StoredCookie } from '../sessions/cookies.ts';
 import { type EgressGuard, UrlRefusedError } from '../ssrf/guard.ts';
 import { EGRESS_HEADER } from '../ssrf/guardProxy.ts';
+import { revealContent } from './reveal.ts';
 import type { Fetched } from './types.ts';
 
 export interface BrowserTierInput {
@@ -14,8 +16,11 @@ export interface BrowserTierInput {
   guard: EgressGuard;
   /** Hide headless signals and wait longer for challenge pages. */
   stealth: boolean;
-  /** A context proxy other than the pool's default (the upstream-proxy tier). */
+  /** The job's own guard proxy (its byte budget), chained to an upstream in the proxy tier. */
   proxyServer?: string;
+  /** What the job's proxy has counted: past its budget it cut every connection. */
+  budget?: { readonly exceeded: boolean };
+  limits: PageLimits;
   cookies: readonly StoredCookie[];
   waitFor?: string;
   screenshot: boolean;
@@ -45,6 +50,26 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
     ...(input.proxyServer ? { proxy: { server: input.proxyServer } } : {}),
   };
   return input.pool.withContext(options, input.signal, async (context) => {
+    const watchdog = new PageWatchdog(input.limits, input.budget);
+    try {
+      return await renderIn(context, input, remaining, watchdog);
+    } catch (error) {
+      // Whatever broke because the page was closed over a limit, the limit is the answer.
+      if (watchdog.tripped) return verdictOnly(input.url, AttemptOutcome.failed, watchdog.tripped);
+      throw error;
+    } finally {
+      watchdog.stop();
+    }
+  });
+}
+
+async function renderIn(
+  context: BrowserContext,
+  input: BrowserTierInput,
+  remaining: () => number,
+  watchdog: PageWatchdog,
+): Promise<Fetched> {
+  {
     if (input.stealth) await context.addInitScript(STEALTH_INIT_SCRIPT);
     const refused: string[] = [];
     // One resolution per host per job; the proxy still checks the address each connection dials.
@@ -73,6 +98,7 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
       return route.continue();
     });
     const page = await context.newPage();
+    await watchdog.watch(context, page);
     let main: Response | null = null;
     let lastDocumentUrl = input.url;
     page.on('request', (request) => {
@@ -86,6 +112,7 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
     try {
       main = await page.goto(input.url, { waitUntil: 'domcontentloaded', timeout: remaining() });
     } catch (error) {
+      if (watchdog.tripped) return verdictOnly(input.url, AttemptOutcome.failed, watchdog.tripped);
       const refusal = refused[0] ?? (await refusalOf(input.guard, lastDocumentUrl));
       if (refusal) return verdictOnly(input.url, AttemptOutcome.refused, `refused: ${refusal}`);
       throw error;
@@ -97,13 +124,20 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
     }
 
     const refusedNow = () =>
-      refused[0] ? verdictOnly(input.url, AttemptOutcome.refused, `refused: ${refused[0]}`) : undefined;
+      watchdog.tripped
+        ? verdictOnly(input.url, AttemptOutcome.failed, watchdog.tripped)
+        : refused[0]
+          ? verdictOnly(input.url, AttemptOutcome.refused, `refused: ${refused[0]}`)
+          : undefined;
     const settle = () =>
       page.waitForLoadState('load', { timeout: Math.min(5_000, remaining()) }).catch(() => undefined);
     if (!input.waitFor) await settle();
     // The DOM is read as few times as possible: each read is a round trip through the renderer.
     const challenge = await waitOutChallenge(page, () => main, Math.min(input.challengeWaitMs, remaining()));
     let html = challenge.navigated ? undefined : challenge.html;
+    // A consent wall to accept, text that renders on scroll: do what a reader would, then read.
+    const revealed = await revealContent(page, { remainingMs: remaining });
+    if (revealed.consentClicked || revealed.scrollSteps > 0) html = undefined;
 
     if (input.waitFor) {
       try {
@@ -132,9 +166,12 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
         html = undefined;
       }
     }
-    const refusal = refusedNow();
+    const overLimit = await watchdog.check();
+    const refusal = overLimit ? verdictOnly(input.url, AttemptOutcome.failed, overLimit) : refusedNow();
     if (refusal) return refusal;
     const snapshot = await read(page, main, html);
+    if (Buffer.byteLength(snapshot.body) > input.limits.maxBytes)
+      return verdictOnly(input.url, AttemptOutcome.failed, PageLimitReason.bytes);
     const cookies = (await context.cookies()) as StoredCookie[];
     const screenshot = input.screenshot
       ? await page.screenshot({ type: 'png', timeout: Math.max(1_000, remaining()) })
@@ -145,7 +182,7 @@ export async function browserTier(input: BrowserTierInput): Promise<Fetched> {
       selectorFound: input.waitFor !== undefined,
       ...(screenshot ? { screenshot } : {}),
     };
-  });
+  }
 }
 
 /** The page as it is now (`html`: a snapshot already read since the DOM last changed). */

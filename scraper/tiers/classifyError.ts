@@ -1,6 +1,6 @@
 import { AttemptOutcome } from '../../core/scrape/outcome.ts';
 import { FetchFailedError } from '../http/fetchPage.ts';
-import { HostNotFoundError, UrlRefusedError } from '../ssrf/guard.ts';
+import { UrlRefusedError } from '../ssrf/guard.ts';
 
 export interface Classified {
   outcome: AttemptOutcome;
@@ -22,7 +22,6 @@ const TIMEOUT = /TimeoutError|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|ERR_TIMED_OUT|Ti
 export function classifyError(error: unknown, budgetExpired: boolean): Classified | undefined {
   if (error instanceof UrlRefusedError)
     return { outcome: AttemptOutcome.refused, reason: `refused: ${error.message}` };
-  if (error instanceof HostNotFoundError) return { outcome: AttemptOutcome.failed, reason: error.message };
   if (error instanceof FetchFailedError) return { outcome: AttemptOutcome.failed, reason: error.reason };
   if (budgetExpired) return { outcome: AttemptOutcome.timeout, reason: 'the tier ran out of time' };
   const text = describe(error);

@@ -1,12 +1,26 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { wrapFetchWithPayment } from '@x402/fetch';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mintPaymentToken, paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
+import { DevnetPayments } from '../../infra/devnet/payments.ts';
+import { payerClient } from '../support/payments.ts';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../../infra/stack/processes.ts';
+import { CHECK_CATALOG_PATH, checkCatalogDocument } from '../../retrieval/catalog/checkCatalog.ts';
+import { until } from '../support/until.ts';
 
 interface StackFile {
   state: string;
-  urls: { api: string; scraper: string; temporal_ui: string | null };
+  urls: {
+    api: string;
+    scraper: string;
+    retrieval: string;
+    temporal_ui: string | null;
+    facilitator: string;
+    devnet_rpc: string;
+  };
   tokens: Record<string, { address: string }>;
   solana_mints: Record<string, string>;
   api_key: string;
@@ -54,6 +68,8 @@ async function startStack(
       ...inherited,
       VIGIL_DATA_DIR: dataDir,
       VIGIL_DEMO: options.demo ? '1' : '0',
+      // The docs' ingest embeds ~200 long chunks; the test ingests the small check catalog itself.
+      VIGIL_KNOWLEDGE: '0',
       PORT: String(ports.api),
       VIGIL_TEMPORAL_PORT: String(ports.temporal),
       VIGIL_TEMPORAL_UI_PORT: String(ports.ui),
@@ -62,6 +78,7 @@ async function startStack(
       VIGIL_ANVIL_PORT: String(ports.anvil),
       VIGIL_FACILITATOR_PORT: String(ports.facilitator),
       VIGIL_SCRAPER_PORT: String(ports.scraper),
+      VIGIL_RETRIEVAL_PORT: String(ports.retrieval),
       VIGIL_SOLANA_PORT: String(ports.solana),
     },
     readyTimeoutMs: 180_000,
@@ -91,6 +108,7 @@ describe('the embedded stack (npm start)', () => {
       anvil: await freePort(),
       facilitator: await freePort(),
       scraper: await freePort(),
+      retrieval: await freePort(),
       solana: await freePort(),
     };
     let output = '';
@@ -128,6 +146,45 @@ describe('the embedded stack (npm start)', () => {
       'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
     ]);
     expect(typeof accepts[1]?.extra.feePayer).toBe('string');
+    // The official client pays it through the stack's facilitator (which the backend and the
+    // payments pool reach with their caller tokens, and nobody else can ask to settle).
+    const devnetPayments = DevnetPayments.parse(
+      JSON.parse(await readFile(path.join(dataDir, 'devnet', 'payments.json'), 'utf8')),
+    );
+    const payerKey = generatePrivateKey();
+    const payer = privateKeyToAccount(payerKey);
+    await mintPaymentToken(info.urls.devnet_rpc, devnetPayments.token, [
+      { to: payer.address, amount: 100_000n },
+    ]);
+    const paid = await wrapFetchWithPayment(fetch, payerClient(payerKey, devnetPayments.token))(
+      `${info.urls.api}/api/v1/x402-tools/honeypot_check`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chain: 'devnet', address: info.tokens.honeypot?.address }),
+      },
+    );
+    expect(paid.status).toBe(200);
+    expect(await paymentTokenBalance(info.urls.devnet_rpc, devnetPayments.token.address, payer.address)).toBe(
+      90_000n,
+    );
+    const anonymous = await fetch(`${info.urls.facilitator}/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(anonymous.status).toBe(401);
+    // Files holding keys and tokens, and the folder they are in, are the owner's alone.
+    const modes = await Promise.all(
+      [
+        '',
+        'stack.json',
+        'local-api-key',
+        path.join('devnet', 'payments.json'),
+        path.join('devnet', 'solana-payments.json'),
+      ].map(async (file) => ({ file, mode: (await stat(path.join(dataDir, file))).mode & 0o077 })),
+    );
+    expect(modes).toEqual(modes.map(({ file }) => ({ file, mode: 0 })));
     // The scraper service is up, and the worker process runs its pool (the browser starts on first use).
     const scraperHealth = (await (await fetch(`${info.urls.scraper}/healthz`)).json()) as {
       stores: { name: string; status: string }[];
@@ -139,7 +196,7 @@ describe('the embedded stack (npm start)', () => {
     const scan = async (address: string, chain = 'devnet') => {
       const response = await fetch(`${info.urls.api}/api/v2/scanner/scans`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-api-key': info.api_key },
         body: JSON.stringify({ chain, address, wait_ms: 30_000 }),
       });
       expect(response.status).toBe(200);
@@ -160,6 +217,51 @@ describe('the embedded stack (npm start)', () => {
     expect(clean.result?.tier).toBe('low');
     expect(clean.result?.flags).toEqual([]);
 
+    // The devnet is indexed from genesis and followed: the scenario's tokens are in the catalog.
+    const indexed = await until(
+      async () => {
+        const body = (await (
+          await fetch(`${info.urls.api}/api/v1/catalog/tokens/devnet/${info.tokens.clean?.address}`)
+        ).json()) as {
+          data: { deployer: string; pools: unknown[] } | null;
+        };
+        return body.data ?? undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(indexed.pools).toHaveLength(1);
+    const stats = (await (await fetch(`${info.urls.api}/api/v1/catalog/stats`)).json()) as {
+      chains: { chain: string; blocks: number; last_block: number }[];
+    };
+    const devnet = stats.chains.find((chain) => chain.chain === 'devnet');
+    expect(devnet?.blocks).toBe((devnet?.last_block ?? -1) + 1);
+    // The retrieval service and the ingest pool of the stack answer what a check means, with its source.
+    const ingest = await fetch(
+      `${info.urls.retrieval}/v1/ingest?doc_id=${CHECK_CATALOG_PATH}&source=${CHECK_CATALOG_PATH}&category=risk`,
+      { method: 'POST', headers: { 'content-type': 'text/markdown' }, body: checkCatalogDocument() },
+    );
+    expect(ingest.status).toBe(202);
+    const { status_url: statusUrl } = (await ingest.json()) as { status_url: string };
+    const ingested = await until(
+      async () => {
+        const job = (await (await fetch(`${info.urls.retrieval}${statusUrl}`)).json()) as {
+          status: string;
+          outcome: string | null;
+        };
+        return job.status === 'running' ? undefined : job;
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    expect(ingested).toMatchObject({ status: 'completed', outcome: 'indexed' });
+    const answer = await fetch(`${info.urls.retrieval}/v1/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'what does lp_unlocked mean?', top_k: 3 }),
+    });
+    const { hits } = (await answer.json()) as { hits: { source: string; text: string }[] };
+    expect(hits[0]?.source).toMatch(/^scanner\/core\/checks\.ts#L\d+-L\d+$/);
+    expect(hits[0]?.text).toContain('lp_unlocked');
+
     const pids = info.processes.map((entry) => entry.pid).filter((pid): pid is number => pid !== null);
     expect(pids.length).toBeGreaterThanOrEqual(6);
     await stack.stop(60_000);
@@ -173,11 +275,14 @@ describe('the embedded stack (npm start)', () => {
       expect(second.tokens).toEqual(info.tokens);
       const old = await fetch(
         `${second.urls.api}/api/v2/scanner/scans/${encodeURIComponent(honeypot.job_id)}`,
+        { headers: { 'x-api-key': second.api_key } },
       );
       expect(old.status).toBe(200);
       expect(((await old.json()) as Job).result?.tier).toBe('critical');
     } finally {
       await again.stop(60_000);
     }
-  });
+    // The whole stack starting twice, the demo, the scans, an ingest and the index catching up:
+    // minutes on a busy two-core machine, beyond the default per-test limit.
+  }, 240_000);
 });

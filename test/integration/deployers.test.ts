@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/stack/processes.ts';
 import {
+  AUTHED,
   devnetRpcUrls,
   isolatedEnv,
   startTestBackend,
@@ -32,6 +33,7 @@ describe('GET /api/v2/scanner/deployers/{chain}/{address}', () => {
     const response = await app.inject({
       method: 'GET',
       url: `/api/v2/scanner/deployers/${chain}/${address}`,
+      headers: AUTHED,
     });
     return { status: response.statusCode, body: response.json<Reputation>(), headers: response.headers };
   };

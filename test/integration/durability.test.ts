@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployCleanTokens } from '../../infra/devnet/bulkTokens.ts';
 import { type ManagedProcess, REPO_ROOT, spawnService } from '../../infra/stack/processes.ts';
-import { isolatedEnv, startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
+import { AUTHED, isolatedEnv, startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
 import { startSlowRpc } from '../support/slowRpc.ts';
 import { until } from '../support/until.ts';
 
@@ -42,7 +42,9 @@ describe('durability', () => {
   });
 
   const status = async (jobId: string) =>
-    (await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })).json<{
+    (
+      await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}`, headers: AUTHED })
+    ).json<{
       status: string;
       result: { tier: string } | null;
     }>();
@@ -61,6 +63,7 @@ describe('durability', () => {
         const response = await backend.app.inject({
           method: 'POST',
           url: '/api/v2/scanner/scans',
+          headers: AUTHED,
           payload: { chain: 'devnet', address },
         });
         expect(response.statusCode).toBe(202);
@@ -97,5 +100,6 @@ describe('durability', () => {
       tiers.add(job.result?.tier);
     }
     expect(tiers.size).toBe(1);
-  });
+    // Its own deadlines (first completion 60 s, the rest 90 s) bound it, not the suite's default.
+  }, 180_000);
 });

@@ -1,3 +1,4 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VigilApp } from '../../api/plugins/service.ts';
 import { ErrorCodes } from '../../core/errors/codes.ts';
@@ -16,7 +17,10 @@ describe('problem type pages on every service', () => {
     [backend, scraper, facilitator] = await Promise.all([
       startTestBackend(isolatedEnv()),
       startTestScraper(isolatedEnv(scraperTestEnv())),
-      startTestFacilitator(isolatedEnv(), testStack().rpcUrl, token, { listen: false }),
+      startTestFacilitator(isolatedEnv(), testStack().rpcUrl, token, {
+        listen: false,
+        payees: [privateKeyToAccount(generatePrivateKey()).address],
+      }),
     ]);
   });
   afterAll(async () => {

@@ -19,6 +19,7 @@ import {
   startTestFacilitator,
   type TestFacilitator,
 } from '../support/payments.ts';
+import { startRecordingRpc } from '../support/recordingRpc.ts';
 
 const PRICE = 50_000n;
 
@@ -31,7 +32,7 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
 
   beforeAll(async () => {
     [token, other] = await Promise.all([setupPaymentToken(rpcUrl), setupPaymentToken(rpcUrl)]);
-    fac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false });
+    fac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false, payees: [payTo] });
   });
   afterAll(() => fac?.close());
 
@@ -43,6 +44,7 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     const response = await fac.app.inject({
       method: 'POST',
       url: path,
+      headers: fac.auth,
       payload: { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements },
     });
     return { status: response.statusCode, body: response.json() };
@@ -183,11 +185,15 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     expect(first.body.success).toBe(true);
     // Another facilitator over an empty store: as if the first crashed after broadcasting, or
     // its Redis lost the answer. The chain still knows which transaction used the authorization.
-    const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false });
+    const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
+      listen: false,
+      payees: [payTo],
+    });
     try {
       const again = await amnesiac.app.inject({
         method: 'POST',
         url: '/settle',
+        headers: amnesiac.auth,
         payload: { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements },
       });
       expect(again.json()).toEqual(first.body);
@@ -241,9 +247,41 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(1_000_000n);
   });
 
+  it('settles through an RPC without eth_fillTransaction: gas estimated (the simulation) before a nonce is taken', async () => {
+    const plain = await startRecordingRpc(rpcUrl);
+    plain.refuse(['eth_fillTransaction']);
+    const bare = await startTestFacilitator(isolatedEnv(), plain.url, token, {
+      listen: false,
+      payees: [payTo],
+    });
+    try {
+      const payer = await fundedPayer(rpcUrl, token, 1_000_000n);
+      const requirements = requirementsFor(token, payTo, PRICE);
+      const payload = await signed(payer.privateKey, requirements);
+      plain.calls.length = 0;
+      const settled = await bare.app.inject({
+        method: 'POST',
+        url: '/settle',
+        headers: bare.auth,
+        payload: { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements },
+      });
+      expect(settled.json()).toMatchObject({ success: true });
+      const methods = plain.calls.map((call) => call.method);
+      expect(methods.indexOf('eth_estimateGas')).toBeGreaterThanOrEqual(0);
+      expect(methods.indexOf('eth_estimateGas')).toBeLessThan(methods.indexOf('eth_sendRawTransaction'));
+      expect(await paymentTokenBalance(rpcUrl, token.address, payer.account.address)).toBe(
+        1_000_000n - PRICE,
+      );
+    } finally {
+      await bare.close();
+      await plain.close();
+    }
+  });
+
   it('reports itself unhealthy (503) with an unfunded signer, and down when its RPC is gone', async () => {
     const broke = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
       listen: false,
+      payees: [payTo],
       signerEther: '0',
     });
     try {
@@ -258,7 +296,10 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
       await broke.close();
     }
     const chain = await startDedicatedChain();
-    const orphan = await startTestFacilitator(isolatedEnv(), chain.rpcUrl, chain.token, { listen: false });
+    const orphan = await startTestFacilitator(isolatedEnv(), chain.rpcUrl, chain.token, {
+      listen: false,
+      payees: [payTo],
+    });
     try {
       await chain.stop();
       const health = await orphan.app.inject({ method: 'GET', url: '/healthz' });
@@ -275,6 +316,7 @@ describe('the x402 facilitator on the devnet (FiatTokenV2_2, @x402/evm)', () => 
     const response = await fac.app.inject({
       method: 'POST',
       url: '/verify',
+      headers: fac.auth,
       payload: { x402Version: 1, paymentPayload: {}, paymentRequirements: {} },
     });
     expect(response.statusCode).toBe(400);

@@ -9,6 +9,7 @@ import {
 import { x402Client } from '@x402/core/client';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { ExactSvmScheme } from '@x402/svm/exact/client';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOLANA_DEVNET_CAIP2, servesNetwork } from '../../api/facilitator/svmFacilitator.ts';
 import { SOLANA_DEVNET_GENESIS_HASH } from '../../core/chains/registry.ts';
@@ -20,12 +21,14 @@ describe('the x402 facilitator on the Solana devnet (@x402/svm, LiteSVM)', () =>
   const rpc = createSolanaRpc(solanaRpcUrl);
   let withSolana: TestFacilitator;
   let withoutSolana: TestFacilitator;
+  /** An EVM payee for the facilitator's EVM side (unused here). */
+  const payees = [privateKeyToAccount(generatePrivateKey()).address];
 
   beforeAll(async () => {
     const token = await setupPaymentToken(rpcUrl);
     [withSolana, withoutSolana] = await Promise.all([
-      startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false, solana: true }),
-      startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false }),
+      startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false, solana: true, payees }),
+      startTestFacilitator(isolatedEnv(), rpcUrl, token, { listen: false, payees }),
     ]);
   });
   afterAll(() => Promise.all([withSolana?.close(), withoutSolana?.close()]));
@@ -66,6 +69,7 @@ describe('the x402 facilitator on the Solana devnet (@x402/svm, LiteSVM)', () =>
     const response = await fac.app.inject({
       method: 'POST',
       url: path,
+      headers: fac.auth,
       payload: { x402Version: 2, paymentPayload: payload, paymentRequirements: required },
     });
     return { status: response.statusCode, body: response.json() };
@@ -137,6 +141,7 @@ describe('the x402 facilitator on the Solana devnet (@x402/svm, LiteSVM)', () =>
     const amnesiac = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
       listen: false,
       solana: true,
+      payees,
     });
     try {
       const second = await post(amnesiac, '/settle', payload, requirements);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, http } from 'viem';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import {
+  AUTHED,
   devnetRpcUrls,
   isolatedEnv,
   startTestBackend,
@@ -51,6 +52,7 @@ describe('a pruned provider', () => {
     const response = await backend.app.inject({
       method: 'POST',
       url: '/api/v2/scanner/scans',
+      headers: AUTHED,
       payload: {
         chain: 'devnet',
         address: testStack().scenario.tokens.clean.address,

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJobId } from '../../core/temporal/jobIds.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
-import { isolatedEnv, startTestBackend, startTestWorkers, type TestBackend } from '../support/fixtures.ts';
+import {
+  AUTHED,
+  isolatedEnv,
+  startTestBackend,
+  startTestWorkers,
+  type TestBackend,
+  testStack,
+} from '../support/fixtures.ts';
 
 type Job = {
   job_id: string;
@@ -33,6 +40,7 @@ describe('a target the chain refuses', () => {
     const response = await backend.app.inject({
       method: 'POST',
       url: '/api/v2/scanner/scans',
+      headers: AUTHED,
       payload: { chain: 'devnet', address: EOA, fresh: true },
     });
     expect(response.statusCode).toBe(422);
@@ -45,7 +53,24 @@ describe('a target the chain refuses', () => {
       .getHandle(ref.workflowId, ref.runId)
       .describe();
     expect(description.status.name).toBe('FAILED');
-    const job = (await backend.app.inject({ method: 'GET', url: problem.status_url })).json<Job>();
+    const job = (
+      await backend.app.inject({ method: 'GET', url: problem.status_url, headers: AUTHED })
+    ).json<Job>();
     expect(job).toMatchObject({ status: 'failed', error: { reason: 'address_not_contract' } });
+  });
+  it('gives an anonymous caller its trial back when the scan refuses the target', async () => {
+    const headers = { 'x-client-id': `scanner-refused-${Date.now()}` };
+    const scan = (address: string) =>
+      backend.app.inject({
+        method: 'POST',
+        url: '/api/v2/scanner/scans',
+        headers,
+        payload: { chain: 'devnet', address, fresh: true },
+      });
+    // More refusals than the allotment (3): each one's trial comes back.
+    for (let index = 0; index < 4; index++) expect((await scan(EOA)).statusCode).toBe(422);
+    const accepted = await scan(testStack().scenario.tokens.clean.address);
+    expect(accepted.statusCode).toBeLessThan(300);
+    expect(accepted.headers['x-trial-remaining']).toBe('2');
   });
 });

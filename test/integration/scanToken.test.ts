@@ -1,6 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import { recordHistory } from '../support/recordHistory.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanResult } from '../../scanner/core/result.ts';
 import { ScanStore } from '../../scanner/scanStore.ts';
@@ -10,6 +9,7 @@ import { freePort } from '../../infra/stack/processes.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { WORKFLOWS_ENTRY } from '../../workers/workflowBundle.ts';
 import {
+  AUTHED,
   devnetRpcUrls,
   isolatedEnv,
   startTestBackend,
@@ -62,6 +62,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const response = await backend.app.inject({
       method: 'POST',
       url: '/api/v2/scanner/scans',
+      headers: AUTHED,
       payload: { chain: 'devnet', address, wait_ms: 20_000, ...extra },
     });
     return { status: response.statusCode, job: response.json<Job>(), headers: response.headers };
@@ -132,6 +133,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const read = await backend.app.inject({
       method: 'GET',
       url: `/api/v2/scanner/scans/${first.job.job_id}`,
+      headers: AUTHED,
     });
     expect(read.json<Job>().result?.tier).toBe(first.job.result?.tier);
   });
@@ -143,7 +145,11 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const jobId = `scan:devnet:${scenario.tokens.clean.address}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
     await backend.deps.scans.save(jobId, result);
     await backend.deps.redis.del(ScanStore.jobKey(jobId));
-    const response = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` });
+    const response = await backend.app.inject({
+      method: 'GET',
+      url: `/api/v2/scanner/scans/${jobId}`,
+      headers: AUTHED,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json<Job>()).toMatchObject({
       job_id: jobId,
@@ -183,7 +189,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const [jobId] = ids;
     const done = await until(async () => {
       const job = (
-        await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })
+        await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}`, headers: AUTHED })
       ).json<Job>();
       return job.status === 'completed' ? job : undefined;
     });
@@ -195,6 +201,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const response = await backend.app.inject({
       method: 'DELETE',
       url: `/api/v2/scanner/scans/${job.job_id}`,
+      headers: AUTHED,
     });
     expect(response.statusCode).toBe(409);
   });
@@ -208,7 +215,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
       .fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, ref.workflowId);
     if (process.env.RECORD_HISTORIES) {
-      writeFileSync(new URL('../histories/scanToken.json', import.meta.url), `${historyToJSON(history)}\n`);
+      recordHistory('scanToken', history);
     }
   });
 });
@@ -225,16 +232,21 @@ describe('cancelling and failing scans', () => {
       const started = await backend.app.inject({
         method: 'POST',
         url: '/api/v2/scanner/scans',
+        headers: AUTHED,
         payload: { chain: 'devnet', address, fresh: true },
       });
       expect(started.statusCode).toBe(202);
       const jobId = started.json<Job>().job_id;
-      const cancel = await backend.app.inject({ method: 'DELETE', url: `/api/v2/scanner/scans/${jobId}` });
+      const cancel = await backend.app.inject({
+        method: 'DELETE',
+        url: `/api/v2/scanner/scans/${jobId}`,
+        headers: AUTHED,
+      });
       expect(cancel.statusCode).toBe(202);
       workers = await startTestWorkers(idle);
       const job = await until(async () => {
         const current = (
-          await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}` })
+          await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${jobId}`, headers: AUTHED })
         ).json<Job>();
         return current.status === 'cancelled' ? current : undefined;
       });
@@ -258,6 +270,7 @@ describe('cancelling and failing scans', () => {
       const response = await backend.app.inject({
         method: 'POST',
         url: '/api/v2/scanner/scans',
+        headers: AUTHED,
         payload: {
           chain: 'devnet',
           address: testStack().scenario.tokens.clean.address,
@@ -271,7 +284,11 @@ describe('cancelling and failing scans', () => {
       expect(job.result?.degraded_providers).toEqual(['rpc:devnet:0']);
       expect(response.headers['x-degraded-stores']).toBe('rpc:devnet:0');
       expect(response.body).not.toContain('secret-key-123456789');
-      const read = await backend.app.inject({ method: 'GET', url: `/api/v2/scanner/scans/${job.job_id}` });
+      const read = await backend.app.inject({
+        method: 'GET',
+        url: `/api/v2/scanner/scans/${job.job_id}`,
+        headers: AUTHED,
+      });
       expect(read.headers['x-degraded-stores']).toBe('rpc:devnet:0');
     } finally {
       await backend.close();
@@ -290,6 +307,7 @@ describe('cancelling and failing scans', () => {
       const response = await backend.app.inject({
         method: 'POST',
         url: '/api/v2/scanner/scans',
+        headers: AUTHED,
         payload: { chain: 'devnet', address: testStack().scenario.tokens.clean.address, wait_ms: 30_000 },
       });
       expect(response.statusCode).toBe(200);

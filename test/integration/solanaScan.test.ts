@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import {
+  AUTHED,
   isolatedEnv,
   startTestBackend,
   startTestWorkers,
@@ -39,6 +40,7 @@ describe('Solana token scans through the API, Temporal and a scanner worker', ()
     const response = await backend.app.inject({
       method: 'POST',
       url: '/api/v2/scanner/scans',
+      headers: AUTHED,
       payload: { chain: 'solana_devnet', address, wait_ms: 20_000, fresh: true },
     });
     return { status: response.statusCode, job: response.json<Job>() };
@@ -76,6 +78,7 @@ describe('Solana token scans through the API, Temporal and a scanner worker', ()
     const response = await backend.app.inject({
       method: 'POST',
       url: '/api/v2/scanner/scans',
+      headers: AUTHED,
       payload: { chain: 'bitcoin', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
     });
     expect(response.statusCode).toBe(422);

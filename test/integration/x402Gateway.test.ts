@@ -12,6 +12,7 @@ import {
   type PaymentTokenInfo,
 } from '../../infra/devnet/paymentToken.ts';
 import { until } from '../support/until.ts';
+import { httpSend, proveWallet } from '../support/walletProof.ts';
 import { startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
 import {
   fundedPayer,
@@ -104,9 +105,10 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
       limit: 3,
       used: 0,
     });
-    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    // A wallet proven by a signed sign-in message (EIP-4361) gets the larger allotment.
+    const token = await proveWallet(httpSend(api), privateKeyToAccount(generatePrivateKey()));
     const walletCall = await post('contract_audit', body(scenario.tokens.mintable.address), {
-      'x-wallet-address': wallet,
+      'x-wallet-proof': token,
     });
     expect(walletCall.headers.get('x-trial-limit')).toBe('4');
   });

@@ -19,8 +19,9 @@ import { until } from '../support/until.ts';
 const HONEYPOT_PRICE = 10_000n;
 
 // Payments settle on a chain of the test's own whose mining it switches off; the tool still scans
-// the shared devnet. A settlement that cannot confirm must answer the data with a pending receipt,
-// never a new quote, and settle exactly once when the block finally comes.
+// the shared devnet. A settlement that cannot confirm answers 202 with a pending receipt and
+// without the data (never a new quote), settles exactly once when the block finally comes, and
+// the same proof then gets the data.
 describe('a settlement whose transaction is not mined promptly', () => {
   const { scenario } = testStack();
   let chain: Awaited<ReturnType<typeof startDedicatedChain>>;
@@ -46,7 +47,7 @@ describe('a settlement whose transaction is not mined promptly', () => {
     await chain?.stop();
   });
 
-  it('answers 200 with the data and a pending receipt, then settles once when the block is mined', async () => {
+  it('answers 202 without the data while the transaction waits, then the data once it is mined, settled once', async () => {
     const payer = await fundedPayer(chain.rpcUrl, chain.token, 100_000n);
     const balances = () =>
       Promise.all([
@@ -63,17 +64,25 @@ describe('a settlement whose transaction is not mined promptly', () => {
       },
       payerClient(payer.privateKey, chain.token),
     );
+    const call = () =>
+      fetch(`${api}/api/v1/x402-tools/honeypot_check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-payment': proof },
+        body: JSON.stringify({ chain: 'devnet', address: scenario.tokens.honeypot.address }),
+      });
     const response = await payFetch(`${api}/api/v1/x402-tools/honeypot_check`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ chain: 'devnet', address: scenario.tokens.honeypot.address }),
     });
-    expect(response.status).toBe(200);
+    // Not settled, so no data: the payer could still void the authorization before it is mined.
+    expect(response.status).toBe(202);
     const answer = (await response.json()) as {
-      data: { is_honeypot: boolean };
+      data: unknown;
       payment: { payment_id: string; status: string; transaction: string | null; status_url: string };
     };
-    expect(answer.data.is_honeypot).toBe(true);
+    expect(answer.data).toBeNull();
+    expect(JSON.stringify(answer)).not.toContain('is_honeypot');
     expect(answer.payment.status).toBe('pending');
     const receipt = decodePaymentResponseHeader(response.headers.get('x-payment-response') ?? '');
     expect(receipt).toMatchObject({ success: false, errorReason: 'settlement_pending' });
@@ -87,14 +96,10 @@ describe('a settlement whose transaction is not mined promptly', () => {
     const pending = await fetch(`${api}${answer.payment.status_url}`);
     expect(await pending.json()).toMatchObject({ status: 'pending', transaction: hash });
 
-    // The same proof again: the same answer, not a new quote, and no second transaction.
-    const again = await fetch(`${api}/api/v1/x402-tools/honeypot_check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-payment': proof },
-      body: JSON.stringify({ chain: 'devnet', address: scenario.tokens.honeypot.address }),
-    });
-    expect(again.status).toBe(200);
-    expect(again.headers.get('x-payment-response')).toBe(response.headers.get('x-payment-response'));
+    // The same proof again: still 202 and no data, not a new quote, and no second transaction.
+    const again = await call();
+    expect(again.status).toBe(202);
+    expect(((await again.json()) as { data: unknown }).data).toBeNull();
 
     await chain.mine();
     await chain.setAutomine(true);
@@ -109,6 +114,17 @@ describe('a settlement whose transaction is not mined promptly', () => {
       { timeoutMs: 30_000, intervalMs: 100 },
     );
     expect(settled.transaction).toBe(hash);
+    expect(await balances()).toEqual([100_000n - HONEYPOT_PRICE, HONEYPOT_PRICE]);
+    // Settled: the same proof now gets the data, with the settled receipt.
+    const delivered = await call();
+    expect(delivered.status).toBe(200);
+    const body = (await delivered.json()) as { data: { is_honeypot: boolean }; payment: { status: string } };
+    expect(body.data.is_honeypot).toBe(true);
+    expect(body.payment.status).toBe('settled');
+    expect(decodePaymentResponseHeader(delivered.headers.get('x-payment-response') ?? '')).toMatchObject({
+      success: true,
+      transaction: hash,
+    });
     expect(await balances()).toEqual([100_000n - HONEYPOT_PRICE, HONEYPOT_PRICE]);
     // The durable record (MongoDB), not only the hot copy, says so.
     await until(async () => {

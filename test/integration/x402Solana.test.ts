@@ -210,7 +210,7 @@ describe('x402 on Solana end to end (official @x402/svm client, facilitator and 
     const settle = () =>
       fetch(`${stack.facilitator.url}/settle`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...stack.facilitator.auth },
         body: JSON.stringify({ x402Version: 2, paymentPayload: payload, paymentRequirements: requirements }),
       }).then(json);
     const answers = await Promise.all(Array.from({ length: 5 }, settle));

@@ -28,7 +28,10 @@ export async function startFaultProxy(target: string) {
       const body = await drain(request);
       const upstream = await fetch(`${target}${path}`, {
         method: request.method ?? 'GET',
-        headers: { 'content-type': request.headers['content-type'] ?? 'application/json' },
+        headers: {
+          'content-type': request.headers['content-type'] ?? 'application/json',
+          ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+        },
         ...(body.length > 0 ? { body } : {}),
       });
       response.writeHead(upstream.status, {

@@ -19,6 +19,13 @@ export function testStack(): TestStack {
 const shortId = () => randomUUID().slice(0, 8);
 
 /**
+ * A Pro key every isolated backend knows: tests about scans send it (anonymous scans are
+ * trial-gated); tests about anonymous metering leave it out.
+ */
+const TEST_API_KEY = 'vigil-test-key-0123456789abcdef';
+export const AUTHED = { 'x-api-key': TEST_API_KEY } as const;
+
+/**
  * Settings for one test: the shared services, with its own MongoDB database, Redis key prefix
  * and task queue prefix, so tests running in parallel never see each other's jobs or cache.
  */
@@ -35,6 +42,9 @@ export function isolatedEnv(extra: Record<string, string> = {}): Record<string, 
     LOG_LEVEL: 'warn',
     // Tests make many calls from one address; the rate-limit tests set their own caps.
     RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
+    RATE_LIMIT_ANONYMOUS_PER_DAY: '1000000',
+    RATE_LIMIT_CLIENTS_PER_NETWORK: '10000',
+    API_KEYS: `tests:pro:${TEST_API_KEY}`,
     ...extra,
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { x402Client } from '@x402/core/client';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -34,25 +35,46 @@ export interface TestFacilitator {
   engine: FacilitatorEngines;
   url: string;
   signer: Hex;
+  /** The caller token Vigil's services present (FACILITATOR_CALLERS). */
+  token: string;
+  /** Its Authorization header, for requests made in a test. */
+  auth: { authorization: string };
   close(): Promise<void>;
 }
 
-/** A real facilitator (HTTP on a free port) over a devnet token, with its own funded signer. */
+/** A caller token of the shape FACILITATOR_CALLERS takes. */
+export const newCallerToken = () => randomBytes(24).toString('hex');
+
+/**
+ * A real facilitator (HTTP on a free port) over a devnet token, with its own funded signer,
+ * settling to `payees` (Solana: the devnet's payee) and answering callers with `token`.
+ */
 export async function startTestFacilitator(
   env: Record<string, string>,
   rpcUrl: string,
   token: PaymentTokenInfo,
-  options: { confirmationTimeoutMs?: number; listen?: boolean; signerEther?: string; solana?: boolean } = {},
+  options: {
+    payees: readonly string[];
+    confirmationTimeoutMs?: number;
+    listen?: boolean;
+    signerEther?: string;
+    solana?: boolean;
+    rateLimitPerMinute?: number;
+    publicRateLimitPerMinute?: number;
+  },
 ): Promise<TestFacilitator> {
   const signer = await fundedDevAccount(rpcUrl, options.signerEther);
   const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: `${env.REDIS_KEY_PREFIX ?? ''}fac:` });
+  const callerToken = newCallerToken();
   const facilitator = await EvmFacilitator.create({
     chain: getChain('devnet'),
     rpcUrls: [rpcUrl],
     privateKey: signer.privateKey,
     assets: [token.address],
+    payees: options.payees,
     store: new SettlementStore(redis),
     confirmationTimeoutMs: options.confirmationTimeoutMs ?? 10_000,
+    minAmount: 10_000n,
     maxAmount: 5_000_000n,
     maxTimeoutSeconds: 900,
     minSignerBalanceWei: 10n ** 15n,
@@ -66,13 +88,27 @@ export async function startTestFacilitator(
         rpcUrl: solanaRpcUrl,
         secretKey: solanaPayments.feePayer.secretKey,
         assets: [solanaPayments.mint],
+        payees: [solanaPayments.payTo.address],
         store: new SettlementStore(redis),
+        minAmount: 10_000n,
         maxAmount: 5_000_000n,
         minFeePayerLamports: 10_000_000n,
       })
     : undefined;
   const engine = new FacilitatorEngines(facilitator, svm);
-  const app = await buildFacilitatorApp(engine, { publicUrl: 'http://facilitator.test', logger: false });
+  const app = await buildFacilitatorApp(engine, {
+    publicUrl: 'http://facilitator.test',
+    logger: false,
+    callers: [
+      { name: 'backend', token: callerToken },
+      { name: 'payments', token: callerToken },
+    ],
+    redis,
+    rateLimits: {
+      perMinute: options.rateLimitPerMinute ?? 1_000_000,
+      publicPerMinute: options.publicRateLimitPerMinute ?? 1_000_000,
+    },
+  });
   const url = options.listen === false ? '' : await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     app,
@@ -80,6 +116,8 @@ export async function startTestFacilitator(
     engine,
     url,
     signer: signer.account.address,
+    token: callerToken,
+    auth: { authorization: `Bearer ${callerToken}` },
     async close() {
       await app.close();
       await redis.quit();
@@ -182,6 +220,7 @@ export async function startPaymentsStack(
   const payTo = privateKeyToAccount(options.payeeKey ?? generatePrivateKey()).address;
   const base = isolatedEnv();
   const facilitator = await startTestFacilitator(base, rpcUrl, token, {
+    payees: [payTo],
     solana: options.solana ?? false,
     ...(options.confirmationTimeoutMs === undefined
       ? {}
@@ -190,6 +229,7 @@ export async function startPaymentsStack(
   const env = {
     ...base,
     FACILITATOR_URL: options.facilitatorUrl ? await options.facilitatorUrl(facilitator.url) : facilitator.url,
+    FACILITATOR_AUTH_TOKEN: facilitator.token,
     X402_ASSET: token.address,
     X402_PAY_TO: payTo,
     ...(options.solana

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { PROXY_EGRESS_ADDRESS } from './connectProxy.ts';
 
 /**
  * Local web sites for scraper tests, each on its own loopback port (so each is its own domain for
@@ -9,7 +10,22 @@ import type { AddressInfo, Socket } from 'node:net';
  * cloud metadata address, and a target that rate-limits.
  */
 export type SiteName =
-  'static' | 'app' | 'members' | 'jswall' | 'headless' | 'blocked' | 'slow' | 'redirector' | 'ratelimited';
+  | 'static'
+  | 'app'
+  | 'members'
+  | 'jswall'
+  | 'headless'
+  | 'blocked'
+  | 'slow'
+  | 'redirector'
+  | 'ratelimited'
+  | 'proxyonly'
+  | 'scroll'
+  | 'consent'
+  | 'crawldelay';
+
+/** The proxy-only site serves connections from the test proxy's exit address and blocks the rest. */
+const PROXY_EXIT_ADDRESS = PROXY_EGRESS_ADDRESS;
 
 export interface ScrapeSites {
   url(site: SiteName, path?: string): string;
@@ -145,6 +161,65 @@ document.getElementById('root').innerHTML = headless
   },
   ratelimited: (_request, response) =>
     html(response, 429, '<html><body><h1>Too many requests</h1></body></html>', { 'retry-after': '7' }),
+  // Blocks every client but the proxy's exit address, as sites block datacentre IPs.
+  proxyonly: (request, response) => {
+    if (request.socket.remoteAddress !== PROXY_EXIT_ADDRESS) {
+      html(
+        response,
+        403,
+        '<html><head><title>Access Denied</title></head><body><h1>Access Denied</h1><p>Your IP address has been blocked.</p></body></html>',
+      );
+      return;
+    }
+    html(
+      response,
+      200,
+      '<html><head><title>Exit report</title></head><body><main><h1>Exit report</h1><p>Only requests through the residential exit read this report about liquidity moving between pools.</p></main></body></html>',
+    );
+  },
+  // The article renders only as the reader scrolls: each time the sentinel is reached, more text.
+  scroll: (_request, response) =>
+    html(
+      response,
+      200,
+      `<!doctype html><html><head><title>Long read</title></head><body><main id="story"></main><div id="sentinel" style="height:10px"></div><script>
+let part = 0;
+const story = document.getElementById('story');
+const more = () => { if (part >= 3) return; part++; setTimeout(() => {
+  story.insertAdjacentHTML('beforeend', '<p>Part ' + part + ' of the long read explains how the pool was drained, block by block, while holders waited.</p>' + '<div style="height:1500px"></div>');
+}, 50); };
+new IntersectionObserver((entries) => { if (entries.some((entry) => entry.isIntersecting)) more(); }).observe(document.getElementById('sentinel'));
+</script></body></html>`,
+    ),
+  // A consent wall: until it is accepted (a cookie, then a reload), the article is not served.
+  consent: (request, response) => {
+    if (cookiesOf(request).consent === 'yes') {
+      html(
+        response,
+        200,
+        '<html><head><title>Governance vote</title></head><body><main><h1 id="article">Governance vote</h1><p>The treasury proposal passed with sixty percent of the votes cast.</p></main></body></html>',
+      );
+      return;
+    }
+    html(
+      response,
+      200,
+      `<html><head><title>Privacy choices</title></head><body><div class="consent-wall" role="dialog" aria-modal="true"><p>We and our partners use cookies to store and access information on your device.</p>
+<button id="reject">Reject all</button><button id="accept">Accept all</button></div><script>
+document.getElementById('accept').addEventListener('click', () => { document.cookie = 'consent=yes; path=/'; location.reload(); });
+</script></body></html>`,
+    );
+  },
+  // robots.txt asks for a second between requests.
+  crawldelay: (request, response) => {
+    if (request.url === '/robots.txt') {
+      response
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end('User-agent: *\nCrawl-delay: 30\nDisallow: /private\n');
+      return;
+    }
+    html(response, 200, STATIC_PAGE);
+  },
 };
 
 export async function startScrapeSites(): Promise<ScrapeSites> {

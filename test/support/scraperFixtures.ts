@@ -8,6 +8,8 @@ import { parseEnv } from '../../core/config/env.ts';
 export function scraperTestEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
     SCRAPER_ALLOWLIST: '127.0.0.1/32',
+    // Local sites listen on high ports (production dials 80 and 443 only).
+    SCRAPER_ALLOWED_PORTS: '1024-65535',
     SCRAPER_RECHECK_RATIO: '0',
     SCRAPER_DOMAIN_RATE_PER_SECOND: '1000',
     SCRAPER_DOMAIN_BURST: '1000',

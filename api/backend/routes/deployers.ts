@@ -5,6 +5,7 @@ import { Check } from '../../../scanner/core/schema.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
+import type { ScannerTrials } from '../scannerTrials.ts';
 
 const Params = z.object({
   chain: z.enum(CHAIN_IDS).describe('Chain slug, e.g. ethereum, base, devnet'),
@@ -32,6 +33,16 @@ const DeployerReputationResponse = z
     age_seconds: z.number().nullable(),
     first_seen_block: z.string().nullable(),
     funded_by: z.string().nullable().describe('Sender of the first funding transaction, or "genesis"'),
+    funded_by_labels: z
+      .array(
+        z.object({
+          label: z.string(),
+          category: z.string(),
+          name_tag: z.string().nullable(),
+          source: z.string(),
+        }),
+      )
+      .describe("The funder's labels on this chain (exchange, phish-hack, ...); a flagged one costs points"),
     nonce: z.number().int(),
     contracts_deployed: z.number().int(),
     tokens: z.array(DeployedToken),
@@ -44,7 +55,7 @@ const DeployerReputationResponse = z
   .meta({ id: 'DeployerReputation' });
 
 /** Deployer reputation on its own: the record a token scan's deployer category is built from. */
-export function deployerRoutes(app: VigilApp, deps: BackendDeps): void {
+export function deployerRoutes(app: VigilApp, deps: BackendDeps, trials: ScannerTrials): void {
   app.get(
     '/api/v2/scanner/deployers/:chain/:address',
     {
@@ -54,14 +65,32 @@ export function deployerRoutes(app: VigilApp, deps: BackendDeps): void {
         description:
           "Wallet age and funding source, the contracts it created and, for its most recent tokens, whether the deployer pulled their liquidity soon after launch or sells revert. Read at the chain's latest block; reused for SCAN_DEPLOYER_CACHE_SECONDS.",
         params: Params,
-        response: { 200: DeployerReputationResponse, 400: Problem, 422: Problem, 503: Problem },
+        response: {
+          200: DeployerReputationResponse,
+          400: Problem,
+          401: Problem,
+          402: Problem,
+          422: Problem,
+          429: Problem,
+          503: Problem,
+        },
       },
     },
     async (request, reply) => {
-      const { reputation, checks, degraded } = await getDeployerReputation(
-        { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
-        request.params,
-      );
+      // Anonymous callers take a free call of deployer_reputation, the tool that sells this record.
+      const admission = await trials.admit(request.caller, request.headers, 'deployer_reputation');
+      let answer: Awaited<ReturnType<typeof getDeployerReputation>>;
+      try {
+        answer = await getDeployerReputation(
+          { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
+          request.params,
+        );
+      } catch (error) {
+        await admission?.release();
+        throw error;
+      }
+      for (const [name, value] of Object.entries(admission?.headers ?? {})) reply.header(name, value);
+      const { reputation, checks, degraded } = answer;
       if (degraded.length > 0) reply.header('x-degraded-stores', degraded.join(','));
       return { ...reputation, checks };
     },

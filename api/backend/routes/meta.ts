@@ -57,7 +57,12 @@ export function metaRoutes(app: VigilApp, deps: BackendDeps): void {
     () => ({
       current: 'v1',
       versions: [
-        { version: 'v1', base_path: '/api/v1', status: 'stable' as const, families: ['health'] },
+        {
+          version: 'v1',
+          base_path: '/api/v1',
+          status: 'stable' as const,
+          families: ['health', 'catalog', 'databus', 'x402-databus', 'x402-tools', 'x402'],
+        },
         { version: 'v2', base_path: '/api/v2', status: 'stable' as const, families: ['scanner'] },
       ],
       openapi: '/openapi.json',

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { CHAIN_IDS } from '../../../core/chains/registry.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
-import { ScanJob, type ScanJobs } from '../scanJobs.ts';
+import { ScanCancellation, ScanJob, type ScanJobs } from '../scanJobs.ts';
+import type { ScannerTrials } from '../scannerTrials.ts';
 
 const ScanRequest = z
   .object({
@@ -26,9 +27,10 @@ const ScanRequest = z
 
 const JobParams = z.object({ job_id: z.string().min(1).max(256) });
 const problems = { 400: Problem, 404: Problem, 422: Problem, 503: Problem };
+const gated = { 401: Problem, 402: Problem, 429: Problem };
 
 /** The async multi-engine scanner: start, read and cancel token scan jobs. */
-export function scanRoutes(app: VigilApp, jobs: ScanJobs): void {
+export function scanRoutes(app: VigilApp, jobs: ScanJobs, trials: ScannerTrials): void {
   app.post(
     '/api/v2/scanner/scans',
     {
@@ -38,13 +40,24 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs): void {
         description:
           'Answers 202 with the job id and a status URL, or 200 with the outcome when it is known within wait_ms ' +
           '(or cached). Identical concurrent requests join the same job. A target the scan refuses after reading the ' +
-          'chain (no code at the address, not a mint) answers 422 naming its failed job (`job_id`).',
+          'chain (no code at the address, not a mint) answers 422 naming its failed job (`job_id`). Anonymous ' +
+          'callers are trial-gated: each scan takes a free call of token_risk (X-Client-ID, or X-Wallet-Proof for a ' +
+          'proven wallet); API keys are not.',
         body: ScanRequest,
-        response: { 200: ScanJob, 202: ScanJob, ...problems },
+        response: { 200: ScanJob, 202: ScanJob, ...problems, ...gated },
       },
     },
     async (request, reply) => {
-      const job = await jobs.submit(request.body);
+      const admission = await trials.admit(request.caller, request.headers, 'token_risk');
+      let job: ScanJob;
+      try {
+        job = await jobs.submit(request.body, { id: request.caller.id });
+      } catch (error) {
+        // A refused request (bad address, no code, engine down) costs no trial.
+        await admission?.release();
+        throw error;
+      }
+      for (const [name, value] of Object.entries(admission?.headers ?? {})) reply.header(name, value);
       degradedHeader(reply, job);
       if (job.status === 'running') return reply.code(202).header('location', job.status_url).send(job);
       // A cache hit's result was checked against its schema when read back; checking the whole
@@ -60,11 +73,15 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs): void {
       schema: {
         tags: ['scanner'],
         summary: 'Status, per-engine progress, result or failure reason of a scan job',
+        description:
+          'For the callers that started or joined the job (the same network fingerprint) and for API keys; ' +
+          'anyone else gets 403.',
         params: JobParams,
-        response: { 200: ScanJob, ...problems },
+        response: { 200: ScanJob, 403: Problem, ...problems },
       },
     },
     async (request, reply) => {
+      await jobs.assertReadable(request.params.job_id, request.caller);
       const job = await jobs.get(request.params.job_id);
       degradedHeader(reply, job);
       return job;
@@ -76,12 +93,22 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs): void {
     {
       schema: {
         tags: ['scanner'],
-        summary: 'Cancel a running scan job',
+        summary: 'Cancel a running scan job (or stop holding it, when others still do)',
+        description:
+          'Only a caller that started or joined the job (the same API key or network fingerprint), or an operator key, ' +
+          'may cancel it (403 otherwise). A job joined by several callers goes on while any of them holds it: a cancel ' +
+          'detaches the caller (`cancel.outcome: detached`) and the last one cancels the workflow (`cancelled`).',
         params: JobParams,
-        response: { 202: ScanJob, 409: Problem, ...problems },
+        response: { 202: ScanCancellation, 403: Problem, 409: Problem, ...problems },
       },
     },
-    async (request, reply) => reply.code(202).send(await jobs.cancel(request.params.job_id)),
+    async (request, reply) =>
+      reply.code(202).send(
+        await jobs.cancel(request.params.job_id, {
+          id: request.caller.id,
+          operator: request.caller.operator,
+        }),
+      ),
   );
 }
 

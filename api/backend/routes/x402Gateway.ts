@@ -8,7 +8,7 @@ import {
 } from '../../../core/catalog/index.ts';
 import { CHAINS, type ChainInfo } from '../../../core/chains/registry.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
-import { PaymentReceipt } from '../../../core/stores/receipts.ts';
+import { PublicReceipt, publicReceipt } from '../../../core/stores/receipts.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
 import { FACILITATORS, facilitatorStatus } from '../x402/facilitators.ts';
@@ -142,7 +142,7 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
       },
     },
     async (request) => {
-      const identity = identityFromIdentifier(request.params.identifier);
+      const identity = identityFromIdentifier(request.params.identifier, request.caller);
       if (!identity) {
         throw new VigilError(
           'bad_request',
@@ -168,14 +168,14 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
         tags: ['x402'],
         summary: 'Receipt of a settled transaction',
         params: z.object({ tx_hash: TxHash }),
-        response: { 200: PaymentReceipt },
+        response: { 200: PublicReceipt },
       },
     },
     async (request) => {
       const receipt = await x402.receipts.byTransaction(request.params.tx_hash);
       if (!receipt)
         throw new VigilError('receipt_not_found', `No receipt for transaction ${request.params.tx_hash}.`);
-      return receipt;
+      return publicReceipt(receipt);
     },
   );
 
@@ -186,11 +186,12 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
         tags: ['x402'],
         summary: 'A payment by id: pending while it settles, then its receipt',
         params: z.object({ payment_id: z.string().regex(/^pay_[0-9a-f]{32}$/) }),
+        response: { 200: PublicReceipt },
       },
     },
     async (request) => {
       const receipt = await x402.receipts.byPaymentId(request.params.payment_id);
-      if (receipt) return receipt;
+      if (receipt) return publicReceipt(receipt);
       throw new VigilError('receipt_not_found', `No settled payment ${request.params.payment_id} yet.`, {
         headers: { 'retry-after': '2' },
       });
@@ -247,7 +248,7 @@ function docsPage(): string {
   ).join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Vigil x402</title></head><body>
 <h1>Paying for Vigil tools with x402</h1>
-<ol><li>Call a tool. With <code>X-Client-ID</code> the first calls are free (more with <code>X-Wallet-Address</code>).</li>
+<ol><li>Call a tool. With <code>X-Client-ID</code> the first calls are free (more for a wallet proven by a signed message: <code>X-Wallet-Proof</code>, see <code>/api/v1/x402/wallet-proof/nonce</code>).</li>
 <li>Without a trial the answer is <b>402</b>: an x402 v2 <code>PaymentRequired</code> in the body and in <code>PAYMENT-REQUIRED</code>.</li>
 <li>Sign an EIP-3009 transferWithAuthorization for exactly the quoted amount (any x402 v2 client does it) and retry with <code>X-PAYMENT</code> or <code>PAYMENT-SIGNATURE</code>.</li>
 <li>The answer is <b>200</b> with the data and the receipt in <code>X-PAYMENT-RESPONSE</code> / <code>PAYMENT-RESPONSE</code>. No data, no charge.</li></ol>

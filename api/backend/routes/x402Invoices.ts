@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { Invoice } from '../../../core/stores/invoices.ts';
 import { PaymentReceipt } from '../../../core/stores/receipts.ts';
 import { Problem } from '../../plugins/problem.ts';
+import type { Caller } from '../../plugins/caller.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import { CreateInvoice } from '../x402/invoiceRequest.ts';
 import type { Invoices } from '../x402/invoices.ts';
 import type { Refunds } from '../x402/refunds.ts';
+import type { InvoiceQuota } from '../x402/invoiceQuota.ts';
 import { type Sandbox, SandboxVerdict, SandboxVerify } from '../x402/sandbox.ts';
 import { PAID_ROUTE_PROBLEMS, sendAnswer } from './x402Tools.ts';
 
@@ -49,7 +51,14 @@ export function x402InvoiceRoutes(
   invoices: Invoices,
   refunds: Refunds,
   sandbox: Sandbox,
+  quota: InvoiceQuota,
 ): void {
+  /**
+   * Who an invoice counts against: the caller as the rate limiter knows it, and its network (an
+   * IPv6 client by its /64, not its address, of which it has 2^64 to rotate through).
+   */
+  const creators = (request: { caller: Caller }) => [request.caller.id, request.caller.network];
+
   app.post(
     '/api/v1/x402/invoice',
     {
@@ -61,7 +70,10 @@ export function x402InvoiceRoutes(
         response: { 201: Invoice, ...problems },
       },
     },
-    async (request, reply) => reply.code(201).send(await invoices.create(request.body)),
+    async (request, reply) => {
+      await quota.take(creators(request));
+      return reply.code(201).send(await invoices.create(request.body));
+    },
   );
 
   app.get(
@@ -135,7 +147,10 @@ export function x402InvoiceRoutes(
         response: { 201: Invoice, ...problems },
       },
     },
-    async (request, reply) => reply.code(201).send(await sandbox.createInvoice(request.body)),
+    async (request, reply) => {
+      await quota.take(creators(request));
+      return reply.code(201).send(await sandbox.createInvoice(request.body));
+    },
   );
 
   app.post(

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { describeTool, TOOLS } from '../../../core/catalog/index.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
+import type { Caller } from '../../plugins/caller.ts';
 import type { X402Gateway } from '../x402/gateway.ts';
+import { trialIdentityOf } from '../x402/trials.ts';
+import type { WalletProofs } from '../x402/walletProofs.ts';
 
 const ToolAnswer = z
   .looseObject({
@@ -22,9 +25,24 @@ const ToolAnswer = z
   })
   .meta({ id: 'ToolAnswer' });
 
+const PendingToolAnswer = z
+  .looseObject({
+    tool: z.string(),
+    data: z.null().describe('released once the payment has settled: send the same request and proof again'),
+    payment: z.looseObject({
+      payment_id: z.string(),
+      status: z.literal('pending'),
+      transaction: z.string().nullable(),
+      status_url: z.string(),
+    }),
+    detail: z.string(),
+  })
+  .meta({ id: 'PendingToolAnswer' });
+
 /** The problems a paid route can answer with. */
 export const PAID_ROUTE_PROBLEMS = {
   400: Problem,
+  401: Problem,
   402: Problem,
   404: Problem,
   409: Problem,
@@ -34,13 +52,15 @@ export const PAID_ROUTE_PROBLEMS = {
 };
 
 const PAY_DESCRIPTION =
-  'Free trial with X-Client-ID (more with X-Wallet-Address); otherwise pay per call with x402: the 402 answer ' +
+  'Free trial with X-Client-ID (more for a wallet proven with X-Wallet-Proof); otherwise pay per call with x402: the 402 answer ' +
   'carries a v2 PaymentRequired (body and PAYMENT-REQUIRED header); retry with the signed proof in X-PAYMENT or ' +
-  'PAYMENT-SIGNATURE; the receipt comes back in X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. Calls that find no data ' +
-  'answer 200 with data null and are not charged.';
+  'PAYMENT-SIGNATURE; the receipt comes back in X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. The data is released ' +
+  'only once the payment has settled on chain: a settlement still confirming after X402_SETTLE_WAIT_MS answers ' +
+  '202 without it (send the same request and proof again). Calls that find no data answer 200 with data null ' +
+  'and are not charged. One signed authorization pays for one purchase.';
 
 /** POST /api/v1/x402-tools/{tool}: one route per catalog tool, plus a catch-all that names unknown tools. */
-export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
+export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway, proofs: WalletProofs): void {
   for (const tool of TOOLS) {
     app.post(
       `/api/v1/x402-tools/${tool.name}`,
@@ -50,14 +70,14 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
           summary: `${tool.title} (${tool.priceUsd > 0 ? `$${tool.priceUsd} per call` : 'free'})`,
           description: `${tool.description}\n\n${tool.priceUsd > 0 ? PAY_DESCRIPTION : 'Free.'}`,
           body: tool.input,
-          response: { 200: ToolAnswer, ...PAID_ROUTE_PROBLEMS },
+          response: { 200: ToolAnswer, 202: PendingToolAnswer, ...PAID_ROUTE_PROBLEMS },
         },
         // The gateway validates against the same schema, naming the field; Fastify's own check is
         // kept off so both paths (known and catch-all) answer identically.
         validatorCompiler: () => (data: unknown) => ({ value: data }),
       },
       async (request, reply) => {
-        sendAnswer(reply, await gateway.call(toCall(tool.name, request)));
+        sendAnswer(reply, await gateway.call(toCall(tool.name, request, proofs)));
         return reply;
       },
     );
@@ -70,11 +90,11 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
         tags: ['x402 tools'],
         summary: 'Run a tool by name (unknown names answer 404 unknown_tool)',
         params: z.object({ tool_name: z.string().max(128) }),
-        response: { 200: ToolAnswer, ...PAID_ROUTE_PROBLEMS },
+        response: { 200: ToolAnswer, 202: PendingToolAnswer, ...PAID_ROUTE_PROBLEMS },
       },
     },
     async (request, reply) => {
-      sendAnswer(reply, await gateway.call(toCall(request.params.tool_name, request)));
+      sendAnswer(reply, await gateway.call(toCall(request.params.tool_name, request, proofs)));
       return reply;
     },
   );
@@ -86,14 +106,15 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway): void {
   );
 }
 
-function toCall(
+export function toCall(
   toolName: string,
   request: {
     body: unknown;
     headers: Record<string, string | string[] | undefined>;
     id: string;
-    caller: { apiKeyId: string | null };
+    caller: Caller;
   },
+  proofs: WalletProofs,
 ) {
   return {
     toolName,
@@ -101,6 +122,8 @@ function toCall(
     headers: request.headers,
     requestId: request.id,
     apiKeyId: request.caller.apiKeyId,
+    buyer: request.caller.apiKeyId ? request.caller.id : request.caller.network,
+    trialIdentity: () => trialIdentityOf(request.caller, request.headers, proofs),
   };
 }
 

@@ -1,39 +1,15 @@
 import { z } from 'zod';
-import { BoolEnv, IntEnv, OptionalEnv } from '../../../core/config/env.ts';
+import { IntEnv, OptionalEnv } from '../../../core/config/env.ts';
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
 const SolanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address');
 
-/** `API_KEYS=id:tier:key,...`: the keys this deployment recognises until accounts land. */
-const ApiKeys = OptionalEnv.transform((value, context) => {
-  const keys: { id: string; tier: 'free' | 'pro'; key: string }[] = [];
-  for (const entry of (value ?? '')
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const [id, tier, key] = entry.split(':');
-    if (
-      !id ||
-      (tier !== 'free' && tier !== 'pro') ||
-      !key ||
-      key.length < 16 ||
-      !/^[A-Za-z0-9_-]+$/.test(id)
-    ) {
-      context.addIssue({
-        code: 'custom',
-        message: 'each entry must be id:free|pro:key with a key of 16+ characters',
-      });
-      return [];
-    }
-    keys.push({ id, tier, key });
-  }
-  return keys;
-});
-
-/** The backend's x402 gateway, trials and rate limits. */
+/** The backend's x402 gateway (trials and rate limits: ../accessConfig.ts). */
 export const PaymentsEnvShape = {
   /** The x402 facilitator that verifies (here) and settles (in the payments pool). */
   FACILITATOR_URL: z.url().default('http://127.0.0.1:3002'),
+  /** This service's caller token of the facilitator's FACILITATOR_CALLERS (a secret). */
+  FACILITATOR_AUTH_TOKEN: OptionalEnv,
   /** CAIP-2 network payments are quoted on. */
   X402_NETWORK: z
     .string()
@@ -59,6 +35,8 @@ export const PaymentsEnvShape = {
   X402_SETTLE_WAIT_MS: IntEnv(0, 120_000).default(15_000),
   /** How long an invoice can be paid. */
   X402_INVOICE_TTL_SECONDS: IntEnv(1, 7 * 86_400).default(1_800),
+  /** Invoices one caller (and one client address) may create per hour. */
+  X402_INVOICES_PER_HOUR: IntEnv(1, 1_000_000).default(60),
   /** How long after settlement a charged empty result may be refunded (the API specification: 48 h). */
   X402_REFUND_WINDOW_SECONDS: IntEnv(1, 30 * 86_400).default(172_800),
   /**
@@ -69,17 +47,8 @@ export const PaymentsEnvShape = {
   X402_SANDBOX_ASSET: OptionalEnv.pipe(Address.optional()),
   X402_SANDBOX_PAY_TO: OptionalEnv.pipe(Address.optional()),
   X402_SANDBOX_FACILITATOR_URL: OptionalEnv.pipe(z.url().optional()),
+  /** The caller token for the sandbox's facilitator (unset: FACILITATOR_AUTH_TOKEN when it is the main one). */
+  X402_SANDBOX_FACILITATOR_AUTH_TOKEN: OptionalEnv,
   /** How long a tool call waits for its scan. */
   TOOL_WAIT_MS: IntEnv(1_000, 120_000).default(30_000),
-  /** Rolling window of the free trial allotments. */
-  TRIAL_WINDOW_SECONDS: IntEnv(60, 30 * 86_400).default(86_400),
-  RATE_LIMITS: BoolEnv.default(true),
-  /** When Redis cannot count: true lets requests through, false refuses them (503). */
-  RATE_LIMIT_FAIL_OPEN: BoolEnv.default(true),
-  RATE_LIMIT_ANONYMOUS_PER_MINUTE: IntEnv(1, 1_000_000).default(10),
-  RATE_LIMIT_FREE_PER_MINUTE: IntEnv(1, 1_000_000).default(10),
-  RATE_LIMIT_FREE_PER_DAY: IntEnv(1, 100_000_000).default(100),
-  RATE_LIMIT_PRO_PER_MINUTE: IntEnv(1, 1_000_000).default(60),
-  RATE_LIMIT_PRO_PER_DAY: IntEnv(1, 100_000_000).default(10_000),
-  API_KEYS: ApiKeys,
 };

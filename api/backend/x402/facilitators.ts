@@ -25,6 +25,22 @@ export async function facilitatorStatus(facilitator: Facilitator, vigilUrl: stri
       checked_at,
     };
   }
+  const known = probes.get(vigilUrl);
+  if (known && Date.now() - known.at < PROBE_REUSE_MS) return { ...(await known.probe), checked_at };
+  const probe = probeVigil(facilitator, vigilUrl);
+  probes.set(vigilUrl, { at: Date.now(), probe });
+  return { ...(await probe), checked_at };
+}
+
+/**
+ * One /healthz probe of the facilitator serves every discovery request for a few seconds:
+ * anonymous requests must not turn into one chain read each at the facilitator.
+ */
+const PROBE_REUSE_MS = 5_000;
+const probes = new Map<string, { at: number; probe: ReturnType<typeof probeVigil> }>();
+
+async function probeVigil(facilitator: Facilitator, vigilUrl: string) {
+  const checked_at = new Date().toISOString();
   const started = performance.now();
   try {
     const response = await fetch(`${vigilUrl}/healthz`, { signal: AbortSignal.timeout(2_000) });

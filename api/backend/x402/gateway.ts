@@ -4,6 +4,7 @@ import { findTool, isPaid, type ToolDefinition } from '../../../core/catalog/ind
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { StepTimings } from '../../plugins/stepTimings.ts';
 import { canonicalJson } from '../../../core/x402/canonicalJson.ts';
+import { paymentDigest } from '../../../core/x402/digest.ts';
 import type { PaymentRequirements } from '@x402/core/types';
 import {
   type AnyProof,
@@ -17,15 +18,17 @@ import type { PaymentOptions } from './paymentOptions.ts';
 import { newReceipt, paymentIdOf, paymentSummary, receiptHeaders } from './paymentRecords.ts';
 import { paymentRequiredProblem } from './quotes.ts';
 import {
+  authorizationReservation,
   type PaymentReservations,
   type Reservation,
   reservationTtlMs,
+  SETTLING_KEEP_MS,
   type StoredAnswer,
 } from './reservations.ts';
-import type { Settlements } from './settlements.ts';
+import type { SettleOutcome, Settlements } from './settlements.ts';
 import type { ToolOutcome, ToolRunner } from './toolRunner.ts';
 import { validateToolInput } from './validate.ts';
-import { type TrialGrant, type TrialIdentity, trialIdentityOf, type Trials } from './trials.ts';
+import type { TrialGrant, TrialIdentity, Trials } from './trials.ts';
 
 export interface GatewayDeps {
   options: PaymentOptions;
@@ -43,16 +46,34 @@ export interface ToolCall {
   headers: Record<string, string | string[] | undefined>;
   requestId: string;
   apiKeyId: string | null;
+  /**
+   * Who is buying, as far as a stored answer is concerned: the API key, or an anonymous caller's
+   * network (its client address; IPv6 by prefix). Not X-Client-ID, which anyone can send.
+   */
+  buyer: string;
+  /** Who a free call is charged to (a proven wallet, or the network fingerprint); undefined: nobody. */
+  trialIdentity(): Promise<TrialIdentity | undefined>;
 }
 
 /** What the route sends: a status, a JSON body and headers. Problems are thrown as VigilErrors. */
 export type GatewayAnswer = StoredAnswer;
 
+/** A paid request as its reservation sees it. */
+interface HeldRequest {
+  tool: ToolDefinition;
+  digest: string;
+  purchase: string;
+  buyer: string;
+  reservation: string;
+  decimals: number;
+}
+
 /**
  * One paid or trial tool call, framework-free: validate → trial or payment → run → settle →
- * answer. A proof runs the tool at most once (its authorization is reserved first), is charged
- * only when the tool returned data, and a slow settlement answers with a pending receipt rather
- * than a new quote.
+ * answer. An authorization pays for one purchase, by one signed payload (reserved before the tool
+ * runs, across replicas); it is charged only when the tool returned data; the data is delivered
+ * only once the payment settled on chain (a slower settlement answers 202 and keeps the data for
+ * the same proof), never a new quote.
  */
 export class X402Gateway {
   readonly #deps: GatewayDeps;
@@ -86,7 +107,7 @@ export class X402Gateway {
       return answer;
     }
 
-    const identity = trialIdentityOf(call.headers);
+    const identity = await call.trialIdentity();
     if (!identity) {
       throw await this.paymentRequired(
         tool,
@@ -163,14 +184,17 @@ export class X402Gateway {
     const { requirements, decimals, key, ttlMs } = await timings.time('quote', () =>
       this.#quote(tool, proof),
     );
-    const paymentId = paymentIdOf(key);
-    const fingerprint = createHash('sha256')
+    const digest = paymentDigest(proof.payload, requirements);
+    const paymentId = paymentIdOf(digest);
+    const purchase = `tool:${createHash('sha256')
       .update(`${tool.name}\n${canonicalJson(input)}`)
-      .digest('hex');
-    // A proof that already answered: the same request gets that answer again (no second run or
-    // charge, even though the chain now reports the authorization used); any other is refused.
-    const held = await timings.time('peek', () => this.#deps.reservations.peek(key));
-    if (held) return this.#heldBy(tool, held, fingerprint, paymentId);
+      .digest('hex')}`;
+    const reservation = authorizationReservation(key);
+    const held = { tool, digest, purchase, buyer: call.buyer, reservation, decimals };
+    // An authorization already holding a purchase: the same payload for the same request gets
+    // that purchase's answer (no second run or charge); anything else carrying it is refused.
+    const holder = await timings.time('peek', () => this.#deps.reservations.peek(reservation));
+    if (holder) return this.#heldBy(held, holder);
     const verified = await timings.time('verify', () => this.#deps.settlements.verify(proof, requirements));
     if (!verified.isValid) {
       throw await this.paymentRequired(
@@ -180,20 +204,24 @@ export class X402Gateway {
       );
     }
     const reserved = await timings.time('reserve', () =>
-      this.#deps.reservations.reserve(key, { state: 'running', fingerprint, payment_id: paymentId }, ttlMs),
+      this.#deps.reservations.reserve(
+        reservation,
+        { state: 'running', digest, purchase, buyer: call.buyer, payment_id: paymentId },
+        ttlMs,
+      ),
     );
-    if (!reserved.reserved) return this.#heldBy(tool, reserved.holder, fingerprint, paymentId);
+    if (!reserved.reserved) return this.#heldBy(held, reserved.holder);
 
     let outcome: ToolOutcome;
     try {
       outcome = await timings.time('tool', () => this.#deps.runner.run(tool, input));
     } catch (error) {
-      await this.#deps.reservations.release(key).catch(() => undefined);
+      await this.#deps.reservations.release(reservation, digest).catch(() => undefined);
       throw error;
     }
     if (outcome.kind === 'empty') {
       // Not charged: the authorization stays unused and may pay for another call.
-      await this.#deps.reservations.release(key).catch(() => undefined);
+      await this.#deps.reservations.release(reservation, digest).catch(() => undefined);
       return this.#answer(tool, outcome, null, null);
     }
     const receipt = newReceipt({
@@ -205,38 +233,78 @@ export class X402Gateway {
       requestId: call.requestId,
       apiKeyId: call.apiKeyId,
     });
+    const settling: Reservation = {
+      state: 'settling',
+      digest,
+      purchase,
+      buyer: call.buyer,
+      payment_id: paymentId,
+      outcome: { data: outcome.data },
+      receipt,
+    };
     const [settled] = await Promise.all([
       this.#deps.settlements.settle(
         { paymentId, paymentPayload: proof.payload, requirements, receipt },
         { tool: tool.name },
         timings,
       ),
-      this.#deps.reservations
-        .update(key, { state: 'settling', fingerprint, payment_id: paymentId })
-        .catch(() => undefined),
+      this.#deps.reservations.update(reservation, settling, SETTLING_KEEP_MS).catch(() => undefined),
     ]);
+    return timings.time('reserve', () => this.#settledAnswer(held, settling, settled));
+  }
+
+  /**
+   * The answer once the settlement's outcome is known: the data only when it settled (exactly
+   * this payload, on chain); a 202 without the data while it confirms, the result kept for the
+   * same proof to fetch; a 402 when it failed for good (the authorization is free again).
+   */
+  async #settledAnswer(
+    held: HeldRequest,
+    settling: Reservation,
+    settled: SettleOutcome,
+  ): Promise<GatewayAnswer> {
+    const { tool, digest, reservation, decimals } = held;
+    const receipt = settling.receipt;
+    if (!receipt || !settling.outcome) throw new Error('a settling reservation keeps its result and receipt');
     if (settled.kind === 'failed') {
-      await this.#deps.reservations.release(key).catch(() => undefined);
+      await this.#deps.reservations.release(reservation, digest).catch(() => undefined);
       throw await this.paymentRequired(
         tool,
         settled.reason,
         `The payment could not be settled: ${settled.message}`,
       );
     }
-    const answer = this.#answer(tool, outcome, paymentSummary(receipt, settled, decimals), null);
-    Object.assign(answer.headers, receiptHeaders(receipt, settled));
-    await timings.time('reserve', () =>
-      this.#deps.reservations
-        .update(key, { state: 'done', fingerprint, payment_id: paymentId, answer })
-        .catch(() => undefined),
+    if (settled.kind === 'pending') {
+      return {
+        status: 202,
+        body: {
+          tool: tool.name,
+          data: null,
+          payment: paymentSummary(receipt, settled, decimals),
+          trial: null,
+          detail:
+            'The payment is confirming on chain; the data is released once it has settled. Send the same ' +
+            'request with the same proof again (payment.status_url says when).',
+        },
+        headers: { ...receiptHeaders(receipt, settled), 'retry-after': '2' },
+      };
+    }
+    const answer = this.#answer(
+      tool,
+      { kind: 'data', data: settling.outcome.data },
+      paymentSummary(receipt, settled, decimals),
+      null,
     );
+    Object.assign(answer.headers, receiptHeaders(receipt, settled));
+    await this.#deps.reservations
+      .update(reservation, { ...settling, state: 'done', outcome: undefined, answer })
+      .catch(() => undefined);
     return answer;
   }
 
   /**
-   * What the proof pays against: the option of its family (EVM or Solana), the asset's decimals,
-   * the key that reserves it (the EIP-3009 authorization, or the signed Solana transaction) and
-   * how long it could still be presented.
+   * What the proof pays against: the option of its family (EVM or Solana), the asset's decimals, the key that reserves it (the EIP-3009 authorization, or the signed Solana
+   * transaction) and how long it could still be presented.
    */
   async #quote(
     tool: ToolDefinition,
@@ -277,26 +345,31 @@ export class X402Gateway {
     };
   }
 
-  async #heldBy(
-    tool: ToolDefinition,
-    holder: Reservation,
-    fingerprint: string,
-    paymentId: string,
-  ): Promise<GatewayAnswer> {
-    if (holder.fingerprint !== fingerprint) {
+  /** A request whose authorization is already reserved. */
+  async #heldBy(held: HeldRequest, holder: Reservation): Promise<GatewayAnswer> {
+    // The same payload from another caller is someone who read it off the chain (or intercepted
+    // it): the purchase, its data and its pending result belong to the caller that made it.
+    const otherBuyer = holder.buyer !== undefined && holder.buyer !== held.buyer;
+    if (holder.digest !== held.digest || holder.purchase !== held.purchase || otherBuyer) {
       throw await this.paymentRequired(
-        tool,
+        held.tool,
         PaymentReason.proofUsedElsewhere,
-        'This payment proof already paid for another request.',
+        holder.digest === held.digest
+          ? 'This payment proof already paid for another request (or another caller’s).'
+          : 'This payment authorization (its nonce) is already used by another payment.',
       );
     }
     if (holder.state === 'done' && holder.answer) return holder.answer;
+    if (holder.state === 'settling' && holder.outcome) {
+      const settled = await this.#deps.settlements.outcome(holder.payment_id);
+      return this.#settledAnswer(held, holder, settled);
+    }
     throw new VigilError(
       'payment_in_progress',
       'A request with this payment proof is still running; retry shortly.',
       {
         headers: { 'retry-after': '1' },
-        extensions: { payment_id: paymentId },
+        extensions: { payment_id: holder.payment_id },
       },
     );
   }

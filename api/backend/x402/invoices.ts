@@ -17,11 +17,14 @@ import type { PaymentOptions } from './paymentOptions.ts';
 import { newReceipt, paymentIdOf, paymentSummary, receiptHeaders } from './paymentRecords.ts';
 import { paymentRequiredProblem } from './quotes.ts';
 import {
+  authorizationReservation,
   type PaymentReservations,
   type Reservation,
   reservationTtlMs,
+  SETTLING_KEEP_MS,
   type StoredAnswer,
 } from './reservations.ts';
+import { paymentDigest } from '../../../core/x402/digest.ts';
 import type { SettleOutcome, Settlements } from './settlements.ts';
 import type { ToolRunner } from './toolRunner.ts';
 import { type CreateInvoice, fieldError } from './invoiceRequest.ts';
@@ -147,16 +150,24 @@ export class Invoices {
       );
     }
     const { authorization } = proof;
-    const key = authorizationKey(
-      requirements.network,
-      requirements.asset,
-      authorization.from,
-      authorization.nonce,
-    );
-    const paymentId = paymentIdOf(key);
-    const claim = `invoice:${id}`;
-    const held = await this.#deps.reservations.peek(claim);
-    if (held) return this.#resume(invoice, held, key);
+    const digest = paymentDigest(proof.payload, requirements);
+    const paymentId = paymentIdOf(digest);
+    const purchase = `invoice:${id}`;
+    // One purchase per authorization, whatever it pays for (tool calls and other invoices alike),
+    // and one payment per invoice.
+    const held: PaymentHold = {
+      digest,
+      purchase,
+      claim: purchase,
+      authorization: authorizationReservation(
+        authorizationKey(requirements.network, requirements.asset, authorization.from, authorization.nonce),
+      ),
+    };
+    const holder = await this.#deps.reservations.peek(held.authorization);
+    if (holder && (holder.digest !== digest || holder.purchase !== purchase))
+      throw await this.#usedElsewhere(invoice, holder.digest === digest);
+    const claimed = await this.#deps.reservations.peek(held.claim);
+    if (claimed) return this.#resume(invoice, claimed, held);
     if (invoice.state !== 'open') throw notPayable(invoice, `The invoice is ${invoice.state}.`);
 
     const verified = await this.#deps.settlements.verify(proof, requirements);
@@ -168,19 +179,28 @@ export class Invoices {
         `The payment was refused: ${verified.invalidMessage ?? reason}.`,
       );
     }
-    const reserved = await this.#deps.reservations.reserve(
-      claim,
-      { state: 'settling', fingerprint: key, payment_id: paymentId },
-      reservationTtlMs(authorization.validBefore),
-    );
-    if (!reserved.reserved) return this.#resume(invoice, reserved.holder, key);
+    const reservation: Reservation = { state: 'settling', digest, purchase, payment_id: paymentId };
+    const ttlMs = Math.max(reservationTtlMs(authorization.validBefore), SETTLING_KEEP_MS);
+    const reserved = await this.#deps.reservations.reserve(held.authorization, reservation, ttlMs);
+    if (!reserved.reserved) {
+      if (reserved.holder.digest !== digest || reserved.holder.purchase !== purchase)
+        throw await this.#usedElsewhere(invoice, reserved.holder.digest === digest);
+      const current = await this.#deps.reservations.peek(held.claim);
+      if (current) return this.#resume(invoice, current, held);
+      throw inProgress(invoice.invoice_id, invoice.state);
+    }
+    const won = await this.#deps.reservations.reserve(held.claim, reservation, ttlMs);
+    if (!won.reserved) {
+      await this.#deps.reservations.release(held.authorization, digest).catch(() => undefined);
+      return this.#resume(invoice, won.holder, held);
+    }
     const paid = await this.#deps.store.transition(id, ['open'], 'paid', {
       payment_id: paymentId,
       payer: authorization.from,
       paid_at: new Date().toISOString(),
     });
     if (!paid.moved) {
-      await this.#deps.reservations.release(claim).catch(() => undefined);
+      await this.#releaseHold(held);
       throw notPayable(paid.invoice ?? invoice, `The invoice is ${paid.invoice?.state ?? 'gone'}.`);
     }
     const receipt = newReceipt({
@@ -204,7 +224,7 @@ export class Invoices {
         payer: null,
         paid_at: null,
       });
-      await this.#deps.reservations.release(claim).catch(() => undefined);
+      await this.#releaseHold(held);
       throw await this.#quote(
         invoice,
         outcome.reason,
@@ -216,38 +236,57 @@ export class Invoices {
       transaction: outcome.transaction,
       settled_at: new Date().toISOString(),
     });
-    return this.#deliver(settled.invoice ?? paid.invoice, key, outcome);
+    return this.#deliver(settled.invoice ?? paid.invoice, held, outcome);
   }
 
   /** The same proof again: its answer, once the settlement it started is final. */
-  async #resume(invoice: Invoice, holder: Reservation, key: string): Promise<StoredAnswer> {
-    if (holder.fingerprint !== key)
+  async #resume(invoice: Invoice, holder: Reservation, held: PaymentHold): Promise<StoredAnswer> {
+    if (holder.digest !== held.digest)
       throw notPayable(invoice, 'The invoice is being paid, or was paid, with another authorization.');
     if (holder.answer) return holder.answer;
     const current = await this.get(invoice.invoice_id);
     const receipt = current.payment_id
       ? await this.#deps.receipts.byPaymentId(current.payment_id)
-      : undefined;
+      : await this.#deps.receipts.byPaymentId(holder.payment_id);
     if (current.state === 'paid' && receipt) {
       return this.#pendingAnswer(current, { kind: 'pending', transaction: receipt.transaction }, receipt);
     }
     if ((current.state === 'settled' || current.state === 'refunded') && current.transaction) {
-      return this.#deliver(current, key, { kind: 'settled', transaction: current.transaction });
+      return this.#deliver(current, held, { kind: 'settled', transaction: current.transaction });
     }
-    throw new VigilError(
-      'payment_in_progress',
-      'This invoice’s payment is still being processed; retry shortly.',
-      {
-        headers: { 'retry-after': '1' },
-        extensions: { invoice_id: invoice.invoice_id, state: current.state },
-      },
+    if (current.state === 'open' && receipt?.status === 'failed') {
+      // Its settlement failed for good (the workflow reopened the invoice): nothing was charged.
+      await this.#releaseHold(held);
+      throw await this.#quote(
+        current,
+        receipt.error_reason ?? PaymentReason.unexpectedSettle,
+        'The payment could not be settled; the invoice is open again.',
+      );
+    }
+    throw inProgress(invoice.invoice_id, current.state);
+  }
+
+  async #usedElsewhere(invoice: Invoice, sameProof: boolean): Promise<VigilError> {
+    return this.#quote(
+      invoice,
+      PaymentReason.proofUsedElsewhere,
+      sameProof
+        ? 'This payment proof already paid for another request.'
+        : 'This payment authorization (its nonce) is already used by another payment.',
     );
+  }
+
+  async #releaseHold(held: PaymentHold): Promise<void> {
+    await Promise.all([
+      this.#deps.reservations.release(held.claim, held.digest).catch(() => undefined),
+      this.#deps.reservations.release(held.authorization, held.digest).catch(() => undefined),
+    ]);
   }
 
   /** Runs the invoice's tool (once, by whoever holds its run) and answers with the result. */
   async #deliver(
     invoice: Invoice,
-    key: string,
+    held: PaymentHold,
     outcome: Extract<SettleOutcome, { kind: 'settled' }>,
   ): Promise<StoredAnswer> {
     let current = invoice;
@@ -256,14 +295,16 @@ export class Invoices {
       const run = `invoice-run:${current.invoice_id}`;
       const won = await this.#deps.reservations.reserve(
         run,
-        { state: 'running', fingerprint: key, payment_id: current.payment_id ?? '' },
+        {
+          state: 'running',
+          digest: held.digest,
+          purchase: held.purchase,
+          payment_id: current.payment_id ?? '',
+        },
         120_000,
       );
       if (!won.reserved) {
-        throw new VigilError('payment_in_progress', 'The invoice’s tool is running; retry shortly.', {
-          headers: { 'retry-after': '1' },
-          extensions: { invoice_id: current.invoice_id },
-        });
+        throw inProgress(current.invoice_id, current.state);
       }
       current =
         (await this.#deps.store.update(current.invoice_id, { result: await this.#run(tool, current) })) ??
@@ -293,14 +334,17 @@ export class Invoices {
       },
       headers: receipt ? receiptHeaders(receipt, outcome) : {},
     };
-    await this.#deps.reservations
-      .update(`invoice:${current.invoice_id}`, {
-        state: 'done',
-        fingerprint: key,
-        payment_id: current.payment_id ?? '',
-        answer,
-      })
-      .catch(() => undefined);
+    const done: Reservation = {
+      state: 'done',
+      digest: held.digest,
+      purchase: held.purchase,
+      payment_id: current.payment_id ?? '',
+      answer,
+    };
+    await Promise.all([
+      this.#deps.reservations.update(held.claim, done).catch(() => undefined),
+      this.#deps.reservations.update(held.authorization, done).catch(() => undefined),
+    ]);
     return answer;
   }
 
@@ -366,6 +410,27 @@ export class Invoices {
       extensions: { invoice_id: invoice.invoice_id, expires_at: invoice.expires_at },
     });
   }
+}
+
+/** Who holds an invoice payment: the payload, what it buys, and its two reservations. */
+interface PaymentHold {
+  digest: string;
+  purchase: string;
+  /** The authorization's reservation (one purchase per authorization). */
+  authorization: string;
+  /** The invoice's (one payment per invoice). */
+  claim: string;
+}
+
+function inProgress(invoiceId: string, state: string): VigilError {
+  return new VigilError(
+    'payment_in_progress',
+    'This invoice’s payment is still being processed; retry shortly.',
+    {
+      headers: { 'retry-after': '1' },
+      extensions: { invoice_id: invoiceId, state },
+    },
+  );
 }
 
 function notPayable(invoice: Invoice, detail: string): VigilError {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequirements } from '@x402/core/types';
 import type { PaymentReceipt } from '../../../core/stores/receipts.ts';
@@ -6,10 +5,7 @@ import { formatAtomic } from '../../../core/x402/amounts.ts';
 import type { AnyProof } from '../../../core/x402/proof.ts';
 import { type SettleOutcome, settleResponseOf } from './settlements.ts';
 
-/** Payment ids are derived from the authorization, so the same proof always names the same payment. */
-export function paymentIdOf(authorizationKey: string): string {
-  return `pay_${createHash('sha256').update(authorizationKey).digest('hex').slice(0, 32)}`;
-}
+export { paymentIdOf } from '../../../core/x402/digest.ts';
 
 export function newReceipt(parameters: {
   paymentId: string;

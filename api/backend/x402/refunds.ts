@@ -4,7 +4,7 @@ import { VigilError } from '../../../core/errors/vigilError.ts';
 import type { InvoiceStore } from '../../../core/stores/invoices.ts';
 import type { PaymentReceipt, ReceiptStore } from '../../../core/stores/receipts.ts';
 import { JobKind, SearchAttr } from '../../../core/temporal/searchAttributes.ts';
-import { refundWorkflowId } from '../../../core/x402/refund.ts';
+import { refundBlock, refundWorkflowId } from '../../../core/x402/refund.ts';
 import type { refundPayment } from '../../../workflows/refundPayment.ts';
 import type { StoredAnswer } from './reservations.ts';
 
@@ -21,9 +21,10 @@ export interface RefundsDeps {
 
 /**
  * Refunds of charged empty results, by transaction hash, within the window, once: the request is
- * checked here and sent back on chain by the durable `refundPayment` workflow (the payee signs,
- * the facilitator settles; the authorization's nonce belongs to the payment, so it can never pay
- * out twice). The money only ever goes back to the payer, so the hash is all a request needs.
+ * checked here and sent back on chain by the durable `refundPayment` workflow, which checks the
+ * stored purchase again (the payee signs, the facilitator checks the payment on chain and settles;
+ * the refund's nonce belongs to the payment, so it can never pay out twice). The money only ever
+ * goes back to the payer, so the hash is all a request needs.
  */
 export class Refunds {
   readonly #deps: RefundsDeps;
@@ -36,6 +37,9 @@ export class Refunds {
     const receipt = await this.#deps.receipts.byTransaction(transaction);
     if (!receipt)
       throw new VigilError('receipt_not_found', `No payment settled in transaction ${transaction}.`);
+    // A transaction pays for one purchase; should two records ever name it, neither is refunded.
+    if ((await this.#deps.receipts.countSettledByTransaction(transaction)) > 1)
+      throw notAllowed(receipt, 'not_an_empty_result', 'More than one purchase names this transaction.');
     await this.#check(receipt);
     const requestedAt = new Date().toISOString();
     const { client, connection } = this.#deps.temporal;
@@ -55,7 +59,7 @@ export class Refunds {
       await client.workflow.start<typeof refundPayment>('refundPayment', {
         taskQueue: this.#deps.paymentsTaskQueue,
         workflowId: id,
-        args: [{ paymentId: receipt.payment_id, receipt, requestedAt }],
+        args: [{ paymentId: receipt.payment_id }],
         // One refund at a time, and never a second after one succeeded; a failed one may be retried.
         workflowIdConflictPolicy: 'FAIL',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
@@ -101,8 +105,6 @@ export class Refunds {
   }
 
   async #check(receipt: PaymentReceipt): Promise<void> {
-    if (receipt.status !== 'settled')
-      throw notAllowed(receipt, 'not_settled', 'Only a settled payment can be refunded.');
     if (receipt.refund?.status === 'refunded')
       throw notAllowed(
         receipt,
@@ -111,27 +113,24 @@ export class Refunds {
       );
     if (receipt.refund?.status === 'requested')
       throw notAllowed(receipt, 'already_requested', 'A refund of this payment is under way.');
-    if (!(await this.#emptyResult(receipt)))
+    const invoice = receipt.invoice_id ? await this.#deps.invoices.get(receipt.invoice_id) : undefined;
+    const blocked = refundBlock(receipt, invoice, this.#deps.windowSeconds, Date.now());
+    if (blocked === 'not_settled')
+      throw notAllowed(receipt, blocked, 'Only a settled payment can be refunded.');
+    if (blocked === 'not_an_empty_result')
       throw notAllowed(
         receipt,
-        'not_an_empty_result',
-        'The paid call answered data; only charged empty results are refunded.',
+        blocked,
+        'The purchase this payment paid for answered data; only charged empty results are refunded.',
       );
-    const settledAt = Date.parse(receipt.settled_at ?? receipt.created_at);
-    const until = settledAt + this.#deps.windowSeconds * 1000;
-    if (Date.now() > until)
+    if (blocked === 'window_passed') {
+      const until = Date.parse(receipt.settled_at ?? receipt.created_at) + this.#deps.windowSeconds * 1000;
       throw notAllowed(
         receipt,
-        'window_passed',
+        blocked,
         `Refunds are accepted for ${this.#deps.windowSeconds / 3600} h after settlement, until ${new Date(until).toISOString()}.`,
       );
-  }
-
-  /** The call the payment bought answered no data: its invoice's result says so, or the receipt. */
-  async #emptyResult(receipt: PaymentReceipt): Promise<boolean> {
-    if (!receipt.invoice_id) return receipt.empty_result;
-    const invoice = await this.#deps.invoices.get(receipt.invoice_id);
-    return invoice?.result !== null && invoice?.result !== undefined && invoice.result.data === null;
+    }
   }
 }
 

@@ -1,5 +1,6 @@
-import { HTTPFacilitatorClient } from '@x402/core/http';
+import type { HTTPFacilitatorClient } from '@x402/core/http';
 import { type PaymentRequirements, VerifyError } from '@x402/core/types';
+import { type FacilitatorAccess, facilitatorClient } from '../../../core/x402/facilitatorClient.ts';
 import { z } from 'zod';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import type { Invoice } from '../../../core/stores/invoices.ts';
@@ -11,7 +12,8 @@ import type { Invoices } from './invoices.ts';
 import type { PaymentOptions } from './paymentOptions.ts';
 
 /** The sandbox's test network quotes and facilitator, or why this deployment has no sandbox. */
-export type SandboxConfig = { options: PaymentOptions; facilitatorUrl: string } | { disabled: string };
+export type SandboxConfig =
+  { options: PaymentOptions; facilitator: FacilitatorAccess } | { disabled: string };
 
 export const SandboxVerify = z
   .object({
@@ -53,10 +55,7 @@ export class Sandbox {
   constructor(invoices: Invoices, config: SandboxConfig) {
     this.#invoices = invoices;
     this.#config = config;
-    this.#facilitator =
-      'options' in config
-        ? new HTTPFacilitatorClient({ url: config.facilitatorUrl, timeoutMs: 10_000 })
-        : undefined;
+    this.#facilitator = 'options' in config ? facilitatorClient(config.facilitator, 10_000) : undefined;
   }
 
   async createInvoice(request: CreateInvoice): Promise<Invoice> {

@@ -12,6 +12,9 @@ import { type SettlePaymentInput, settlementWorkflowId } from '../../../core/x40
 import type { settlePayment } from '../../../workflows/settlePayment.ts';
 import type { PaymentRequirements } from '@x402/core/types';
 
+/** However short the configured wait, a resumed request asks the workflow this long. */
+const MIN_RESUME_WAIT_MS = 1_000;
+
 export type SettleOutcome =
   | { kind: 'settled'; transaction: string }
   /** Not final yet: the workflow goes on. `transaction` once the facilitator has broadcast it. */
@@ -31,9 +34,10 @@ export interface SettlementsDeps {
  * Verifies proofs and settles payments for the gateway. Settlement is owned by the durable
  * `settlePayment` workflow (payments queue, retries, receipt record); once it is started, the
  * request asks the facilitator for the same settlement directly. The facilitator answers every
- * request for one authorization with the same single transaction, so this costs no second
- * payment, and a success comes back without waiting for a worker to pick the workflow up. Anything
- * other than a success is left to the workflow's verdict, so the two can never disagree.
+ * request for one signed payload with the same answer (and its authorization with at most one
+ * transaction), so this costs no second payment, and a success comes back without waiting for a
+ * worker to pick the workflow up. Anything other than a success is left to the workflow's verdict,
+ * so the two can never disagree.
  */
 export class Settlements {
   readonly #deps: SettlementsDeps;
@@ -76,9 +80,10 @@ export class Settlements {
           taskQueue: this.#deps.paymentsTaskQueue,
           workflowId: id,
           args: [input],
-          // One settlement per authorization, ever: a concurrent start joins, a finished one is not redone.
+          // One settlement per signed payload: a concurrent start joins, a settled one is never redone;
+          // one that failed (nothing moved) may run again when the payer presents the payload again.
           workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           typedSearchAttributes: [
             { key: SearchAttr.JobKind, value: JobKind.paymentSettlement },
             { key: SearchAttr.ToolName, value: searchAttributes.tool },
@@ -118,6 +123,25 @@ export class Settlements {
         .catch(() => undefined);
     }
     return outcome;
+  }
+
+  /**
+   * A settlement started earlier (its payer sent the same proof again): its verdict, waiting for
+   * it as long as a request would.
+   */
+  async outcome(paymentId: string): Promise<SettleOutcome> {
+    // Recorded already (by the workflow, or by a request that saw the facilitator settle it).
+    const receipt = await this.#deps.receipts.byPaymentId(paymentId).catch(() => undefined);
+    if (receipt?.status === 'settled' && receipt.transaction)
+      return { kind: 'settled', transaction: receipt.transaction };
+    if (receipt?.status === 'failed')
+      return {
+        kind: 'failed',
+        reason: receipt.error_reason ?? PaymentReason.unexpectedSettle,
+        message: 'the settlement failed.',
+      };
+    const waitMs = Math.max(this.#deps.settleWaitMs, MIN_RESUME_WAIT_MS);
+    return this.#awaitWorkflow(settlementWorkflowId(paymentId), Date.now() + waitMs);
   }
 
   /** The facilitator's answer within the deadline, or undefined when it had none by then. */

@@ -1,12 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { isPaid, TOOLS, type ToolDefinition } from '../../../core/catalog/index.ts';
+import { orStoreUnavailable } from '../../../core/errors/storeUnavailable.ts';
+import { VigilError } from '../../../core/errors/vigilError.ts';
 import { asNumbers, luaScript } from '../../../core/stores/lua/luaScript.ts';
+import { type Caller, fingerprintOf, NETWORKS_PER_SITE, SAFE_CLIENT_ID } from '../../plugins/caller.ts';
+import type { WalletProofs } from './walletProofs.ts';
 
-/** Who a free call is charged to: a client fingerprint, or a connected wallet (a larger allotment). */
+/**
+ * Who a free call is charged to: a network fingerprint (the client's network and X-Client-ID, or
+ * an API key), or a wallet proven by a signed message (a larger allotment).
+ */
 export interface TrialIdentity {
   kind: 'fingerprint' | 'wallet';
   id: string;
+  /** The network whose trial windows also bound the call (null: an API key's, not bound). */
+  network: string | null;
+  /** The IPv6 site (/48) whose windows bound it too (null: IPv4, or an API key). */
+  site: string | null;
 }
 
 export interface TrialGrant {
@@ -18,40 +29,66 @@ export interface TrialGrant {
   callId: string;
 }
 
-const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 const WALLET = /^0x[0-9a-fA-F]{40}$/;
 
-/** The caller's trial identity from X-Wallet-Address (a connected wallet) or X-Client-ID. */
-export function trialIdentityOf(
+/**
+ * The caller's trial identity: a wallet when X-Wallet-Proof carries a valid proof token (a bad
+ * one is refused with 401, never silently downgraded), else, when it sent X-Client-ID, the caller
+ * itself (its API key, or its network fingerprint). X-Wallet-Address alone proves nothing.
+ */
+export async function trialIdentityOf(
+  caller: Caller,
   headers: Record<string, string | string[] | undefined>,
-): TrialIdentity | undefined {
-  const wallet = single(headers['x-wallet-address']);
-  if (wallet && WALLET.test(wallet)) return { kind: 'wallet', id: wallet.toLowerCase() };
-  const client = single(headers['x-client-id']);
-  if (client && SAFE_ID.test(client)) return { kind: 'fingerprint', id: client };
+  proofs: WalletProofs,
+): Promise<TrialIdentity | undefined> {
+  const network = caller.apiKeyId ? null : caller.network;
+  const site = caller.apiKeyId ? null : caller.site;
+  const token = single(headers['x-wallet-proof']);
+  if (token !== undefined) {
+    const wallet = await proofs.resolve(token);
+    if (!wallet)
+      throw new VigilError(
+        'wallet_proof_invalid',
+        'X-Wallet-Proof is unknown or expired; sign a new message (GET /api/v1/x402/wallet-proof/nonce).',
+        { extensions: { reason: 'token_unknown' } },
+      );
+    return { kind: 'wallet', id: wallet.toLowerCase(), network, site };
+  }
+  // A trial is asked for with X-Client-ID; it is counted on the caller (its API key, or its
+  // network fingerprint), so a key holder cannot mint trials by rotating client ids either.
+  if (caller.clientId) return { kind: 'fingerprint', id: caller.id, network, site };
   return undefined;
 }
 
-/** Parses the {identifier} of GET /api/v1/x402-databus/trials/{identifier}. */
-export function identityFromIdentifier(identifier: string): TrialIdentity | undefined {
-  if (WALLET.test(identifier)) return { kind: 'wallet', id: identifier.toLowerCase() };
-  if (SAFE_ID.test(identifier)) return { kind: 'fingerprint', id: identifier };
+/**
+ * Parses the {identifier} of GET /api/v1/x402-databus/trials/{identifier}: a wallet, or a client
+ * id, which names the fingerprint it makes on the asking caller's own network.
+ */
+export function identityFromIdentifier(identifier: string, caller: Caller): TrialIdentity | undefined {
+  const network = caller.apiKeyId ? null : caller.network;
+  const site = caller.apiKeyId ? null : caller.site;
+  if (WALLET.test(identifier)) return { kind: 'wallet', id: identifier.toLowerCase(), network, site };
+  if (SAFE_CLIENT_ID.test(identifier))
+    return { kind: 'fingerprint', id: fingerprintOf(caller.network, identifier), network, site };
   return undefined;
 }
 
 /**
  * Free calls per tool and caller in a rolling window, counted atomically in Redis (one sorted set
- * of call times per caller and tool). A call that fails or finds no data gives its trial back.
+ * of call times per caller and tool, and one per network and tool that every fingerprint and
+ * wallet on that network also draws from). A call that fails or finds no data gives its trial back.
  */
 export class Trials {
   readonly #redis: Redis;
   readonly #windowMs: number;
+  readonly #clientsPerNetwork: number;
   readonly #consume: ReturnType<typeof luaScript>;
 
-  constructor(redis: Redis, windowSeconds: number) {
+  constructor(redis: Redis, windowSeconds: number, clientsPerNetwork = 4) {
     this.#redis = redis;
     this.#windowMs = windowSeconds * 1000;
-    this.#consume = luaScript(redis, 'trialConsume', 1);
+    this.#clientsPerNetwork = clientsPerNetwork;
+    this.#consume = luaScript(redis, 'trialConsume', 'variadic');
   }
 
   static key(identity: TrialIdentity, tool: string): string {
@@ -62,17 +99,37 @@ export class Trials {
     return identity.kind === 'wallet' ? tool.trials.wallet : tool.trials.fingerprint;
   }
 
+  /** What one network may take of a tool in a window, across all its fingerprints and wallets. */
+  networkAllotment(tool: ToolDefinition): number {
+    return Math.max(tool.trials.fingerprint, tool.trials.wallet) * this.#clientsPerNetwork;
+  }
+
+  #keys(identity: TrialIdentity, tool: ToolDefinition): { keys: string[]; allotments: number[] } {
+    const keys = [Trials.key(identity, tool.name)];
+    const allotments = [this.allotment(identity, tool)];
+    if (identity.network) {
+      keys.push(`trial:${tool.name}:network:${identity.network}`);
+      allotments.push(this.networkAllotment(tool));
+    }
+    if (identity.site) {
+      keys.push(`trial:${tool.name}:site:${identity.site}`);
+      allotments.push(this.networkAllotment(tool) * NETWORKS_PER_SITE);
+    }
+    return { keys, allotments };
+  }
+
   async consume(identity: TrialIdentity, tool: ToolDefinition): Promise<TrialGrant> {
     const limit = this.allotment(identity, tool);
     const callId = randomUUID();
     if (limit === 0) return { granted: false, limit, remaining: 0, resetAt: null, callId };
+    const { keys, allotments } = this.#keys(identity, tool);
     const [granted = 0, used = 0, oldest = 0] = asNumbers(
-      await this.#consume([Trials.key(identity, tool.name)], [Date.now(), this.#windowMs, limit, callId]),
+      await storeCall(() => this.#consume(keys, [Date.now(), this.#windowMs, callId, ...allotments])),
     );
     return {
       granted: granted === 1,
       limit,
-      remaining: Math.max(0, limit - used),
+      remaining: granted === 1 ? Math.max(0, limit - used) : 0,
       resetAt: granted === 1 ? null : oldest + this.#windowMs,
       callId,
     };
@@ -80,20 +137,30 @@ export class Trials {
 
   /** Gives a trial call back (the tool failed or had no data). */
   async release(identity: TrialIdentity, tool: ToolDefinition, callId: string): Promise<void> {
-    await this.#redis.zrem(Trials.key(identity, tool.name), callId);
+    const { keys } = this.#keys(identity, tool);
+    const pipeline = this.#redis.pipeline();
+    for (const key of keys) pipeline.zrem(key, callId);
+    await pipeline.exec();
   }
 
-  /** Remaining free calls per paid tool. */
+  /** Remaining free calls per paid tool (what the caller's own window and its network's allow). */
   async balances(identity: TrialIdentity) {
     const since = Date.now() - this.#windowMs;
     const paid = TOOLS.filter(isPaid);
     const pipeline = this.#redis.pipeline();
-    for (const tool of paid) pipeline.zcount(Trials.key(identity, tool.name), `(${since}`, '+inf');
-    const counts = (await pipeline.exec()) ?? [];
-    return paid.map((tool, index) => {
+    for (const tool of paid)
+      for (const key of this.#keys(identity, tool).keys) pipeline.zcount(key, `(${since}`, '+inf');
+    const counts = (await storeCall(() => pipeline.exec())) ?? [];
+    let at = 0;
+    return paid.map((tool) => {
+      const { keys, allotments } = this.#keys(identity, tool);
+      const used = keys.map(() => Number(counts[at++]?.[1] ?? 0));
       const limit = this.allotment(identity, tool);
-      const used = Number(counts[index]?.[1] ?? 0);
-      return { tool: tool.name, limit, used, remaining: Math.max(0, limit - used) };
+      const remaining = Math.max(
+        0,
+        Math.min(...allotments.map((allotment, index) => allotment - (used[index] ?? 0))),
+      );
+      return { tool: tool.name, limit, used: used[0] ?? 0, remaining };
     });
   }
 
@@ -101,6 +168,9 @@ export class Trials {
     return this.#windowMs / 1000;
   }
 }
+
+/** Trials count in Redis; without it nothing is given away (the call fails closed, 503). */
+const storeCall = <T>(call: () => Promise<T>) => orStoreUnavailable('Free trials', call);
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

@@ -4,13 +4,12 @@ import type { VigilApp } from '../../plugins/service.ts';
 import type { ScrapeJobs } from '../scrapeJobs.ts';
 import { ScrapeRequest, ScrapeResponse } from '../schemas.ts';
 
-const SAFE_CLIENT_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-
-/** Who is counted against the per-minute rate: the X-Client-ID fingerprint, else the address. */
-export function callerOf(request: FastifyRequest): string {
-  const sent = request.headers['x-client-id'];
-  const clientId = Array.isArray(sent) ? sent[0] : sent;
-  return clientId && SAFE_CLIENT_ID.test(clientId) ? `fp:${clientId}` : `ip:${request.ip}`;
+/**
+ * Who is counted against the per-minute rate: the API key, else the client's network (X-Client-ID
+ * is not part of it: rotating a header must not buy more requests).
+ */
+export function rateCallerOf(request: FastifyRequest): string {
+  return request.caller.apiKeyId ? request.caller.id : request.caller.network;
 }
 
 export function scrapeRoutes(app: VigilApp, jobs: ScrapeJobs): void {
@@ -29,6 +28,7 @@ export function scrapeRoutes(app: VigilApp, jobs: ScrapeJobs): void {
         response: {
           200: ScrapeResponse,
           400: Problem,
+          401: Problem,
           422: Problem,
           429: Problem,
           451: Problem,
@@ -39,13 +39,14 @@ export function scrapeRoutes(app: VigilApp, jobs: ScrapeJobs): void {
       },
     },
     async (request, reply) => {
-      const rate = await jobs.admit(callerOf(request));
+      const rate = await jobs.admit(rateCallerOf(request));
       if (rate) {
         reply.header('x-ratelimit-limit', String(rate.limit));
         reply.header('x-ratelimit-remaining', String(rate.remaining));
         reply.header('x-ratelimit-reset', String(rate.reset));
       }
-      return jobs.scrape(request.body);
+      // Sessions belong to the caller: its API key, or its network fingerprint (network and X-Client-ID).
+      return jobs.scrape(request.body, request.caller.id);
     },
   );
 }

@@ -9,33 +9,55 @@ describe('the Redis Lua scripts', () => {
   afterAll(() => redis.quit());
 
   it('trialConsume grants exactly the allotment under concurrency, then names when the oldest call ages out', async () => {
-    const consume = luaScript(redis, 'trialConsume', 1);
+    const consume = luaScript(redis, 'trialConsume', 'variadic');
     const now = 1_000_000;
     const replies = await Promise.all(
       Array.from({ length: 12 }, (_, index) =>
-        consume(['trial:t'], [now + index, 60_000, 5, `call-${index}`]),
+        consume(['trial:t'], [now + index, 60_000, `call-${index}`, 5]),
       ),
     );
     const granted = replies.map(asNumbers).filter(([ok]) => ok === 1);
     expect(granted).toHaveLength(5);
-    expect(asNumbers(await consume(['trial:t'], [now + 100, 60_000, 5, 'late']))).toEqual([0, 5, now]);
+    expect(asNumbers(await consume(['trial:t'], [now + 100, 60_000, 'late', 5]))).toEqual([0, 5, now]);
     // Keys carry the client's prefix.
     expect(await redis.zcard('trial:t')).toBe(5);
     // A minute later the window has rolled past the first calls.
-    expect(asNumbers(await consume(['trial:t'], [now + 60_001, 60_000, 5, 'next']))[0]).toBe(1);
+    expect(asNumbers(await consume(['trial:t'], [now + 60_001, 60_000, 'next', 5]))[0]).toBe(1);
   });
 
-  it('rateLimit counts both windows atomically and sets their expiry once', async () => {
-    const count = luaScript(redis, 'rateLimit', 2);
+  it('trialConsume grants only while every window has room (a caller and its network)', async () => {
+    const consume = luaScript(redis, 'trialConsume', 'variadic');
+    const now = 2_000_000;
+    // Three callers on one network, 2 calls each, the network 4 in all.
     const replies = await Promise.all(
-      Array.from({ length: 20 }, () => count(['rl:m', 'rl:d'], [60_000, 86_400_000, 1])),
+      ['a', 'b', 'c'].flatMap((caller) =>
+        [0, 1, 2].map((index) =>
+          consume([`trial:c:${caller}`, 'trial:net:n'], [now, 60_000, `${caller}-${index}`, 2, 4]),
+        ),
+      ),
+    );
+    expect(replies.map(asNumbers).filter(([ok]) => ok === 1)).toHaveLength(4);
+    expect(await redis.zcard('trial:net:n')).toBe(4);
+    for (const caller of ['a', 'b', 'c'])
+      expect(await redis.zcard(`trial:c:${caller}`)).toBeLessThanOrEqual(2);
+  });
+
+  it('rateLimit counts every window atomically and sets each expiry once; rateLimitGiveBack undoes one count', async () => {
+    const count = luaScript(redis, 'rateLimit', 'variadic');
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => count(['rl:m', 'rl:d'], [60_000, 86_400_000])),
     );
     const minutes = replies.map((reply) => asNumbers(reply)[0]).sort((a = 0, b = 0) => a - b);
     expect(minutes).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
-    const [, day, minuteTtl, dayTtl] = asNumbers(await count(['rl:m', 'rl:d'], [60_000, 86_400_000, 1]));
-    expect(day).toBe(21);
+    const [minute, minuteTtl, day, dayTtl] = asNumbers(await count(['rl:m', 'rl:d'], [60_000, 86_400_000]));
+    expect([minute, day]).toEqual([21, 21]);
     expect(minuteTtl).toBeGreaterThan(55_000);
     expect(dayTtl).toBeGreaterThan(86_000_000);
+    const giveBack = luaScript(redis, 'rateLimitGiveBack', 'variadic');
+    expect(await giveBack(['rl:m', 'rl:gone'], [])).toBe(1);
+    expect(await redis.get('rl:m')).toBe('20');
+    // A window that has rolled over is never pushed below zero.
+    expect(await redis.exists('rl:gone')).toBe(0);
   });
 
   it('reservePayment lets exactly one of many concurrent callers reserve', async () => {
@@ -62,9 +84,9 @@ describe('the Redis Lua scripts', () => {
   });
 
   it('settleClaim answers a known result, else lets one claimant in; settleRelease stores and unlocks', async () => {
-    const claim = luaScript(redis, 'settleClaim', 3);
+    const claim = luaScript(redis, 'settleClaim', 2);
     const release = luaScript(redis, 'settleRelease', 2);
-    const keys = ['ok:a', 'no:a:digest', 'lock:a'];
+    const keys = ['ok:a', 'lock:a'];
     const replies = await Promise.all(
       Array.from({ length: 8 }, (_, index) => claim(keys, [`t${index}`, 60_000])),
     );

@@ -1,14 +1,13 @@
--- Counts one request against a per-minute and (optionally) a per-day fixed window, atomically.
--- KEYS[1]  counter of the current minute;  KEYS[2]  counter of the current day
--- ARGV     minute_ttl_ms, day_ttl_ms, day_enabled (1/0)
--- Returns  {minute_count, day_count, minute_ttl_ms, day_ttl_ms}
-local minute = redis.call('INCR', KEYS[1])
-if minute == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local day = 0
-local day_ttl = -1
-if ARGV[3] == '1' then
-  day = redis.call('INCR', KEYS[2])
-  if day == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
-  day_ttl = redis.call('PTTL', KEYS[2])
+-- Counts one request against several fixed windows at once (a caller's minute and day, and for
+-- anonymous callers their network's too).
+-- KEYS[i]  the counter of one window;  ARGV[i]  that window's length in ms
+-- Returns  {count_1, ttl_ms_1, count_2, ttl_ms_2, ...}
+local out = {}
+for index, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  -- A counter without an expiry (never expected, but it would count forever) gets one too.
+  if count == 1 or redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[index]) end
+  out[#out + 1] = count
+  out[#out + 1] = redis.call('PTTL', key)
 end
-return {minute, day, redis.call('PTTL', KEYS[1]), day_ttl}
+return out

@@ -157,6 +157,8 @@ export const DEPLOYER_REPUTATION = {
   /** More tokens than this from one wallet is spam-like. */
   manyTokens: 10,
   manyTokensPenalty: 20,
+  /** The wallet's first funder carries a phishing/hack, sanctions or mixer label. */
+  fundedByFlagged: 30,
   /** A wallet younger than this (first funding to the token's creation) is fresh. */
   freshSeconds: 7 * 86_400,
   /** Liquidity removed within this long after it was added counts as a rug. */

@@ -1,0 +1,81 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { describeTool, TOOLS, type ToolDefinition } from '../../core/catalog/index.ts';
+
+/** The version the API specification gives the MCP server (its protocol surface, not a package's). */
+export const MCP_SERVER_INFO = {
+  name: 'vigil',
+  title: 'Vigil crypto intelligence',
+  version: '5.0.0',
+} as const;
+
+const INSTRUCTIONS =
+  'Vigil answers "is this token safe?", "who deployed it?" and more, with evidence. Paid tools have ' +
+  'free daily trials per caller; past them a call answers a tool error carrying an x402 PaymentRequired: ' +
+  'pay it and call again with the payment in params._meta["x402/payment"].';
+
+/** Every catalog tool as MCP lists it: its JSON Schema input, and its price in `_meta`. */
+export function mcpTools(tools: readonly ToolDefinition[] = TOOLS): Tool[] {
+  return tools.map((tool) => {
+    const described = describeTool(tool);
+    const inputSchema = z.toJSONSchema(tool.input, { target: 'draft-7' }) as Tool['inputSchema'];
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: { ...inputSchema, type: 'object' },
+      annotations: { title: tool.title, readOnlyHint: true, openWorldHint: true },
+      _meta: {
+        'vigil/price_usd': described.price_usd,
+        'vigil/tier': described.tier,
+        'vigil/paid': described.paid,
+        'vigil/trials': described.trials,
+        'vigil/rest_path': described.path,
+      },
+    };
+  });
+}
+
+export type ToolRunner = (call: {
+  tool: string;
+  arguments: unknown;
+  meta: Record<string, unknown> | undefined;
+  signal: AbortSignal;
+}) => Promise<CallToolResult>;
+
+/**
+ * One protocol server over the catalog. The SDK's low-level Server: the tools are data (the one
+ * catalog, listed as computed once), run by one runner, and a server is made per HTTP request
+ * (the transport is stateless, so replicas need no sticky sessions).
+ */
+export function createProtocolServer(tools: readonly Tool[], run: ToolRunner): Server {
+  const names = new Set(tools.map((tool) => tool.name));
+  const server = new Server(
+    { ...MCP_SERVER_INFO },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools] }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { name } = request.params;
+    // A name no tool has is protocol misuse (a JSON-RPC error); all else about a tool is its result.
+    if (!names.has(name))
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`, {
+        tools: [...names],
+      });
+    return run({
+      tool: name,
+      arguments: request.params.arguments,
+      meta: request.params._meta,
+      signal: extra.signal,
+    });
+  });
+  return server;
+}

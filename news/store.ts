@@ -1,0 +1,49 @@
+import type { Db } from 'mongodb';
+import { NewsItem } from './core/schema.ts';
+
+const COLLECTION = 'news_items';
+
+/** News items, one document per item id (deduplicated across feeds), newest first on read. */
+export class NewsStore {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Stores items not seen before; returns how many were new. */
+  async add(items: readonly NewsItem[]): Promise<number> {
+    if (items.length === 0) return 0;
+    const result = await this.#db.collection<NewsItem & { _id: string }>(COLLECTION).bulkWrite(
+      items.map((item) => ({
+        updateOne: { filter: { _id: item.id }, update: { $setOnInsert: item }, upsert: true },
+      })),
+      { ordered: false },
+    );
+    return result.upsertedCount;
+  }
+
+  /** The latest items linked to a token (by address or symbol) or matching a topic word. */
+  async latest(query: {
+    address?: string;
+    symbol?: string;
+    topic?: string;
+    limit: number;
+  }): Promise<NewsItem[]> {
+    const or: Record<string, unknown>[] = [];
+    if (query.address) or.push({ 'entities.address': query.address.toLowerCase() });
+    if (query.symbol) or.push({ 'entities.symbol': query.symbol.toUpperCase() });
+    if (query.topic) {
+      const escaped = query.topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      or.push({ title: { $regex: escaped, $options: 'i' } });
+    }
+    if (or.length === 0) return [];
+    const docs = await this.#db
+      .collection<NewsItem & { _id: string }>(COLLECTION)
+      .find({ $or: or })
+      .sort({ published_at: -1 })
+      .limit(query.limit)
+      .toArray();
+    return docs.map(({ _id, ...doc }) => NewsItem.parse(doc));
+  }
+}

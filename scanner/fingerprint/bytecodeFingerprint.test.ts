@@ -1,0 +1,82 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Artifacts, compileContracts } from '../../infra/devnet/compile.ts';
+import {
+  BytecodeFingerprint,
+  bytecodeFingerprint,
+  fingerprintSimilarity,
+  MINHASH_SIZE,
+} from './bytecodeFingerprint.ts';
+
+/** The code with every PUSH20 immediate replaced (another owner, router or token address). */
+function withOtherAddresses(code: string): string {
+  const bytes = Buffer.from(code.slice(2), 'hex');
+  for (let pc = 0; pc < bytes.length; pc++) {
+    const op = bytes[pc] ?? 0;
+    if (op >= 0x60 && op <= 0x7f) {
+      if (op === 0x73) bytes.fill(0xab, pc + 1, pc + 21);
+      pc += op - 0x5f;
+    }
+  }
+  return `0x${bytes.toString('hex')}`;
+}
+
+/** The code with another metadata trailer (another compiler path or source comment). */
+function withOtherMetadata(code: string): string {
+  const bytes = Buffer.from(code.slice(2), 'hex');
+  const length = bytes.readUInt16BE(bytes.length - 2);
+  const start = bytes.length - 2 - length;
+  bytes.fill(0x42, start + 1, bytes.length - 2);
+  return `0x${bytes.toString('hex')}`;
+}
+
+describe('bytecodeFingerprint', () => {
+  let artifacts: Artifacts;
+  beforeAll(async () => {
+    artifacts = await compileContracts();
+  });
+  const runtime = (name: string) => {
+    const artifact = artifacts[name];
+    if (!artifact) throw new Error(`no artifact ${name}`);
+    return artifact.deployedBytecode;
+  };
+
+  it('gives a clone that differs in addresses and metadata the same code hash and similarity 1', () => {
+    const original = bytecodeFingerprint(runtime('HoneypotToken'));
+    const clone = bytecodeFingerprint(withOtherMetadata(withOtherAddresses(runtime('HoneypotToken'))));
+    if (!original || !clone) throw new Error('no fingerprint');
+    expect(BytecodeFingerprint.parse(original)).toEqual(original);
+    expect(clone.code_hash).toBe(original.code_hash);
+    expect(fingerprintSimilarity(original, clone)).toEqual({
+      similarity: 1,
+      selector_overlap: 1,
+      identical_code: true,
+    });
+  });
+
+  it('finds the ERC-20 selectors of the dispatcher', () => {
+    const fingerprint = bytecodeFingerprint(runtime('CleanToken'));
+    // transfer(address,uint256), balanceOf(address), approve(address,uint256)
+    expect(fingerprint?.selectors).toEqual(
+      expect.arrayContaining(['0xa9059cbb', '0x70a08231', '0x095ea7b3']),
+    );
+  });
+
+  it('scores another contract below a clone, and unrelated code far below', () => {
+    const honeypot = bytecodeFingerprint(runtime('HoneypotToken'));
+    const clean = bytecodeFingerprint(runtime('CleanToken'));
+    const unrelated = bytecodeFingerprint(
+      '0x6080604052348015600f57600080fd5b50600436106028576000803560e01c8063',
+    );
+    if (!honeypot || !clean || !unrelated) throw new Error('no fingerprint');
+    const sibling = fingerprintSimilarity(honeypot, clean).similarity;
+    expect(sibling).toBeLessThan(1);
+    expect(fingerprintSimilarity(honeypot, unrelated).similarity).toBeLessThan(Math.min(sibling, 0.2));
+    expect(honeypot.minhash).toHaveLength(MINHASH_SIZE);
+    const norm = Math.hypot(...honeypot.vector);
+    expect(norm).toBeCloseTo(1, 9);
+  });
+
+  it('answers undefined for an account without code', () => {
+    expect(bytecodeFingerprint('0x')).toBeUndefined();
+  });
+});

@@ -1,0 +1,200 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { PaymentRequired } from '@x402/core/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMcpApp } from '../../api/mcp/app.ts';
+import type { VigilApp } from '../../api/plugins/service.ts';
+import { TOOLS } from '../../core/catalog/index.ts';
+import { paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
+import { testStack } from '../support/fixtures.ts';
+import { listenOnLoopback } from '../support/listen.ts';
+import { fundedPayer, payerClient, type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
+
+// The MCP host with the official SDK client over Streamable HTTP, in front of a paying backend
+// (devnet USDC, a real facilitator, the scanner and payments pools): the same trials, payments
+// and receipts as the REST door, because every call runs through the backend's tool gateway.
+
+type ToolResult = {
+  isError?: boolean;
+  structuredContent?: Record<string, any>;
+  content: { type: string; text?: string }[];
+  _meta?: Record<string, any>;
+};
+
+describe('the MCP server', () => {
+  const { scenario, rpcUrl } = testStack();
+  let stack: PaymentsStack;
+  let mcp: VigilApp;
+  let url = '';
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    stack = await startPaymentsStack();
+    mcp = await buildMcpApp({
+      publicUrl: 'http://mcp.test',
+      logger: false,
+      backendUrl: stack.api,
+      toolTimeoutMs: 60_000,
+    });
+    url = await listenOnLoopback(mcp);
+  });
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await mcp?.close();
+    await stack?.close();
+  });
+
+  const connect = async (headers: Record<string, string> = {}) => {
+    const client = new Client({ name: 'vigil-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }),
+    );
+    clients.push(client);
+    return client;
+  };
+  const call = async (
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    meta?: Record<string, unknown>,
+  ) => (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as ToolResult;
+
+  it('initializes and lists every catalog tool with its input schema and price', async () => {
+    const client = await connect();
+    expect(client.getServerVersion()).toMatchObject({ name: 'vigil', version: '5.0.0' });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
+    for (const tool of tools) expect(tool.inputSchema.type, tool.name).toBe('object');
+    const risk = tools.find((tool) => tool.name === 'token_risk');
+    expect(risk?.inputSchema.required).toEqual(expect.arrayContaining(['chain', 'address']));
+    expect(risk?._meta).toMatchObject({ 'vigil/price_usd': 0.05, 'vigil/paid': true });
+  });
+
+  it('answers a free trial call, then the x402 PaymentRequired as a tool error once the trials are spent', async () => {
+    const client = await connect({ 'x-client-id': `mcp-trial-${Date.now()}` });
+    const args = { chain: 'devnet', address: scenario.tokens.honeypot.address };
+    const first = await call(client, 'token_risk', args);
+    expect(first.isError ?? false, first.content[0]?.text).toBe(false);
+    expect(first.structuredContent?.data?.tier).toBe('critical');
+    // token_risk gives three trials per caller; the same caller then gets the quote.
+    const rest = [await call(client, 'token_risk', args), await call(client, 'token_risk', args)];
+    expect(rest.map((result) => result.isError ?? false)).toEqual([false, false]);
+    const unpaid = await call(client, 'token_risk', args);
+    expect(unpaid.isError).toBe(true);
+    expect(unpaid.structuredContent).toMatchObject({ x402Version: 2, code: 'payment_required' });
+    expect(unpaid.structuredContent?.accepts[0]).toMatchObject({ network: 'eip155:31337', amount: '50000' });
+  });
+
+  it('is paid in params._meta["x402/payment"]: the payee gets exactly the quote and the receipt comes back in the result', async () => {
+    const client = await connect();
+    const args = { chain: 'devnet', address: scenario.tokens.clean.address };
+    const quote = await call(client, 'token_risk', args);
+    expect(quote.isError).toBe(true);
+    const payer = await fundedPayer(rpcUrl, stack.token, 1_000_000n);
+    const payment = await payerClient(payer.privateKey, stack.token).createPaymentPayload(
+      quote.structuredContent as PaymentRequired,
+    );
+    const before = await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo);
+    const paid = await call(client, 'token_risk', args, { 'x402/payment': payment });
+    expect(paid.isError ?? false, paid.content[0]?.text).toBe(false);
+    expect(paid.structuredContent?.data?.tier).toBeTruthy();
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({
+      success: true,
+      network: 'eip155:31337',
+      payer: payer.account.address,
+    });
+    const after = await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo);
+    expect(after - before).toBe(50_000n);
+    // The same payment again buys nothing more: the stored answer, no second transfer.
+    const again = await call(client, 'token_risk', args, { 'x402/payment': payment });
+    expect(
+      again.structuredContent?.payment?.transaction ?? again._meta?.['x402/payment-response']?.transaction,
+    ).toBe(paid._meta?.['x402/payment-response']?.transaction);
+    expect(await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo)).toBe(after);
+  });
+
+  it('answers an unknown tool with a JSON-RPC error and bad arguments with a tool error naming the field', async () => {
+    const client = await connect({ 'x-client-id': `mcp-errors-${Date.now()}` });
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toBeInstanceOf(McpError);
+    const invalid = await call(client, 'token_risk', { chain: 'devnet' });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0]?.text).toContain('address');
+  });
+
+  it('answers malformed JSON-RPC and other methods with the protocol’s errors, never a 500', async () => {
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body,
+      });
+    const garbage = await post('{not json');
+    expect(garbage.status).toBe(400);
+    expect(await garbage.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    const notRpc = await post(JSON.stringify({ hello: 'world' }));
+    expect(notRpc.status).toBeGreaterThanOrEqual(400);
+    expect(notRpc.status).toBeLessThan(500);
+    const get = await fetch(`${url}/mcp`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    const health = await fetch(`${url}/healthz`);
+    expect(await health.json()).toMatchObject({ status: 'ok', tools: TOOLS.length, backend: { ok: true } });
+  });
+});
+
+describe('the MCP host’s plain HTTP routes', () => {
+  let stack: PaymentsStack;
+  let mcp: VigilApp;
+  let url = '';
+  beforeAll(async () => {
+    stack = await startPaymentsStack();
+    mcp = await buildMcpApp({
+      publicUrl: 'http://mcp.test',
+      logger: false,
+      backendUrl: stack.api,
+      toolTimeoutMs: 60_000,
+    });
+    url = await listenOnLoopback(mcp);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await stack?.close();
+  });
+
+  it('serves info, the tool list, the discovery document and plain tool calls from the same catalog', async () => {
+    const info = (await (await fetch(`${url}/mcp/info`)).json()) as Record<string, any>;
+    expect(info.server).toMatchObject({ name: 'vigil', version: '5.0.0' });
+    expect(info.protocol_versions.supported).toContain('2024-11-05');
+    const listed = (await (await fetch(`${url}/mcp/tools`)).json()) as {
+      count: number;
+      tools: { name: string }[];
+    };
+    expect(listed.count).toBe(TOOLS.length);
+    const discovery = (await (await fetch(`${url}/.well-known/x402`)).json()) as Record<string, unknown>;
+    expect(discovery).toMatchObject({ x402_version: '2.0' });
+    const call = (headers: Record<string, string>) =>
+      fetch(`${url}/mcp/call/token_risk`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ chain: 'devnet', address: testStack().scenario.tokens.clean.address }),
+      });
+    const trial = await call({ 'x-client-id': `mcp-plain-${Date.now()}` });
+    expect(trial.status).toBe(200);
+    expect(((await trial.json()) as { data: { tier: string } }).data.tier).toBeTruthy();
+    expect((await call({})).status).toBe(402);
+    expect(
+      (
+        await fetch(`${url}/mcp/call/no_such_tool`, {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(404);
+  });
+});
