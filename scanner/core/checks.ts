@@ -45,6 +45,13 @@ export const CHECKS = {
     title: "A privileged account can change holders' balances",
     gate: true,
   },
+  sells_blockable: {
+    category: contract,
+    severity: Severity.critical,
+    title: "An insider can stop or tax holders' transfers and sells",
+    gate: true,
+    green: "No insider call stopped or taxed a holder's sell",
+  },
   is_mintable: {
     category: contract,
     severity: Severity.high,

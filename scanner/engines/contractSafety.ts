@@ -1,9 +1,10 @@
-import { type Address, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
+import { type Address, getAddress, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { makeCheck } from '../core/checks.ts';
 import type { TokenFacts } from '../core/result.ts';
 import type { Check } from '../core/schema.ts';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
+import { discoverPowers } from '../evm/discoverPowers.ts';
 import { findPool } from '../evm/findPool.ts';
 import { findPrivileged, type PrivilegeGroup, probeCalldata } from '../evm/knownSelectors.ts';
 import {
@@ -19,11 +20,16 @@ import { readTokenMetadata } from '../evm/readTokenMetadata.ts';
 import { readUpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
 import { tryRead } from '../evm/tryRead.ts';
 import type { EngineOutput, EvmEngineInput } from './context.ts';
+import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
 
 export type { EngineOutput } from './context.ts';
 
 const beaconAbi = parseAbi(['function implementation() view returns (address)']);
+/** Accounts the power discovery calls from, at most: each costs a few eth_calls. */
+const MAX_DISCOVERY_CANDIDATES = 10;
+// As for storage words: a PUSH20 below this is a constant, not an address.
+const MIN_CODE_ADDRESS = 2n ** 140n;
 const PROBED_GROUPS: PrivilegeGroup[] = [
   'mint',
   'balance',
@@ -103,15 +109,45 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     blockNumber,
   });
 
-  const checks: Check[] = privilegeChecks({
+  // Every account that might hold a power, whatever the owner getter says.
+  const codeAddresses = [...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
+    BigInt(value) >= MIN_CODE_ADDRESS ? [{ address: getAddress(value), source: 'address in the code' }] : [],
+  );
+  const suspects = distinctCandidates(
+    [
+      ...(owner.kind === 'live' ? [{ address: owner.owner, source: ownerInfo.getter ?? 'owner()' }] : []),
+      ...roles,
+      ...(deployer ? [{ address: deployer, source: 'deployer' }] : []),
+      ...stored,
+      ...codeAddresses,
+      ...(pool?.pair ? [{ address: pool.pair, source: 'the pair' }] : []),
+    ],
+    exclude.filter((value) => value !== pool?.pair),
+  ).slice(0, MAX_DISCOVERY_CANDIDATES);
+  const blockTimestamp = (await client.getBlock({ blockNumber })).timestamp;
+  const discovery = await discoverPowers(client, {
+    token: address,
     selectors,
-    implementationSelectors: impl?.selectors ?? new Set(),
-    owner,
-    runs,
-    candidates: owner.kind === 'live' ? 0 : actors.length,
-    upgrade,
-    block,
+    candidates: suspects,
+    victim: PROBE_VICTIM,
+    router: pool?.dex.router,
+    pair: pool?.pair,
+    supply,
+    blockNumber,
+    blockTimestamp,
   });
+  const checks: Check[] = applyDiscovery(
+    privilegeChecks({
+      selectors,
+      implementationSelectors: impl?.selectors ?? new Set(),
+      owner,
+      runs,
+      candidates: owner.kind === 'live' ? 0 : actors.length,
+      upgrade,
+      block,
+    }),
+    { result: discovery, holderFunded: pool !== undefined && pool !== null, block },
+  );
   const selfdestruct = own.hasSelfdestruct || Boolean(impl?.hasSelfdestruct);
   checks.push(
     makeCheck('selfdestruct', {
@@ -161,6 +197,14 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       delay_seconds: upgrade.delaySeconds ?? null,
     },
     probed_accounts: runs.map((run) => ({ address: run.actor.address, source: run.actor.source })),
+    discovery: {
+      candidates: suspects.map((candidate) => ({ address: candidate.address, source: candidate.source })),
+      selectors: discovery.selectorsTried,
+      calls: discovery.calls,
+      round_trips: discovery.roundTrips,
+      findings: discovery.findings.length,
+      failures: discovery.failures.length,
+    },
   };
   if (implementation) facts.implementation = implementation;
   return { checks, facts };

@@ -15,6 +15,7 @@ const HARM_CLASS_CHECKS = {
   mint: ['is_mintable'],
   leak: ['owner_change_balance'],
   limit: [
+    'sells_blockable',
     'is_honeypot',
     'cannot_sell_all',
     'transfer_pausable',
