@@ -21,6 +21,7 @@ export const ENGINE_CHECKS = {
     'hidden_owner',
     'can_take_back_ownership',
     'owner_change_balance',
+    'sells_blockable',
     'is_mintable',
     'is_blacklisted',
     'is_whitelisted',

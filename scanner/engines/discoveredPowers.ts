@@ -1,4 +1,4 @@
-import { type CheckId, makeCheck } from '../core/checks.ts';
+import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import { type Check, CheckStatus, type Evidence, Severity } from '../core/schema.ts';
 import type { DiscoveryResult, PowerClass, PowerFinding } from '../evm/discoverPowers.ts';
 
@@ -60,7 +60,19 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
       out = replace(out, check);
       continue;
     }
-    if (!measurable || result.failures.length > 0) continue;
+    if (!measurable || result.failures.length > 0) {
+      if (kind === 'limit' && !out.some((check) => check.id === 'sells_blockable'))
+        out = replace(
+          out,
+          unknownCheck(
+            'sells_blockable',
+            measurable
+              ? `Some probes could not run (${result.failures.length}), so no call can be ruled out.`
+              : 'No pool to buy from, so no holder whose sells a call could stop.',
+          ),
+        );
+      continue;
+    }
     if (kind === 'limit' && !out.some((check) => check.id === 'sells_blockable'))
       out = replace(
         out,
