@@ -78,8 +78,11 @@ async function main(): Promise<void> {
       part: { type: 'string', default: 'all' },
       label: { type: 'string', default: 'current' },
       write: { type: 'boolean', default: false },
+      // Tuning only: prints the scan's discovery facts and harm checks of these tokens.
+      explain: { type: 'string', default: '' },
     },
   });
+  const explain = new Set(values.explain ? values.explain.split(',') : []);
   const parts: CorpusPart[] =
     values.part === 'all' ? [...CORPUS_PARTS] : CORPUS_PARTS.filter((part) => part === values.part);
   if (parts.length === 0) throw new Error(`--part must be heldout, tuning or all, not ${values.part}`);
@@ -91,6 +94,20 @@ async function main(): Promise<void> {
     const verdicts = await scanAll(entries, async ([key, token]): Promise<CorpusVerdict> => {
       try {
         const result = await scan(token.address);
+        if (explain.has(key) && token.part === 'tuning')
+          console.log(
+            JSON.stringify(
+              {
+                key,
+                discovery: result.facts.contract_safety?.discovery,
+                checks: result.checks
+                  .filter((check) => ['is_mintable', 'owner_change_balance', 'sells_blockable'].includes(check.id))
+                  .map((check) => ({ id: check.id, status: check.status, detail: check.detail })),
+              },
+              null,
+              1,
+            ),
+          );
         const usable = result.tier !== 'unknown' && result.risk_score !== null;
         return {
           key,

@@ -30,6 +30,8 @@ const beaconAbi = parseAbi(['function implementation() view returns (address)'])
 const MAX_DISCOVERY_CANDIDATES = 10;
 // As for storage words: a PUSH20 below this is a constant, not an address.
 const MIN_CODE_ADDRESS = 2n ** 140n;
+// type(uint160).max: the mask compilers push to clean addresses.
+const MAX_ADDRESS = 2n ** 160n - 1n;
 const PROBED_GROUPS: PrivilegeGroup[] = [
   'mint',
   'balance',
@@ -111,7 +113,9 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
 
   // Every account that might hold a power, whatever the owner getter says.
   const codeAddresses = [...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
-    BigInt(value) >= MIN_CODE_ADDRESS ? [{ address: getAddress(value), source: 'address in the code' }] : [],
+    BigInt(value) >= MIN_CODE_ADDRESS && BigInt(value) !== MAX_ADDRESS
+      ? [{ address: getAddress(value), source: 'address in the code' }]
+      : [],
   );
   const suspects = distinctCandidates(
     [
@@ -203,7 +207,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       calls: discovery.calls,
       round_trips: discovery.roundTrips,
       findings: discovery.findings.length,
-      failures: discovery.failures.length,
+      failures: discovery.failures.slice(0, 3),
     },
   };
   if (implementation) facts.implementation = implementation;

@@ -1,4 +1,5 @@
 import { type Address, concatHex, type Hex, numberToHex, pad, toFunctionSelector } from 'viem';
+import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import { type CallEffect, type ProbeCall, probePrivileges } from './probePrivileges.ts';
 
@@ -56,6 +57,8 @@ export interface DiscoveryResult {
 export const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
 /** Calls per eth_call: each effect costs ~60-150k gas, and nodes cap a call near 25-50M. */
 const CALLS_PER_ROUND_TRIP = 96;
+/** Smallest batch split further when a batch fails as a whole (out of gas, a node limit). */
+const MIN_CHUNK = 6;
 /** A raise of at least half the supply (the holder keeps two thirds of their share or less). */
 const MINT_MIN_RAISE_DENOMINATOR = 2n;
 /** A holder's share falling by at least 1 % (rounding of reflection maths stays below it). */
@@ -213,8 +216,11 @@ export async function discoverPowers(
 
       async function runAt(offset: number, calls: Planned[]): Promise<Planned[]> {
         const failedAgain: Planned[] = [];
-        for (let start = 0; start < calls.length; start += CALLS_PER_ROUND_TRIP) {
-          const chunk = calls.slice(start, start + CALLS_PER_ROUND_TRIP);
+        const chunks: Planned[][] = [];
+        for (let start = 0; start < calls.length; start += CALLS_PER_ROUND_TRIP)
+          chunks.push(calls.slice(start, start + CALLS_PER_ROUND_TRIP));
+        while (chunks.length > 0) {
+          const chunk = chunks.shift() as Planned[];
           result.calls += chunk.length;
           result.roundTrips++;
           const probe = await probePrivileges(client, {
@@ -226,12 +232,20 @@ export async function discoverPowers(
             blockNumber: parameters.blockNumber,
             timeOffsetSeconds: offset,
             blockTimestamp: parameters.blockTimestamp,
-          }).catch((error: unknown) => {
-            result.failures.push(`${candidate.address} at +${offset}s: ${String(error).slice(0, 200)}`);
-            return undefined;
-          });
-          if (!probe) continue;
-          const baseline = probe.baselineEffect;
+          }).catch((error: unknown) => error);
+          if (probe instanceof Error || probe === undefined || probe === null || !('effects' in (probe as object))) {
+            if (isRpcUnreachable(probe)) throw probe;
+            // A costly token can exhaust one call's gas with many effects: halve and try again.
+            if (chunk.length > MIN_CHUNK) {
+              const half = Math.ceil(chunk.length / 2);
+              chunks.unshift(chunk.slice(0, half), chunk.slice(half));
+              continue;
+            }
+            result.failures.push(`${candidate.address} at +${offset}s: ${String(probe).slice(0, 200)}`);
+            continue;
+          }
+          const done = probe as Awaited<ReturnType<typeof probePrivileges>>;
+          const baseline = done.baselineEffect;
           if (
             offset > 0 &&
             !timeBombs.has(offset) &&
@@ -240,7 +254,7 @@ export async function discoverPowers(
             timeBombs.add(offset);
             result.findings.push(finding('limit', undefined, candidate, offset, baseline));
           }
-          probe.effects.forEach((effect, index) => {
+          done.effects.forEach((effect, index) => {
             const entry = chunk[index] as Planned;
             if (!effect.ok) {
               failedAgain.push(entry);
