@@ -234,7 +234,12 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...named('Guest List', 'GUEST'),
     deployer: 'host',
     ownership: 'keep',
-    expected: { ...base, tier: 'medium', flags: ['is_whitelisted', 'owner_not_renounced'] },
+    // Whitelist-only mode stops an ordinary holder's sells: a demonstrated limit (vigil-risk/3).
+    expected: {
+      ...base,
+      tier: 'critical',
+      flags: ['is_whitelisted', 'sells_blockable', 'owner_not_renounced'],
+    },
   },
   pausable: {
     ...launch,
@@ -270,10 +275,11 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...withRouter('Small Steps', 'STEP'),
     deployer: 'steps',
     ownership: 'keep',
+    // A limit the owner may set to nothing stops every sale: a demonstrated limit (vigil-risk/3).
     expected: {
       ...base,
-      tier: 'medium',
-      flags: ['is_anti_whale', 'anti_whale_modifiable', 'owner_not_renounced'],
+      tier: 'critical',
+      flags: ['is_anti_whale', 'anti_whale_modifiable', 'sells_blockable', 'owner_not_renounced'],
     },
   },
   cooldown: {
@@ -360,7 +366,14 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
       ...base,
       tier: 'low',
       allowlisted: true,
-      flags: ['is_proxy', 'is_mintable', 'transfer_pausable', 'is_blacklisted', 'owner_not_renounced'],
+      flags: [
+        'is_proxy',
+        'is_mintable',
+        'transfer_pausable',
+        'is_blacklisted',
+        'sells_blockable',
+        'owner_not_renounced',
+      ],
     },
   },
   no_return: {

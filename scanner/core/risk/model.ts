@@ -108,6 +108,7 @@ export const ALLOWLIST_NEUTRALISED = [
   'hidden_owner',
   'can_take_back_ownership',
   'owner_change_balance',
+  'sells_blockable',
   'is_mintable',
   'is_blacklisted',
   'is_whitelisted',
