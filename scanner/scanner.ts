@@ -6,6 +6,7 @@ import { allowlistEntry, readScanConfig, type ScanConfig } from './config.ts';
 import { unknownCheck } from './core/checks.ts';
 import { Engine, ENGINE_CHECKS, enginesFor } from './core/engines.ts';
 import { ScanResult, type TokenFacts } from './core/result.ts';
+import { HARM_GATES } from './core/risk/harm.ts';
 import { scoreToken } from './core/risk/score.ts';
 import type { Creation, EngineReport, ScanTarget } from './core/schema.ts';
 import type { FinalizeScanInput, PreparedScan } from './core/steps.ts';
@@ -194,6 +195,7 @@ export class TokenScanner {
   }
 
   #evmInput(target: ScanTarget): EvmEngineInput {
+    const fingerprints = this.#fingerprints;
     return {
       client: this.#chains.evm(target.chain),
       chain: getChain(target.chain as ChainId),
@@ -201,6 +203,22 @@ export class TokenScanner {
       blockNumber: BigInt(target.block),
       creation: target.creation ?? null,
       config: this.#config,
+      harmfulTwins: fingerprints
+        ? async (codeHash) =>
+            (
+              await fingerprints.harmfulTwins(codeHash, HARM_GATES, {
+                chain: target.chain,
+                address: target.address,
+              })
+            ).map((record) => ({
+              chain: record.chain,
+              address: record.address,
+              flags: record.verdict.flags,
+              gates: record.verdict.gates,
+              scanned_at: record.verdict.scanned_at,
+              job_id: record.verdict.job_id,
+            }))
+        : undefined,
     };
   }
 

@@ -45,6 +45,11 @@ export const CHECKS = {
     title: "A privileged account can change holders' balances",
     gate: true,
   },
+  clone_of_harmful: {
+    category: contract,
+    severity: Severity.high,
+    title: 'Same code as a token found harmful',
+  },
   sells_blockable: {
     category: contract,
     severity: Severity.critical,

@@ -68,6 +68,17 @@ const ADDRESS_MASK = (1n << 160n) - 1n;
  * (`bool paused; address keeper;` share one slot, the address 8 bits up), as long as what lies
  * beside it looks like packed flags or small counters rather than more random bits.
  */
+/**
+ * An address is 20 random bytes: a window holding several zero bytes, or only printable ASCII
+ * (a short string stored in place, its bytes left-aligned), is something else.
+ */
+function looksRandom(hex: string): boolean {
+  const bytes = hex.match(/../g) ?? [];
+  const zeros = bytes.filter((byte) => byte === '00').length;
+  const text = bytes.every((byte) => byte === '00' || (byte >= '20' && byte <= '7e'));
+  return zeros <= 3 && !text;
+}
+
 export function addressesIn(value: Hex | undefined): Address[] {
   if (!value || value === '0x') return [];
   const word = BigInt(value);
@@ -77,7 +88,9 @@ export function addressesIn(value: Hex | undefined): Address[] {
     const above = word >> (shift + 160n);
     const below = word & ((1n << shift) - 1n);
     if (candidate < MIN_ADDRESS || above > 0xffffn || below > 0xffffn) continue;
-    found.push(getAddress(`0x${candidate.toString(16).padStart(40, '0')}`));
+    const hex = candidate.toString(16).padStart(40, '0');
+    if (!looksRandom(hex)) continue;
+    found.push(getAddress(`0x${hex}`));
   }
   return found;
 }

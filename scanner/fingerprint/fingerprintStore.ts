@@ -45,6 +45,36 @@ export class TokenFingerprintStore {
       .replaceOne({ _id: id }, { ...entry, stored_at: Date.now() }, { upsert: true });
   }
 
+  /**
+   * The latest scans of other tokens with the same normalised code (a clone up to constants,
+   * names and selectors) whose verdict failed one of `gates`: the known-harmful twins of a token.
+   */
+  #indexed: Promise<unknown> | undefined;
+
+  async harmfulTwins(
+    codeHash: string,
+    gates: readonly string[],
+    exclude: { chain: string; address: string },
+    limit = 5,
+  ): Promise<TokenFingerprintRecord[]> {
+    this.#indexed ??= this.#db
+      .collection(COLLECTION)
+      .createIndex({ 'fingerprint.code_hash': 1, stored_at: -1 })
+      .catch(() => undefined);
+    await this.#indexed;
+    const docs = await this.#db
+      .collection<TokenFingerprintRecord & { _id: string }>(COLLECTION)
+      .find({
+        'fingerprint.code_hash': codeHash,
+        'verdict.gates': { $in: [...gates] },
+        _id: { $ne: `${exclude.chain}:${exclude.address.toLowerCase()}` },
+      })
+      .sort({ stored_at: -1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(({ _id, ...doc }) => TokenFingerprintRecord.parse(doc));
+  }
+
   /** Records written after `since` (ms), oldest first. */
   async since(since: number, limit: number): Promise<TokenFingerprintRecord[]> {
     const docs = await this.#db

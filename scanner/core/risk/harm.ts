@@ -31,6 +31,9 @@ const HARM_CLASS_CHECKS = {
 
 export type HarmClasses = Record<HarmClass, boolean>;
 
+/** Gates that stand for a demonstrated power over holders (what makes a token's code "harmful"). */
+export const HARM_GATES = ['is_mintable', 'owner_change_balance', 'sells_blockable', 'is_honeypot'] as const;
+
 /**
  * The classes a scan's checks claim: a class holds when one of its checks failed with weight (a
  * failure downgraded to info, such as a capability nobody can use, claims nothing).
