@@ -157,20 +157,23 @@ export class TokenScanner {
       .getCode({ address: getAddress(target.address), blockNumber: BigInt(target.block) });
     const fingerprint = code ? bytecodeFingerprint(code) : undefined;
     if (!fingerprint) return;
-    await store.record({
-      chain: target.chain,
-      address: target.address,
-      block_number: target.block,
-      fingerprint,
-      verdict: {
-        risk_score: result.risk_score,
-        tier: result.tier,
-        flags: result.flags.map((check) => check.id),
-        gates: result.gates,
-        scanned_at: result.scanned_at,
-        job_id: jobId,
+    await store.record(
+      {
+        chain: target.chain,
+        address: target.address,
+        block_number: target.block,
+        fingerprint,
+        verdict: {
+          risk_score: result.risk_score,
+          tier: result.tier,
+          flags: result.flags.map((check) => check.id),
+          gates: result.gates,
+          scanned_at: result.scanned_at,
+          job_id: jobId,
+        },
       },
-    });
+      result.gates.some((gate) => (HARM_GATES as readonly string[]).includes(gate)),
+    );
   }
 
   #run(engine: Engine, target: ScanTarget): Promise<EngineOutput> {
@@ -206,18 +209,11 @@ export class TokenScanner {
       harmfulTwins: fingerprints
         ? async (codeHash) =>
             (
-              await fingerprints.harmfulTwins(codeHash, HARM_GATES, {
+              await fingerprints.harmfulTwins(codeHash, {
                 chain: target.chain,
                 address: target.address,
               })
-            ).map((record) => ({
-              chain: record.chain,
-              address: record.address,
-              flags: record.verdict.flags,
-              gates: record.verdict.gates,
-              scanned_at: record.verdict.scanned_at,
-              job_id: record.verdict.job_id,
-            }))
+            ).map((record) => ({ ...record }))
         : undefined,
     };
   }

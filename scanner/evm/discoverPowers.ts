@@ -1,4 +1,13 @@
-import { type Address, concatHex, type Hex, numberToHex, pad, toFunctionSelector } from 'viem';
+import {
+  type Address,
+  concatHex,
+  type Hex,
+  keccak256,
+  numberToHex,
+  pad,
+  stringToHex,
+  toFunctionSelector,
+} from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import { type CallEffect, type ProbeCall, probePrivileges } from './probePrivileges.ts';
@@ -111,9 +120,10 @@ interface WordContext {
   actor: Address;
   pair: Address | undefined;
   supply: bigint;
-  /** Half of what the victim holds after its buy: an amount the victim surely has. */
-  victimHalf: bigint;
 }
+
+/** Replaced by the detector with half the holder's balance at the time of the call. */
+const HOLDER_HALF = BigInt(keccak256(stringToHex('vigil.holder-half')));
 
 /** The argument sequences tried for every selector (extra words are ignored by the callee). */
 function argumentSequences(context: WordContext): Word[][] {
@@ -125,7 +135,7 @@ function argumentSequences(context: WordContext): Word[][] {
   const one = amount('1/true', 1n);
   const huge = amount('1000× supply', context.supply * 1000n + 1n);
   const whole = amount('1× supply', context.supply + 1n);
-  const half = amount("half the holder's balance", context.victimHalf);
+  const half = amount("half the holder's balance", HOLDER_HALF);
   const fee = amount('99', 99n);
   const sequences: Word[][] = [
     [actor, huge, one],
@@ -168,6 +178,20 @@ interface Planned {
   call: ProbeCall;
   selector: Hex;
   args: string[];
+  /** Why the call reverted, once it has. */
+  revertReason?: string | null;
+}
+
+/**
+ * Reverts that say the caller lacks the right (not the owner, no role, no allowance, not enough
+ * balance): moving the clock changes none of them, so the call is not retried later. OpenZeppelin's
+ * custom errors are matched by name, as decodeRevertReason renders them.
+ */
+const DENIED =
+  /caller is not|not the owner|onlyowner|unauthori[sz]ed|access ?control|missing role|permission|forbidden|allowance|insufficient ?balance|exceeds balance|OwnableUnauthorizedAccount|ERC20Insufficient/i;
+
+export function deniedToCaller(reason: string | null | undefined): boolean {
+  return reason !== null && reason !== undefined && DENIED.test(reason);
 }
 
 /** Runs the probes (a few eth_calls per account) and returns what they demonstrated. */
@@ -179,20 +203,9 @@ export async function discoverPowers(
   const result: DiscoveryResult = { findings: [], selectorsTried: selectors.length, calls: 0, roundTrips: 0, failures: [] };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
 
-  // The holder's balance after its buy, so "half of it" is an amount it surely holds.
-  const first = parameters.candidates[0] as PrivilegeCandidate;
-  const opening = await probePrivileges(client, {
-    token: parameters.token,
-    actor: first.address,
-    calls: [],
-    router: parameters.router,
-    sellTo: parameters.pair,
-    blockNumber: parameters.blockNumber,
-  }).catch(() => undefined);
-  result.roundTrips++;
-  const victimHalf = (opening?.baselineEffect.victimBefore ?? 0n) / 2n;
-
-  const timeBombs = new Set<number>();
+  // Without any call, at the block and a year on: the holder's transfer and sell as they are,
+  // and as the clock alone leaves them.
+  const openings = new Map<number, CallEffect>();
   await Promise.all(
     parameters.candidates.map(async (candidate) => {
       const planned: Planned[] = selectors.flatMap((selector) =>
@@ -201,7 +214,6 @@ export async function discoverPowers(
           actor: candidate.address,
           pair: parameters.pair,
           supply: parameters.supply,
-          victimHalf,
         }).map((words) => ({
           selector,
           args: words.map((word) => word.name),
@@ -210,9 +222,17 @@ export async function discoverPowers(
       );
       // Calls that reverted now are tried a day on; every call a year on, where a power that
       // waits for a date (or whose effect does) shows.
-      const reverted = await runAt(0, planned);
-      if (reverted.length > 0) await runAt(TIME_OFFSETS_SECONDS[0], reverted);
-      await runAt(TIME_OFFSETS_SECONDS[1], planned);
+      // A year on runs beside the pinned block. A day on then retries what the clock changed: a
+      // call that reverted now and either worked a year on or reverted for another reason, and
+      // not for the caller's lack of rights (which no day changes).
+      const [now, later] = await Promise.all([runAt(0, planned), runAt(TIME_OFFSETS_SECONDS[1], planned)]);
+      const laterReason = new Map(later.map((entry) => [entry.call.data, entry.revertReason]));
+      const waiting = now.filter(
+        (entry) =>
+          !deniedToCaller(entry.revertReason) &&
+          (!laterReason.has(entry.call.data) || laterReason.get(entry.call.data) !== entry.revertReason),
+      );
+      if (waiting.length > 0) await runAt(TIME_OFFSETS_SECONDS[0], waiting);
 
       async function runAt(offset: number, calls: Planned[]): Promise<Planned[]> {
         const failedAgain: Planned[] = [];
@@ -246,18 +266,11 @@ export async function discoverPowers(
           }
           const done = probe as Awaited<ReturnType<typeof probePrivileges>>;
           const baseline = done.baselineEffect;
-          if (
-            offset > 0 &&
-            !timeBombs.has(offset) &&
-            limitedAgainst(opening?.baselineEffect, baseline)
-          ) {
-            timeBombs.add(offset);
-            result.findings.push(finding('limit', undefined, candidate, offset, baseline));
-          }
+          if (!openings.has(offset)) openings.set(offset, baseline);
           done.effects.forEach((effect, index) => {
             const entry = chunk[index] as Planned;
             if (!effect.ok) {
-              failedAgain.push(entry);
+              failedAgain.push({ ...entry, revertReason: effect.revertReason });
               return;
             }
             for (const kind of classify(effect, baseline))
@@ -268,8 +281,16 @@ export async function discoverPowers(
       }
     }),
   );
+  // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
+  for (const offset of TIME_OFFSETS_SECONDS) {
+    const later = openings.get(offset);
+    if (later && limitedAgainst(openings.get(0), later))
+      result.findings.push(finding('limit', undefined, CLOCK, offset, later));
+  }
   return result;
 }
+
+const CLOCK: PrivilegeCandidate = { address: '0x0000000000000000000000000000000000000000', source: 'nobody' };
 
 /** The classes one call's effect demonstrates, measured against the same block without the call. */
 export function classify(effect: CallEffect, baseline: CallEffect): PowerClass[] {
