@@ -100,9 +100,13 @@ async function main(): Promise<void> {
               {
                 key,
                 discovery: result.facts.contract_safety?.discovery,
-                engine_ms: Object.fromEntries(Object.entries(result.engines).map(([k, v]) => [k, v.duration_ms])),
+                engine_ms: Object.fromEntries(
+                  Object.entries(result.engines).map(([k, v]) => [k, v.duration_ms]),
+                ),
                 checks: result.checks
-                  .filter((check) => ['is_mintable', 'owner_change_balance', 'sells_blockable'].includes(check.id))
+                  .filter((check) =>
+                    ['is_mintable', 'owner_change_balance', 'sells_blockable'].includes(check.id),
+                  )
                   .map((check) => ({ id: check.id, status: check.status, detail: check.detail })),
               },
               null,

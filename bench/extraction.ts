@@ -112,7 +112,10 @@ function readability(page: Page): string {
 }
 
 /** Pages/s with the pages spread over `workerCount` threads (warmed up first). */
-async function acrossWorkers(pages: Page[], format: ScrapeFormat): Promise<{ runs: number[]; cpu: number[] }> {
+async function acrossWorkers(
+  pages: Page[],
+  format: ScrapeFormat,
+): Promise<{ runs: number[]; cpu: number[] }> {
   const workers = Array.from(
     { length: workerCount },
     () => new Worker(new URL('./extraction/worker.ts', import.meta.url)),
@@ -215,7 +218,10 @@ async function runDataset(name: string, dir: string): Promise<DatasetResult> {
           [path.join(REPO_ROOT, 'bench', 'extraction', 'trafilatura_run.py'), pagesFile, out, ...flags],
           { stdio: 'inherit' },
         );
-        const timing = JSON.parse(readFileSync(`${out}.timing`, 'utf8')) as { seconds: number; cpu_seconds: number };
+        const timing = JSON.parse(readFileSync(`${out}.timing`, 'utf8')) as {
+          seconds: number;
+          cpu_seconds: number;
+        };
         ms.push(timing.seconds * 1000);
         cpu.push(timing.cpu_seconds * 1000);
       }

@@ -5,7 +5,7 @@ import type { ScanConfig } from '../config.ts';
 import type { Check, Creation } from '../core/schema.ts';
 
 /** A scan of another token with the same normalised code that found it harmful. */
-export interface HarmfulTwin {
+interface HarmfulTwin {
   chain: string;
   address: string;
   flags: string[];

@@ -286,7 +286,11 @@ async function runProbes(client: PublicClient, parameters: RunProbesParameters):
  * token whose one extra function burns holders' balances (the shared library code dominates the
  * shingles), so similarity alone cannot tell a clone from a cousin.
  */
-async function cloneCheck(input: EvmEngineInput, codeHash: string | undefined, block: string): Promise<Check> {
+async function cloneCheck(
+  input: EvmEngineInput,
+  codeHash: string | undefined,
+  block: string,
+): Promise<Check> {
   if (!codeHash) return unknownCheck('clone_of_harmful', 'No code to fingerprint.');
   if (!input.harmfulTwins)
     return unknownCheck('clone_of_harmful', 'This deployment keeps no code fingerprints of earlier scans.');

@@ -40,7 +40,10 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
   const { result, block } = facts;
   let out = [...checks];
   const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on`;
-  for (const [kind, target] of Object.entries(CLASS_CHECK) as [PowerClass, (typeof CLASS_CHECK)[PowerClass]][]) {
+  for (const [kind, target] of Object.entries(CLASS_CHECK) as [
+    PowerClass,
+    (typeof CLASS_CHECK)[PowerClass],
+  ][]) {
     const measurable = kind === 'mint' || facts.holderFunded;
     const shown = result.findings.filter((finding) => finding.class === kind);
     const first = shown[0];
@@ -122,9 +125,13 @@ function describe(finding: PowerFinding): string {
   if (finding.diff.supply_before !== finding.diff.supply_after)
     changes.push(`supply ${finding.diff.supply_before} → ${finding.diff.supply_after}`);
   if (finding.diff.holder_balance_before !== finding.diff.holder_balance_after)
-    changes.push(`a holder's balance ${finding.diff.holder_balance_before} → ${finding.diff.holder_balance_after}`);
+    changes.push(
+      `a holder's balance ${finding.diff.holder_balance_before} → ${finding.diff.holder_balance_after}`,
+    );
   if (finding.class === 'limit')
-    changes.push(`the holder's transfer then ${finding.diff.holder_transfer}, sell ${finding.diff.holder_sell}`);
+    changes.push(
+      `the holder's transfer then ${finding.diff.holder_transfer}, sell ${finding.diff.holder_sell}`,
+    );
   return `${name} (${finding.args.join(', ') || 'no arguments'}) called as ${finding.caller} (${finding.callerSource})${when(finding)} succeeded: ${changes.join('; ')}`;
 }
 

@@ -63,7 +63,7 @@ export interface DiscoveryResult {
 }
 
 /** How far the clock is moved: a day (calls that reverted at the pinned block) and a year (all). */
-export const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
+const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
 /** Calls per eth_call: each effect costs ~60-150k gas, and nodes cap a call near 25-50M. */
 const CALLS_PER_ROUND_TRIP = 96;
 /** Smallest batch split further when a batch fails as a whole (out of gas, a node limit). */
@@ -200,7 +200,13 @@ export async function discoverPowers(
   parameters: DiscoverPowersParameters,
 ): Promise<DiscoveryResult> {
   const selectors = [...parameters.selectors].filter((selector) => !HARMLESS.has(selector));
-  const result: DiscoveryResult = { findings: [], selectorsTried: selectors.length, calls: 0, roundTrips: 0, failures: [] };
+  const result: DiscoveryResult = {
+    findings: [],
+    selectorsTried: selectors.length,
+    calls: 0,
+    roundTrips: 0,
+    failures: [],
+  };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
 
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
@@ -252,19 +258,22 @@ export async function discoverPowers(
             blockNumber: parameters.blockNumber,
             timeOffsetSeconds: offset,
             blockTimestamp: parameters.blockTimestamp,
-          }).catch((error: unknown) => error);
-          if (probe instanceof Error || probe === undefined || probe === null || !('effects' in (probe as object))) {
-            if (isRpcUnreachable(probe)) throw probe;
+          }).then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          );
+          if ('error' in probe) {
+            if (isRpcUnreachable(probe.error)) throw probe.error;
             // A costly token can exhaust one call's gas with many effects: halve and try again.
             if (chunk.length > MIN_CHUNK) {
               const half = Math.ceil(chunk.length / 2);
               chunks.unshift(chunk.slice(0, half), chunk.slice(half));
               continue;
             }
-            result.failures.push(`${candidate.address} at +${offset}s: ${String(probe).slice(0, 200)}`);
+            result.failures.push(`${candidate.address} at +${offset}s: ${String(probe.error).slice(0, 200)}`);
             continue;
           }
-          const done = probe as Awaited<ReturnType<typeof probePrivileges>>;
+          const done = probe.value;
           const baseline = done.baselineEffect;
           if (!openings.has(offset)) openings.set(offset, baseline);
           done.effects.forEach((effect, index) => {

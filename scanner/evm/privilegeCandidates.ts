@@ -82,7 +82,9 @@ function looksRandom(hex: string): boolean {
 export function addressesIn(value: Hex | undefined): Address[] {
   if (!value || value === '0x') return [];
   const word = BigInt(value);
-  const found: Address[] = [];
+  // Two addresses never fit one slot: of the windows that could hold one, the one whose
+  // neighbours are smallest (zero, or a flag) is the address; the others are slices of it.
+  let best: { hex: string; rest: bigint } | undefined;
   for (let shift = 0n; shift <= 96n; shift += 8n) {
     const candidate = (word >> shift) & ADDRESS_MASK;
     const above = word >> (shift + 160n);
@@ -90,9 +92,10 @@ export function addressesIn(value: Hex | undefined): Address[] {
     if (candidate < MIN_ADDRESS || above > 0xffffn || below > 0xffffn) continue;
     const hex = candidate.toString(16).padStart(40, '0');
     if (!looksRandom(hex)) continue;
-    found.push(getAddress(`0x${hex}`));
+    const rest = above > below ? above : below;
+    if (!best || rest < best.rest) best = { hex, rest };
   }
-  return found;
+  return best ? [getAddress(`0x${best.hex}`)] : [];
 }
 
 /** Distinct candidates, first source kept, minus addresses that are certainly not privileged. */

@@ -126,9 +126,7 @@ export async function probePrivileges(
   };
 }
 
-type RawEffect = ReturnType<
-  typeof decodeFunctionResult<typeof honeypotDetectorAbi, 'probe'>
->[2][number];
+type RawEffect = ReturnType<typeof decodeFunctionResult<typeof honeypotDetectorAbi, 'probe'>>[2][number];
 
 function toEffect(effect: RawEffect, label: string): CallEffect {
   return {

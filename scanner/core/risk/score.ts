@@ -26,7 +26,7 @@ interface CategoryScore {
 }
 
 /** One side of the verdict: contract findings (hard evidence) or market state (launch state). */
-export interface EvidenceSide {
+interface EvidenceSide {
   /** 0-100 from this side's checks alone (severity floors and gates as in the whole score). */
   score: number | null;
   tier: Tier;
@@ -158,7 +158,11 @@ export function scoreToken(input: readonly Check[], options: ScoreOptions = {}):
   }
   const contractSide = side(checks, false);
   const marketSide = side(checks, true);
-  if (riskScore !== null && riskScore > MARKET_ONLY_CEILING && (contractSide.score ?? 0) <= MARKET_ONLY_CEILING) {
+  if (
+    riskScore !== null &&
+    riskScore > MARKET_ONLY_CEILING &&
+    (contractSide.score ?? 0) <= MARKET_ONLY_CEILING
+  ) {
     riskScore = MARKET_ONLY_CEILING;
     explanation.push(
       `launch state alone (${marketSide.flags.join(', ')}) stays below the top band → score capped at ${MARKET_ONLY_CEILING}`,

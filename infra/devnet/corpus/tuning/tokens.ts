@@ -17,7 +17,9 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
     pattern: 'harvest(uint256) mints any amount to a keeper wallet kept in storage; owner renounced',
     labels: scam('mint'),
     proofs: {
-      mint: { steps: [{ signature: 'function harvest(uint256)', args: (c) => [c.supply * 10n], from: 'tn.keeper' }] },
+      mint: {
+        steps: [{ signature: 'function harvest(uint256)', args: (c) => [c.supply * 10n], from: 'tn.keeper' }],
+      },
     },
   },
   t_sync: {
@@ -73,7 +75,9 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
     pattern: 'owner() is zero after the renounce; compensate(address,uint256) checks a second admin variable',
     labels: scam('mint'),
     proofs: {
-      mint: { steps: [{ signature: 'function compensate(address,uint256)', args: (c) => [c.deployer, c.supply] }] },
+      mint: {
+        steps: [{ signature: 'function compensate(address,uint256)', args: (c) => [c.deployer, c.supply] }],
+      },
     },
   },
   t_rebalance: {
@@ -100,7 +104,9 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
     pattern: 'collect(address,uint256) takes from any holder for the owner without an allowance',
     labels: scam('leak'),
     proofs: {
-      leak: { steps: [{ signature: 'function collect(address,uint256)', args: (c) => [holder(c), ONE_TOKEN] }] },
+      leak: {
+        steps: [{ signature: 'function collect(address,uint256)', args: (c) => [holder(c), ONE_TOKEN] }],
+      },
     },
   },
   t_trusted_spender: {
@@ -130,7 +136,7 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
     symbol: 'DRMS',
     args: (c) => ['Dormant Sweep', 'DRMS', c.supply],
     market: 'healthy',
-    pattern: "expire(address) burns a holder's whole balance (\"dormant wallet clean-up\")",
+    pattern: 'expire(address) burns a holder\'s whole balance ("dormant wallet clean-up")',
     labels: scam('leak'),
     proofs: { leak: { steps: [{ signature: 'function expire(address)', args: (c) => [holder(c)] }] } },
   },
@@ -184,7 +190,8 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
     symbol: 'TUND',
     args: (c) => ['Tuned', 'TUND', c.supply, c.router],
     market: 'healthy',
-    pattern: 'owner() always reads zero; tune(uint256) sets an uncapped sell fee for a wallet kept in storage',
+    pattern:
+      'owner() always reads zero; tune(uint256) sets an uncapped sell fee for a wallet kept in storage',
     labels: scam('limit'),
     proofs: { limit: { steps: [{ signature: 'function tune(uint256)', args: () => [90n] }] } },
   },
