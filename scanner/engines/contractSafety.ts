@@ -2,7 +2,7 @@ import { type Address, getAddress, type Hex, parseAbi, type PublicClient, zeroAd
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { makeCheck, unknownCheck } from '../core/checks.ts';
 import type { TokenFacts } from '../core/result.ts';
-import type { Check } from '../core/schema.ts';
+import { type Check, Severity } from '../core/schema.ts';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
 import { discoverPowers } from '../evm/discoverPowers.ts';
 import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
@@ -183,7 +183,10 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
           'clone_of_harmful',
           "A proxy: its code is the proxy's, shared with every token behind the same kind of proxy.",
         )
-      : await cloneCheck(input, fingerprint?.code_hash, block),
+      : cloneAgainstOwnProbes(
+          await cloneCheck(input, fingerprint?.code_hash, block),
+          discovery.failures.length === 0 && discovery.findings.length === 0 && Boolean(pool),
+        ),
   );
   const delegates = (own.hasDelegatecall && !isProxy) || Boolean(impl?.hasDelegatecall);
   checks.push(
@@ -335,6 +338,24 @@ async function cloneCheck(
       })),
     ],
   });
+}
+
+/**
+ * The same code is no power where this token's own probes show none usable: a twin found harmful
+ * because its owner kept a mint says little about a copy whose owner renounced it. The finding
+ * stays, weighing nothing, with the reason; where the probes could not measure (no pool, a probe
+ * that failed) it keeps its weight.
+ */
+function cloneAgainstOwnProbes(check: Check, probesCleared: boolean): Check {
+  if (check.status !== 'fail' || !probesCleared) return check;
+  return {
+    ...check,
+    severity: Severity.info,
+    downgraded: {
+      from: check.severity,
+      reason: "this token's own simulated calls found none of the twin's powers usable here",
+    },
+  };
 }
 
 async function resolveImplementation(
