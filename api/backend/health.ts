@@ -92,7 +92,7 @@ export function probeRpcs(deps: BackendDeps): Promise<ProbeResult>[] {
 }
 
 /** The services this backend calls, each asked for its /healthz. */
-export function probeServices(deps: BackendDeps): Promise<ProbeResult>[] {
+function probeServices(deps: BackendDeps): Promise<ProbeResult>[] {
   const services: [name: string, url: string][] = [
     ['facilitator', deps.x402.facilitatorUrl],
     ['retrieval', deps.retrieval.baseUrl],
