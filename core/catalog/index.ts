@@ -49,7 +49,11 @@ export function describeTool(tool: ToolDefinition) {
 }
 
 /** What mcp_discover answers: every tool with its names, version and deprecation, and the counts. */
-export function toolDiscovery(server: { name: string; version: string; protocolVersions: readonly string[] }) {
+export function toolDiscovery(server: {
+  name: string;
+  version: string;
+  protocolVersions: readonly string[];
+}) {
   const catalog: readonly ToolDefinition[] = TOOLS;
   const tools = catalog.map((tool) => ({
     name: mcpToolName(tool),
