@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +41,28 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boo
 }
 
 describe('startAnvil', () => {
+  it('spills historical states into a folder of its own that goes with the node, even a killed one', async () => {
+    const cachePathOf = (pid: number): string => {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const path = args[args.indexOf('--cache-path') + 1];
+      if (path === undefined || path === '') throw new Error('no --cache-path');
+      return path;
+    };
+    const stopped = await startAnvil();
+    const stoppedCache = cachePathOf(stopped.process.pid ?? 0);
+    expect(existsSync(stoppedCache)).toBe(true);
+    await stopped.stop();
+    expect(existsSync(stoppedCache)).toBe(false);
+
+    const killed = await startAnvil();
+    const killedCache = cachePathOf(killed.process.pid ?? 0);
+    expect(killedCache).not.toBe(stoppedCache);
+    killed.process.kill('SIGKILL');
+    await once(killed.process, 'close');
+    expect(existsSync(killedCache)).toBe(true);
+    await killed.stop();
+    expect(existsSync(killedCache)).toBe(false);
+  });
   it('binds a free loopback port when none is given and answers JSON-RPC', async () => {
     const node = await start();
     expect(node.port).toBeGreaterThan(0);

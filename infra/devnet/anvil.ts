@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface StartAnvilParameters {
   /** 0 or omitted: a free port. */
@@ -55,12 +57,30 @@ export function anvilBinaryPath(): string {
   }
 }
 
-const running = new Set<ChildProcess>();
+/** Each running node and the folder its historical states spill into. */
+const running = new Map<ChildProcess, string>();
 
 // A node whose owner exits without calling stop() must not outlive it. SIGTERM still lets
 // anvil write its state file.
 function stopRunningNodes(): void {
-  for (const child of running) child.kill('SIGTERM');
+  for (const [child, cachePath] of running) {
+    child.kill('SIGTERM');
+    removeCache(cachePath);
+  }
+}
+
+/**
+ * anvil keeps recent states in memory and writes older ones to disk so historical calls keep
+ * working; by default under ~/.foundry/anvil/tmp, where a node that is killed rather than
+ * stopped leaves them for good (hundreds of megabytes a test run). Each node gets a folder of
+ * its own that goes when the node does.
+ */
+function newCachePath(): string {
+  return mkdtempSync(join(tmpdir(), 'vigil-anvil-states-'));
+}
+
+function removeCache(cachePath: string): void {
+  rmSync(cachePath, { recursive: true, force: true });
 }
 
 export async function startAnvil(parameters: StartAnvilParameters = {}): Promise<AnvilInstance> {
@@ -104,6 +124,9 @@ async function launch(port: number, parameters: StartAnvilParameters): Promise<A
     args.push('--state-interval', String(parameters.stateIntervalSeconds ?? DEFAULT_STATE_INTERVAL_SECONDS));
   }
 
+  const cachePath = newCachePath();
+  args.push('--cache-path', cachePath);
+
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let spawnError: Error | undefined;
   child.once('error', (error) => {
@@ -120,19 +143,23 @@ async function launch(port: number, parameters: StartAnvilParameters): Promise<A
     () => undefined,
     () => undefined,
   );
-  running.add(child);
+  running.set(child, cachePath);
   if (!process.listeners('exit').includes(stopRunningNodes)) process.on('exit', stopRunningNodes);
 
   const stop = async (): Promise<void> => {
     running.delete(child);
-    if (spawnError !== undefined) return;
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-      await closed;
-      clearTimeout(timer);
-    } else {
-      await closed;
+    try {
+      if (spawnError !== undefined) return;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        await closed;
+        clearTimeout(timer);
+      } else {
+        await closed;
+      }
+    } finally {
+      removeCache(cachePath);
     }
   };
 
