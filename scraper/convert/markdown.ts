@@ -277,7 +277,8 @@ const MARKDOWN_ATTRIBUTES = new Set([
 function keepMarkdownAttributes(nodes: readonly AnyNode[]): void {
   for (const node of nodes) {
     if (!isTag(node)) continue;
-    for (const name of Object.keys(node.attribs)) if (!MARKDOWN_ATTRIBUTES.has(name)) delete node.attribs[name];
+    for (const name of Object.keys(node.attribs))
+      if (!MARKDOWN_ATTRIBUTES.has(name)) delete node.attribs[name];
     keepMarkdownAttributes(node.children);
   }
 }
