@@ -72,17 +72,29 @@ const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.fl
 function timed(
   pages: Page[],
   extract: (page: Page) => string,
-): { output: Record<string, string>; runs: number[] } {
+): { output: Record<string, string>; runs: number[]; cpu: number[] } {
   const runs: number[] = [];
+  const cpu: number[] = [];
   let output: Record<string, string> = {};
   for (let run = 0; run < repeat; run++) {
     const current: Record<string, string> = {};
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     for (const page of pages) current[page.key] = extract(page);
+    cpu.push(cpuMs(process.cpuUsage(cpuBefore)));
     runs.push(performance.now() - started);
     output = current;
   }
-  return { output, runs };
+  return { output, runs, cpu };
+}
+
+/**
+ * CPU time (user + system, every thread of this process) in ms. Pages per CPU-second is the
+ * figure a busy machine cannot distort much: wall time counts the time other processes held the
+ * cores, CPU time only the work done; on an idle machine one thread's pages/s approaches it.
+ */
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
 }
 
 const vigil = (format: ScrapeFormat) => (page: Page) =>
@@ -100,7 +112,10 @@ function readability(page: Page): string {
 }
 
 /** Pages/s with the pages spread over `workerCount` threads (warmed up first). */
-async function acrossWorkers(pages: Page[], format: ScrapeFormat): Promise<number[]> {
+async function acrossWorkers(
+  pages: Page[],
+  format: ScrapeFormat,
+): Promise<{ runs: number[]; cpu: number[] }> {
   const workers = Array.from(
     { length: workerCount },
     () => new Worker(new URL('./extraction/worker.ts', import.meta.url)),
@@ -115,16 +130,19 @@ async function acrossWorkers(pages: Page[], format: ScrapeFormat): Promise<numbe
     // Warm-up: every worker converts every page once, so the timed runs meet JIT-compiled code.
     await Promise.all(workers.map((worker) => send(worker, { format, pages })));
     const runs: number[] = [];
+    const cpu: number[] = [];
     for (let run = 0; run < repeat; run++) {
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       await Promise.all(
         workers.map((worker, index) =>
           send(worker, { format, pages: pages.filter((_, at) => at % workerCount === index) }),
         ),
       );
+      cpu.push(cpuMs(process.cpuUsage(cpuBefore)));
       runs.push(performance.now() - started);
     }
-    return runs;
+    return { runs, cpu };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
@@ -150,30 +168,33 @@ async function runDataset(name: string, dir: string): Promise<DatasetResult> {
   for (const format of ['text', 'markdown'] as const) {
     const extractor = `vigil_${format}`;
     if (!wanted(extractor)) continue;
-    const { output, runs: ms } = timed(pages, vigil(format));
+    const { output, runs: ms, cpu } = timed(pages, vigil(format));
     write(extractor, 'this commit', format === 'markdown' ? mapValues(output, stripMarkdown) : output);
-    const parallel = workerCount > 1 ? await acrossWorkers(pages, format) : [];
+    const parallel = workerCount > 1 ? await acrossWorkers(pages, format) : undefined;
     runs.push({
       extractor,
       pages_per_second: perSecond(median(ms)),
       runs_pages_per_second: ms.map(perSecond),
-      ...(parallel.length
+      pages_per_cpu_second: perSecond(median(cpu)),
+      ...(parallel
         ? {
             workers: workerCount,
-            workers_pages_per_second: perSecond(median(parallel)),
-            workers_runs: parallel.map(perSecond),
+            workers_pages_per_second: perSecond(median(parallel.runs)),
+            workers_runs: parallel.runs.map(perSecond),
+            workers_pages_per_cpu_second: perSecond(median(parallel.cpu)),
           }
         : {}),
     });
     console.log(`[extraction] ${name} ${extractor}: ${perSecond(median(ms))} pages/s in one thread`);
   }
   if (wanted('readability_js')) {
-    const { output, runs: ms } = timed(pages, readability);
+    const { output, runs: ms, cpu } = timed(pages, readability);
     write('readability_js', '0.6.0 + linkedom', output);
     runs.push({
       extractor: 'readability_js',
       pages_per_second: perSecond(median(ms)),
       runs_pages_per_second: ms.map(perSecond),
+      pages_per_cpu_second: perSecond(median(cpu)),
     });
   }
   for (const [extractor, flags] of [
@@ -189,6 +210,7 @@ async function runDataset(name: string, dir: string): Promise<DatasetResult> {
       );
     const out = path.join(work, 'output', `${extractor}.json`);
     const ms: number[] = [];
+    const cpu: number[] = [];
     try {
       for (let run = 0; run < repeat; run++) {
         execFileSync(
@@ -196,7 +218,12 @@ async function runDataset(name: string, dir: string): Promise<DatasetResult> {
           [path.join(REPO_ROOT, 'bench', 'extraction', 'trafilatura_run.py'), pagesFile, out, ...flags],
           { stdio: 'inherit' },
         );
-        ms.push((JSON.parse(readFileSync(`${out}.timing`, 'utf8')) as { seconds: number }).seconds * 1000);
+        const timing = JSON.parse(readFileSync(`${out}.timing`, 'utf8')) as {
+          seconds: number;
+          cpu_seconds: number;
+        };
+        ms.push(timing.seconds * 1000);
+        cpu.push(timing.cpu_seconds * 1000);
       }
     } catch {
       console.error(`[extraction] ${extractor} skipped: ${values.python} cannot run trafilatura`);
@@ -206,6 +233,7 @@ async function runDataset(name: string, dir: string): Promise<DatasetResult> {
       extractor,
       pages_per_second: perSecond(median(ms)),
       runs_pages_per_second: ms.map(perSecond),
+      pages_per_cpu_second: perSecond(median(cpu)),
     });
   }
   const scored = JSON.parse(

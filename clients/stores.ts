@@ -64,7 +64,7 @@ export function createStores(env: StoreSettings, { failFast }: StoreOptions): St
       ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
       jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
     }),
-    fingerprints: new TokenFingerprintStore(mongo.db),
+    fingerprints: new TokenFingerprintStore(mongo.db, redis),
     receipts: new ReceiptStore(mongo.db, redis),
     invoices: new InvoiceStore(mongo.db, redis),
     reports: new ReportStore(mongo.db),

@@ -6,6 +6,7 @@ import { allowlistEntry, readScanConfig, type ScanConfig } from './config.ts';
 import { unknownCheck } from './core/checks.ts';
 import { Engine, ENGINE_CHECKS, enginesFor } from './core/engines.ts';
 import { ScanResult, type TokenFacts } from './core/result.ts';
+import { HARM_GATES } from './core/risk/harm.ts';
 import { scoreToken } from './core/risk/score.ts';
 import type { Creation, EngineReport, ScanTarget } from './core/schema.ts';
 import type { FinalizeScanInput, PreparedScan } from './core/steps.ts';
@@ -156,20 +157,23 @@ export class TokenScanner {
       .getCode({ address: getAddress(target.address), blockNumber: BigInt(target.block) });
     const fingerprint = code ? bytecodeFingerprint(code) : undefined;
     if (!fingerprint) return;
-    await store.record({
-      chain: target.chain,
-      address: target.address,
-      block_number: target.block,
-      fingerprint,
-      verdict: {
-        risk_score: result.risk_score,
-        tier: result.tier,
-        flags: result.flags.map((check) => check.id),
-        gates: result.gates,
-        scanned_at: result.scanned_at,
-        job_id: jobId,
+    await store.record(
+      {
+        chain: target.chain,
+        address: target.address,
+        block_number: target.block,
+        fingerprint,
+        verdict: {
+          risk_score: result.risk_score,
+          tier: result.tier,
+          flags: result.flags.map((check) => check.id),
+          gates: result.gates,
+          scanned_at: result.scanned_at,
+          job_id: jobId,
+        },
       },
-    });
+      result.gates.some((gate) => (HARM_GATES as readonly string[]).includes(gate)),
+    );
   }
 
   #run(engine: Engine, target: ScanTarget): Promise<EngineOutput> {
@@ -194,6 +198,7 @@ export class TokenScanner {
   }
 
   #evmInput(target: ScanTarget): EvmEngineInput {
+    const fingerprints = this.#fingerprints;
     return {
       client: this.#chains.evm(target.chain),
       chain: getChain(target.chain as ChainId),
@@ -201,6 +206,15 @@ export class TokenScanner {
       blockNumber: BigInt(target.block),
       creation: target.creation ?? null,
       config: this.#config,
+      harmfulTwins: fingerprints
+        ? async (codeHash) =>
+            (
+              await fingerprints.harmfulTwins(codeHash, {
+                chain: target.chain,
+                address: target.address,
+              })
+            ).map((record) => ({ ...record }))
+        : undefined,
     };
   }
 

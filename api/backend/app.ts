@@ -8,6 +8,7 @@ import { chartRoutes } from './routes/charts.ts';
 import { ReportJobs } from './reportJobs.ts';
 import { JobHolders } from './jobHolders.ts';
 import { healthRoutes } from './routes/health.ts';
+import { systemStatus } from './health.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { scanRoutes } from './routes/scans.ts';
@@ -110,6 +111,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     deployer: { chains: deps.chains, config: deps.scanConfig, cache: deps.deployerCache },
     data: new DataTools(deps.chaindata.analytics),
     retrieval: deps.retrieval,
+    status: () => systemStatus(deps),
   });
   const gateway = new X402Gateway({
     options: deps.x402.options,

@@ -6,7 +6,7 @@ import type { BackendDeps } from './deps.ts';
 
 export const ProbeResult = z.object({
   name: z.string(),
-  kind: z.enum(['redis', 'mongodb', 'temporal', 'rpc', 'vector_store', 'embedding']),
+  kind: z.enum(['redis', 'mongodb', 'temporal', 'rpc', 'vector_store', 'embedding', 'service']),
   /** A critical store being down makes the service not ready. */
   critical: z.boolean(),
   status: z.enum(['up', 'down', 'unchecked']),
@@ -89,6 +89,43 @@ export function probeRpcs(deps: BackendDeps): Promise<ProbeResult>[] {
       return timed(base, () => jsonRpc(url, method));
     });
   });
+}
+
+/** The services this backend calls, each asked for its /healthz. */
+function probeServices(deps: BackendDeps): Promise<ProbeResult>[] {
+  const services: [name: string, url: string][] = [
+    ['facilitator', deps.x402.facilitatorUrl],
+    ['retrieval', deps.retrieval.baseUrl],
+    ['mcp', deps.mcpPublicUrl],
+  ];
+  return services.map(([name, url]) =>
+    timed({ name, kind: 'service', critical: false, endpoint: redactUrl(url) }, async () => {
+      const response = await fetch(`${url.replace(/\/+$/, '')}/healthz`, {
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    }),
+  );
+}
+
+/** status_check: every store, chain provider and service, and what is degraded. */
+export async function systemStatus(deps: BackendDeps) {
+  const checks = await Promise.all([
+    probeRedis(deps),
+    probeMongo(deps),
+    probeTemporal(deps),
+    ...probeRpcs(deps),
+    ...probeServices(deps),
+  ]);
+  const down = checks.filter((check) => check.status === 'down');
+  return {
+    status: down.some((check) => check.critical) ? 'down' : down.length > 0 ? 'degraded' : 'ok',
+    checked_at: new Date().toISOString(),
+    service: deps.version.service,
+    version: deps.version.version,
+    subsystems: checks,
+    degraded: down.map((check) => check.name),
+  };
 }
 
 async function jsonRpc(url: string, method: string): Promise<unknown> {

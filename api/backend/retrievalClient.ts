@@ -10,6 +10,11 @@ const TIMEOUT_MS = 10_000;
 export class RetrievalClient {
   readonly #baseUrl: string;
 
+  /** Where the retrieval service listens (its health is probed there). */
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
   constructor(baseUrl: string) {
     this.#baseUrl = baseUrl.replace(/\/+$/, '');
   }

@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 import type { TrustProxy } from '../plugins/callerConfig.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
+import { findMcpTool, findTool } from '../../core/catalog/index.ts';
+import { Reason } from '../../core/errors/reasons.ts';
 import { callThroughGateway } from './gatewayClient.ts';
 import { createProtocolServer, MCP_SERVER_INFO, mcpTools } from './protocol.ts';
 
@@ -67,8 +69,16 @@ export async function buildMcpApp(options: McpAppOptions): Promise<VigilApp> {
   });
   // A plain HTTP tool call: the body is the tool's input, answered as the REST door answers it.
   app.post<{ Params: { tool_name: string } }>('/mcp/call/:tool_name', async (request, reply) => {
+    // The MCP name (get_token_risk) or the REST one (token_risk): both name one catalog tool.
+    const named = request.params.tool_name;
+    const tool = findMcpTool(named) ?? findTool(named);
+    if (!tool)
+      return reply.problem(
+        Reason.notFound,
+        `No tool is named ${named.slice(0, 64)}; GET /mcp/tools lists them.`,
+      );
     const result = await callThroughGateway(backendUrl, {
-      tool: request.params.tool_name,
+      tool: tool.name,
       arguments: request.body ?? {},
       meta: undefined,
       caller: { headers: request.headers, address: request.ip },
@@ -99,6 +109,8 @@ export async function buildMcpApp(options: McpAppOptions): Promise<VigilApp> {
       const server = createProtocolServer(tools, (call) =>
         callThroughGateway(backendUrl, {
           ...call,
+          // MCP names (get_token_risk) are the catalog's tools under the names the spec gives them.
+          tool: findMcpTool(call.tool)?.name ?? call.tool,
           caller: { headers: request.headers, address: request.ip },
           signal: AbortSignal.any([call.signal, signal]),
           // The HTTP status is for the plain-HTTP door; a tool result carries isError instead.

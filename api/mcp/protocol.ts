@@ -8,14 +8,15 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeTool, TOOLS, type ToolDefinition } from '../../core/catalog/index.ts';
+import {
+  describeTool,
+  MCP_SERVER_INFO,
+  mcpToolName,
+  TOOLS,
+  type ToolDefinition,
+} from '../../core/catalog/index.ts';
 
-/** The version the API specification gives the MCP server (its protocol surface, not a package's). */
-export const MCP_SERVER_INFO = {
-  name: 'vigil',
-  title: 'Vigil crypto intelligence',
-  version: '5.0.0',
-} as const;
+export { MCP_SERVER_INFO } from '../../core/catalog/index.ts';
 
 const INSTRUCTIONS =
   'Vigil answers "is this token safe?", "who deployed it?" and more, with evidence. Paid tools have ' +
@@ -28,7 +29,7 @@ export function mcpTools(tools: readonly ToolDefinition[] = TOOLS): Tool[] {
     const described = describeTool(tool);
     const inputSchema = z.toJSONSchema(tool.input, { target: 'draft-7' }) as Tool['inputSchema'];
     return {
-      name: tool.name,
+      name: mcpToolName(tool),
       title: tool.title,
       description: tool.description,
       inputSchema: { ...inputSchema, type: 'object' },
@@ -39,6 +40,8 @@ export function mcpTools(tools: readonly ToolDefinition[] = TOOLS): Tool[] {
         'vigil/paid': described.paid,
         'vigil/trials': described.trials,
         'vigil/rest_path': described.path,
+        'vigil/version': tool.version,
+        'vigil/deprecated': tool.deprecated ?? null,
       },
     };
   });

@@ -6,9 +6,12 @@ export interface ExtractorRun {
   /** One thread (Trafilatura: one Python process), median of the runs. */
   pages_per_second: number;
   runs_pages_per_second: number[];
+  /** Pages per second of CPU time (user + system, all threads), median of the runs. */
+  pages_per_cpu_second: number;
   workers?: number;
   workers_pages_per_second?: number;
   workers_runs?: number[];
+  workers_pages_per_cpu_second?: number;
 }
 
 interface ScoredRun extends ExtractorRun {
@@ -44,12 +47,12 @@ export function writeExtractionReport(dir: string, report: ExtractionReport): vo
   writeFileSync(path.join(dir, 'extraction.json'), `${JSON.stringify(json, null, 1)}\n`);
   const sections = report.datasets.map((dataset) => {
     const summary = [
-      '| extractor | version | F1 | precision | recall | F1 ≥ 0.9 (pages) | pages/s, one thread | pages/s, worker threads |',
-      '|---|---|---|---|---|---|---|---|',
+      '| extractor | version | F1 | precision | recall | F1 ≥ 0.9 (pages) | pages/s, one thread | pages per CPU-second | pages/s, worker threads |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...dataset.extractors.map((run) => {
         const pages = Object.values(run.per_page);
         const good = pages.filter((page) => page.f1 >= 0.9).length;
-        return `| ${run.extractor} | ${run.version} | ${f3(run.metrics.f1)} ± ${f3(run.metrics.f1_std)} | ${f3(run.metrics.precision)} | ${f3(run.metrics.recall)} | ${good} of ${pages.length} | ${run.pages_per_second} (${run.runs_pages_per_second.join(', ')}) | ${run.workers ? `${run.workers_pages_per_second} with ${run.workers} (${(run.workers_runs ?? []).join(', ')})` : ''} |`;
+        return `| ${run.extractor} | ${run.version} | ${f3(run.metrics.f1)} ± ${f3(run.metrics.f1_std)} | ${f3(run.metrics.precision)} | ${f3(run.metrics.recall)} | ${good} of ${pages.length} | ${run.pages_per_second} (${run.runs_pages_per_second.join(', ')}) | ${run.pages_per_cpu_second} | ${run.workers ? `${run.workers_pages_per_second} with ${run.workers} (${(run.workers_runs ?? []).join(', ')}), ${run.workers_pages_per_cpu_second} per CPU-second` : ''} |`;
       }),
     ].join('\n');
     const names = dataset.extractors.map((run) => run.extractor);
@@ -71,6 +74,6 @@ export function writeExtractionReport(dir: string, report: ExtractionReport): vo
   });
   writeFileSync(
     path.join(dir, 'extraction.md'),
-    `# Main-content extraction\n\n${report.measured_at}, ${report.machine.cpus} cores, Node ${report.machine.node}, load average ${report.load_average.before.toFixed(1)} before and ${report.load_average.after.toFixed(1)} after; every extractor run ${report.repeat} times on the same pages in the same run (median pages/s, every run in brackets); scores from the benchmark's own evaluate.py (shingles of 4 words, bootstrap ±). \`vigil_markdown\` is scored with its Markdown syntax stripped (link targets and images removed).\n\n${sections.join('\n')}`,
+    `# Main-content extraction\n\n${report.measured_at}, ${report.machine.cpus} cores, Node ${report.machine.node}, load average ${report.load_average.before.toFixed(1)} before and ${report.load_average.after.toFixed(1)} after; every extractor run ${report.repeat} times on the same pages in the same run (median pages/s, every run in brackets; pages per CPU-second counts only the CPU time the extractor used, all its threads, so other work on the machine distorts it far less than wall time); scores from the benchmark's own evaluate.py (shingles of 4 words, bootstrap ±). \`vigil_markdown\` is scored with its Markdown syntax stripped (link targets and images removed).\n\n${sections.join('\n')}`,
   );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findChain } from '../chains/registry.ts';
 import { PRICE_TIER_RANGES_USD, type ToolDefinition } from './schema.ts';
-import { isPaid, TOOLS } from './tools.ts';
+import { isPaid, mcpToolName, TOOLS } from './tools.ts';
 
 export * from './schema.ts';
 export * from './tools.ts';
@@ -31,6 +31,9 @@ function toolInputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
 export function describeTool(tool: ToolDefinition) {
   return {
     name: tool.name,
+    mcp_name: mcpToolName(tool),
+    version: tool.version,
+    deprecated: tool.deprecated ?? null,
     title: tool.title,
     description: tool.description,
     method: 'POST',
@@ -42,5 +45,33 @@ export function describeTool(tool: ToolDefinition) {
     trials: { per_fingerprint: tool.trials.fingerprint, per_wallet: tool.trials.wallet },
     chains: tool.chains.map((id) => ({ id, caip2: findChain(id)?.caip2 ?? null })),
     input_schema: toolInputJsonSchema(tool),
+  };
+}
+
+/** What mcp_discover answers: every tool with its names, version and deprecation, and the counts. */
+export function toolDiscovery(server: {
+  name: string;
+  version: string;
+  protocolVersions: readonly string[];
+}) {
+  const catalog: readonly ToolDefinition[] = TOOLS;
+  const tools = catalog.map((tool) => ({
+    name: mcpToolName(tool),
+    rest_name: tool.name,
+    version: tool.version,
+    deprecated: tool.deprecated ?? null,
+    title: tool.title,
+    paid: isPaid(tool),
+    price_usd: tool.priceUsd,
+    tier: tool.tier,
+  }));
+  return {
+    server: { name: server.name, version: server.version, protocol_versions: [...server.protocolVersions] },
+    tools,
+    counts: {
+      tools: tools.length,
+      deprecated: tools.filter((tool) => tool.deprecated !== null).length,
+      paid: tools.filter((tool) => tool.paid).length,
+    },
   };
 }

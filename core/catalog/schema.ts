@@ -21,7 +21,14 @@ type ToolRun =
   | { readonly kind: 'workflow'; readonly workflow: 'scanToken'; readonly view: ScanView }
   | {
       readonly kind: 'function';
-      readonly fn: 'riskModel' | 'deployerReputation' | 'queryCatalog' | 'similarTokens' | 'newsSentiment';
+      readonly fn:
+        | 'riskModel'
+        | 'deployerReputation'
+        | 'queryCatalog'
+        | 'similarTokens'
+        | 'newsSentiment'
+        | 'statusCheck'
+        | 'mcpDiscover';
     }
   /** A long durable job: started (or joined), answered with its id, progress and result URLs. */
   | { readonly kind: 'job'; readonly workflow: 'generateReport' }
@@ -31,6 +38,12 @@ type ToolRun =
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   /** Path segment of POST /api/v1/x402-tools/{name}; stable. */
   readonly name: string;
+  /** The name MCP clients call it by, where the API specification names it otherwise. */
+  readonly mcpName?: string;
+  /** Semantic version of the tool's input and answer; a breaking change bumps the major. */
+  readonly version: string;
+  /** Set once a tool is on its way out: since when, and what to call instead. */
+  readonly deprecated?: { readonly since: string; readonly use: string };
   readonly title: string;
   readonly description: string;
   /** The single source of the input's type, its validation and its JSON Schema. */

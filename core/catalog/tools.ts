@@ -95,6 +95,8 @@ const SimilarTokensInput = chainTarget(
 export const TOOLS = [
   {
     name: 'token_risk',
+    mcpName: 'get_token_risk',
+    version: '1.0.0',
     title: 'Token risk score',
     description:
       'Risk score 0-100 with tier, confidence, the five-category breakdown, flags, green flags and the evidence ' +
@@ -109,6 +111,7 @@ export const TOOLS = [
   },
   {
     name: 'honeypot_check',
+    version: '1.0.0',
     title: 'Honeypot check',
     description:
       'Buys, transfers and sells the token against its deepest pool in one simulated call: honeypot verdict, ' +
@@ -123,6 +126,7 @@ export const TOOLS = [
   },
   {
     name: 'contract_audit',
+    version: '1.0.0',
     title: 'Contract audit',
     description:
       'Contract safety from code and state: ownership, mint/blacklist/pause/fee powers, proxies, selfdestruct ' +
@@ -137,6 +141,8 @@ export const TOOLS = [
   },
   {
     name: 'deployer_reputation',
+    mcpName: 'get_deployer_reputation',
+    version: '1.0.0',
     title: 'Deployer reputation',
     description:
       'Reputation of a token deployer, 100 clean to 0 serial rugger: wallet age, funding source, the tokens it ' +
@@ -151,6 +157,7 @@ export const TOOLS = [
   },
   {
     name: 'analytics_query',
+    version: '1.0.0',
     title: 'Analytics SQL',
     description:
       'Read-only SQL over Vigil’s indexed chain data (DuckDB): one SELECT over the views blocks, transfers, swaps, ' +
@@ -165,6 +172,7 @@ export const TOOLS = [
   },
   {
     name: 'parquet_query',
+    version: '1.0.0',
     title: 'Raw chain data',
     description:
       'Transfers, swaps, pools, pool events or deployments by chain, address, token, block range and time range, ' +
@@ -179,6 +187,7 @@ export const TOOLS = [
   },
   {
     name: 'eth_labels_query',
+    version: '1.0.0',
     title: 'Labelled addresses',
     description:
       'Labelled Ethereum addresses (exchanges, phishing and hacks, tokens, burn addresses) by address, label, ' +
@@ -193,6 +202,7 @@ export const TOOLS = [
   },
   {
     name: 'eth_labels_stats',
+    version: '1.0.0',
     title: 'Label statistics',
     description:
       'How many labels the database holds: totals, unique addresses, counts per category, label, source and chain.',
@@ -206,6 +216,7 @@ export const TOOLS = [
   },
   {
     name: 'risk_model',
+    version: '1.0.0',
     title: 'Risk model',
     description: `How scores arise (${MODEL_VERSION}): category weights, tier bands, gates and confidence. Free.`,
     input: NoInput,
@@ -218,6 +229,7 @@ export const TOOLS = [
   },
   {
     name: 'query_catalog',
+    version: '1.0.0',
     title: 'Tool catalog search',
     description:
       "Natural-language search over Vigil's tool catalog: the tools that answer your question, best first, with " +
@@ -232,6 +244,7 @@ export const TOOLS = [
   },
   {
     name: 'find_similar_tokens',
+    version: '1.0.0',
     title: 'Similar tokens',
     description:
       "Scanned tokens whose code is like this token's (a fingerprint of its normalised opcodes), same-chain and " +
@@ -246,6 +259,7 @@ export const TOOLS = [
   },
   {
     name: 'generate_report',
+    version: '1.0.0',
     title: 'Research report',
     description:
       'A research report on a token or a wallet, written as a durable job: the token scan with its evidence, the ' +
@@ -262,6 +276,7 @@ export const TOOLS = [
   },
   {
     name: 'get_news_sentiment',
+    version: '1.0.0',
     title: 'News sentiment',
     description:
       'The latest news items about a token (symbol, name or contract address) or a topic, with the sentiment, ' +
@@ -274,12 +289,60 @@ export const TOOLS = [
     run: { kind: 'function', fn: 'newsSentiment' },
     sources: 'news feeds',
   },
+  {
+    name: 'status_check',
+    version: '1.0.0',
+    title: 'Status check',
+    description:
+      'Health of every subsystem: Redis, MongoDB, Temporal, each chain RPC provider, the facilitator, the ' +
+      'retrieval and MCP services, with latency and what is degraded. Free.',
+    input: NoInput,
+    chains: [],
+    tier: PriceTier.free,
+    priceUsd: 0,
+    trials: { fingerprint: 0, wallet: 0 },
+    run: { kind: 'function', fn: 'statusCheck' },
+    sources: 'health probes',
+  },
+  {
+    name: 'mcp_discover',
+    version: '1.0.0',
+    title: 'Tool discovery',
+    description:
+      'Every tool with its MCP name, REST path, version, deprecation, price and input schema, and the counts. Free.',
+    input: NoInput,
+    chains: [],
+    tier: PriceTier.free,
+    priceUsd: 0,
+    trials: { fingerprint: 0, wallet: 0 },
+    run: { kind: 'function', fn: 'mcpDiscover' },
+    sources: 'tool catalog',
+  },
 ] as const satisfies readonly ToolDefinition[];
+
+/** The MCP server as the API specification gives it (its protocol surface, not a package's version). */
+export const MCP_SERVER_INFO = {
+  name: 'vigil',
+  title: 'Vigil crypto intelligence',
+  version: '5.0.0',
+} as const;
 
 const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
 
 export function findTool(name: string): ToolDefinition | undefined {
   return byName.get(name);
+}
+
+/** The name MCP clients call a tool by. */
+export function mcpToolName(tool: ToolDefinition): string {
+  return tool.mcpName ?? tool.name;
+}
+
+const byMcpName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [mcpToolName(tool), tool]));
+
+/** A tool by the name MCP clients use. */
+export function findMcpTool(name: string): ToolDefinition | undefined {
+  return byMcpName.get(name);
 }
 
 export function isPaid(tool: ToolDefinition): boolean {

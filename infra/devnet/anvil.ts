@@ -18,6 +18,8 @@ export interface StartAnvilParameters {
   genesisTimestamp?: number;
   /** How long to wait for the node to answer JSON-RPC. */
   readyTimeoutMs?: number;
+  /** Fork this node's latest state (fetched lazily), to try things on it without touching it. */
+  forkUrl?: string;
 }
 
 export interface AnvilInstance {
@@ -93,6 +95,7 @@ async function launch(port: number, parameters: StartAnvilParameters): Promise<A
   // process busy compiling, say) would block the node.
   const args = ['--silent', '--host', HOST, '--port', String(port)];
   if (parameters.chainId !== undefined) args.push('--chain-id', String(parameters.chainId));
+  if (parameters.forkUrl !== undefined) args.push('--fork-url', parameters.forkUrl);
   const loadsState = parameters.statePath !== undefined && existsSync(parameters.statePath);
   if (parameters.genesisTimestamp !== undefined && !loadsState)
     args.push('--timestamp', String(parameters.genesisTimestamp));

@@ -76,10 +76,14 @@ export class DevSender {
     // With automine, a transaction is mined by the time eth_sendTransaction returns: read the
     // receipt directly, and only poll for one that is not there yet.
     const receipts = await Promise.all(
-      sent.map(({ hash }) =>
-        this.client
-          .getTransactionReceipt({ hash })
-          .catch(() => this.client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 })),
+      sent.map(({ hash, label }) =>
+        this.client.getTransactionReceipt({ hash }).catch(async () => {
+          // With batched mining a transaction the node dropped (no funds, a stale nonce) is
+          // nowhere: say so at once rather than wait for a receipt that never comes.
+          const known = await this.client.getTransaction({ hash }).catch(() => undefined);
+          if (known === undefined) throw new Error(`devnet transaction "${label}" (${hash}) was dropped`);
+          return this.client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 });
+        }),
       ),
     );
     const failed = receipts.findIndex((receipt) => receipt.status !== 'success');
@@ -90,4 +94,41 @@ export class DevSender {
     }
     return receipts;
   }
+}
+
+// Room for a few hundred transactions of CALL_GAS each in one block.
+const BATCH_BLOCK_GAS_LIMIT = 2_000_000_000n;
+const MAX_BATCH_BLOCKS = 1_000;
+
+/**
+ * Runs `work` with automine off and a large block gas limit, so what it sends is mined a few
+ * blocks at a time by `mineAll` instead of one block per transaction: each block costs anvil a
+ * state-root computation, which dominates a scenario of thousands of transactions. Automine and
+ * the gas limit are restored afterwards, whatever happens.
+ */
+export async function withBatchedMining<T>(client: DevnetClient, work: () => Promise<T>): Promise<T> {
+  const { gasLimit } = await client.getBlock({ blockTag: 'latest' });
+  await client.setAutomine(false);
+  await client.setBlockGasLimit({ gasLimit: BATCH_BLOCK_GAS_LIMIT });
+  try {
+    return await work();
+  } finally {
+    await client.setBlockGasLimit({ gasLimit });
+    await mineAll(client);
+    await client.setAutomine(true);
+  }
+}
+
+/** Mines until nothing is pending; a transaction stuck behind a nonce gap is an error. */
+export async function mineAll(client: DevnetClient): Promise<void> {
+  for (let blocks = 0; blocks < MAX_BATCH_BLOCKS; blocks++) {
+    // viem's schema does not list txpool_status, which anvil answers.
+    const status: { pending: Hex; queued: Hex } = await client.request({ method: 'txpool_status' } as never);
+    if (Number(status.pending) === 0) {
+      if (Number(status.queued) > 0) throw new Error(`${status.queued} transactions wait behind a nonce gap`);
+      return;
+    }
+    await client.mine({ blocks: 1 });
+  }
+  throw new Error(`transactions still pending after ${MAX_BATCH_BLOCKS} blocks`);
 }

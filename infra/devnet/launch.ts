@@ -34,7 +34,7 @@ const initAbi = parseAbi([
   'function initializeRoles(address owner, address pauser, address blacklister, address minter)',
 ]);
 
-const SUPPLY = parseEther('1000000000');
+export const SUPPLY = parseEther('1000000000');
 const DEAD = getAddress(HOLDER_THRESHOLDS.burnAddresses[1]);
 const AIRDROP_HOLDERS = 12;
 /** Two days: a timelock long enough for holders to leave before an upgrade lands. */
@@ -64,9 +64,15 @@ export function pairFor(factory: Address, weth: Address, token: Address): Addres
   });
 }
 
+/** How a token is listed, distributed and traded: the part of a spec the launch phases read. */
+export type LaunchPlan = Pick<
+  TokenSpec,
+  'contract' | 'liquidityEth' | 'lp' | 'distribution' | 'ownership' | 'traders' | 'tradeEth' | 'after'
+>;
+
 export interface Listed {
-  key: TokenKey;
-  spec: TokenSpec;
+  key: string;
+  spec: LaunchPlan;
   token: Address;
   pair: Address;
   deployer: Address;

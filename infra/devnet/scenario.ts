@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { type Address, encodeDeployData, getAddress, getContractAddress, parseEther } from 'viem';
 import { DEVNET_LP_LOCKER } from '../../core/chains/registry.ts';
 import { type Artifacts, compileContracts } from './compile.ts';
-import { DevSender, type DevnetClient, createDevnetClient } from './client.ts';
+import { DevSender, type DevnetClient, createDevnetClient, mineAll, withBatchedMining } from './client.ts';
 import {
   addLiquidity,
   afterTrading,
@@ -13,6 +13,7 @@ import {
   devnetWallet,
   hasFunction,
   type Listed,
+  SUPPLY,
   pairFor,
   sellHalf,
   settleLaunch,
@@ -26,6 +27,22 @@ import {
   scenarioSchema,
 } from './scenarioSchema.ts';
 import { FRESH_DEPLOYERS, TOKEN_SPECS } from './tokens.ts';
+import {
+  compileCorpus,
+  corpusCallers,
+  corpusDeployerLabel,
+  corpusEntries,
+  corpusLaunchPlan,
+  corpusWallet,
+  deployCorpusToken,
+  type DeployedCorpusToken,
+  mergeArtifacts,
+  sendAfterCalls,
+  sendLaunchCalls,
+  type CorpusEntry,
+} from './corpus/deploy.ts';
+import type { CorpusToken } from './corpus/schema.ts';
+import type { CorpusLiveContext } from './corpus/spec.ts';
 import { deployUniswapV2 } from './uniswap.ts';
 
 export * from './scenarioSchema.ts';
@@ -43,7 +60,8 @@ export interface LoadOrDeployScenarioParameters extends DeployScenarioOptions {
 /** Dev accounts by index: 0 funds the deployers, the next ones trade. */
 const FUNDER_INDEX = 0;
 const TRADER_COUNT = 2;
-const DEPLOYER_FUNDS = parseEther('100');
+/** What a wallet gets on top of the liquidity its tokens seed: gas, a buy or two. */
+const WALLET_FUNDS = parseEther('5');
 /** The chain's clock moves this far between funding the established deployers and the launches. */
 const CHAIN_AGE_SECONDS = 60 * 86_400;
 
@@ -59,73 +77,133 @@ export function scenarioGenesisTimestamp(nowMs = Date.now()): number {
 
 /**
  * Deploys the demo world on an anvil node: Uniswap V2 at its mainnet addresses, an LP locker,
- * the tokens of tokens.ts each from its own wallet (funded, then aged by moving the chain's clock
- * on), listed with WETH liquidity and airdropped; then dev accounts buy and sell, and the trap
- * and rug tokens do what they do. Transactions go out back to back and are checked per phase.
+ * the tokens of tokens.ts and of the adversarial corpus (corpus/), each from its own wallet
+ * (funded, then aged by moving the chain's clock on), listed with WETH liquidity and airdropped;
+ * then dev accounts buy and sell, and the trap, rug and corpus tokens do what they do afterwards.
+ * Transactions go out back to back and are mined in batches, then checked, phase by phase.
  */
 export async function deployScenario(rpcUrl: string, options: DeployScenarioOptions = {}): Promise<Scenario> {
   const client = createDevnetClient(rpcUrl);
-  const [artifacts, unlocked, chainId] = await Promise.all([
+  const [devnetArtifacts, corpusArtifacts, unlocked, chainId] = await Promise.all([
     compileContracts(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    compileCorpus(options.cacheDir),
     client.request({ method: 'eth_accounts' }),
     client.getChainId(),
   ]);
+  const artifacts = mergeArtifacts(devnetArtifacts, corpusArtifacts);
   const accounts = unlocked.map((account) => getAddress(account));
-  const funderAddress = accounts[FUNDER_INDEX];
-  const traderAddresses = accounts.slice(FUNDER_INDEX + 1, FUNDER_INDEX + 1 + TRADER_COUNT);
-  if (funderAddress === undefined || traderAddresses.length < TRADER_COUNT) {
+  const funder = accounts[FUNDER_INDEX];
+  const traders = accounts.slice(FUNDER_INDEX + 1, FUNDER_INDEX + 1 + TRADER_COUNT);
+  if (funder === undefined || traders.length < TRADER_COUNT) {
     throw new Error(`the devnet node must expose at least ${TRADER_COUNT + 1} unlocked dev accounts`);
   }
   const firstBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
-  const disperseArtifact = artifacts.Disperse;
-  if (!disperseArtifact) throw new Error('Disperse was not compiled');
-  const dex = await deployUniswapV2(client, { feeToSetter: funderAddress });
+  const dex = await deployUniswapV2(client, { feeToSetter: funder });
   await installLocker(client, artifacts);
-
-  // Deployer wallets: funded by the funder (a visible funding transaction), then sent from by impersonation.
-  const funder = new DevSender(client, funderAddress);
-  const wallets = new Map<string, Address>();
-  for (const key of TOKEN_KEYS)
-    wallets.set(TOKEN_SPECS[key].deployer, devnetWallet(`deployer.${TOKEN_SPECS[key].deployer}`));
-  wallets.set('minter', devnetWallet('deployer.minter'));
-  const fund = async (labels: string[]) => {
-    for (const label of labels) {
-      const wallet = wallets.get(label);
-      if (!wallet) continue;
-      await client.impersonateAccount({ address: wallet });
-      await funder.send({ label: `fund ${label}`, to: wallet, value: DEPLOYER_FUNDS, data: '0x' });
-    }
-    await funder.settle();
-  };
-  const disperseNonce = await funder.send({
-    label: 'deploy Disperse',
-    data: encodeDeployData({ abi: disperseArtifact.abi, bytecode: disperseArtifact.bytecode }),
+  const launched = await withBatchedMining(client, () =>
+    launchTokens({ client, artifacts, dex, funder, traders }),
+  );
+  return scenarioSchema.parse({
+    chainId,
+    deployedAtBlock: Number(firstBlock),
+    dex: { name: 'uniswap-v2', ...dex },
+    deployer: funder,
+    traders,
+    ...launched,
   });
-  const disperse = getContractAddress({ from: funderAddress, nonce: BigInt(disperseNonce) });
-  await fund([...wallets.keys()].filter((label) => !FRESH_DEPLOYERS.includes(label)));
-  // Age the established deployers: to the wall clock when the node started in the past (see
-  // scenarioGenesisTimestamp), else CHAIN_AGE_SECONDS on from the chain's own clock.
-  const funded = await client.getBlock({ blockTag: 'latest' });
-  const aged = Math.max(Number(funded.timestamp) + CHAIN_AGE_SECONDS, Math.floor(Date.now() / 1000));
-  await client.setNextBlockTimestamp({ timestamp: BigInt(aged) });
-  await client.mine({ blocks: 1 });
-  await fund([...FRESH_DEPLOYERS]);
+}
 
+interface LaunchParameters {
+  client: DevnetClient;
+  artifacts: Artifacts;
+  dex: { factory: Address; router: Address; weth: Address };
+  funder: Address;
+  traders: readonly Address[];
+}
+
+async function launchTokens({ client, artifacts, dex, funder, traders }: LaunchParameters) {
+  const corpus = corpusEntries();
   const senders = new Map<Address, DevSender>();
   const senderOf = (address: Address) => {
     let sender = senders.get(address);
     if (!sender) senders.set(address, (sender = new DevSender(client, address)));
     return sender;
   };
-  const settleAll = () => Promise.all([...senders.values()].map((sender) => sender.settle()));
-  const minter = wallets.get('minter') ?? funderAddress;
+  const settleAll = async () => {
+    await mineAll(client);
+    await Promise.all([...senders.values()].map((sender) => sender.settle()));
+  };
+
+  // Deployer wallets: funded by the funder (a visible funding transaction), then sent from by impersonation.
+  const wallets = new Map<string, Address>();
+  for (const key of TOKEN_KEYS)
+    wallets.set(TOKEN_SPECS[key].deployer, devnetWallet(`deployer.${TOKEN_SPECS[key].deployer}`));
+  wallets.set('minter', devnetWallet('deployer.minter'));
+  for (const { key } of corpus)
+    wallets.set(corpusDeployerLabel(key), devnetWallet(`deployer.${corpusDeployerLabel(key)}`));
+  for (const label of corpusCallers(corpus)) wallets.set(`corpus.${label}`, corpusWallet(label));
+  const fresh = [
+    ...FRESH_DEPLOYERS,
+    ...corpus.filter(({ spec }) => spec.freshDeployer).map(({ key }) => corpusDeployerLabel(key)),
+  ];
+  const liquidityOf = new Map<string, bigint>();
+  const seed = (label: string, value: bigint) =>
+    liquidityOf.set(label, (liquidityOf.get(label) ?? 0n) + value);
+  for (const key of TOKEN_KEYS) seed(TOKEN_SPECS[key].deployer, TOKEN_SPECS[key].liquidityEth);
+  for (const entry of corpus) seed(corpusDeployerLabel(entry.key), corpusLaunchPlan(entry.spec).liquidityEth);
+  const fundsOf = (label: string) => WALLET_FUNDS + (liquidityOf.get(label) ?? 0n);
+  // The dev account's own balance is not enough for a corpus of this size, deployed twice.
+  const needed = [...wallets.keys()].reduce((sum, label) => sum + fundsOf(label), 0n);
+  await client.setBalance({
+    address: funder,
+    value: needed + (await client.getBalance({ address: funder })),
+  });
+  const fund = async (labels: string[]) => {
+    for (const label of labels) {
+      const wallet = wallets.get(label);
+      if (!wallet) continue;
+      await client.impersonateAccount({ address: wallet });
+      await senderOf(funder).send({ label: `fund ${label}`, to: wallet, value: fundsOf(label), data: '0x' });
+    }
+    await settleAll();
+  };
+  const disperseArtifact = artifacts.Disperse;
+  if (!disperseArtifact) throw new Error('Disperse was not compiled');
+  const disperseNonce = await senderOf(funder).send({
+    label: 'deploy Disperse',
+    data: encodeDeployData({ abi: disperseArtifact.abi, bytecode: disperseArtifact.bytecode }),
+  });
+  const disperse = getContractAddress({ from: funder, nonce: BigInt(disperseNonce) });
+  await fund([...wallets.keys()].filter((label) => !fresh.includes(label)));
+  // Age the established deployers: to the wall clock when the node started in the past (see
+  // scenarioGenesisTimestamp), else CHAIN_AGE_SECONDS on from the chain's own clock.
+  const funded = await client.getBlock({ blockTag: 'latest' });
+  const aged = Math.max(Number(funded.timestamp) + CHAIN_AGE_SECONDS, Math.floor(Date.now() / 1000));
+  await client.setNextBlockTimestamp({ timestamp: BigInt(aged) });
+  await client.mine({ blocks: 1 });
+  await fund(fresh);
 
   const listed: Listed[] = [];
+  const minter = wallets.get('minter') ?? funder;
   for (const key of TOKEN_KEYS) {
     const spec = TOKEN_SPECS[key];
-    const deployer = wallets.get(spec.deployer) ?? funderAddress;
+    const deployer = wallets.get(spec.deployer) ?? funder;
     const token = await deployToken(senderOf(deployer), artifacts, key, { router: dex.router, minter });
     listed.push({ key, spec, token, pair: pairFor(dex.factory, dex.weth, token), deployer });
+  }
+  const deployed = new Map<string, DeployedCorpusToken>();
+  for (const entry of corpus) {
+    const deployer = wallets.get(corpusDeployerLabel(entry.key)) ?? funder;
+    const found = await deployCorpusToken(senderOf(deployer), artifacts, entry, dex.router);
+    deployed.set(entry.key, found);
+    const spec = corpusLaunchPlan(entry.spec);
+    listed.push({
+      key: entry.key,
+      spec,
+      token: found.token,
+      pair: pairFor(dex.factory, dex.weth, found.token),
+      deployer,
+    });
   }
   await settleAll();
   for (const entry of listed) await addLiquidity(senderOf(entry.deployer), entry, dex.router);
@@ -142,49 +220,87 @@ export async function deployScenario(rpcUrl: string, options: DeployScenarioOpti
       ownable,
     );
   await settleAll();
-
-  const traders = traderAddresses.map((address) => new DevSender(client, address));
-  const tradable = listed.filter((entry) => entry.spec.traders !== 'none');
-  await Promise.all(
-    traders.map(async (trader, index) => {
-      for (const entry of tradable) await buy(trader, entry, index, dex.router, dex.weth);
-      await trader.settle();
-      for (const entry of tradable.filter((candidate) => candidate.spec.traders === 'buy-sell'))
-        await sellHalf(trader, client, entry, dex.router, dex.weth);
-      await trader.settle();
-    }),
-  );
-  for (const entry of listed.filter((candidate) => candidate.spec.after))
-    await afterTrading(senderOf(entry.deployer), client, entry, {
+  const corpusCalls = (entry: CorpusEntry) => {
+    const launched = listed.find((candidate) => candidate.key === entry.key);
+    const found = deployed.get(entry.key);
+    if (!launched || !found) throw new Error(`corpus token ${entry.key} was not deployed`);
+    const context: CorpusLiveContext = {
+      supply: SUPPLY,
       router: dex.router,
-      traders: traderAddresses,
-    });
+      deployer: launched.deployer,
+      wallet: corpusWallet,
+      helpers: found.helpers,
+      token: launched.token,
+      pair: launched.pair,
+      traders,
+      implementations: found.implementations,
+    };
+    const senderFor = (label: string | undefined) =>
+      senderOf(label === undefined ? launched.deployer : corpusWallet(label));
+    return { client, entry, context, senderFor };
+  };
+  for (const entry of corpus) await sendLaunchCalls(corpusCalls(entry));
   await settleAll();
 
+  const tradable = listed.filter((entry) => entry.spec.traders !== 'none');
+  for (const [index, trader] of traders.entries())
+    for (const entry of tradable) await buy(senderOf(trader), entry, index, dex.router, dex.weth);
+  await settleAll();
+  for (const trader of traders)
+    for (const entry of tradable.filter((candidate) => candidate.spec.traders === 'buy-sell'))
+      await sellHalf(senderOf(trader), client, entry, dex.router, dex.weth);
+  await settleAll();
+  for (const entry of listed.filter((candidate) => candidate.spec.after))
+    await afterTrading(senderOf(entry.deployer), client, entry, { router: dex.router, traders });
+  for (const entry of corpus) await sendAfterCalls(corpusCalls(entry));
+  await settleAll();
+  return describeLaunched(listed, corpus, deployed);
+}
+
+/** The scenario's tokens and corpus as they were deployed, with their ground truth. */
+function describeLaunched(
+  listed: readonly Listed[],
+  corpus: readonly CorpusEntry[],
+  deployed: ReadonlyMap<string, DeployedCorpusToken>,
+) {
   const tokens = {} as Record<TokenKey, ScenarioToken>;
+  const corpusTokens: Record<string, CorpusToken> = {};
   const deployers: Record<string, Address> = {};
   for (const entry of listed) {
-    tokens[entry.key] = {
-      address: entry.token,
-      name: entry.spec.name,
-      symbol: entry.spec.symbol,
-      decimals: 18,
-      kind: entry.spec.kind,
-      pair: entry.pair,
-      expected: entry.spec.expected,
-    };
     deployers[entry.key] = entry.deployer;
+    const fromCorpus = corpus.find((candidate) => candidate.key === entry.key);
+    if (fromCorpus) {
+      const { spec, part } = fromCorpus;
+      corpusTokens[entry.key] = {
+        address: entry.token,
+        pair: entry.pair,
+        name: spec.name,
+        symbol: spec.symbol,
+        contract: spec.contract,
+        part,
+        market: spec.market,
+        pattern: spec.pattern,
+        labels: spec.labels,
+        helpers: deployed.get(entry.key)?.helpers ?? {},
+      };
+      continue;
+    }
+    const key = entry.key as TokenKey;
+    const spec = TOKEN_SPECS[key];
+    tokens[key] = {
+      address: entry.token,
+      name: spec.name,
+      symbol: spec.symbol,
+      decimals: 18,
+      kind: spec.kind,
+      pair: entry.pair,
+      expected: spec.expected,
+    };
   }
-  return scenarioSchema.parse({
-    chainId,
-    deployedAtBlock: Number(firstBlock),
-    dex: { name: 'uniswap-v2', ...dex },
-    deployer: funderAddress,
-    deployers,
-    traders: traderAddresses,
-    tokens,
-    allowlist: listed.filter((entry) => entry.spec.expected.allowlisted).map((entry) => entry.token),
-  });
+  const allowlist = TOKEN_KEYS.filter((key) => TOKEN_SPECS[key].expected.allowlisted).map(
+    (key) => tokens[key].address,
+  );
+  return { deployers, tokens, corpus: corpusTokens, allowlist };
 }
 
 /** The LP locker at its fixed address: constructor run in an eth_call, its runtime code set. */

@@ -1,5 +1,6 @@
 import { type Address, isAddress } from 'viem';
 import { z } from 'zod';
+import { corpusTokenSchema } from './corpus/schema.ts';
 
 // Kept free of deploy code so services and tests can read a scenario file without pulling in
 // the compiler.
@@ -108,6 +109,8 @@ export const scenarioSchema = z.object({
   /** Dev accounts that bought and sold, so the tokens have trading history. */
   traders: z.array(address),
   tokens: z.record(z.enum(TOKEN_KEYS), scenarioTokenSchema),
+  /** The adversarial corpus (infra/devnet/corpus): labelled by harm class, held-out or tuning. */
+  corpus: z.record(z.string(), corpusTokenSchema),
   /** Tokens an operator lists as blue chips: pass them as TOKEN_ALLOWLIST_DEVNET. */
   allowlist: z.array(address),
 });
@@ -115,6 +118,9 @@ export type Scenario = z.infer<typeof scenarioSchema>;
 
 /** Every address that must still hold code for a saved scenario to be reusable. */
 export function scenarioContracts(scenario: Scenario): Address[] {
-  const tokens = Object.values(scenario.tokens).flatMap((token) => [token.address, token.pair]);
+  const tokens = [...Object.values(scenario.tokens), ...Object.values(scenario.corpus)].flatMap((token) => [
+    token.address,
+    token.pair,
+  ]);
   return [scenario.dex.factory, scenario.dex.router, scenario.dex.weth, ...tokens];
 }

@@ -206,7 +206,12 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...named('Ledger Edit', 'EDIT'),
     deployer: 'editor',
     ownership: 'keep',
-    expected: { ...base, tier: 'critical', flags: ['owner_change_balance', 'owner_not_renounced'] },
+    // Setting an insider's balance to any amount raises the supply with it: a mint as well.
+    expected: {
+      ...base,
+      tier: 'critical',
+      flags: ['owner_change_balance', 'is_mintable', 'owner_not_renounced'],
+    },
   },
   blacklist: {
     ...launch,
@@ -215,7 +220,12 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...named('Door List', 'DOOR'),
     deployer: 'doorman',
     ownership: 'keep',
-    expected: { ...base, tier: 'medium', flags: ['is_blacklisted', 'owner_not_renounced'] },
+    // The owner blacklisting a holder stops the holder's sells: a demonstrated limit (vigil-risk/3).
+    expected: {
+      ...base,
+      tier: 'critical',
+      flags: ['is_blacklisted', 'sells_blockable', 'owner_not_renounced'],
+    },
   },
   whitelist: {
     ...launch,
@@ -224,7 +234,12 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...named('Guest List', 'GUEST'),
     deployer: 'host',
     ownership: 'keep',
-    expected: { ...base, tier: 'medium', flags: ['is_whitelisted', 'owner_not_renounced'] },
+    // Whitelist-only mode stops an ordinary holder's sells: a demonstrated limit (vigil-risk/3).
+    expected: {
+      ...base,
+      tier: 'critical',
+      flags: ['is_whitelisted', 'sells_blockable', 'owner_not_renounced'],
+    },
   },
   pausable: {
     ...launch,
@@ -233,7 +248,11 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...named('Stop Switch', 'STOP'),
     deployer: 'switch',
     ownership: 'keep',
-    expected: { ...base, tier: 'medium', flags: ['transfer_pausable', 'owner_not_renounced'] },
+    expected: {
+      ...base,
+      tier: 'critical',
+      flags: ['transfer_pausable', 'sells_blockable', 'owner_not_renounced'],
+    },
   },
   modifiable_fee: {
     ...launch,
@@ -242,7 +261,12 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...withRouter('Dial Fee', 'DIAL'),
     deployer: 'dial',
     ownership: 'keep',
-    expected: { ...base, tier: 'medium', flags: ['slippage_modifiable', 'owner_not_renounced'] },
+    // The owner can raise the sell tax above 10 %: a demonstrated limit (vigil-risk/3).
+    expected: {
+      ...base,
+      tier: 'critical',
+      flags: ['slippage_modifiable', 'sells_blockable', 'owner_not_renounced'],
+    },
   },
   limits: {
     ...launch,
@@ -251,10 +275,11 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     ...withRouter('Small Steps', 'STEP'),
     deployer: 'steps',
     ownership: 'keep',
+    // A limit the owner may set to nothing stops every sale: a demonstrated limit (vigil-risk/3).
     expected: {
       ...base,
-      tier: 'medium',
-      flags: ['is_anti_whale', 'anti_whale_modifiable', 'owner_not_renounced'],
+      tier: 'critical',
+      flags: ['is_anti_whale', 'anti_whale_modifiable', 'sells_blockable', 'owner_not_renounced'],
     },
   },
   cooldown: {
@@ -341,7 +366,14 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
       ...base,
       tier: 'low',
       allowlisted: true,
-      flags: ['is_proxy', 'is_mintable', 'transfer_pausable', 'is_blacklisted', 'owner_not_renounced'],
+      flags: [
+        'is_proxy',
+        'is_mintable',
+        'transfer_pausable',
+        'is_blacklisted',
+        'sells_blockable',
+        'owner_not_renounced',
+      ],
     },
   },
   no_return: {
@@ -428,8 +460,14 @@ export const TOKEN_SPECS: Record<TokenKey, TokenSpec> = {
     after: 'blacklist-traders',
     expected: {
       ...base,
-      tier: 'high',
-      flags: ['is_blacklisted', 'owner_not_renounced', 'buys_without_sells', 'failed_sells'],
+      tier: 'critical',
+      flags: [
+        'is_blacklisted',
+        'sells_blockable',
+        'owner_not_renounced',
+        'buys_without_sells',
+        'failed_sells',
+      ],
     },
   },
   quiet: {

@@ -45,6 +45,18 @@ export const CHECKS = {
     title: "A privileged account can change holders' balances",
     gate: true,
   },
+  clone_of_harmful: {
+    category: contract,
+    severity: Severity.high,
+    title: 'Same code as a token found harmful',
+  },
+  sells_blockable: {
+    category: contract,
+    severity: Severity.critical,
+    title: "An insider can stop or tax holders' transfers and sells",
+    gate: true,
+    green: "No insider call stopped or taxed a holder's sell",
+  },
   is_mintable: {
     category: contract,
     severity: Severity.high,

@@ -21,6 +21,8 @@ export const ENGINE_CHECKS = {
     'hidden_owner',
     'can_take_back_ownership',
     'owner_change_balance',
+    'sells_blockable',
+    'clone_of_harmful',
     'is_mintable',
     'is_blacklisted',
     'is_whitelisted',

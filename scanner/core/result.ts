@@ -11,6 +11,13 @@ const CategoryScore = z.object({
   checks: z.object({ pass: z.number().int(), fail: z.number().int(), unknown: z.number().int() }),
 });
 
+/** One side of the verdict, scored on its own (see docs/risk-model.md, "Contract findings and market state"). */
+const EvidenceSide = z.object({
+  score: z.number().int().min(0).max(100).nullable(),
+  tier: z.enum(values(Tier)),
+  flags: z.array(z.string()),
+});
+
 export const TokenFacts = z.object({
   name: z.string().nullable(),
   symbol: z.string().nullable(),
@@ -45,6 +52,10 @@ export const ScanResult = z.object({
   green_flags: z.array(Check),
   checks: z.array(Check),
   explanation: z.array(z.string()),
+  /** What the contract lets its insiders do (hard evidence); absent from scans before vigil-risk/3. */
+  contract_findings: EvidenceSide.optional(),
+  /** Launch-state signals, apart: they change as the token matures; absent before vigil-risk/3. */
+  market_state: EvidenceSide.optional(),
   token: TokenFacts,
   /** Who created the token and when, when it could be found. */
   creation: Creation.nullable(),

@@ -4,6 +4,16 @@ import type { ChainInfo } from '../../core/chains/registry.ts';
 import type { ScanConfig } from '../config.ts';
 import type { Check, Creation } from '../core/schema.ts';
 
+/** A scan of another token with the same normalised code that found it harmful. */
+interface HarmfulTwin {
+  chain: string;
+  address: string;
+  flags: string[];
+  gates: string[];
+  scanned_at: string;
+  job_id: string;
+}
+
 /** What every EVM engine reads from: one chain client, the token, the pinned block. */
 export interface EvmEngineInput {
   client: PublicClient;
@@ -12,6 +22,8 @@ export interface EvmEngineInput {
   blockNumber: bigint;
   creation: Creation | null;
   config: ScanConfig;
+  /** Earlier scans by code fingerprint, when the deployment keeps them (clone evidence). */
+  harmfulTwins?: ((codeHash: string) => Promise<HarmfulTwin[]>) | undefined;
 }
 
 /** What every Solana engine reads from: one connection, the mint, the pinned slot. */

@@ -1,9 +1,11 @@
-import { type Address, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
+import { type Address, getAddress, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
-import { makeCheck } from '../core/checks.ts';
+import { makeCheck, unknownCheck } from '../core/checks.ts';
 import type { TokenFacts } from '../core/result.ts';
-import type { Check } from '../core/schema.ts';
+import { type Check, Severity } from '../core/schema.ts';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
+import { discoverPowers } from '../evm/discoverPowers.ts';
+import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
 import { findPool } from '../evm/findPool.ts';
 import { findPrivileged, type PrivilegeGroup, probeCalldata } from '../evm/knownSelectors.ts';
 import {
@@ -19,11 +21,18 @@ import { readTokenMetadata } from '../evm/readTokenMetadata.ts';
 import { readUpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
 import { tryRead } from '../evm/tryRead.ts';
 import type { EngineOutput, EvmEngineInput } from './context.ts';
+import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
 
 export type { EngineOutput } from './context.ts';
 
 const beaconAbi = parseAbi(['function implementation() view returns (address)']);
+/** Accounts the power discovery calls from, at most: each costs a few eth_calls. */
+const MAX_DISCOVERY_CANDIDATES = 10;
+// As for storage words: a PUSH20 below this is a constant, not an address.
+const MIN_CODE_ADDRESS = 2n ** 140n;
+// type(uint160).max: the mask compilers push to clean addresses.
+const MAX_ADDRESS = 2n ** 160n - 1n;
 const PROBED_GROUPS: PrivilegeGroup[] = [
   'mint',
   'balance',
@@ -103,15 +112,51 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     blockNumber,
   });
 
-  const checks: Check[] = privilegeChecks({
-    selectors,
-    implementationSelectors: impl?.selectors ?? new Set(),
-    owner,
-    runs,
-    candidates: owner.kind === 'live' ? 0 : actors.length,
-    upgrade,
-    block,
+  // Every account that might hold a power, whatever the owner getter says.
+  const codeAddresses = [...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
+    BigInt(value) >= MIN_CODE_ADDRESS && BigInt(value) !== MAX_ADDRESS
+      ? [{ address: getAddress(value), source: 'address in the code' }]
+      : [],
+  );
+  const suspects = distinctCandidates(
+    [
+      ...(owner.kind === 'live' ? [{ address: owner.owner, source: ownerInfo.getter ?? 'owner()' }] : []),
+      ...roles,
+      ...(deployer ? [{ address: deployer, source: 'deployer' }] : []),
+      ...stored,
+      ...codeAddresses,
+      ...(pool?.pair ? [{ address: pool.pair, source: 'the pair' }] : []),
+    ],
+    exclude.filter((value) => value !== pool?.pair),
+  ).slice(0, MAX_DISCOVERY_CANDIDATES);
+  const blockTimestamp = (await client.getBlock({ blockNumber })).timestamp;
+  const discovery = await discoverPowers(client, {
+    token: address,
+    // Dispatcher comparisons only (PUSH4 … EQ): error selectors and other 4-byte constants are
+    // no functions, and each would cost a call at every time offset.
+    selectors: new Set<Hex>(
+      [code, implCode].flatMap((each) => (each ? (bytecodeFingerprint(each)?.selectors ?? []) : [])) as Hex[],
+    ),
+    candidates: suspects,
+    victim: PROBE_VICTIM,
+    router: pool?.dex.router,
+    pair: pool?.pair,
+    supply,
+    blockNumber,
+    blockTimestamp,
   });
+  const checks: Check[] = applyDiscovery(
+    privilegeChecks({
+      selectors,
+      implementationSelectors: impl?.selectors ?? new Set(),
+      owner,
+      runs,
+      candidates: owner.kind === 'live' ? 0 : actors.length,
+      upgrade,
+      block,
+    }),
+    { result: discovery, holderFunded: pool !== undefined && pool !== null, block },
+  );
   const selfdestruct = own.hasSelfdestruct || Boolean(impl?.hasSelfdestruct);
   checks.push(
     makeCheck('selfdestruct', {
@@ -129,7 +174,20 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       ],
     }),
   );
+  // The fingerprint of the token's own code, as every scan stores it.
+  const fingerprint = bytecodeFingerprint(code ?? '0x');
   const isProxy = Boolean(proxy || own.minimalProxyTarget);
+  checks.push(
+    isProxy
+      ? unknownCheck(
+          'clone_of_harmful',
+          "A proxy: its code is the proxy's, shared with every token behind the same kind of proxy.",
+        )
+      : cloneAgainstOwnProbes(
+          await cloneCheck(input, fingerprint?.code_hash, block),
+          discovery.failures.length === 0 && discovery.findings.length === 0 && Boolean(pool),
+        ),
+  );
   const delegates = (own.hasDelegatecall && !isProxy) || Boolean(impl?.hasDelegatecall);
   checks.push(
     makeCheck('external_call', {
@@ -160,7 +218,16 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       authority: upgrade.address ?? null,
       delay_seconds: upgrade.delaySeconds ?? null,
     },
+    code_hash: fingerprint?.code_hash ?? null,
     probed_accounts: runs.map((run) => ({ address: run.actor.address, source: run.actor.source })),
+    discovery: {
+      candidates: suspects.map((candidate) => ({ address: candidate.address, source: candidate.source })),
+      selectors: discovery.selectorsTried,
+      calls: discovery.calls,
+      round_trips: discovery.roundTrips,
+      findings: discovery.findings.length,
+      failures: discovery.failures.slice(0, 3),
+    },
   };
   if (implementation) facts.implementation = implementation;
   return { checks, facts };
@@ -213,6 +280,82 @@ async function runProbes(client: PublicClient, parameters: RunProbesParameters):
     }),
   );
   return runs.filter((run): run is ProbeRun => run !== undefined);
+}
+
+/**
+ * Clone evidence: another token with the same normalised code (constants, names and selectors
+ * aside: a redeployed scam) was found harmful by an earlier scan. Only identical code counts:
+ * measured on the devnet's 95 contracts, MinHash similarity put a plain ERC-20 within 0.99 of a
+ * token whose one extra function burns holders' balances (the shared library code dominates the
+ * shingles), so similarity alone cannot tell a clone from a cousin.
+ */
+async function cloneCheck(
+  input: EvmEngineInput,
+  codeHash: string | undefined,
+  block: string,
+): Promise<Check> {
+  if (!codeHash) return unknownCheck('clone_of_harmful', 'No code to fingerprint.');
+  if (!input.harmfulTwins)
+    return unknownCheck('clone_of_harmful', 'This deployment keeps no code fingerprints of earlier scans.');
+  const twins = await input.harmfulTwins(codeHash).catch((error: unknown) => {
+    if (isRpcUnreachable(error)) throw error;
+    return undefined;
+  });
+  if (!twins) return unknownCheck('clone_of_harmful', 'The fingerprint index could not be read.');
+  const first = twins[0];
+  const evidence = [
+    {
+      kind: 'bytecode' as const,
+      summary: `normalised code ${codeHash.slice(0, 16)}… (opcodes without immediates or metadata)`,
+      data: { code_hash: codeHash },
+      block,
+    },
+  ];
+  if (!first)
+    return makeCheck('clone_of_harmful', {
+      status: 'pass',
+      detail: 'No token found harmful by an earlier scan has this code.',
+      evidence,
+    });
+  return makeCheck('clone_of_harmful', {
+    status: 'fail',
+    value: `${first.chain}:${first.address}`,
+    detail: `The same code as ${first.address} on ${first.chain}, which a scan of ${first.scanned_at} found harmful (${first.gates.join(', ')}).`,
+    evidence: [
+      ...evidence,
+      ...twins.map((twin) => ({
+        kind: 'note' as const,
+        summary: `${twin.chain}:${twin.address} has the same code; its scan ${twin.job_id} failed ${twin.gates.join(', ')}`,
+        data: {
+          chain: twin.chain,
+          address: twin.address,
+          similarity: 1,
+          gates: twin.gates.join(', '),
+          flags: twin.flags.join(', '),
+          job_id: twin.job_id,
+          scanned_at: twin.scanned_at,
+        },
+      })),
+    ],
+  });
+}
+
+/**
+ * The same code is no power where this token's own probes show none usable: a twin found harmful
+ * because its owner kept a mint says little about a copy whose owner renounced it. The finding
+ * stays, weighing nothing, with the reason; where the probes could not measure (no pool, a probe
+ * that failed) it keeps its weight.
+ */
+function cloneAgainstOwnProbes(check: Check, probesCleared: boolean): Check {
+  if (check.status !== 'fail' || !probesCleared) return check;
+  return {
+    ...check,
+    severity: Severity.info,
+    downgraded: {
+      from: check.severity,
+      reason: "this token's own simulated calls found none of the twin's powers usable here",
+    },
+  };
 }
 
 async function resolveImplementation(

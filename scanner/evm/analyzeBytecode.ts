@@ -3,6 +3,8 @@ import { getAddress, type Hex } from 'viem';
 export interface AnalyzeBytecodeReturnType {
   /** 4-byte values pushed by PUSH4: the function selectors the dispatcher compares against. */
   selectors: Set<Hex>;
+  /** 20-byte values pushed by PUSH20: addresses written into the code (a "dev" wallet, say). */
+  addresses: Set<Hex>;
   hasSelfdestruct: boolean;
   hasDelegatecall: boolean;
   /** Target of an EIP-1167 minimal proxy, when the code is one. */
@@ -13,6 +15,7 @@ export interface AnalyzeBytecodeReturnType {
 
 const PUSH1 = 0x60;
 const PUSH4 = 0x63;
+const PUSH20 = 0x73;
 const PUSH32 = 0x7f;
 const DELEGATECALL = 0xf4;
 const SELFDESTRUCT = 0xff;
@@ -27,6 +30,7 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
   const bytes = Buffer.from(code.slice(2), 'hex');
   const end = executableLength(bytes);
   const selectors = new Set<Hex>();
+  const addresses = new Set<Hex>();
   let hasSelfdestruct = false;
   let hasDelegatecall = false;
   for (let i = 0; i < end; i++) {
@@ -35,12 +39,20 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
       const size = op - PUSH1 + 1;
       if (op === PUSH4 && i + 4 < bytes.length)
         selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
+      else if (op === PUSH20 && i + 20 < bytes.length)
+        addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
       i += size;
     } else if (op === SELFDESTRUCT) hasSelfdestruct = true;
     else if (op === DELEGATECALL) hasDelegatecall = true;
   }
   const proxy = MINIMAL_PROXY.exec(code);
-  const result: AnalyzeBytecodeReturnType = { selectors, hasSelfdestruct, hasDelegatecall, codeSize: end };
+  const result: AnalyzeBytecodeReturnType = {
+    selectors,
+    addresses,
+    hasSelfdestruct,
+    hasDelegatecall,
+    codeSize: end,
+  };
   if (proxy?.[1]) result.minimalProxyTarget = getAddress(`0x${proxy[1]}`);
   return result;
 }

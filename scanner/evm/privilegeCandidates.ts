@@ -56,19 +56,46 @@ export async function readStorageAccounts(
       client.getStorageAt({ address: token, slot: `0x${slot.toString(16)}`, blockNumber }),
     ),
   );
-  return values.flatMap((value, slot) => {
-    const address = addressIn(value);
-    return address ? [{ address, source: `slot ${slot}` }] : [];
-  });
+  return values.flatMap((value, slot) =>
+    addressesIn(value).map((address) => ({ address, source: `slot ${slot}` })),
+  );
 }
 
-/** The address in a slot's low 160 bits, when the rest looks like at most a packed flag. */
-function addressIn(value: Hex | undefined): Address | undefined {
-  if (!value || value === '0x') return undefined;
+const ADDRESS_MASK = (1n << 160n) - 1n;
+
+/**
+ * Addresses in a slot: at any byte offset, since solc packs an address after smaller variables
+ * (`bool paused; address keeper;` share one slot, the address 8 bits up), as long as what lies
+ * beside it looks like packed flags or small counters rather than more random bits.
+ */
+/**
+ * An address is 20 random bytes: a window holding several zero bytes, or only printable ASCII
+ * (a short string stored in place, its bytes left-aligned), is something else.
+ */
+function looksRandom(hex: string): boolean {
+  const bytes = hex.match(/../g) ?? [];
+  const zeros = bytes.filter((byte) => byte === '00').length;
+  const text = bytes.every((byte) => byte === '00' || (byte >= '20' && byte <= '7e'));
+  return zeros <= 3 && !text;
+}
+
+export function addressesIn(value: Hex | undefined): Address[] {
+  if (!value || value === '0x') return [];
   const word = BigInt(value);
-  const low = word & ((1n << 160n) - 1n);
-  if (word >> 160n > 0xffn || low < MIN_ADDRESS) return undefined;
-  return getAddress(`0x${low.toString(16).padStart(40, '0')}`);
+  // Two addresses never fit one slot: of the windows that could hold one, the one whose
+  // neighbours are smallest (zero, or a flag) is the address; the others are slices of it.
+  let best: { hex: string; rest: bigint } | undefined;
+  for (let shift = 0n; shift <= 96n; shift += 8n) {
+    const candidate = (word >> shift) & ADDRESS_MASK;
+    const above = word >> (shift + 160n);
+    const below = word & ((1n << shift) - 1n);
+    if (candidate < MIN_ADDRESS || above > 0xffffn || below > 0xffffn) continue;
+    const hex = candidate.toString(16).padStart(40, '0');
+    if (!looksRandom(hex)) continue;
+    const rest = above > below ? above : below;
+    if (!best || rest < best.rest) best = { hex, rest };
+  }
+  return best ? [getAddress(`0x${best.hex}`)] : [];
 }
 
 /** Distinct candidates, first source kept, minus addresses that are certainly not privileged. */

@@ -36,6 +36,8 @@ export interface CallEffect {
   ownerAfter: Address | null;
   /** The victim sending half its tokens afterwards. */
   victimTransfer: DetectorLeg;
+  /** Then a quarter to the pair (`sellTo`), as a sell does at the token; not attempted without one. */
+  victimSell: DetectorLeg;
 }
 
 export interface ProbePrivilegesReturnType {
@@ -45,6 +47,8 @@ export interface ProbePrivilegesReturnType {
   victimBuy: DetectorLeg | null;
   /** The victim's transfer with no privileged call before it. */
   baseline: DetectorLeg;
+  /** The same no-call step whole: the victim's transfer and sell, supply and balance. */
+  baselineEffect: CallEffect;
   effects: CallEffect[];
 }
 
@@ -61,10 +65,21 @@ export async function probePrivileges(
     actor: Address;
     calls: readonly ProbeCall[];
     router?: Address | undefined;
+    /** Where the victim's "sell" transfer goes (the pair); none → no sell leg. */
+    sellTo?: Address | undefined;
     blockNumber: bigint;
+    /** Runs the calls that many seconds after the block (and a block per 12 s later). */
+    timeOffsetSeconds?: number;
+    /** The block's timestamp, needed with a time offset. */
+    blockTimestamp?: bigint;
   },
 ): Promise<ProbePrivilegesReturnType> {
   const { token, actor, calls, router, blockNumber } = parameters;
+  const offset = BigInt(parameters.timeOffsetSeconds ?? 0);
+  const blockOverrides =
+    offset > 0n && parameters.blockTimestamp !== undefined
+      ? { time: parameters.blockTimestamp + offset, number: blockNumber + offset / 12n }
+      : undefined;
   let data: Hex | undefined;
   try {
     ({ data } = await client.call({
@@ -78,6 +93,7 @@ export async function probePrivileges(
           router ?? zeroAddress,
           PROBE_VICTIM,
           router ? VICTIM_BUY_WEI : 0n,
+          parameters.sellTo ?? zeroAddress,
           calls.map((call) => call.data),
         ],
       }),
@@ -87,6 +103,7 @@ export async function probePrivileges(
         { address: PROBE_VICTIM, code: HONEYPOT_DETECTOR_CODE },
       ],
       blockNumber,
+      ...(blockOverrides ? { blockOverrides } : {}),
     }));
   } catch (error) {
     const reason = error instanceof BaseError ? error.shortMessage : String(error);
@@ -98,23 +115,32 @@ export async function probePrivileges(
     functionName: 'probe',
     data,
   });
+  const baselineEffect = toEffect(baseline, 'no call');
   return {
     actor,
     victim: PROBE_VICTIM,
     victimBuy: router ? toLeg(victimBuy) : null,
-    baseline: toLeg(baseline),
-    effects: effects.map((effect, index) => ({
-      label: calls[index]?.label ?? `call ${index}`,
-      ok: effect.ok,
-      revertReason: effect.ok ? null : decodeRevertReason(effect.revertData),
-      gasUsed: effect.gasUsed,
-      supplyBefore: effect.supplyBefore,
-      supplyAfter: effect.supplyAfter,
-      victimBefore: effect.victimBefore,
-      victimAfter: effect.victimAfter,
-      ownerAfter: effect.ownerAfter === zeroAddress ? null : effect.ownerAfter,
-      victimTransfer: toLeg(effect.victimTransfer),
-    })),
+    baseline: baselineEffect.victimTransfer,
+    baselineEffect,
+    effects: effects.map((effect, index) => toEffect(effect, calls[index]?.label ?? `call ${index}`)),
+  };
+}
+
+type RawEffect = ReturnType<typeof decodeFunctionResult<typeof honeypotDetectorAbi, 'probe'>>[2][number];
+
+function toEffect(effect: RawEffect, label: string): CallEffect {
+  return {
+    label,
+    ok: effect.ok,
+    revertReason: effect.ok ? null : decodeRevertReason(effect.revertData),
+    gasUsed: effect.gasUsed,
+    supplyBefore: effect.supplyBefore,
+    supplyAfter: effect.supplyAfter,
+    victimBefore: effect.victimBefore,
+    victimAfter: effect.victimAfter,
+    ownerAfter: effect.ownerAfter === zeroAddress ? null : effect.ownerAfter,
+    victimTransfer: toLeg(effect.victimTransfer),
+    victimSell: toLeg(effect.victimSell),
   };
 }
 

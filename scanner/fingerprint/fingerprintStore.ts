@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { z } from 'zod';
 import { BytecodeFingerprint } from './bytecodeFingerprint.ts';
@@ -26,6 +27,20 @@ export type TokenFingerprintRecord = z.infer<typeof TokenFingerprintRecord>;
 
 const COLLECTION = 'token_fingerprints';
 
+/** A token found harmful, as listed under its code hash. */
+export const HarmfulTwinRecord = z.object({
+  chain: z.string(),
+  address: z.string(),
+  gates: z.array(z.string()),
+  flags: z.array(z.string()),
+  scanned_at: z.string(),
+  job_id: z.string(),
+});
+export type HarmfulTwinRecord = z.infer<typeof HarmfulTwinRecord>;
+
+const tokenId = (chain: string, address: string) => `${chain}:${address.toLowerCase()}`;
+const harmfulKey = (codeHash: string) => `fingerprint:harmful:${codeHash}`;
+
 /**
  * The latest bytecode fingerprint of every scanned EVM token with its verdict, one document per
  * token (`<chain>:<address>`). The scanner writes it with each scan; retrieval reads new ones
@@ -33,16 +48,62 @@ const COLLECTION = 'token_fingerprints';
  */
 export class TokenFingerprintStore {
   readonly #db: Db;
+  readonly #redis: Redis;
 
-  constructor(db: Db) {
+  constructor(db: Db, redis: Redis) {
     this.#db = db;
+    this.#redis = redis;
   }
 
-  async record(entry: Omit<TokenFingerprintRecord, 'stored_at'>): Promise<void> {
-    const id = `${entry.chain}:${entry.address.toLowerCase()}`;
+  /**
+   * Keeps a scan's fingerprint and verdict; `harmful` (the scan demonstrated a power over holders)
+   * also lists the token under its code hash for clone evidence, and a harmless rescan unlists it.
+   */
+  async record(entry: Omit<TokenFingerprintRecord, 'stored_at'>, harmful = false): Promise<void> {
+    const id = tokenId(entry.chain, entry.address);
     await this.#db
       .collection<TokenFingerprintRecord & { _id: string }>(COLLECTION)
       .replaceOne({ _id: id }, { ...entry, stored_at: Date.now() }, { upsert: true });
+    const key = harmfulKey(entry.fingerprint.code_hash);
+    if (!harmful) {
+      await this.#redis.hdel(key, id);
+      return;
+    }
+    const twin: HarmfulTwinRecord = {
+      chain: entry.chain,
+      address: entry.address,
+      gates: entry.verdict.gates,
+      flags: entry.verdict.flags,
+      scanned_at: entry.verdict.scanned_at,
+      job_id: entry.verdict.job_id,
+    };
+    await this.#redis.hset(key, id, JSON.stringify(twin));
+  }
+
+  /**
+   * The latest scans of other tokens with the same normalised code (a clone up to constants,
+   * names and selectors) whose verdict failed one of `gates`: the known-harmful twins of a token.
+   */
+  /**
+   * The latest scans of other tokens with the same normalised code (a clone up to constants,
+   * names and selectors) whose verdict was harmful: the known-harmful twins of a token. Read
+   * from a Redis hash per code hash, kept by record(), so a scan pays one round trip for it.
+   */
+  async harmfulTwins(
+    codeHash: string,
+    exclude: { chain: string; address: string },
+    limit = 5,
+  ): Promise<HarmfulTwinRecord[]> {
+    const entries = await this.#redis.hgetall(harmfulKey(codeHash));
+    const self = tokenId(exclude.chain, exclude.address);
+    return Object.entries(entries)
+      .filter(([token]) => token !== self)
+      .flatMap(([, value]) => {
+        const parsed = HarmfulTwinRecord.safeParse(JSON.parse(value));
+        return parsed.success ? [parsed.data] : [];
+      })
+      .sort((a, b) => b.scanned_at.localeCompare(a.scanned_at))
+      .slice(0, limit);
   }
 
   /** Records written after `since` (ms), oldest first. */

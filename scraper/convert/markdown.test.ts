@@ -1,3 +1,4 @@
+import TurndownService from 'turndown';
 import { describe, expect, it } from 'vitest';
 import { absolutize, loadPage, wholeBody } from './clean.ts';
 import { nodesToMarkdown } from './markdown.ts';
@@ -28,6 +29,30 @@ vigil --help</code></pre></li><li>Run it.</li></ol>`,
 };
 
 describe('nodesToMarkdown (turndown + GFM)', () => {
+  it('escapes text exactly as turndown itself does (the one-test shortcut changes no output)', () => {
+    const plain = new TurndownService();
+    const texts = [
+      'plain words, nothing to escape',
+      '- dash first',
+      'a - dash inside',
+      '+ plus first',
+      '+plus without space',
+      '== equals first',
+      '### heading-like',
+      '####### seven hashes',
+      '~~~ fence',
+      '> quote first',
+      'a > b',
+      '12. numbered',
+      '12.5 not numbered',
+      'snake_case and *stars* and `ticks` and [brackets] and back\\slash',
+      '',
+    ];
+    const ours = texts.map((text) => markdown(`<p>${text}</p>`));
+    const theirs = texts.map((text) => plain.turndown(`<p>${text}</p>`));
+    expect(ours).toEqual(theirs);
+  });
+
   for (const [name, html] of Object.entries(CASES)) {
     it(name, () => {
       expect(markdown(html)).toMatchSnapshot();

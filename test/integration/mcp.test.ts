@@ -5,7 +5,7 @@ import type { PaymentRequired } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMcpApp } from '../../api/mcp/app.ts';
 import type { VigilApp } from '../../api/plugins/service.ts';
-import { TOOLS } from '../../core/catalog/index.ts';
+import { mcpToolName, TOOLS } from '../../core/catalog/index.ts';
 import { paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
 import { testStack } from '../support/fixtures.ts';
 import { listenOnLoopback } from '../support/listen.ts';
@@ -64,9 +64,16 @@ describe('the MCP server', () => {
     const client = await connect();
     expect(client.getServerVersion()).toMatchObject({ name: 'vigil', version: '5.0.0' });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
-    for (const tool of tools) expect(tool.inputSchema.type, tool.name).toBe('object');
-    const risk = tools.find((tool) => tool.name === 'token_risk');
+    // Every catalog tool, under the name the specification gives it where it gives one.
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map(mcpToolName).sort());
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['get_token_risk', 'get_deployer_reputation', 'status_check', 'mcp_discover']),
+    );
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      expect(tool._meta?.['vigil/version'], tool.name).toMatch(/^\d+\.\d+\.\d+$/);
+    }
+    const risk = tools.find((tool) => tool.name === 'get_token_risk');
     expect(risk?.inputSchema.required).toEqual(expect.arrayContaining(['chain', 'address']));
     expect(risk?._meta).toMatchObject({ 'vigil/price_usd': 0.05, 'vigil/paid': true });
   });
@@ -74,13 +81,13 @@ describe('the MCP server', () => {
   it('answers a free trial call, then the x402 PaymentRequired as a tool error once the trials are spent', async () => {
     const client = await connect({ 'x-client-id': `mcp-trial-${Date.now()}` });
     const args = { chain: 'devnet', address: scenario.tokens.honeypot.address };
-    const first = await call(client, 'token_risk', args);
+    const first = await call(client, 'get_token_risk', args);
     expect(first.isError ?? false, first.content[0]?.text).toBe(false);
     expect(first.structuredContent?.data?.tier).toBe('critical');
     // token_risk gives three trials per caller; the same caller then gets the quote.
-    const rest = [await call(client, 'token_risk', args), await call(client, 'token_risk', args)];
+    const rest = [await call(client, 'get_token_risk', args), await call(client, 'get_token_risk', args)];
     expect(rest.map((result) => result.isError ?? false)).toEqual([false, false]);
-    const unpaid = await call(client, 'token_risk', args);
+    const unpaid = await call(client, 'get_token_risk', args);
     expect(unpaid.isError).toBe(true);
     expect(unpaid.structuredContent).toMatchObject({ x402Version: 2, code: 'payment_required' });
     expect(unpaid.structuredContent?.accepts[0]).toMatchObject({ network: 'eip155:31337', amount: '50000' });
@@ -89,14 +96,14 @@ describe('the MCP server', () => {
   it('is paid in params._meta["x402/payment"]: the payee gets exactly the quote and the receipt comes back in the result', async () => {
     const client = await connect();
     const args = { chain: 'devnet', address: scenario.tokens.clean.address };
-    const quote = await call(client, 'token_risk', args);
+    const quote = await call(client, 'get_token_risk', args);
     expect(quote.isError).toBe(true);
     const payer = await fundedPayer(rpcUrl, stack.token, 1_000_000n);
     const payment = await payerClient(payer.privateKey, stack.token).createPaymentPayload(
       quote.structuredContent as PaymentRequired,
     );
     const before = await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo);
-    const paid = await call(client, 'token_risk', args, { 'x402/payment': payment });
+    const paid = await call(client, 'get_token_risk', args, { 'x402/payment': payment });
     expect(paid.isError ?? false, paid.content[0]?.text).toBe(false);
     expect(paid.structuredContent?.data?.tier).toBeTruthy();
     expect(paid._meta?.['x402/payment-response']).toMatchObject({
@@ -107,17 +114,40 @@ describe('the MCP server', () => {
     const after = await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo);
     expect(after - before).toBe(50_000n);
     // The same payment again buys nothing more: the stored answer, no second transfer.
-    const again = await call(client, 'token_risk', args, { 'x402/payment': payment });
+    const again = await call(client, 'get_token_risk', args, { 'x402/payment': payment });
     expect(
       again.structuredContent?.payment?.transaction ?? again._meta?.['x402/payment-response']?.transaction,
     ).toBe(paid._meta?.['x402/payment-response']?.transaction);
     expect(await paymentTokenBalance(rpcUrl, stack.token.address, stack.payTo)).toBe(after);
   });
 
+  it('answers status_check and mcp_discover for free, computed from the running system and the catalog', async () => {
+    const client = await connect({ 'x-client-id': `mcp-free-${Date.now()}` });
+    const status = await call(client, 'status_check', {});
+    expect(status.isError ?? false, status.content[0]?.text).toBe(false);
+    const subsystems = status.structuredContent?.data?.subsystems as { name: string; status: string }[];
+    expect(subsystems.map((entry) => entry.name)).toEqual(
+      expect.arrayContaining(['redis', 'mongodb', 'temporal', 'facilitator', 'retrieval', 'mcp']),
+    );
+    expect(subsystems.find((entry) => entry.name === 'redis')?.status).toBe('up');
+    expect(subsystems.some((entry) => entry.name.startsWith('rpc:devnet'))).toBe(true);
+    const discovered = await call(client, 'mcp_discover', {});
+    const data = discovered.structuredContent?.data as {
+      server: { version: string; protocol_versions: string[] };
+      tools: { name: string; version: string; deprecated: unknown }[];
+      counts: { tools: number; deprecated: number };
+    };
+    expect(data.server.version).toBe('5.0.0');
+    expect(data.server.protocol_versions).toContain('2024-11-05');
+    expect(data.counts.tools).toBe(TOOLS.length);
+    expect(data.tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map(mcpToolName).sort());
+    expect(data.counts.deprecated).toBe(data.tools.filter((tool) => tool.deprecated !== null).length);
+  });
+
   it('answers an unknown tool with a JSON-RPC error and bad arguments with a tool error naming the field', async () => {
     const client = await connect({ 'x-client-id': `mcp-errors-${Date.now()}` });
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toBeInstanceOf(McpError);
-    const invalid = await call(client, 'token_risk', { chain: 'devnet' });
+    const invalid = await call(client, 'get_token_risk', { chain: 'devnet' });
     expect(invalid.isError).toBe(true);
     expect(invalid.content[0]?.text).toContain('address');
   });
@@ -178,7 +208,7 @@ describe('the MCP host’s plain HTTP routes', () => {
     const discovery = (await (await fetch(`${url}/.well-known/x402`)).json()) as Record<string, unknown>;
     expect(discovery).toMatchObject({ x402_version: '2.0' });
     const call = (headers: Record<string, string>) =>
-      fetch(`${url}/mcp/call/token_risk`, {
+      fetch(`${url}/mcp/call/get_token_risk`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ chain: 'devnet', address: testStack().scenario.tokens.clean.address }),

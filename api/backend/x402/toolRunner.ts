@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { findChain } from '../../../core/chains/registry.ts';
-import { riskModelFacts, ScanView, type ToolDefinition } from '../../../core/catalog/index.ts';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  MCP_SERVER_INFO,
+  riskModelFacts,
+  ScanView,
+  type ToolDefinition,
+  toolDiscovery,
+} from '../../../core/catalog/index.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { ENGINE_CHECKS } from '../../../scanner/core/engines.ts';
 import type { ScanResult } from '../../../scanner/core/result.ts';
@@ -32,6 +39,7 @@ export class ToolRunner {
   readonly #deployer: DeployerToolDeps;
   readonly #data: DataTools;
   readonly #retrieval: RetrievalClient | undefined;
+  readonly #status: (() => Promise<unknown>) | undefined;
   readonly #reports: ReportJobs | undefined;
   readonly #news: NewsStore | undefined;
 
@@ -43,7 +51,10 @@ export class ToolRunner {
     retrieval?: RetrievalClient;
     reports?: ReportJobs;
     news?: NewsStore;
+    /** The health of every subsystem, for status_check. */
+    status?: () => Promise<unknown>;
   }) {
+    this.#status = options.status;
     this.#reports = options.reports;
     this.#news = options.news;
     this.#jobs = options.jobs;
@@ -61,6 +72,19 @@ export class ToolRunner {
       if (run.fn === 'queryCatalog') return this.#queryCatalog(input as { query: string; top_k: number });
       if (run.fn === 'similarTokens') return this.#similarTokens(input as SimilarTokensInput);
       if (run.fn === 'newsSentiment') return this.#newsSentiment(input as NewsSentimentQuery);
+      if (run.fn === 'statusCheck') {
+        if (!this.#status) throw new VigilError('engine_unavailable', 'Status is not served here.');
+        return { kind: 'data', data: await this.#status() };
+      }
+      if (run.fn === 'mcpDiscover')
+        return {
+          kind: 'data',
+          data: toolDiscovery({
+            name: MCP_SERVER_INFO.name,
+            version: MCP_SERVER_INFO.version,
+            protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+          }),
+        };
       return this.#deployerReputation(input as { chain: string; address: string });
     }
     if (run.kind === 'job') return this.#startReport(input as ReportSubject);

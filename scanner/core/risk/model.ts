@@ -5,7 +5,7 @@ import { RiskCategory, Severity } from '../schema.ts';
  * confidence thresholds. docs/risk-model.md explains how every point of a score arises; change
  * both together and bump MODEL_VERSION.
  */
-export const MODEL_VERSION = 'vigil-risk/2';
+export const MODEL_VERSION = 'vigil-risk/3';
 
 /** Weights of the five categories; they sum to 1. */
 export const CATEGORY_WEIGHTS = {
@@ -55,6 +55,28 @@ export const SEVERITY_FLOOR = {
   [Severity.critical]: 80,
 } as const satisfies Record<Severity, number>;
 
+/**
+ * Launch state: market structure that changes as a token matures (and that a scammer can fake
+ * cheaply), as opposed to what the contract lets its insiders do, which is hard evidence. Every
+ * other check is a contract finding (code, simulations, the deployer's record).
+ */
+export const MARKET_STATE_CHECKS = [
+  'low_liquidity',
+  'lp_unlocked',
+  'low_holder_count',
+  'holder_concentration',
+  'creator_holds_supply',
+  'fresh_deployer',
+  'buys_without_sells',
+  'low_trading_activity',
+] as const;
+
+/**
+ * Launch state alone never reaches the top band: it is where demonstrated powers (a hidden mint,
+ * a balance taken, sells stopped) and failed gates sit. Market-only risk tops out in `high`.
+ */
+export const MARKET_ONLY_CEILING = 79;
+
 /** A failed gate lifts the score to at least this (inside the critical band). */
 export const GATE_FLOOR = 90;
 
@@ -86,6 +108,7 @@ export const ALLOWLIST_NEUTRALISED = [
   'hidden_owner',
   'can_take_back_ownership',
   'owner_change_balance',
+  'sells_blockable',
   'is_mintable',
   'is_blacklisted',
   'is_whitelisted',

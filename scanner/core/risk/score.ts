@@ -6,6 +6,8 @@ import {
   type Confidence,
   confidenceFor,
   GATE_FLOOR,
+  MARKET_ONLY_CEILING,
+  MARKET_STATE_CHECKS,
   MODEL_VERSION,
   SEVERITY_FLOOR,
   SEVERITY_POINTS,
@@ -21,6 +23,15 @@ interface CategoryScore {
   /** Share of the category's checks that were decided (pass or fail). */
   coverage: number;
   checks: { pass: number; fail: number; unknown: number };
+}
+
+/** One side of the verdict: contract findings (hard evidence) or market state (launch state). */
+interface EvidenceSide {
+  /** 0-100 from this side's checks alone (severity floors and gates as in the whole score). */
+  score: number | null;
+  tier: Tier;
+  /** Ids of this side's failed checks that carry weight. */
+  flags: string[];
 }
 
 export interface RiskSummary {
@@ -42,6 +53,10 @@ export interface RiskSummary {
   green_flags: Check[];
   /** How the score arose, in words, one line per step. */
   explanation: string[];
+  /** What the contract lets its insiders do, and did in simulation: hard evidence. */
+  contract_findings: EvidenceSide;
+  /** Launch-state signals (liquidity lock, holders, deployer age, activity): they change as a token matures. */
+  market_state: EvidenceSide;
 }
 
 const SEVERITY_ORDER = [Severity.critical, Severity.high, Severity.medium, Severity.low, Severity.info];
@@ -141,10 +156,26 @@ export function scoreToken(input: readonly Check[], options: ScoreOptions = {}):
       `worst finding ${worst.id} is ${worst.severity} → score lifted to its band floor ${riskScore}`,
     );
   }
+  const contractSide = side(checks, false);
+  const marketSide = side(checks, true);
+  if (
+    riskScore !== null &&
+    riskScore > MARKET_ONLY_CEILING &&
+    (contractSide.score ?? 0) <= MARKET_ONLY_CEILING
+  ) {
+    riskScore = MARKET_ONLY_CEILING;
+    explanation.push(
+      `launch state alone (${marketSide.flags.join(', ')}) stays below the top band → score capped at ${MARKET_ONLY_CEILING}`,
+    );
+  }
   if (gates.length > 0) {
     riskScore = Math.max(riskScore ?? 0, GATE_FLOOR);
     explanation.push(`hard gate failed (${gates.join(', ')}) → score lifted to at least ${GATE_FLOOR}`);
   }
+  explanation.push(
+    `contract findings ${contractSide.score ?? 'n/a'} (${contractSide.tier}${contractSide.flags.length ? `: ${contractSide.flags.join(', ')}` : ''}); ` +
+      `market state ${marketSide.score ?? 'n/a'} (${marketSide.tier}${marketSide.flags.length ? `: ${marketSide.flags.join(', ')}` : ''})`,
+  );
   coverage = round(coverage, 3);
   const tier = riskScore === null ? Tiers.unknown : tierFor(riskScore);
   const confidence = confidenceFor(coverage);
@@ -169,7 +200,39 @@ export function scoreToken(input: readonly Check[], options: ScoreOptions = {}):
     flags: checks.filter((check) => check.status === CheckStatus.fail).sort(bySeverity),
     green_flags: checks.filter((check) => check.status === CheckStatus.pass && check.green),
     explanation,
+    contract_findings: contractSide,
+    market_state: marketSide,
   };
+}
+
+const marketIds = new Set<string>(MARKET_STATE_CHECKS);
+
+/**
+ * The score of one side on its own: the weighted mean of its categories' sub-scores, lifted to the
+ * worst finding's floor and, for contract findings, to the gate floor; market state never past
+ * its ceiling.
+ */
+function side(checks: readonly Check[], market: boolean): EvidenceSide {
+  const own = checks.filter((check) => marketIds.has(check.id) === market);
+  const decided = own.filter((check) => check.status !== CheckStatus.unknown);
+  const failed = own.filter((check) => check.status === CheckStatus.fail && check.severity !== Severity.info);
+  if (decided.length === 0) return { score: null, tier: Tiers.unknown, flags: [] };
+  let weighted = 0;
+  let weights = 0;
+  for (const [category, weight] of Object.entries(CATEGORY_WEIGHTS) as [RiskCategory, number][]) {
+    const inCategory = decided.filter((check) => check.category === category);
+    if (inCategory.length === 0) continue;
+    const points = failed
+      .filter((check) => check.category === category)
+      .reduce((sum, check) => sum + SEVERITY_POINTS[check.severity], 0);
+    weighted += weight * Math.min(100, points);
+    weights += weight;
+  }
+  let score = Math.round(weighted / weights);
+  for (const check of failed) score = Math.max(score, SEVERITY_FLOOR[check.severity]);
+  if (!market && failed.some((check) => check.gate)) score = Math.max(score, GATE_FLOOR);
+  if (market) score = Math.min(score, MARKET_ONLY_CEILING);
+  return { score, tier: tierFor(score), flags: failed.map((check) => check.id) };
 }
 
 function round(value: number, digits: number): number {

@@ -70,6 +70,9 @@ contract HoneypotDetector {
         address ownerAfter;
         // The victim then sends half its tokens to a fresh wallet.
         Leg victimTransfer;
+        // ...and a quarter to `sellTo` (the pair): what a sell does at the token, where sell-only
+        // blocks, caps and taxes act.
+        Leg victimSell;
     }
 
     error Isolated(bytes payload);
@@ -80,6 +83,8 @@ contract HoneypotDetector {
     bytes4 private constant BALANCE_OF = 0x70a08231; // balanceOf(address)
     bytes4 private constant TOTAL_SUPPLY = 0x18160ddd; // totalSupply()
     bytes4 private constant OWNER = 0x8da5cb5b; // owner()
+    // keccak256("vigil.holder-half"): a placeholder word no real argument takes.
+    uint256 private constant HOLDER_HALF = uint256(keccak256("vigil.holder-half"));
 
     function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn)
         external
@@ -119,33 +124,38 @@ contract HoneypotDetector {
     /// Calls each of `calls` on the token from this address, each on the same starting state.
     /// With a router, `victim` (which must carry this code too) first buys with buyWei, so the
     /// effect of each call on an ordinary holder can be seen.
-    function probe(address token, address router, address victim, uint256 buyWei, bytes[] calldata calls)
-        external
-        returns (Leg memory victimBuy, Leg memory baseline, Effect[] memory effects)
-    {
+    function probe(
+        address token,
+        address router,
+        address victim,
+        uint256 buyWei,
+        address sellTo,
+        bytes[] calldata calls
+    ) external returns (Leg memory victimBuy, Effect memory baseline, Effect[] memory effects) {
         if (router != address(0) && buyWei != 0) {
             IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
             victimBuy = _buy(dex, token, dex.WETH(), buyWei, victim);
         }
         effects = new Effect[](calls.length);
-        try this.effectOf(token, victim, "") {} catch (bytes memory data) {
-            baseline = _unwrapEffect(data).victimTransfer;
+        try this.effectOf(token, victim, sellTo, "") {} catch (bytes memory data) {
+            baseline = _unwrapEffect(data);
         }
         for (uint256 i = 0; i < calls.length; i++) {
-            try this.effectOf(token, victim, calls[i]) {} catch (bytes memory data) {
+            try this.effectOf(token, victim, sellTo, calls[i]) {} catch (bytes memory data) {
                 effects[i] = _unwrapEffect(data);
             }
         }
     }
 
     /// One privileged call and what it changed; always reverts, so the state is rolled back.
-    function effectOf(address token, address victim, bytes calldata call) external {
+    function effectOf(address token, address victim, address sellTo, bytes calldata call) external {
         Effect memory e;
         e.supplyBefore = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
         e.victimBefore = _balanceOf(token, victim);
         if (call.length != 0) {
+            bytes memory data = _withHolderHalf(call, e.victimBefore / 2);
             uint256 gasBefore = gasleft();
-            (e.ok, e.revertData) = token.call(call);
+            (e.ok, e.revertData) = token.call(data);
             e.gasUsed = gasBefore - gasleft();
             if (e.ok) e.revertData = "";
         } else {
@@ -163,8 +173,34 @@ contract HoneypotDetector {
                 e.victimTransfer.attempted = true;
                 e.victimTransfer.revertData = reason;
             }
+            uint256 left = _balanceOf(token, victim);
+            if (sellTo != address(0) && left != 0) {
+                try HoneypotDetector(payable(victim)).sendToken(token, sellTo, left / 2) returns (Leg memory leg) {
+                    e.victimSell = leg;
+                } catch (bytes memory reason) {
+                    e.victimSell.attempted = true;
+                    e.victimSell.revertData = reason;
+                }
+            }
         }
         revert Isolated(abi.encode(e));
+    }
+
+    /// A call's argument words equal to HOLDER_HALF become `half` (half the holder's balance at the
+    /// time of the call), so a probe can name an amount the holder surely has without asking first.
+    function _withHolderHalf(bytes calldata call, uint256 half) private pure returns (bytes memory data) {
+        data = call;
+        for (uint256 at = 4; at + 32 <= data.length; at += 32) {
+            uint256 word;
+            assembly {
+                word := mload(add(add(data, 32), at))
+            }
+            if (word == HOLDER_HALF) {
+                assembly {
+                    mstore(add(add(data, 32), at), half)
+                }
+            }
+        }
     }
 
     /// Sends tokens from this address (a holder's, when the code was put there).

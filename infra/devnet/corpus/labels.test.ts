@@ -1,0 +1,174 @@
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  type TransactionReceipt,
+} from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testStack } from '../../../test/support/fixtures.ts';
+import { type AnvilInstance, startAnvil } from '../anvil.ts';
+import { createDevnetClient, type DevnetClient } from '../client.ts';
+import { SUPPLY } from '../launch.ts';
+import { callTarget, corpusEntries, corpusWallet, encodeCall } from './deploy.ts';
+import { HARM_CLASSES, type HarmClass, isHealthyMarket } from './schema.ts';
+import type { CorpusLiveContext, HarmProof } from './spec.ts';
+
+// Every class a corpus label claims is shown by its author's own exploit, run on a fork of the
+// test devnet (so the shared chain never changes): a label that does not hold fails here, before
+// it can distort the figures measured on the corpus.
+
+const routerAbi = parseAbi([
+  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
+  'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
+]);
+/** A sell that returns less than this share of the router's quote is taxed above 10 %. */
+const SELL_KEPT_BPS = 9_000n;
+
+let fork: AnvilInstance;
+let client: DevnetClient;
+
+beforeAll(async () => {
+  fork = await startAnvil({ forkUrl: testStack().rpcUrl });
+  client = createDevnetClient(fork.url);
+});
+afterAll(() => fork?.stop());
+
+const { scenario } = testStack();
+const proven = corpusEntries().flatMap((entry) =>
+  HARM_CLASSES.filter((harm) => entry.spec.labels[harm]).map((harm) => ({ entry, harm })),
+);
+
+describe('corpus labels', () => {
+  it('labels every scam with a class, and gives every class a proof', () => {
+    for (const { key, spec } of corpusEntries()) {
+      const claimed = HARM_CLASSES.filter((harm) => spec.labels[harm]);
+      expect(claimed.length > 0, key).toBe(spec.labels.group === 'scam');
+      for (const harm of claimed) expect(spec.proofs?.[harm], `${key} ${harm}`).toBeDefined();
+    }
+  });
+
+  it.each(proven.map(({ entry, harm }) => [entry.key, harm, entry] as const))(
+    '%s: the %s label holds',
+    async (key, harm, entry) => {
+      const token = scenario.corpus[key];
+      const deployer = scenario.deployers[key];
+      const proof = entry.spec.proofs?.[harm];
+      if (!token || !deployer || !proof) throw new Error(`${key} has no deployment or proof`);
+      const context: CorpusLiveContext = {
+        supply: SUPPLY,
+        router: scenario.dex.router,
+        deployer,
+        wallet: corpusWallet,
+        helpers: token.helpers,
+        token: token.address,
+        pair: token.pair,
+        traders: scenario.traders,
+        implementations: {},
+      };
+      const snapshot = await client.snapshot();
+      try {
+        await expectEffect(harm, context, proof);
+      } finally {
+        await client.revert({ id: snapshot });
+      }
+    },
+  );
+});
+
+// The control: the same measures on benign tokens with a healthy market find nothing, so the
+// proofs above are not passing by construction.
+const controls = corpusEntries().filter(
+  ({ spec }) => spec.labels.group !== 'scam' && isHealthyMarket(spec.market),
+);
+
+describe('corpus controls', () => {
+  it.each(controls.map((entry) => [entry.key] as const))(
+    '%s: an ordinary holder sells at the quoted price',
+    async (key) => {
+      const token = scenario.corpus[key];
+      if (!token) throw new Error(`${key} was not deployed`);
+      const snapshot = await client.snapshot();
+      try {
+        const context = { router: scenario.dex.router, token: token.address };
+        expect(await sellKeepsMostOfItsValue(context, scenario.traders[0] as Address)).toBe(true);
+      } finally {
+        await client.revert({ id: snapshot });
+      }
+    },
+  );
+});
+
+async function expectEffect(harm: HarmClass, context: CorpusLiveContext, proof: HarmProof) {
+  const holder = context.traders[0] as Address;
+  const read = (functionName: 'totalSupply' | 'balanceOf') =>
+    functionName === 'totalSupply'
+      ? client.readContract({ address: context.token, abi: erc20Abi, functionName })
+      : client.readContract({ address: context.token, abi: erc20Abi, functionName, args: [holder] });
+  const [supplyBefore, balanceBefore] = await Promise.all([read('totalSupply'), read('balanceOf')]);
+  expect(balanceBefore, 'the first trader holds tokens to be harmed').toBeGreaterThan(0n);
+  if (proof.afterSeconds) {
+    await client.increaseTime({ seconds: proof.afterSeconds });
+    await client.mine({ blocks: 1 });
+  }
+  for (const step of proof.steps) {
+    const from = step.from === undefined ? context.deployer : corpusWallet(step.from);
+    await client.impersonateAccount({ address: from });
+    await client.setBalance({ address: from, value: parseEther('10') });
+    const hash = await client.sendUnsignedTransaction({
+      from,
+      to: await callTarget(client, step, context),
+      data: encodeCall(step, context),
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    expect(receipt.status, step.signature).toBe('success');
+  }
+  if (harm === 'mint') expect(await read('totalSupply')).toBeGreaterThan(supplyBefore);
+  if (harm === 'leak') expect(await read('balanceOf')).toBeLessThan(balanceBefore);
+  if (harm === 'limit') expect(await sellKeepsMostOfItsValue(context, holder)).toBe(false);
+}
+
+/** The holder sells half its tokens through the router: false when that reverts or is taxed above 10 %. */
+async function sellKeepsMostOfItsValue(
+  context: Pick<CorpusLiveContext, 'router' | 'token'>,
+  holder: Address,
+): Promise<boolean> {
+  const { router } = context;
+  const weth = scenario.dex.weth;
+  const amount =
+    (await client.readContract({
+      address: context.token,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [holder],
+    })) / 2n;
+  const [, quoted] = await client.readContract({
+    address: router,
+    abi: routerAbi,
+    functionName: 'getAmountsOut',
+    args: [amount, [context.token, weth]],
+  });
+  const before = await client.getBalance({ address: holder });
+  let receipt: TransactionReceipt;
+  try {
+    const hash = await client.sendUnsignedTransaction({
+      from: holder,
+      to: router,
+      data: encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactTokensForETHSupportingFeeOnTransferTokens',
+        args: [amount, 0n, [context.token, weth], holder, maxUint256],
+      }),
+      gas: 5_000_000n,
+    });
+    receipt = await client.waitForTransactionReceipt({ hash });
+  } catch {
+    return false;
+  }
+  if (receipt.status !== 'success') return false;
+  const received =
+    (await client.getBalance({ address: holder })) - before + receipt.gasUsed * receipt.effectiveGasPrice;
+  return received * 10_000n >= (quoted ?? 0n) * SELL_KEPT_BPS;
+}

@@ -1,0 +1,155 @@
+import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
+import { type Check, CheckStatus, type Evidence, Severity } from '../core/schema.ts';
+import type { DiscoveryResult, PowerClass, PowerFinding } from '../evm/discoverPowers.ts';
+
+/** The check each demonstrated class fails, and the capability checks it vouches for when absent. */
+const CLASS_CHECK: Record<PowerClass, { id: CheckId; power: string; capabilities: CheckId[] }> = {
+  mint: { id: 'is_mintable', power: 'raise the supply by half or more', capabilities: ['is_mintable'] },
+  leak: {
+    id: 'owner_change_balance',
+    power: "take or rewrite a holder's balance",
+    capabilities: ['owner_change_balance'],
+  },
+  limit: {
+    id: 'sells_blockable',
+    power: "stop or tax above 10 % a holder's transfer or sell",
+    capabilities: [
+      'transfer_pausable',
+      'is_blacklisted',
+      'is_whitelisted',
+      'slippage_modifiable',
+      'anti_whale_modifiable',
+    ],
+  },
+};
+const MAX_EVIDENCE = 6;
+
+export interface DiscoveryFacts {
+  result: DiscoveryResult;
+  /** The probe's holder held tokens, so leaks and limits could be measured. */
+  holderFunded: boolean;
+  block: string;
+}
+
+/**
+ * Folds demonstrated powers into the checks: a class shown by a call fails its check as a gate
+ * with the call as evidence; a capability the dispatcher has (a pause, a blacklist, a fee setter,
+ * a capped mint) whose every simulated use left holders whole is kept, weighing nothing.
+ */
+export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] {
+  const { result, block } = facts;
+  let out = [...checks];
+  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on`;
+  for (const [kind, target] of Object.entries(CLASS_CHECK) as [
+    PowerClass,
+    (typeof CLASS_CHECK)[PowerClass],
+  ][]) {
+    const measurable = kind === 'mint' || facts.holderFunded;
+    const shown = result.findings.filter((finding) => finding.class === kind);
+    const first = shown[0];
+    if (first) {
+      const check = makeCheck(target.id, {
+        status: 'fail',
+        value: first.signature ?? first.selector,
+        detail: `${describe(first)}: that account can ${target.power}.`,
+        evidence: [
+          ...shown.slice(0, MAX_EVIDENCE).map((finding) => findingEvidence(finding, block)),
+          ...(out.find((check) => check.id === target.id)?.evidence ?? []).filter(
+            (evidence) => evidence.kind !== 'simulation',
+          ),
+          { kind: 'note', summary, block },
+        ],
+      });
+      out = replace(out, check);
+      continue;
+    }
+    if (!measurable || result.failures.length > 0) {
+      if (kind === 'limit' && !out.some((check) => check.id === 'sells_blockable'))
+        out = replace(
+          out,
+          unknownCheck(
+            'sells_blockable',
+            measurable
+              ? `Some probes could not run (${result.failures.length}), so no call can be ruled out.`
+              : 'No pool to buy from, so no holder whose sells a call could stop.',
+          ),
+        );
+      continue;
+    }
+    if (kind === 'limit' && !out.some((check) => check.id === 'sells_blockable'))
+      out = replace(
+        out,
+        makeCheck('sells_blockable', {
+          status: 'pass',
+          detail: `No simulated call from any candidate account stopped or taxed above 10 % a holder's transfer or sell.`,
+          evidence: [{ kind: 'note', summary, block }],
+        }),
+      );
+    for (const id of target.capabilities) {
+      const existing = out.find((check) => check.id === id);
+      if (!existing || existing.status !== CheckStatus.fail || existing.severity === Severity.info) continue;
+      if (existing.gate && id === target.id) continue; // an older probe demonstrated it already
+      out = replace(out, {
+        ...existing,
+        severity: Severity.info,
+        gate: false,
+        downgraded: {
+          from: existing.severity,
+          reason: `no simulated use could ${target.power} (${result.calls} calls from every candidate account)`,
+        },
+      });
+    }
+  }
+  return out;
+}
+
+function replace(checks: Check[], check: Check): Check[] {
+  const index = checks.findIndex((existing) => existing.id === check.id);
+  if (index < 0) return [...checks, check];
+  const copy = [...checks];
+  copy[index] = check;
+  return copy;
+}
+
+function when(finding: PowerFinding): string {
+  if (finding.timeOffsetSeconds === 0) return '';
+  const days = Math.round(finding.timeOffsetSeconds / 86_400);
+  return days >= 365 ? ' with the clock a year on' : ` with the clock ${days} day${days === 1 ? '' : 's'} on`;
+}
+
+function describe(finding: PowerFinding): string {
+  if (finding.selector === '0x')
+    return `With no call at all${when(finding)}, a holder's transfer or sell fails or is taxed (${finding.diff.holder_transfer}; sell ${finding.diff.holder_sell})`;
+  const name = finding.signature ?? `function ${finding.selector}`;
+  const changes: string[] = [];
+  if (finding.diff.supply_before !== finding.diff.supply_after)
+    changes.push(`supply ${finding.diff.supply_before} → ${finding.diff.supply_after}`);
+  if (finding.diff.holder_balance_before !== finding.diff.holder_balance_after)
+    changes.push(
+      `a holder's balance ${finding.diff.holder_balance_before} → ${finding.diff.holder_balance_after}`,
+    );
+  if (finding.class === 'limit')
+    changes.push(
+      `the holder's transfer then ${finding.diff.holder_transfer}, sell ${finding.diff.holder_sell}`,
+    );
+  return `${name} (${finding.args.join(', ') || 'no arguments'}) called as ${finding.caller} (${finding.callerSource})${when(finding)} succeeded: ${changes.join('; ')}`;
+}
+
+function findingEvidence(finding: PowerFinding, block: string): Evidence {
+  return {
+    kind: 'simulation',
+    summary: describe(finding),
+    data: {
+      class: finding.class,
+      selector: finding.selector,
+      signature: finding.signature,
+      caller: finding.caller,
+      caller_source: finding.callerSource,
+      args: finding.args.join(', '),
+      calldata: finding.calldata,
+      time_offset_seconds: finding.timeOffsetSeconds,
+      ...finding.diff,
+    },
+    block,
+  };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { DetectorLeg } from './detectorLeg.ts';
+import { classify, deniedToCaller } from './discoverPowers.ts';
+import { addressesIn } from './privilegeCandidates.ts';
+import type { CallEffect } from './probePrivileges.ts';
+
+const leg = (overrides: Partial<DetectorLeg> = {}): DetectorLeg => ({
+  attempted: true,
+  ok: true,
+  amountIn: 100n,
+  expected: 100n,
+  received: 100n,
+  taxBps: 0,
+  gasUsed: 50_000n,
+  revertReason: null,
+  revertData: null,
+  ...overrides,
+});
+
+const effect = (overrides: Partial<CallEffect> = {}): CallEffect => ({
+  label: 'call',
+  ok: true,
+  revertReason: null,
+  gasUsed: 1n,
+  supplyBefore: 1_000n,
+  supplyAfter: 1_000n,
+  victimBefore: 100n,
+  victimAfter: 100n,
+  ownerAfter: null,
+  victimTransfer: leg(),
+  victimSell: leg(),
+  ...overrides,
+});
+
+describe('classify: what one call did to an ordinary holder', () => {
+  const baseline = effect();
+
+  it('a mint of half the supply or more that dilutes the holder is a mint; a small one is not', () => {
+    expect(classify(effect({ supplyAfter: 1_500n }), baseline)).toEqual(['mint']);
+    expect(classify(effect({ supplyAfter: 1_400n }), baseline)).toEqual([]);
+  });
+
+  it('a rebase moves the holder with the supply: neither mint nor leak', () => {
+    expect(classify(effect({ supplyAfter: 2_000n, victimAfter: 200n }), baseline)).toEqual([]);
+    expect(classify(effect({ supplyAfter: 500n, victimAfter: 50n }), baseline)).toEqual([]);
+  });
+
+  it("a holder's share taken is a leak, whether moved or burned", () => {
+    expect(classify(effect({ victimAfter: 50n }), baseline)).toEqual(['leak']);
+    expect(classify(effect({ victimAfter: 0n, supplyAfter: 900n }), baseline)).toEqual(['leak']);
+  });
+
+  it('a transfer or sell that reverts, or loses > 10 % more than before, is a limit', () => {
+    expect(classify(effect({ victimSell: leg({ ok: false, taxBps: null }) }), baseline)).toEqual(['limit']);
+    expect(classify(effect({ victimTransfer: leg({ taxBps: 1_500 }) }), baseline)).toEqual(['limit']);
+    // A fee-on-transfer token's own 3 % stays what it was.
+    const taxed = effect({ victimSell: leg({ taxBps: 300 }) });
+    expect(classify(effect({ victimSell: leg({ taxBps: 500 }) }), taxed)).toEqual([]);
+  });
+
+  it('a reverted call shows nothing', () => {
+    expect(classify(effect({ ok: false, supplyAfter: 5_000n }), baseline)).toEqual([]);
+  });
+});
+
+describe('deniedToCaller: reverts no later day changes', () => {
+  it('recognises missing rights, and leaves other reasons to the clock', () => {
+    expect(deniedToCaller('OwnableUnauthorizedAccount(0x0000000000000000000000000000000000000001)')).toBe(
+      true,
+    );
+    expect(deniedToCaller('Ownable: caller is not the owner')).toBe(true);
+    expect(deniedToCaller('ERC20InsufficientAllowance(0x01, 0, 5)')).toBe(true);
+    expect(deniedToCaller('vesting')).toBe(false);
+    expect(deniedToCaller('reverted without a reason')).toBe(false);
+    expect(deniedToCaller(null)).toBe(false);
+  });
+});
+
+describe('addressesIn: candidate accounts in a storage word', () => {
+  const keeper = '0x5eeacf441e0847d5af404170ec018dd62a815096';
+  it('finds an address alone, or packed above a flag', () => {
+    expect(addressesIn(`0x000000000000000000000000${keeper.slice(2)}`)).toEqual([
+      '0x5eeAcF441E0847D5AF404170EC018dd62A815096',
+    ]);
+    const packed = `0x0000000000000000000000${keeper.slice(2)}01` as const;
+    expect(addressesIn(packed)).toEqual(['0x5eeAcF441E0847D5AF404170EC018dd62A815096']);
+  });
+
+  it('reads no address into a short string or a small number', () => {
+    const plainJane = `0x506c61696e204a616e65${'0'.repeat(42)}14` as const;
+    expect(addressesIn(plainJane)).toEqual([]);
+    expect(addressesIn('0x00000000000000000000000000000000000000000000000000000000000f4240')).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ChainClients } from '../../clients/chains/chainClients.ts';
+import type { ScanResult } from '../../scanner/core/result.ts';
+import { harmClasses } from '../../scanner/core/risk/harm.ts';
+import { TokenScanner } from '../../scanner/scanner.ts';
+import type { ScanStore } from '../../scanner/scanStore.ts';
+import { devnetRpcUrls, testScanConfig, testStack } from '../support/fixtures.ts';
+
+// Selector-agnostic power discovery on tuning-corpus tokens of the shared devnet: powers under
+// names no list holds, held by wallets no getter names, or waiting for a date, found by their
+// effect on a holder, each with the call that showed it.
+
+const scanner = new TokenScanner({
+  chains: new ChainClients({ rpcUrls: devnetRpcUrls() }),
+  scans: { save: () => Promise.resolve() } as unknown as ScanStore,
+  config: testScanConfig(),
+});
+
+async function scan(key: string): Promise<ScanResult> {
+  const token = testStack().scenario.corpus[key];
+  if (!token) throw new Error(`no corpus token ${key}`);
+  const { target, engines } = await scanner.prepare({ chain: 'devnet', address: token.address });
+  const reports = await Promise.all(engines.map((engine) => scanner.runEngine(engine, target)));
+  return scanner.finalize({ jobId: `discovery:${key}`, target, reports, failures: [] });
+}
+
+const check = (result: ScanResult, id: string) => result.checks.find((entry) => entry.id === id);
+const simulations = (result: ScanResult, id: string) =>
+  (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
+
+describe('power discovery (vigil-risk/3)', () => {
+  it('finds a mint under an innocuous name, held by a keeper packed beside a flag in storage', async () => {
+    const result = await scan('t_harvest');
+    expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
+    const [evidence] = simulations(result, 'is_mintable');
+    expect(evidence?.data).toMatchObject({ class: 'mint', time_offset_seconds: 0 });
+    expect(String(evidence?.data?.caller_source)).toMatch(/^slot \d+$/);
+    expect(BigInt(String(evidence?.data?.supply_after))).toBeGreaterThan(
+      BigInt(String(evidence?.data?.supply_before)) * 2n,
+    );
+    expect(result.tier).toBe('critical');
+    expect(result.contract_findings?.tier).toBe('critical');
+  });
+
+  it('finds a mint that only works a day on, with the time offset as evidence', async () => {
+    const result = await scan('t_vesting_bomb');
+    expect(harmClasses(result.checks).mint).toBe(true);
+    const offsets = simulations(result, 'is_mintable').map((evidence) => evidence.data?.time_offset_seconds);
+    expect(offsets.length).toBeGreaterThan(0);
+    expect(offsets).not.toContain(0);
+  });
+
+  it('finds a balance taken by a role kept in a mapping', async () => {
+    const result = await scan('t_rebalance');
+    expect(harmClasses(result.checks)).toEqual({ mint: false, leak: true, limit: false });
+    const [evidence] = simulations(result, 'owner_change_balance');
+    expect(BigInt(String(evidence?.data?.holder_balance_after))).toBeLessThan(
+      BigInt(String(evidence?.data?.holder_balance_before)),
+    );
+  });
+
+  it('finds a sell tax that arrives with the clock alone', async () => {
+    const result = await scan('t_late_tax');
+    expect(harmClasses(result.checks).limit).toBe(true);
+    const [evidence] = simulations(result, 'sells_blockable');
+    expect(evidence?.data).toMatchObject({ selector: '0x', time_offset_seconds: 365 * 86_400 });
+  });
+
+  it('keeps a capped emission and a healthy market in the lowest tier', async () => {
+    const result = await scan('t_capped_emission');
+    expect(harmClasses(result.checks)).toEqual({ mint: false, leak: false, limit: false });
+    expect(check(result, 'sells_blockable')?.status).toBe('pass');
+    expect(result.tier).toBe('low');
+    expect(result.market_state?.tier).toBe('low');
+  });
+});
