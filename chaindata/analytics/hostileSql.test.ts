@@ -138,6 +138,28 @@ const attacks = (root: string): [string, string, Expect][] => [
     `SELECT ${Array.from({ length: 3_000 }, () => '1').join('+')}`,
     { rejected: 'parse_error' },
   ],
+  // Adversarial pass: a CTE name is only a CTE where it is in scope; elsewhere it is a file path.
+  [
+    'a file named by a CTE in a sibling subquery',
+    `SELECT * FROM (WITH "<root>/secret.csv" AS (SELECT 1) SELECT 1) a, '<root>/secret.csv' b`,
+    { rejected: 'unknown_table' },
+  ],
+  [
+    'a file named by a CTE on the other side of a UNION',
+    `SELECT * FROM (WITH "<root>/secret.csv" AS (SELECT 1) SELECT 1) UNION ALL SELECT * FROM '<root>/secret.csv'`,
+    { rejected: 'unknown_table' },
+  ],
+  [
+    'a file named by a CTE in another scalar subquery',
+    `SELECT (WITH "<root>/secret.csv" AS (SELECT 1) SELECT 1), (SELECT secret FROM '<root>/secret.csv')`,
+    { rejected: 'unknown_table' },
+  ],
+  [
+    'a file named by a later CTE of the same WITH',
+    `WITH a AS (SELECT * FROM '<root>/secret.csv'), "<root>/secret.csv" AS (SELECT 1) SELECT * FROM a`,
+    { rejected: 'unknown_table' },
+  ],
+  ['the engine version', 'SELECT version()', { rejected: 'function' }],
   // Exhaustion
   [
     'infinite recursion',
@@ -209,6 +231,15 @@ describe('analytics_query against hostile SQL', () => {
       }
     });
   }
+
+  it('still answers CTEs in scope: chained and recursive', async () => {
+    const result = await analytics.query(
+      'WITH a AS (SELECT 1 AS n), b AS (SELECT n + 1 AS n FROM a), ' +
+        'r AS (WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 3) SELECT i FROM r) ' +
+        'SELECT (SELECT n FROM b) AS b, (SELECT sum(i) FROM r) AS r',
+    );
+    expect(result.rows[0]).toEqual({ b: 2, r: '6' });
+  });
 
   it('still answers after every attack, and the planted file was never written over or shown', async () => {
     const result = await analytics.query("SELECT count(*) AS n FROM labels WHERE category = 'exchange'");

@@ -23,6 +23,8 @@ const DENIED_FUNCTIONS = new Set([
   'current_query',
   'query',
   'query_table',
+  // The engine's exact version tells an attacker which of its known bugs to try.
+  'version',
   // Amplifiers: one call builds a value of any size in a single step that neither the time limit
   // (checked between chunks) nor the memory limit (buffer-managed data only) sees in time.
   'repeat',
@@ -87,11 +89,9 @@ export function checkParsedSql(parsed: ParsedSql, views: ReadonlySet<string>): v
   const statements = parsed.statements ?? [];
   if (statements.length !== 1)
     throw new SqlRejected('statement_count', `Exactly one statement is allowed; got ${statements.length}.`);
-  const ctes = new Set<string>();
-  collectCtes(statements[0], ctes);
   // The call inside a table function reference is checked as a table function, not again as a scalar.
   const tableCalls = new WeakSet<object>();
-  walk(statements[0], (node) => checkNode(node, views, ctes, tableCalls));
+  walk(statements[0], (node, ctes) => checkNode(node, views, ctes, tableCalls));
 }
 
 function checkNode(
@@ -143,25 +143,33 @@ function checkFunction(rawName: string, table: boolean): void {
     throw new SqlRejected('function', `The function ${name.slice(0, 64)}() is not allowed.`);
 }
 
-function collectCtes(root: unknown, into: Set<string>): void {
-  walk(root, (node) => {
-    const map = (node.cte_map as { map?: { key?: unknown }[] } | undefined)?.map;
-    for (const entry of map ?? []) if (typeof entry.key === 'string') into.add(entry.key.toLowerCase());
-  });
-}
-
-/** Visits every object in the tree (depth-first, iterative: a hostile query can nest deeply). */
-function walk(root: unknown, visit: (node: Record<string, unknown>) => void): void {
-  const stack: unknown[] = [root];
+/**
+ * Visits every object in the tree with the CTE names in scope there (depth-first, iterative: a
+ * hostile query can nest deeply). Scope matters: a name a CTE declares inside one subquery, seen
+ * from outside it, is not that CTE but a replacement scan, which reads the file of that name.
+ * A CTE's own body sees the CTEs declared before it and itself (WITH RECURSIVE).
+ */
+function walk(
+  root: unknown,
+  visit: (node: Record<string, unknown>, ctes: ReadonlySet<string>) => void,
+): void {
+  const stack: [unknown, ReadonlySet<string>][] = [[root, new Set()]];
   while (stack.length > 0) {
-    const value = stack.pop();
+    const [value, ctes] = stack.pop() as [unknown, ReadonlySet<string>];
     if (Array.isArray(value)) {
-      stack.push(...(value as unknown[]));
-    } else if (value !== null && typeof value === 'object') {
-      const node = value as Record<string, unknown>;
-      visit(node);
-      stack.push(...Object.values(node));
+      for (const item of value as unknown[]) stack.push([item, ctes]);
+      continue;
     }
+    if (value === null || typeof value !== 'object') continue;
+    const node = value as Record<string, unknown>;
+    visit(node, ctes);
+    const entries = (node.cte_map as { map?: { key?: unknown; value?: unknown }[] } | undefined)?.map ?? [];
+    const inScope = new Set(ctes);
+    for (const entry of entries) {
+      if (typeof entry.key === 'string') inScope.add(entry.key.toLowerCase());
+      stack.push([entry.value, new Set(inScope)]);
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== 'cte_map') stack.push([child, inScope]);
   }
 }
 
