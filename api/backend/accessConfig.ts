@@ -25,6 +25,8 @@ export const AccessEnvShape = {
   API_KEYS: ApiKeysEnv,
   /** Rolling window of the free trial allotments. */
   TRIAL_WINDOW_SECONDS: IntEnv(60, 30 * 86_400).default(86_400),
+  /** The MCP door's free tier (the specification: 5 calls per day per tool, then x402). */
+  MCP_FREE_CALLS_PER_DAY: IntEnv(0, 1_000).default(5),
   /** How long a wallet proof token (from a signed sign-in message) lets a wallet's trials be used. */
   WALLET_PROOF_TTL_SECONDS: IntEnv(60, 7 * 86_400).default(3_600),
   /** How long a sign-in nonce may wait for its signed message. */

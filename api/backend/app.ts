@@ -116,6 +116,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   const gateway = new X402Gateway({
     options: deps.x402.options,
     trials: deps.x402.trials,
+    mcpTrials: deps.x402.mcpTrials,
     reservations: deps.x402.reservations,
     runner,
     settlements,

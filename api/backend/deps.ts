@@ -40,6 +40,8 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans' | 
   x402: {
     options: PaymentOptions;
     trials: Trials;
+    /** The MCP door's free tier: MCP_FREE_CALLS_PER_DAY calls a day per tool and caller. */
+    mcpTrials: Trials;
     /** Wallets proven by a signed message (EIP-4361): who gets the wallet trial allotment. */
     walletProofs: WalletProofs;
     reservations: PaymentReservations;
@@ -129,6 +131,10 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
             : undefined,
       }),
       trials: new Trials(redis, env.TRIAL_WINDOW_SECONDS, env.RATE_LIMIT_CLIENTS_PER_NETWORK),
+      mcpTrials: new Trials(redis, 86_400, env.RATE_LIMIT_CLIENTS_PER_NETWORK, {
+        scope: 'mcp',
+        callsPerWindow: env.MCP_FREE_CALLS_PER_DAY,
+      }),
       walletProofs: new WalletProofs({
         redis,
         publicUrl: publicUrlOf(env),

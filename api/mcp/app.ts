@@ -7,6 +7,7 @@ import { createService, type VigilApp } from '../plugins/service.ts';
 import { findMcpTool, findTool } from '../../core/catalog/index.ts';
 import { Reason } from '../../core/errors/reasons.ts';
 import { callThroughGateway } from './gatewayClient.ts';
+import { hostGuard } from './hostGuard.ts';
 import { createProtocolServer, MCP_SERVER_INFO, mcpTools } from './protocol.ts';
 
 export interface McpAppOptions {
@@ -15,6 +16,8 @@ export interface McpAppOptions {
   backendUrl: string;
   toolTimeoutMs: number;
   trustProxy?: TrustProxy;
+  /** Host names besides the public URL's and loopback that the MCP endpoints answer (a proxy's). */
+  allowedHosts?: readonly string[];
 }
 
 /** A JSON-RPC error answered before the protocol server sees the request. */
@@ -33,6 +36,7 @@ export async function buildMcpApp(options: McpAppOptions): Promise<VigilApp> {
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
   const tools = mcpTools();
+  const guard = hostGuard(options.publicUrl, options.allowedHosts);
   const backendUrl = options.backendUrl.replace(/\/+$/, '');
 
   app.get('/healthz', async (_request, reply) => {
@@ -68,29 +72,34 @@ export async function buildMcpApp(options: McpAppOptions): Promise<VigilApp> {
       .send(await response.text());
   });
   // A plain HTTP tool call: the body is the tool's input, answered as the REST door answers it.
-  app.post<{ Params: { tool_name: string } }>('/mcp/call/:tool_name', async (request, reply) => {
-    // The MCP name (get_token_risk) or the REST one (token_risk): both name one catalog tool.
-    const named = request.params.tool_name;
-    const tool = findMcpTool(named) ?? findTool(named);
-    if (!tool)
-      return reply.problem(
-        Reason.notFound,
-        `No tool is named ${named.slice(0, 64)}; GET /mcp/tools lists them.`,
-      );
-    const result = await callThroughGateway(backendUrl, {
-      tool: tool.name,
-      arguments: request.body ?? {},
-      meta: undefined,
-      caller: { headers: request.headers, address: request.ip },
-      signal: AbortSignal.timeout(options.toolTimeoutMs),
-    });
-    return reply
-      .code(result.httpStatus)
-      .type('application/json')
-      .send(result.content[0]?.type === 'text' ? result.content[0].text : '{}');
-  });
+  app.post<{ Params: { tool_name: string } }>(
+    '/mcp/call/:tool_name',
+    { onRequest: guard },
+    async (request, reply) => {
+      // The MCP name (get_token_risk) or the REST one (token_risk): both name one catalog tool.
+      const named = request.params.tool_name;
+      const tool = findMcpTool(named) ?? findTool(named);
+      if (!tool)
+        return reply.problem(
+          Reason.notFound,
+          `No tool is named ${named.slice(0, 64)}; GET /mcp/tools lists them.`,
+        );
+      const result = await callThroughGateway(backendUrl, {
+        tool: tool.name,
+        arguments: request.body ?? {},
+        meta: undefined,
+        caller: { headers: request.headers, address: request.ip },
+        signal: AbortSignal.timeout(options.toolTimeoutMs),
+      });
+      return reply
+        .code(result.httpStatus)
+        .type('application/json')
+        .send(result.content[0]?.type === 'text' ? result.content[0].text : '{}');
+    },
+  );
 
   await app.register((scope, _options, registered) => {
+    scope.addHook('onRequest', guard);
     // The body reaches the SDK as parsed JSON, and a body that is not JSON gets the protocol's
     // own parse error rather than an HTTP problem.
     scope.removeContentTypeParser('application/json');

@@ -14,6 +14,19 @@ export const McpEnv = z.object({
   MCP_TOOL_TIMEOUT_MS: IntEnv(1_000, 600_000).default(60_000),
   /** Which X-Forwarded-For hops to believe for the client address (unset: none). */
   TRUST_PROXY: TrustProxyEnv,
+  /**
+   * Host names, comma-separated, that the MCP endpoints answer besides PUBLIC_URL's and loopback
+   * (DNS-rebinding protection: any other Host or Origin is refused with 403).
+   */
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim())
+        .filter((host) => host !== ''),
+    ),
   VIGIL_COMMIT: z.string().optional(),
 });
 export type McpEnv = z.infer<typeof McpEnv>;

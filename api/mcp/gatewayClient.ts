@@ -1,5 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
+/** Set on every call this host forwards (the backend's MCP_DOOR_HEADER). */
+const MCP_DOOR_HEADER = 'x-vigil-door';
+
 /** The x402 MCP transport's `_meta` keys: the payment in a call's params, the receipt in its result. */
 const X402_PAYMENT_META = 'x402/payment';
 const X402_RESPONSE_META = 'x402/payment-response';
@@ -33,6 +36,8 @@ export async function callThroughGateway(
     'content-type': 'application/json',
     // The backend believes this hop only when TRUST_PROXY names this host (see docs/mcp.md).
     'x-forwarded-for': call.caller.address,
+    // Calls through this door draw on the MCP free tier (5 a day per tool) rather than REST's trials.
+    [MCP_DOOR_HEADER]: 'mcp',
   };
   for (const name of CALLER_HEADERS) {
     const value = call.caller.headers[name];

@@ -11,5 +11,6 @@ const app = await buildMcpApp({
   backendUrl: env.MCP_BACKEND_URL,
   toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS,
   trustProxy: env.TRUST_PROXY,
+  allowedHosts: env.MCP_ALLOWED_HOSTS,
 });
 await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, () => Promise.resolve());

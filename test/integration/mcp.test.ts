@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -14,6 +18,12 @@ import { fundedPayer, payerClient, type PaymentsStack, startPaymentsStack } from
 // The MCP host with the official SDK client over Streamable HTTP, in front of a paying backend
 // (devnet USDC, a real facilitator, the scanner and payments pools): the same trials, payments
 // and receipts as the REST door, because every call runs through the backend's tool gateway.
+
+const run = promisify(execFile);
+const inspectorCli = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector-cli/package.json')),
+  'build/cli.js',
+);
 
 type ToolResult = {
   isError?: boolean;
@@ -78,26 +88,46 @@ describe('the MCP server', () => {
     expect(risk?._meta).toMatchObject({ 'vigil/price_usd': 0.05, 'vigil/paid': true });
   });
 
-  it('answers a free trial call, then the x402 PaymentRequired as a tool error once the trials are spent', async () => {
-    const client = await connect({ 'x-client-id': `mcp-trial-${Date.now()}` });
+  it('gives each caller 5 free calls a day per tool, apart from the REST trials, then the x402 PaymentRequired as a tool error', async () => {
+    const clientId = `mcp-trial-${Date.now()}`;
+    const client = await connect({ 'x-client-id': clientId });
     const args = { chain: 'devnet', address: scenario.tokens.honeypot.address };
-    const first = await call(client, 'get_token_risk', args);
-    expect(first.isError ?? false, first.content[0]?.text).toBe(false);
-    expect(first.structuredContent?.data?.tier).toBe('critical');
-    // token_risk gives three trials per caller; the same caller then gets the quote.
-    const rest = [await call(client, 'get_token_risk', args), await call(client, 'get_token_risk', args)];
-    expect(rest.map((result) => result.isError ?? false)).toEqual([false, false]);
+    const free: ToolResult[] = [];
+    for (let i = 0; i < 5; i++) free.push(await call(client, 'get_token_risk', args));
+    expect(free.map((result) => result.isError ?? false)).toEqual([false, false, false, false, false]);
+    expect(free[0]?.structuredContent?.data?.tier).toBe('critical');
+    expect(free.map((result) => result.structuredContent?.trial?.remaining)).toEqual([4, 3, 2, 1, 0]);
     const unpaid = await call(client, 'get_token_risk', args);
     expect(unpaid.isError).toBe(true);
     expect(unpaid.structuredContent).toMatchObject({ x402Version: 2, code: 'payment_required' });
+    expect(unpaid.structuredContent?.detail).toContain('5 per 86400 s');
     expect(unpaid.structuredContent?.accepts[0]).toMatchObject({ network: 'eip155:31337', amount: '50000' });
+    // Another tool has its own 5.
+    const deployer = await call(client, 'get_deployer_reputation', {
+      chain: 'devnet',
+      address: scenario.tokens.honeypot.address,
+    });
+    expect(deployer.isError ?? false, deployer.content[0]?.text).toBe(false);
+    expect(deployer.structuredContent?.trial?.remaining).toBe(4);
+    // The REST door's trials are the catalog's and untouched: token_risk's three for this caller.
+    const rest = await fetch(`${stack.api}/api/v1/x402-tools/token_risk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client-id': clientId },
+      body: JSON.stringify(args),
+    });
+    expect(rest.status).toBe(200);
+    expect(rest.headers.get('x-trial-limit')).toBe('3');
+    expect(rest.headers.get('x-trial-remaining')).toBe('2');
   });
 
   it('is paid in params._meta["x402/payment"]: the payee gets exactly the quote and the receipt comes back in the result', async () => {
+    // An agent that sends no header at all is its network: its 5 free calls, then the quote.
     const client = await connect();
     const args = { chain: 'devnet', address: scenario.tokens.clean.address };
-    const quote = await call(client, 'get_token_risk', args);
+    let quote = await call(client, 'get_token_risk', args);
+    for (let i = 0; i < 5 && !quote.isError; i++) quote = await call(client, 'get_token_risk', args);
     expect(quote.isError).toBe(true);
+    expect(quote.structuredContent).toMatchObject({ x402Version: 2, code: 'payment_required' });
     const payer = await fundedPayer(rpcUrl, stack.token, 1_000_000n);
     const payment = await payerClient(payer.privateKey, stack.token).createPaymentPayload(
       quote.structuredContent as PaymentRequired,
@@ -175,6 +205,38 @@ describe('the MCP server', () => {
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toMatchObject({ status: 'ok', tools: TOOLS.length, backend: { ok: true } });
   });
+  it('lists and calls tools from the MCP Inspector’s CLI', async () => {
+    const inspector = async (...args: string[]) => {
+      // inspector-cli 1.0.3 reads its own package.json by a path relative to the working folder.
+      const { stdout } = await run(
+        process.execPath,
+        [inspectorCli, '--cli', `${url}/mcp`, '--transport', 'http', ...args],
+        {
+          cwd: dirname(inspectorCli),
+          timeout: 60_000,
+        },
+      );
+      return JSON.parse(stdout) as Record<string, any>;
+    };
+    const listed = await inspector('--method', 'tools/list');
+    expect((listed.tools as { name: string }[]).map((tool) => tool.name).sort()).toEqual(
+      TOOLS.map(mcpToolName).sort(),
+    );
+    const called = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'get_token_risk',
+      '--tool-arg',
+      'chain=devnet',
+      `address=${scenario.tokens.honeypot.address}`,
+      '--header',
+      `X-Client-ID: mcp-inspector-${Date.now()}`,
+    );
+    expect(called.isError ?? false, JSON.stringify(called).slice(0, 300)).toBe(false);
+    expect(called.structuredContent?.data?.tier).toBe('critical');
+    expect(called.structuredContent?.trial).toMatchObject({ limit: 5, remaining: 4 });
+  });
 });
 
 describe('the MCP host’s plain HTTP routes', () => {
@@ -216,7 +278,10 @@ describe('the MCP host’s plain HTTP routes', () => {
     const trial = await call({ 'x-client-id': `mcp-plain-${Date.now()}` });
     expect(trial.status).toBe(200);
     expect(((await trial.json()) as { data: { tier: string } }).data.tier).toBeTruthy();
-    expect((await call({})).status).toBe(402);
+    // No header at all: the caller's network has the MCP door's 5 free calls, then pays.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call({})).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 402]);
     expect(
       (
         await fetch(`${url}/mcp/call/no_such_tool`, {

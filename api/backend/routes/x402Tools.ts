@@ -106,6 +106,9 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway, proofs: Wall
   );
 }
 
+/** The header the MCP host sets on the tool calls it forwards (`mcp`). */
+export const MCP_DOOR_HEADER = 'x-vigil-door';
+
 export function toCall(
   toolName: string,
   request: {
@@ -116,6 +119,9 @@ export function toCall(
   },
   proofs: WalletProofs,
 ) {
+  // The MCP host says so on the calls it forwards; a REST caller that says so too gets the MCP
+  // door's free tier instead of the catalog's trials, which it could have through that door anyway.
+  const door = request.headers[MCP_DOOR_HEADER] === 'mcp' ? 'mcp' : 'rest';
   return {
     toolName,
     body: request.body,
@@ -123,8 +129,10 @@ export function toCall(
     requestId: request.id,
     apiKeyId: request.caller.apiKeyId,
     buyer: request.caller.apiKeyId ? request.caller.id : request.caller.network,
-    trialIdentity: () => trialIdentityOf(request.caller, request.headers, proofs),
-  };
+    door,
+    trialIdentity: () =>
+      trialIdentityOf(request.caller, request.headers, proofs, { withoutClientId: door === 'mcp' }),
+  } as const;
 }
 
 /** Sends a gateway answer (status, body, headers) on a reply. */

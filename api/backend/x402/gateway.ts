@@ -33,6 +33,8 @@ import type { TrialGrant, TrialIdentity, Trials } from './trials.ts';
 export interface GatewayDeps {
   options: PaymentOptions;
   trials: Trials;
+  /** The MCP door's free tier (5 calls a day per tool); without it, MCP calls get `trials`. */
+  mcpTrials?: Trials;
   reservations: PaymentReservations;
   runner: ToolRunner;
   settlements: Settlements;
@@ -51,6 +53,8 @@ export interface ToolCall {
    * network (its client address; IPv6 by prefix). Not X-Client-ID, which anyone can send.
    */
   buyer: string;
+  /** Which door the call came through: the MCP host's calls draw on the MCP free tier. */
+  door?: 'rest' | 'mcp';
   /** Who a free call is charged to (a proven wallet, or the network fingerprint); undefined: nobody. */
   trialIdentity(): Promise<TrialIdentity | undefined>;
 }
@@ -115,16 +119,17 @@ export class X402Gateway {
         'Pay with an x402 proof (X-PAYMENT or PAYMENT-SIGNATURE), or send X-Client-ID for the free trial.',
       );
     }
-    const grant = await this.#deps.trials.consume(identity, tool);
+    const trials = (call.door === 'mcp' ? this.#deps.mcpTrials : undefined) ?? this.#deps.trials;
+    const grant = await trials.consume(identity, tool);
     if (!grant.granted) {
       throw await this.paymentRequired(
         tool,
         PaymentReason.missingPayment,
-        `The free trial of ${tool.name} is used up (${grant.limit} per ${this.#deps.trials.windowSeconds} s); pay with x402.`,
+        `The free trial of ${tool.name} is used up (${grant.limit} per ${trials.windowSeconds} s); pay with x402.`,
         grant.resetAt === null ? {} : { trial_resets_at: new Date(grant.resetAt).toISOString() },
       );
     }
-    return this.#trial(tool, input, identity, grant);
+    return this.#trial(tool, input, identity, grant, trials);
   }
 
   /** The 402 problem: a v2 PaymentRequired in the body and in PAYMENT-REQUIRED. */
@@ -152,18 +157,18 @@ export class X402Gateway {
     input: unknown,
     identity: TrialIdentity,
     grant: TrialGrant,
+    trials: Trials,
   ): Promise<GatewayAnswer> {
     let outcome: ToolOutcome;
     try {
       outcome = await this.#deps.runner.run(tool, input);
     } catch (error) {
-      await this.#deps.trials.release(identity, tool, grant.callId).catch(() => undefined);
+      await trials.release(identity, tool, grant.callId).catch(() => undefined);
       throw error;
     }
     // An empty result costs nothing, trial calls included.
     const remaining = outcome.kind === 'empty' ? grant.remaining + 1 : grant.remaining;
-    if (outcome.kind === 'empty')
-      await this.#deps.trials.release(identity, tool, grant.callId).catch(() => undefined);
+    if (outcome.kind === 'empty') await trials.release(identity, tool, grant.callId).catch(() => undefined);
     const answer = this.#answer(tool, outcome, null, {
       identity: identity.kind,
       limit: grant.limit,

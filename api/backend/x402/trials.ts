@@ -40,6 +40,7 @@ export async function trialIdentityOf(
   caller: Caller,
   headers: Record<string, string | string[] | undefined>,
   proofs: WalletProofs,
+  options: { withoutClientId?: boolean } = {},
 ): Promise<TrialIdentity | undefined> {
   const network = caller.apiKeyId ? null : caller.network;
   const site = caller.apiKeyId ? null : caller.site;
@@ -57,6 +58,15 @@ export async function trialIdentityOf(
   // A trial is asked for with X-Client-ID; it is counted on the caller (its API key, or its
   // network fingerprint), so a key holder cannot mint trials by rotating client ids either.
   if (caller.clientId) return { kind: 'fingerprint', id: caller.id, network, site };
+  // The MCP door's free tier needs no X-Client-ID (agents' clients seldom send headers): the
+  // caller is its API key, or its network alone, which every client id on it also draws from.
+  if (options.withoutClientId)
+    return {
+      kind: 'fingerprint',
+      id: caller.apiKeyId ? caller.id : fingerprintOf(caller.network, null),
+      network,
+      site,
+    };
   return undefined;
 }
 
@@ -74,6 +84,15 @@ export function identityFromIdentifier(identifier: string, caller: Caller): Tria
 }
 
 /**
+ * A free tier other than the catalog's trials: its own counters (keys under `trial:<scope>:`) and
+ * the same allotment for every tool and identity. The MCP door's is 5 calls a day per tool.
+ */
+export interface TrialTier {
+  scope: string;
+  callsPerWindow: number;
+}
+
+/**
  * Free calls per tool and caller in a rolling window, counted atomically in Redis (one sorted set
  * of call times per caller and tool, and one per network and tool that every fingerprint and
  * wallet on that network also draws from). A call that fails or finds no data gives its trial back.
@@ -83,36 +102,44 @@ export class Trials {
   readonly #windowMs: number;
   readonly #clientsPerNetwork: number;
   readonly #consume: ReturnType<typeof luaScript>;
+  readonly #tier: TrialTier | undefined;
+  readonly #prefix: string;
 
-  constructor(redis: Redis, windowSeconds: number, clientsPerNetwork = 4) {
+  constructor(redis: Redis, windowSeconds: number, clientsPerNetwork = 4, tier?: TrialTier) {
     this.#redis = redis;
     this.#windowMs = windowSeconds * 1000;
     this.#clientsPerNetwork = clientsPerNetwork;
     this.#consume = luaScript(redis, 'trialConsume', 'variadic');
+    this.#tier = tier;
+    this.#prefix = tier ? `trial:${tier.scope}:` : 'trial:';
   }
 
-  static key(identity: TrialIdentity, tool: string): string {
-    return `trial:${tool}:${identity.kind}:${identity.id}`;
+  key(identity: TrialIdentity, tool: string): string {
+    return `${this.#prefix}${tool}:${identity.kind}:${identity.id}`;
   }
 
   allotment(identity: TrialIdentity, tool: ToolDefinition): number {
+    if (this.#tier) return this.#tier.callsPerWindow;
     return identity.kind === 'wallet' ? tool.trials.wallet : tool.trials.fingerprint;
   }
 
   /** What one network may take of a tool in a window, across all its fingerprints and wallets. */
   networkAllotment(tool: ToolDefinition): number {
-    return Math.max(tool.trials.fingerprint, tool.trials.wallet) * this.#clientsPerNetwork;
+    const most = this.#tier
+      ? this.#tier.callsPerWindow
+      : Math.max(tool.trials.fingerprint, tool.trials.wallet);
+    return most * this.#clientsPerNetwork;
   }
 
   #keys(identity: TrialIdentity, tool: ToolDefinition): { keys: string[]; allotments: number[] } {
-    const keys = [Trials.key(identity, tool.name)];
+    const keys = [this.key(identity, tool.name)];
     const allotments = [this.allotment(identity, tool)];
     if (identity.network) {
-      keys.push(`trial:${tool.name}:network:${identity.network}`);
+      keys.push(`${this.#prefix}${tool.name}:network:${identity.network}`);
       allotments.push(this.networkAllotment(tool));
     }
     if (identity.site) {
-      keys.push(`trial:${tool.name}:site:${identity.site}`);
+      keys.push(`${this.#prefix}${tool.name}:site:${identity.site}`);
       allotments.push(this.networkAllotment(tool) * NETWORKS_PER_SITE);
     }
     return { keys, allotments };
