@@ -28,6 +28,8 @@ const config: KnipConfig = {
     '@openzeppelin/contracts',
     '@uniswap/v2-core',
     '@uniswap/v2-periphery',
+    // Run by path (its CLI needs its own folder as the working folder) in the MCP tests.
+    '@modelcontextprotocol/inspector-cli',
   ],
   // The tests make throwaway certificates with it (provisioned by infra/provision.sh).
   ignoreBinaries: ['openssl'],

@@ -107,7 +107,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway, proofs: Wall
 }
 
 /** The header the MCP host sets on the tool calls it forwards (`mcp`). */
-export const MCP_DOOR_HEADER = 'x-vigil-door';
+const MCP_DOOR_HEADER = 'x-vigil-door';
 
 export function toCall(
   toolName: string,
