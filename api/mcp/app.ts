@@ -18,6 +18,17 @@ export interface McpAppOptions {
   trustProxy?: TrustProxy;
   /** Host names besides the public URL's and loopback that the MCP endpoints answer (a proxy's). */
   allowedHosts?: readonly string[];
+  /** How often a call whose client asked for progress gets a notification while it runs. */
+  progressIntervalMs?: number;
+}
+
+/** Whether a JSON-RPC message (or batch) has a request carrying a progress token. */
+function asksForProgress(message: unknown): boolean {
+  const messages = Array.isArray(message) ? message : [message];
+  return messages.some((entry) => {
+    const meta = (entry as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta?.progressToken !== undefined;
+  });
 }
 
 /** A JSON-RPC error answered before the protocol server sees the request. */
@@ -115,19 +126,23 @@ export async function buildMcpApp(options: McpAppOptions): Promise<VigilApp> {
         return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not JSON.'));
       }
       const signal = AbortSignal.timeout(options.toolTimeoutMs);
-      const server = createProtocolServer(tools, (call) =>
-        callThroughGateway(backendUrl, {
-          ...call,
-          // MCP names (get_token_risk) are the catalog's tools under the names the spec gives them.
-          tool: findMcpTool(call.tool)?.name ?? call.tool,
-          caller: { headers: request.headers, address: request.ip },
-          signal: AbortSignal.any([call.signal, signal]),
-          // The HTTP status is for the plain-HTTP door; a tool result carries isError instead.
-        }).then(({ httpStatus: _status, ...result }) => result),
+      const server = createProtocolServer(
+        tools,
+        (call) =>
+          callThroughGateway(backendUrl, {
+            ...call,
+            // MCP names (get_token_risk) are the catalog's tools under the names the spec gives them.
+            tool: findMcpTool(call.tool)?.name ?? call.tool,
+            caller: { headers: request.headers, address: request.ip },
+            signal: AbortSignal.any([call.signal, signal]),
+            // The HTTP status is for the plain-HTTP door; a tool result carries isError instead.
+          }).then(({ httpStatus: _status, ...result }) => result),
+        options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs },
       );
-      // No session id generator: stateless, so any replica answers any request.
+      // No session id generator: stateless, so any replica answers any request. A plain JSON
+      // answer unless the client asked for progress, which needs the answer to be a stream.
       const transport = new StreamableHTTPServerTransport({
-        enableJsonResponse: true,
+        enableJsonResponse: !asksForProgress(message),
       });
       reply.hijack();
       reply.raw.on('close', () => {

@@ -12,6 +12,8 @@ export const McpEnv = z.object({
   MCP_BACKEND_URL: z.url().default('http://127.0.0.1:3000'),
   /** How long one tools/call may take end to end (a scan, a paid settlement). */
   MCP_TOOL_TIMEOUT_MS: IntEnv(1_000, 600_000).default(60_000),
+  /** How often a tools/call whose client sent a progressToken gets a progress notification. */
+  MCP_PROGRESS_INTERVAL_MS: IntEnv(100, 60_000).default(1_000),
   /** Which X-Forwarded-For hops to believe for the client address (unset: none). */
   TRUST_PROXY: TrustProxyEnv,
   /**

@@ -59,26 +59,71 @@ export type ToolRunner = (call: {
  * catalog, listed as computed once), run by one runner, and a server is made per HTTP request
  * (the transport is stateless, so replicas need no sticky sessions).
  */
-export function createProtocolServer(tools: readonly Tool[], run: ToolRunner): Server {
+export function createProtocolServer(
+  tools: readonly Tool[],
+  run: ToolRunner,
+  options: { progressIntervalMs?: number } = {},
+): Server {
   const names = new Set(tools.map((tool) => tool.name));
   const server = new Server(
     { ...MCP_SERVER_INFO },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools] }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     // A name no tool has is protocol misuse (a JSON-RPC error); all else about a tool is its result.
     if (!names.has(name))
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`, {
         tools: [...names],
       });
-    return run({
+    const running = run({
       tool: name,
       arguments: request.params.arguments,
       meta: request.params._meta,
       signal: extra.signal,
     });
+    const token = request.params._meta?.progressToken;
+    if (token === undefined) return running;
+    return withProgress(running, name, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, (params) =>
+      extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, ...params },
+      }),
+    );
   });
   return server;
+}
+
+const DEFAULT_PROGRESS_INTERVAL_MS = 1_000;
+
+/**
+ * Progress for a client that asked for it (a progressToken): one notification when the tool
+ * starts, one per interval while it runs, one when it is done. The measure is the seconds the
+ * call has run: the gateway answers a tool call once, so how far a scan's engines have got is not
+ * known here; what a client gets is a live call it need not time out (resetTimeoutOnProgress).
+ */
+async function withProgress(
+  running: Promise<CallToolResult>,
+  tool: string,
+  intervalMs: number,
+  notify: (params: { progress: number; total?: number; message: string }) => Promise<void>,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  const seconds = () => Math.round((performance.now() - started) / 100) / 10;
+  let last = -1;
+  const send = (message: string, done = false) => {
+    // Progress must increase with every notification.
+    const progress = Math.max(seconds(), last + 0.1);
+    last = progress;
+    return notify({ progress, ...(done ? { total: progress } : {}), message }).catch(() => undefined);
+  };
+  await send(`${tool}: started`);
+  const timer = setInterval(() => void send(`${tool}: running for ${seconds()} s`), intervalMs);
+  try {
+    return await running;
+  } finally {
+    clearInterval(timer);
+    await send(`${tool}: done in ${seconds()} s`, true);
+  }
 }

@@ -12,5 +12,6 @@ const app = await buildMcpApp({
   toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS,
   trustProxy: env.TRUST_PROXY,
   allowedHosts: env.MCP_ALLOWED_HOSTS,
+  progressIntervalMs: env.MCP_PROGRESS_INTERVAL_MS,
 });
 await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, () => Promise.resolve());

@@ -46,6 +46,7 @@ describe('the MCP server', () => {
       logger: false,
       backendUrl: stack.api,
       toolTimeoutMs: 60_000,
+      progressIntervalMs: 100,
     });
     url = await listenOnLoopback(mcp);
   });
@@ -205,6 +206,45 @@ describe('the MCP server', () => {
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toMatchObject({ status: 'ok', tools: TOOLS.length, backend: { ok: true } });
   });
+  it('streams progress notifications to a client that asked for them, and answers plain JSON to one that did not', async () => {
+    const client = await connect({ 'x-client-id': `mcp-progress-${Date.now()}` });
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const result = (await client.callTool(
+      { name: 'get_token_risk', arguments: { chain: 'devnet', address: scenario.tokens.mintable.address } },
+      undefined,
+      { onprogress: (update) => progress.push(update), resetTimeoutOnProgress: true },
+    )) as ToolResult;
+    expect(result.isError ?? false, result.content[0]?.text).toBe(false);
+    expect(result.structuredContent?.data?.tier).toBeTruthy();
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]?.message).toBe('get_token_risk: started');
+    expect(progress.at(-1)?.message).toMatch(/^get_token_risk: done in [\d.]+ s$/);
+    expect(progress.at(-1)?.total).toBe(progress.at(-1)?.progress);
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+
+    const post = (meta: Record<string, unknown> | undefined) =>
+      fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'risk_model', arguments: {}, ...(meta ? { _meta: meta } : {}) },
+        }),
+      });
+    const plain = await post(undefined);
+    expect(plain.headers.get('content-type')).toContain('application/json');
+    expect(((await plain.json()) as { id: number }).id).toBe(7);
+    const streamed = await post({ progressToken: 'p-1' });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    const events = await streamed.text();
+    expect(events).toContain('"method":"notifications/progress"');
+    expect(events).toContain('"progressToken":"p-1"');
+    expect(events).toContain('"id":7');
+  });
+
   it('lists and calls tools from the MCP Inspector’s CLI', async () => {
     const inspector = async (...args: string[]) => {
       // inspector-cli 1.0.3 reads its own package.json by a path relative to the working folder.
