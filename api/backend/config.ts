@@ -21,6 +21,8 @@ export const BackendEnv = StoresEnv.extend({
   MCP_PUBLIC_URL: z.url().default('http://127.0.0.1:3006'),
   /** The retrieval service: the catalog's RAG search and similar-token search. */
   RETRIEVAL_URL: z.url().default('http://127.0.0.1:3003'),
+  /** The scraper service, whose health status_check reports (the reports pool calls it). */
+  SCRAPER_URL: z.url().default('http://127.0.0.1:3005'),
 })
   .extend(PaymentsEnvShape)
   .extend(ChaindataEnvShape)

@@ -97,6 +97,7 @@ function probeServices(deps: BackendDeps): Promise<ProbeResult>[] {
     ['facilitator', deps.x402.facilitatorUrl],
     ['retrieval', deps.retrieval.baseUrl],
     ['mcp', deps.mcpPublicUrl],
+    ['scraper', deps.scraperUrl],
   ];
   return services.map(([name, url]) =>
     timed({ name, kind: 'service', critical: false, endpoint: redactUrl(url) }, async () => {

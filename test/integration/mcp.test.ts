@@ -158,7 +158,7 @@ describe('the MCP server', () => {
     expect(status.isError ?? false, status.content[0]?.text).toBe(false);
     const subsystems = status.structuredContent?.data?.subsystems as { name: string; status: string }[];
     expect(subsystems.map((entry) => entry.name)).toEqual(
-      expect.arrayContaining(['redis', 'mongodb', 'temporal', 'facilitator', 'retrieval', 'mcp']),
+      expect.arrayContaining(['redis', 'mongodb', 'temporal', 'facilitator', 'retrieval', 'mcp', 'scraper']),
     );
     expect(subsystems.find((entry) => entry.name === 'redis')?.status).toBe('up');
     expect(subsystems.some((entry) => entry.name.startsWith('rpc:devnet'))).toBe(true);
@@ -208,7 +208,7 @@ describe('the MCP server', () => {
   });
   it('streams progress notifications to a client that asked for them, and answers plain JSON to one that did not', async () => {
     const client = await connect({ 'x-client-id': `mcp-progress-${Date.now()}` });
-    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const progress: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
     const result = (await client.callTool(
       { name: 'get_token_risk', arguments: { chain: 'devnet', address: scenario.tokens.mintable.address } },
       undefined,
