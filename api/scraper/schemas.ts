@@ -25,7 +25,7 @@ export const ScrapeRequest = z
       .describe(
         'Target URL, http or https. Loopback, private, link-local, CGNAT and metadata addresses are refused.',
       ),
-    format: z.enum(SCRAPE_FORMATS).default('markdown').describe('markdown (default), html, json or text'),
+    format: z.enum(SCRAPE_FORMATS).default('markdown').describe('markdown (default), html, json, text, or raw (the body as sent: feeds, sitemaps, XML)'),
     wait_for: z
       .string()
       .min(1)

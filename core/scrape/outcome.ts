@@ -1,6 +1,13 @@
 import type { Tier } from './tiers.ts';
 
-export const ScrapeFormat = { markdown: 'markdown', html: 'html', json: 'json', text: 'text' } as const;
+/** `raw`: the body as the target sent it (a feed, a sitemap, any XML or text a machine reads). */
+export const ScrapeFormat = {
+  markdown: 'markdown',
+  html: 'html',
+  json: 'json',
+  text: 'text',
+  raw: 'raw',
+} as const;
 export type ScrapeFormat = (typeof ScrapeFormat)[keyof typeof ScrapeFormat];
 export const SCRAPE_FORMATS = Object.values(ScrapeFormat) as [ScrapeFormat, ...ScrapeFormat[]];
 

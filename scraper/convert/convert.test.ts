@@ -22,6 +22,15 @@ const base = {
 };
 
 describe('convertPage', () => {
+  it('raw answers the body as sent: a feed keeps its XML, a page its scripts', () => {
+    const feed =
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>A &amp; B</title><link>https://x.example/a</link></item></channel></rss>';
+    expect(convertPage({ ...base, body: feed, contentType: 'application/rss+xml', format: 'raw' })).toBe(
+      feed,
+    );
+    expect(convertPage({ ...base, format: 'raw' })).toBe(PAGE);
+  });
+
   it('markdown keeps the main content with GFM tables and absolute links, without furniture or the headline', () => {
     const markdown = convertPage({ ...base, format: 'markdown' }) as string;
     // The headline repeats the title (json has it); the body starts after it, as in Readability.

@@ -67,6 +67,7 @@ export const MAX_CONVERT_BYTES = 5 * 1024 * 1024;
 export function convertPage(input: ConvertInput, onNodes?: (nodes: AnyNode[]) => void): Content {
   const { format, body, contentType } = input;
   const body_ = body.length > MAX_CONVERT_BYTES ? body.slice(0, MAX_CONVERT_BYTES) : body;
+  if (format === ScrapeFormat.raw) return body_;
   if (/\bjson\b/i.test(contentType)) {
     let document: unknown;
     try {
