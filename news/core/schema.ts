@@ -18,7 +18,7 @@ const EntityLink = z.object({
   symbol: z.string().nullable(),
   matched: z.string(),
 });
-type EntityLink = z.infer<typeof EntityLink>;
+export type EntityLink = z.infer<typeof EntityLink>;
 
 export const NewsItem = z.object({
   /** Stable across feeds: a hash of the canonical link (or the title and source without one). */
