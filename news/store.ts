@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { NewsItem } from './core/schema.ts';
+import { normalAddress } from './feeds/link.ts';
 
 const COLLECTION = 'news_items';
 
@@ -31,7 +32,7 @@ export class NewsStore {
     limit: number;
   }): Promise<NewsItem[]> {
     const or: Record<string, unknown>[] = [];
-    if (query.address) or.push({ 'entities.address': query.address.toLowerCase() });
+    if (query.address) or.push({ 'entities.address': normalAddress(query.address) });
     if (query.symbol) or.push({ 'entities.symbol': query.symbol.toUpperCase() });
     if (query.topic) {
       const escaped = query.topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -44,6 +45,10 @@ export class NewsStore {
       .sort({ published_at: -1 })
       .limit(query.limit)
       .toArray();
-    return docs.map(({ _id, ...doc }) => NewsItem.parse(doc));
+    // An empty list may come back missing: FerretDB drops empty arrays written by $setOnInsert.
+    return docs.map(({ _id, ...doc }) => {
+      const stored: Partial<NewsItem> = doc;
+      return NewsItem.parse({ ...stored, entities: stored.entities ?? [] });
+    });
   }
 }

@@ -95,6 +95,38 @@ export class ScanStore {
     return { job_id: doc.job_id, result: ScanResult.parse(doc.result), stored_at: doc.stored_at };
   }
 
+  /**
+   * The tokens scanned lately, with the name and symbol their latest scan read: what news items
+   * are linked to. Newest first, one entry per token.
+   */
+  async knownTokens(
+    limit = 5_000,
+  ): Promise<{ chain: string; address: string; name: string | null; symbol: string | null }[]> {
+    const docs = await this.#db
+      .collection<ScanDocument>(COLLECTION)
+      .find({}, { projection: { chain: 1, address: 1, 'result.token.name': 1, 'result.token.symbol': 1 } })
+      .sort({ stored_at: -1 })
+      .limit(limit * 4)
+      .toArray();
+    const tokens = new Map<
+      string,
+      { chain: string; address: string; name: string | null; symbol: string | null }
+    >();
+    for (const doc of docs) {
+      const key = `${doc.chain}|${doc.address}`;
+      if (tokens.has(key)) continue;
+      const token = (doc.result as { token?: { name?: unknown; symbol?: unknown } } | undefined)?.token;
+      tokens.set(key, {
+        chain: doc.chain,
+        address: doc.address,
+        name: typeof token?.name === 'string' ? token.name : null,
+        symbol: typeof token?.symbol === 'string' ? token.symbol : null,
+      });
+      if (tokens.size >= limit) break;
+    }
+    return [...tokens.values()];
+  }
+
   async #fromRedis(key: string): Promise<StoredScan | undefined> {
     let raw: string | null;
     try {

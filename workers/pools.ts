@@ -12,6 +12,7 @@ import { createRetrievalActivities, type RetrievalActivityDeps } from '../activi
 import { createScraperActivities } from '../activities/scraper/index.ts';
 import { createChaindataActivities } from '../activities/chaindata/index.ts';
 import { createReportActivities } from '../activities/reports/index.ts';
+import { createNewsActivities } from '../activities/news/index.ts';
 import type { ReportWriterDeps } from '../reports/writer.ts';
 import type { IndexStore } from '../chaindata/storage/indexStore.ts';
 import type { ScraperEngine } from '../scraper/engine.ts';
@@ -40,6 +41,8 @@ export interface PoolDeps {
   retrieval: () => RetrievalActivityDeps;
   /** The chain index's analytics engine, the report and news stores, the narrative model. */
   reports: () => ReportWriterDeps;
+  /** The scraper service, which fetches documents and feeds for the pools that read the web. */
+  scraperService: { url: string; apiKey?: string | undefined };
 }
 
 export interface PoolDefinition {
@@ -84,8 +87,19 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
   },
   // Reports: long workflows that mostly wait on their sections; the sections' reads go to the
   // analytics engine (its own process) and the chain, so a few activity slots keep a core busy.
+  // Reports, and the news pipeline whose items they quote (feeds read through the scraper service).
   [TaskQueue.reports]: {
-    activities: (deps) => createReportActivities(deps.reports()),
+    activities: (deps) => {
+      const reports = deps.reports();
+      return {
+        ...createReportActivities(reports),
+        ...createNewsActivities({
+          news: reports.news,
+          knownTokens: () => deps.scans.knownTokens(),
+          scraper: deps.scraperService,
+        }),
+      };
+    },
     slots: (env) => ({ activities: env.WORKER_REPORTS_ACTIVITIES, workflows: env.WORKER_REPORTS_WORKFLOWS }),
   },
 };

@@ -110,6 +110,7 @@ export async function runWorkers(
       scraperApiKey: env.SCRAPER_API_KEY,
       chunkChars: env.RETRIEVAL_CHUNK_CHARS,
     }),
+    scraperService: { url: env.SCRAPER_URL, apiKey: env.SCRAPER_API_KEY },
     reports: () => {
       const settings = chaindataSettings({ ...env, VIGIL_DATA_DIR: dataDir });
       return {

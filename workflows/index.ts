@@ -7,3 +7,4 @@ export { indexChain } from './indexChain.ts';
 export { backfillRange } from './backfillRange.ts';
 export { ingestDocument } from './ingestDocument.ts';
 export { generateReport } from './generateReport.ts';
+export { ingestNews } from './ingestNews.ts';

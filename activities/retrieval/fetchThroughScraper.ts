@@ -13,11 +13,13 @@ const PERMANENT: Record<number, string> = {
 
 /**
  * A document URL, fetched by the scraper service: its escalation chain, its egress guard (only
- * public addresses, on every redirect) and its politeness apply, and it answers Markdown.
+ * public addresses, on every redirect) and its politeness apply, and it answers Markdown (or the
+ * body as sent: `raw`, for feeds).
  */
 export async function fetchThroughScraper(
   scraper: { url: string; apiKey?: string | undefined },
   url: string,
+  format: 'markdown' | 'raw' = 'markdown',
 ): Promise<string> {
   const response = await fetch(`${scraper.url.replace(/\/+$/, '')}/v1/scrape`, {
     method: 'POST',
@@ -25,7 +27,7 @@ export async function fetchThroughScraper(
       'content-type': 'application/json',
       ...(scraper.apiKey ? { 'x-api-key': scraper.apiKey } : {}),
     },
-    body: JSON.stringify({ url, format: 'markdown', timeout_ms: 60_000 }),
+    body: JSON.stringify({ url, format, timeout_ms: 60_000 }),
     signal: AbortSignal.timeout(90_000),
   });
   const body = (await response.json().catch(() => ({}))) as {

@@ -23,6 +23,19 @@ export const BackendEnv = StoresEnv.extend({
   RETRIEVAL_URL: z.url().default('http://127.0.0.1:3003'),
   /** The scraper service, whose health status_check reports (the reports pool calls it). */
   SCRAPER_URL: z.url().default('http://127.0.0.1:3005'),
+  /** RSS, Atom or JSON feeds the news pipeline reads, comma-separated (none: no schedule). */
+  NEWS_FEEDS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((feed) => feed.trim())
+        .filter((feed) => feed !== ''),
+    )
+    .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+  /** How often the news schedule reads the feeds. */
+  NEWS_POLL_MINUTES: IntEnv(1, 1_440).default(15),
 })
   .extend(PaymentsEnvShape)
   .extend(ChaindataEnvShape)

@@ -17,6 +17,10 @@ const AMBIGUOUS_CHAIN_NAMES = new Set(['base']);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** EVM addresses are stored in lower case (any checksum casing names the same account); others as they are. */
+export const normalAddress = (address: string) =>
+  /^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address;
+
 /**
  * Links an item's text to the tokens and chains it speaks of. A contract address links the token
  * with that address; a symbol links when it stands as a word in capitals (`PEPE`, `$PEPE`); a
@@ -29,12 +33,12 @@ export class EntityLinker {
 
   constructor(tokens: readonly KnownToken[]) {
     for (const token of tokens) {
-      const address = token.address.toLowerCase();
-      this.#byAddress.set(address, [...(this.#byAddress.get(address) ?? []), token]);
+      const address = normalAddress(token.address);
+      this.#byAddress.set(address, [...(this.#byAddress.get(address) ?? []), { ...token, address }]);
       const symbol = token.symbol?.trim();
       const link = (matched: string): EntityLink => ({
         chain: token.chain,
-        address: token.address,
+        address: normalAddress(token.address),
         symbol: symbol || null,
         matched,
       });

@@ -2,7 +2,7 @@ import { load } from 'cheerio';
 import { parseFeed } from 'feedsmith';
 
 /** One entry of a feed, whatever its format, as news ingestion reads it. */
-export interface FeedEntry {
+interface FeedEntry {
   title: string;
   /** Plain text: HTML in the feed's summary or content is reduced to its text. */
   summary: string;
