@@ -25,7 +25,10 @@ export const ScrapeRequest = z
       .describe(
         'Target URL, http or https. Loopback, private, link-local, CGNAT and metadata addresses are refused.',
       ),
-    format: z.enum(SCRAPE_FORMATS).default('markdown').describe('markdown (default), html, json, text, or raw (the body as sent: feeds, sitemaps, XML)'),
+    format: z
+      .enum(SCRAPE_FORMATS)
+      .default('markdown')
+      .describe('markdown (default), html, json, text, or raw (the body as sent: feeds, sitemaps, XML)'),
     wait_for: z
       .string()
       .min(1)
