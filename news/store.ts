@@ -12,12 +12,19 @@ export class NewsStore {
     this.#db = db;
   }
 
-  /** Stores items not seen before; returns how many were new. */
+  /**
+   * Stores items not seen before and returns how many were new. An item seen before keeps what
+   * it said, and gains the links found this time (a token scanned since links its earlier news).
+   */
   async add(items: readonly NewsItem[]): Promise<number> {
     if (items.length === 0) return 0;
     const result = await this.#db.collection<NewsItem & { _id: string }>(COLLECTION).bulkWrite(
-      items.map((item) => ({
-        updateOne: { filter: { _id: item.id }, update: { $setOnInsert: item }, upsert: true },
+      items.map(({ entities, ...item }) => ({
+        updateOne: {
+          filter: { _id: item.id },
+          update: { $setOnInsert: item, $addToSet: { entities: { $each: entities } } },
+          upsert: true,
+        },
       })),
       { ordered: false },
     );

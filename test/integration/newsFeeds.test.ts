@@ -94,6 +94,7 @@ describe('the news pipeline', () => {
       type: 'application/rss+xml; charset=utf-8',
       body: () => `<?xml version="1.0"?><rss version="2.0"><channel><title>Devnet Daily</title>
 <item><title>${clean.symbol} surges to record high as liquidity grows</title><link>${siteUrl}/s/1?utm_source=rss</link><pubDate>Mon, 23 Nov 2026 08:30:00 GMT</pubDate></item>
+<item><title>Owner keeps the keys to a new supply</title><link>${siteUrl}/s/3</link><description>Contract ${testStack().scenario.tokens.mintable.address} can still mint.</description></item>
 <item><title>Warning: holders report they cannot sell</title><link>${siteUrl}/s/2</link><description>The contract ${honeypot.address} blocks sells.</description><pubDate>Mon, 23 Nov 2026 09:30:00 GMT</pubDate></item>
 </channel></rss>`,
     };
@@ -117,15 +118,29 @@ describe('the news pipeline', () => {
     const first = await run();
     // The Atom entry is the RSS story under another link form: the same item, stored once
     // (whichever feed of the two, read side by side, came first).
-    expect(first.feeds[0]).toMatchObject({ feed: `${siteUrl}/rss.xml`, items: 2 });
+    expect(first.feeds[0]).toMatchObject({ feed: `${siteUrl}/rss.xml`, items: 3 });
     expect(first.feeds[1]).toMatchObject({ feed: `${siteUrl}/atom.xml`, items: 1 });
     expect(first.feeds[2]).toMatchObject({ feed: `${siteUrl}/page.html` });
     // A page that is no feed is that feed's failure, named; the others still count.
     expect((first.feeds[2] as { error: string }).error).toMatch(/not an RSS, Atom, RDF or JSON feed/);
-    expect(first.added).toBe(2);
+    expect(first.added).toBe(3);
     expect(hits).toEqual(expect.arrayContaining(['/rss.xml', '/atom.xml', '/page.html']));
-    // A second round finds nothing new.
+    const mintable = testStack().scenario.tokens.mintable.address;
+    expect((await news({ token: mintable })).body.data).toBeNull();
+    // Scanned since, the token is linked by the next round, which stores no item twice.
+    const scan = await backend.app.inject({
+      method: 'POST',
+      url: '/api/v1/x402-tools/token_risk',
+      headers: { 'x-client-id': `news-scan-late-${Date.now()}` },
+      payload: { chain: 'devnet', address: mintable },
+    });
+    expect(scan.statusCode, scan.body).toBe(200);
     expect((await run()).added).toBe(0);
+    const linkedLater = await news({ token: mintable });
+    expect(linkedLater.body.data?.items?.[0]).toMatchObject({
+      title: 'Owner keeps the keys to a new supply',
+      entities: [{ chain: 'devnet', address: mintable.toLowerCase() }],
+    });
 
     const byAddress = await news({ token: honeypot.address });
     expect(byAddress.status, JSON.stringify(byAddress.body)).toBe(200);
