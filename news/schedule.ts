@@ -12,8 +12,8 @@ export interface NewsScheduleOptions {
 /**
  * The Temporal schedule that runs the news pipeline (`ingestNews`) every few minutes, created
  * once and updated when the feeds or the interval change; every replica may call this at start.
- * A round that is still running when the next is due is skipped, not doubled. The first round
- * runs at creation, so a new deployment has news within a minute.
+ * A round that is still running when the next is due is skipped, not doubled. A round also runs
+ * at creation and at every update, so a (re)started deployment has news within a minute.
  */
 export async function ensureNewsSchedule(client: Client, options: NewsScheduleOptions): Promise<string> {
   const scheduleId = `${options.idPrefix ?? ''}news-feeds`;
@@ -38,7 +38,10 @@ export async function ensureNewsSchedule(client: Client, options: NewsScheduleOp
     });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
+    const handle = client.schedule.getHandle(scheduleId);
+    await handle.update((previous) => ({ ...previous, spec, action }));
+    // A restarted deployment reads its feeds now too, not only when the interval comes round.
+    await handle.trigger(ScheduleOverlapPolicy.SKIP);
   }
   return scheduleId;
 }

@@ -18,6 +18,8 @@ export const StackEnv = z.object({
   VIGIL_KNOWLEDGE: BoolEnv.default(true),
   /** The local Solana devnet's JSON-RPC front (LiteSVM, in the launcher's process). */
   VIGIL_SOLANA_PORT: IntEnv(1, 65_535).default(8899),
+  /** The local news desk (RSS, Atom, JSON Feed about the devnet tokens) the news pipeline reads. */
+  VIGIL_NEWS_PORT: IntEnv(1, 65_535).default(3008),
   /** Run the demo scans once the stack is up. */
   VIGIL_DEMO: BoolEnv.default(true),
   TEMPORAL_ADDRESS: OptionalEnv,
@@ -26,5 +28,6 @@ export const StackEnv = z.object({
   RPC_URLS_DEVNET: OptionalEnv,
   RPC_URLS_SOLANA_DEVNET: OptionalEnv,
   TOKEN_ALLOWLIST_DEVNET: OptionalEnv,
+  NEWS_FEEDS: OptionalEnv,
 });
 export type StackEnv = z.infer<typeof StackEnv>;

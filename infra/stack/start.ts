@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseEnv } from '../../core/config/env.ts';
 import { startAnvil } from '../devnet/anvil.ts';
 import { loadOrDeployScenario, scenarioGenesisTimestamp } from '../devnet/scenario.ts';
+import { startNewsSite } from './newsSite.ts';
 import { loadOrDeployPayments } from '../devnet/payments.ts';
 import { startSolanaDevnet } from '../devnet/solana/devnet.ts';
 import { StackEnv } from './config.ts';
@@ -143,6 +144,11 @@ async function main(): Promise<void> {
     rpcUrl,
     file: path.join(dataDir, 'devnet', 'scenario.json'),
   });
+  // News about the devnet's tokens from a local desk, unless feeds of your own are configured.
+  const newsSite = env.NEWS_FEEDS
+    ? undefined
+    : await startNewsSite({ port: env.VIGIL_NEWS_PORT, tokens: scenario.tokens });
+  if (newsSite) running.push({ name: 'news-site', pid: process.pid, stop: () => newsSite.close() });
   // The devnet's USDC, a funded facilitator signer and a payee: paid tool calls work out of the box.
   const payments = await loadOrDeployPayments(rpcUrl, path.join(dataDir, 'devnet', 'payments.json'));
   const urls = {
@@ -158,6 +164,7 @@ async function main(): Promise<void> {
     mongodb: mongo?.address ?? env.MONGODB_URI ?? '',
     devnet_rpc: rpcUrl,
     solana_devnet_rpc: solana?.url ?? env.RPC_URLS_SOLANA_DEVNET ?? '',
+    news_site: newsSite?.url ?? null,
   };
 
   const apiKey = localApiKey(path.join(dataDir, 'local-api-key'));
@@ -224,12 +231,26 @@ async function main(): Promise<void> {
   });
   track('facilitator', facilitator);
   const node = process.execPath;
+  // The local news desk is the one private address the scraper may reach (the service checks a
+  // URL, the scraper pool's tiers fetch it), on loopback and the desk's port besides 80 and 443.
+  const scraperEgress = newsSite
+    ? {
+        SCRAPER_ALLOWLIST: process.env.SCRAPER_ALLOWLIST ?? '127.0.0.1/32',
+        SCRAPER_ALLOWED_PORTS: process.env.SCRAPER_ALLOWED_PORTS ?? `80,443,${env.VIGIL_NEWS_PORT}`,
+      }
+    : {};
   const [backend, scraper, retrieval, mcp, workers] = await Promise.all([
     spawnService({
       name: 'backend',
       command: node,
       args: [path.join(REPO_ROOT, 'api', 'backend', 'server.ts')],
-      env: { ...childEnv, FACILITATOR_AUTH_TOKEN: callerTokens.backend },
+      env: {
+        ...childEnv,
+        FACILITATOR_AUTH_TOKEN: callerTokens.backend,
+        ...(newsSite
+          ? { NEWS_FEEDS: newsSite.feeds.join(','), NEWS_POLL_MINUTES: process.env.NEWS_POLL_MINUTES ?? '5' }
+          : {}),
+      },
       logFile: path.join(logDir, 'backend.log'),
       ready: async () => (await fetch(`${urls.api}/ready`)).ok,
     }),
@@ -237,7 +258,11 @@ async function main(): Promise<void> {
       name: 'scraper',
       command: node,
       args: [path.join(REPO_ROOT, 'api', 'scraper', 'server.ts')],
-      env: { ...childEnv, PORT: String(env.VIGIL_SCRAPER_PORT) },
+      env: {
+        ...childEnv,
+        PORT: String(env.VIGIL_SCRAPER_PORT),
+        ...scraperEgress,
+      },
       logFile: path.join(logDir, 'scraper.log'),
       ready: async () => (await fetch(`${urls.scraper}/healthz`)).ok,
     }),
@@ -268,6 +293,8 @@ async function main(): Promise<void> {
       env: {
         ...childEnv,
         X402_PAYEE_PRIVATE_KEY: payments.payToKey,
+        // The scraper pool's tiers make the fetches: the same egress as the service's.
+        ...scraperEgress,
         FACILITATOR_AUTH_TOKEN: callerTokens.payments,
       },
       logFile: path.join(logDir, 'workers.log'),

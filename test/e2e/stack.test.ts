@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mintPaymentToken, paymentTokenBalance } from '../../infra/devnet/paymentToken.ts';
 import { DevnetPayments } from '../../infra/devnet/payments.ts';
@@ -17,6 +18,7 @@ interface StackFile {
     api: string;
     scraper: string;
     retrieval: string;
+    temporal: string;
     temporal_ui: string | null;
     facilitator: string;
     devnet_rpc: string;
@@ -58,6 +60,7 @@ async function startStack(
     'RPC_URLS_SOLANA_DEVNET',
     'TOKEN_ALLOWLIST_DEVNET',
     'PUBLIC_URL',
+    'NEWS_FEEDS',
   ])
     delete inherited[name];
   return spawnService({
@@ -80,6 +83,8 @@ async function startStack(
       VIGIL_SCRAPER_PORT: String(ports.scraper),
       VIGIL_RETRIEVAL_PORT: String(ports.retrieval),
       VIGIL_SOLANA_PORT: String(ports.solana),
+      ...(ports.mcp ? { VIGIL_MCP_PORT: String(ports.mcp) } : {}),
+      ...(ports.news ? { VIGIL_NEWS_PORT: String(ports.news) } : {}),
     },
     readyTimeoutMs: 180_000,
     ready: (output) => {
@@ -110,6 +115,8 @@ describe('the embedded stack (npm start)', () => {
       scraper: await freePort(),
       retrieval: await freePort(),
       solana: await freePort(),
+      mcp: await freePort(),
+      news: await freePort(),
     };
     let output = '';
     const stack = await startStack(dataDir, ports, { demo: true, onReady: (text) => (output = text) });
@@ -261,6 +268,34 @@ describe('the embedded stack (npm start)', () => {
     const { hits } = (await answer.json()) as { hits: { source: string; text: string }[] };
     expect(hits[0]?.source).toMatch(/^scanner\/core\/checks\.ts#L\d+-L\d+$/);
     expect(hits[0]?.text).toContain('lp_unlocked');
+
+    // News: the local desk's feeds, read through the scraper by the schedule's first round at
+    // start; a round triggered now (the demo has scanned the tokens since) links them.
+    const temporal = await Connection.connect({ address: info.urls.temporal });
+    try {
+      await new Client({ connection: temporal }).schedule.getHandle('news-feeds').trigger();
+    } finally {
+      await temporal.close();
+    }
+    const news = await until(
+      async () => {
+        const response = await fetch(`${info.urls.api}/api/v1/x402-tools/get_news_sentiment`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-api-key': info.api_key,
+            'x-client-id': 'e2e-news-reader',
+          },
+          body: JSON.stringify({ token: info.tokens.honeypot?.address }),
+        });
+        const body = (await response.json()) as {
+          data: { items: { title: string; sentiment: { label: string } }[] } | null;
+        };
+        return body.data?.items.length ? body.data : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(news.items.map((item) => item.sentiment.label)).toContain('negative');
 
     const pids = info.processes.map((entry) => entry.pid).filter((pid): pid is number => pid !== null);
     expect(pids.length).toBeGreaterThanOrEqual(6);
