@@ -155,6 +155,69 @@ describe('catalog, data bus and data tools over the indexed devnet', () => {
     expect(stats.json().data.by_category.phish_hack).toBeGreaterThan(5_000);
   });
 
+  it('binds every parquet_query and eth_labels_query field as data: injections, forged cursors and wildcards change nothing', async () => {
+    const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const refused = [
+      { dataset: 'transfers; DROP TABLE labels', chain: 'devnet' },
+      { dataset: 'labels' },
+      { dataset: 'transfers', chain: "devnet' OR '1'='1" },
+      { dataset: 'transfers', address: "0x' OR 1=1 --" },
+      { dataset: 'transfers', token: `${clean.address}'` },
+      { dataset: 'transfers', from_time: "2020-01-01'; COPY labels TO '/tmp/x' --" },
+      { dataset: 'transfers', limit: 1_000_000_000 },
+      { dataset: 'transfers', limit: -1 },
+      { dataset: 'transfers', sql: 'SELECT 1' },
+      { dataset: 'transfers', cursor: cursorOf({ b: 0, i: 0, h: "0x' OR 1=1 --" }) },
+      { dataset: 'transfers', cursor: cursorOf({ b: -1, i: 0, h: `0x${'0'.repeat(64)}` }) },
+      { dataset: 'transfers', cursor: 'A'.repeat(20_000) },
+      { dataset: 'pool_events', token: clean.address },
+    ];
+    for (const payload of refused) {
+      const response = await tool('parquet_query', payload);
+      expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBeLessThan(500);
+      expect(response.json().data).toBeUndefined();
+    }
+    // A cursor with extra fields is read for its position only; the filter still holds.
+    const page = await tool('parquet_query', {
+      dataset: 'transfers',
+      chain: 'devnet',
+      token: clean.address,
+      limit: 3,
+      cursor: cursorOf({ b: 0, i: -1, h: `0x${'0'.repeat(64)}`, sql: 'DROP TABLE labels' }),
+    });
+    expect(page.statusCode).toBe(200);
+    for (const row of page.json().data.rows) expect(row.token).toBe(clean.address.toLowerCase());
+
+    // eth_labels_query: wildcards and quotes in a name are matched literally.
+    const all = await tool('eth_labels_query', { category: 'exchange', limit: 1_000 });
+    expect(all.json().data.labels.length).toBeGreaterThan(100);
+    for (const name of ['%', '_', '%%', "' OR 1=1 --", '\\', "kraken' OR name_tag ILIKE '%"]) {
+      const response = await tool('eth_labels_query', { category: 'exchange', name, limit: 1_000 });
+      expect(response.statusCode, name).toBeLessThan(500);
+      const rows = (response.json().data?.labels ?? []) as { name_tag: string | null }[];
+      expect(rows.length, name).toBeLessThan(all.json().data.labels.length);
+      for (const row of rows) expect((row.name_tag ?? '').toLowerCase(), name).toContain(name.toLowerCase());
+    }
+    for (const payload of [
+      { label: "exchange' OR '1'='1" },
+      { category: "exchange') UNION SELECT * FROM read_csv('/etc/passwd') --" },
+    ]) {
+      const response = await tool('eth_labels_query', payload);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toBeNull();
+    }
+    for (const payload of [
+      { chain: "ethereum' --", name: 'kraken' },
+      { address: "0x'" },
+      { name: 'x'.repeat(65) },
+    ]) {
+      const response = await tool('eth_labels_query', payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode).toBeLessThan(500);
+    }
+  });
+
   it('answers hostile SQL with 4xx problems through the API', async () => {
     const copy = await tool('analytics_query', { sql: "COPY labels TO '/tmp/out.csv'" });
     expect(copy.statusCode).toBe(400);
