@@ -17,7 +17,12 @@ export class NewsStore {
    * it said, and gains the links found this time (a token scanned since links its earlier news).
    */
   async add(items: readonly NewsItem[]): Promise<number> {
-    if (items.length === 0) return 0;
+    return (await this.addNew(items)).length;
+  }
+
+  /** As `add`, answering the items that were new. */
+  async addNew(items: readonly NewsItem[]): Promise<NewsItem[]> {
+    if (items.length === 0) return [];
     const result = await this.#db.collection<NewsItem & { _id: string }>(COLLECTION).bulkWrite(
       items.map(({ entities, ...item }) => ({
         updateOne: {
@@ -28,7 +33,7 @@ export class NewsStore {
       })),
       { ordered: false },
     );
-    return result.upsertedCount;
+    return Object.keys(result.upsertedIds).map((index) => items[Number(index)] as NewsItem);
   }
 
   /** The latest items linked to a token (by address or symbol) or matching a topic word. */

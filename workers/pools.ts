@@ -95,6 +95,7 @@ export const POOLS: Partial<Record<TaskQueue, PoolDefinition>> = {
         ...createReportActivities(reports),
         ...createNewsActivities({
           news: reports.news,
+          retrievalUrl: reports.retrievalUrl,
           knownTokens: () => deps.scans.knownTokens(),
           scraper: deps.scraperService,
         }),

@@ -296,6 +296,20 @@ describe('the embedded stack (npm start)', () => {
       { timeoutMs: 90_000, intervalMs: 500 },
     );
     expect(news.items.map((item) => item.sentiment.label)).toContain('negative');
+    // New items are indexed for retrieval too, as documents of category news.
+    const newsHit = await until(
+      async () => {
+        const response = await fetch(`${info.urls.retrieval}/v1/query`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'holders cannot sell', top_k: 3, filters: { category: 'news' } }),
+        });
+        const { hits } = (await response.json()) as { hits?: { doc_id: string; text: string }[] };
+        return hits?.[0];
+      },
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
+    expect(newsHit.doc_id).toMatch(/^news\//);
 
     const pids = info.processes.map((entry) => entry.pid).filter((pid): pid is number => pid !== null);
     expect(pids.length).toBeGreaterThanOrEqual(6);

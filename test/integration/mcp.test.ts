@@ -119,6 +119,18 @@ describe('the MCP server', () => {
     expect(rest.status).toBe(200);
     expect(rest.headers.get('x-trial-limit')).toBe('3');
     expect(rest.headers.get('x-trial-remaining')).toBe('2');
+    // The balance route shows both: the MCP tier spent for token_risk, the REST trials not.
+    const balances = (await (await fetch(`${stack.api}/api/v1/x402-databus/trials/${clientId}`)).json()) as {
+      tools: { tool: string; remaining: number }[];
+      mcp: { window_seconds: number; tools: { tool: string; limit: number; remaining: number }[] };
+    };
+    expect(balances.mcp.window_seconds).toBe(86_400);
+    expect(balances.mcp.tools.find((entry) => entry.tool === 'token_risk')).toMatchObject({
+      limit: 5,
+      remaining: 0,
+    });
+    expect(balances.mcp.tools.find((entry) => entry.tool === 'deployer_reputation')?.remaining).toBe(4);
+    expect(balances.tools.find((entry) => entry.tool === 'token_risk')?.remaining).toBe(2);
   });
 
   it('is paid in params._meta["x402/payment"]: the payee gets exactly the quote and the receipt comes back in the result', async () => {

@@ -48,7 +48,10 @@ beforeAll(async () => {
   backend = await startTestBackend(env);
   workers = await Promise.all([
     startTestWorkers(env, { queues: [TaskQueue.scanner, TaskQueue.scraper] }),
-    startTestWorkers({ ...env, SCRAPER_URL: scraperUrl }, { queues: [TaskQueue.reports] }),
+    startTestWorkers(
+      { ...env, SCRAPER_URL: scraperUrl, RETRIEVAL_URL: 'http://127.0.0.1:9' },
+      { queues: [TaskQueue.reports] },
+    ),
   ]);
   // Two scanned tokens: what the news is linked to.
   const { scenario } = testStack();

@@ -157,6 +157,11 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
         kind: identity.kind,
         window_seconds: x402.trials.windowSeconds,
         tools: await x402.trials.balances(identity),
+        // The MCP door's own free tier (5 a day per tool), counted apart.
+        mcp: {
+          window_seconds: x402.mcpTrials.windowSeconds,
+          tools: await x402.mcpTrials.balances(identity),
+        },
       };
     },
   );
