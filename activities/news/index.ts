@@ -51,7 +51,7 @@ export function createNewsActivities(deps: NewsActivityDeps) {
           '',
           `Source: ${item.source}, ${item.published_at}. Sentiment: ${item.sentiment.label}.${linked ? ` About: ${linked}.` : ''}`,
         ].join('\n');
-        const response = await fetch(`${base}/v1/ingest?${query}`, {
+        const response = await fetch(`${base}/v1/ingest?${query.toString()}`, {
           method: 'POST',
           headers: { 'content-type': 'text/markdown' },
           body,
