@@ -218,6 +218,33 @@ describe('catalog, data bus and data tools over the indexed devnet', () => {
     }
   });
 
+  it('charts a token from its indexed swaps: candles, indicators, signals, SVG and PNG; the empty-data result without swaps', async () => {
+    const base = `/api/v1/svccharts/devnet/${clean.address}`;
+    const candles = (await get(`${base}/ohlcv?interval=1m`)).json().data;
+    expect(candles.candles.length).toBeGreaterThan(0);
+    for (const candle of candles.candles) {
+      expect(candle.low).toBeLessThanOrEqual(Math.min(candle.open, candle.close));
+      expect(candle.high).toBeGreaterThanOrEqual(Math.max(candle.open, candle.close));
+    }
+    expect((await get(`${base}/indicators?interval=1m`)).statusCode).toBe(200);
+    expect((await get(`${base}/signals?interval=1m`)).statusCode).toBe(200);
+    const svg = await get(`${base}/chart.svg?interval=1m&kind=price`);
+    expect(svg.headers['content-type']).toContain('image/svg+xml');
+    expect(svg.body).toMatch(/^<svg[\s\S]*<\/svg>$/);
+    const png = await get(`${base}/chart.png?interval=1m&kind=liquidity`);
+    expect(png.headers['content-type']).toBe('image/png');
+    const bytes = png.rawPayload;
+    expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    // IHDR: twice the SVG's width, and more than a blank image's bytes.
+    expect(bytes.readUInt32BE(16)).toBeGreaterThanOrEqual(1_000);
+    expect(bytes.length).toBeGreaterThan(5_000);
+    const noSwaps = await get(
+      '/api/v1/svccharts/devnet/0x00000000000000000000000000000000000dead1/chart.png',
+    );
+    expect(noSwaps.json()).toEqual({ data: null, reason: 'no_data', sources_tried: ['index'] });
+    expect((await get(`${base}/chart.png?kind=pie`)).statusCode).toBe(400);
+  });
+
   it('answers hostile SQL with 4xx problems through the API', async () => {
     const copy = await tool('analytics_query', { sql: "COPY labels TO '/tmp/out.csv'" });
     expect(copy.statusCode).toBe(400);

@@ -10,6 +10,7 @@ import {
   holdersChartSpec,
   liquidityChartSpec,
   priceChartSpec,
+  renderPng,
   renderSvg,
 } from '../../../charts/svg.ts';
 import { Problem } from '../../plugins/problem.ts';
@@ -28,6 +29,10 @@ const ChartKind = {
   distribution: 'distribution',
 } as const;
 type ChartKind = (typeof ChartKind)[keyof typeof ChartKind];
+
+const ChartQuery = IntervalQuery.extend({
+  kind: z.enum(Object.values(ChartKind) as [ChartKind, ...ChartKind[]]).default(ChartKind.price),
+});
 
 const empty = () => ({ data: null, reason: 'no_data' as const, sources_tried: ['index'] });
 
@@ -117,41 +122,51 @@ export function chartRoutes(app: VigilApp, engine: () => Promise<Analytics>): vo
     },
   );
 
+  const chartSchema = (format: string) => ({
+    tags: ['charts'],
+    summary: `A chart as ${format}: price (candles), liquidity, holders over time, or holder distribution`,
+    params: ChainAddressParams,
+    querystring: ChartQuery,
+    response: { 200: z.any(), 404: Problem, ...PROBLEMS },
+  });
+  /** The chart's Vega-Lite spec, or null when the token has no data for it. */
+  const chartSpec = async (params: { chain: string; address: string }, query: z.infer<typeof ChartQuery>) => {
+    const past = await history(params.chain, params.address, query.decimals);
+    const specs = {
+      price: () => {
+        const candles = ohlcv(past.trades, query.interval);
+        return candles.length ? priceChartSpec(candles, 'Price') : null;
+      },
+      liquidity: () => (past.liquidity.length ? liquidityChartSpec(past.liquidity, 'Paired reserve') : null),
+      holders: () => (past.holders.length ? holdersChartSpec(past.holders, 'Holders') : null),
+      distribution: () => {
+        const shares = topHolders(past.transferRows ?? []);
+        return shares.length ? distributionChartSpec(shares, 'Largest holders') : null;
+      },
+    } satisfies Record<ChartKind, () => unknown>;
+    return specs[query.kind]();
+  };
+
   app.get(
     '/api/v1/svccharts/:chain/:address/chart.svg',
-    {
-      schema: {
-        tags: ['charts'],
-        summary: 'A chart as SVG: price (candles), liquidity, holders over time, or holder distribution',
-        params: ChainAddressParams,
-        querystring: IntervalQuery.extend({
-          kind: z.enum(Object.values(ChartKind) as [ChartKind, ...ChartKind[]]).default(ChartKind.price),
-        }),
-        response: { 200: z.any(), 404: Problem, ...PROBLEMS },
-      },
-    },
+    { schema: chartSchema('SVG') },
     async (request, reply) => {
-      const { chain, address } = request.params;
-      const past = await history(chain, address, request.query.decimals);
-      const specs = {
-        price: () => {
-          const candles = ohlcv(past.trades, request.query.interval);
-          return candles.length ? priceChartSpec(candles, 'Price') : null;
-        },
-        liquidity: () =>
-          past.liquidity.length ? liquidityChartSpec(past.liquidity, 'Paired reserve') : null,
-        holders: () => (past.holders.length ? holdersChartSpec(past.holders, 'Holders') : null),
-        distribution: () => {
-          const shares = topHolders(past.transferRows ?? []);
-          return shares.length ? distributionChartSpec(shares, 'Largest holders') : null;
-        },
-      } satisfies Record<ChartKind, () => unknown>;
-      const spec = specs[request.query.kind]();
+      const spec = await chartSpec(request.params, request.query);
       if (!spec) return reply.code(200).send(empty());
       return reply
         .header('content-type', 'image/svg+xml; charset=utf-8')
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
         .send(await renderSvg(spec));
+    },
+  );
+
+  app.get(
+    '/api/v1/svccharts/:chain/:address/chart.png',
+    { schema: chartSchema('PNG') },
+    async (request, reply) => {
+      const spec = await chartSpec(request.params, request.query);
+      if (!spec) return reply.code(200).send(empty());
+      return reply.header('content-type', 'image/png').send(await renderPng(spec));
     },
   );
 }
