@@ -62,6 +62,33 @@ describe('feed parsing', () => {
     });
   });
 
+  it('expands no entities: a billion-laughs feed stays small, an external entity is never read', () => {
+    const levels = Array.from({ length: 8 }, (_, n) => `<!ENTITY l${n + 1} "${`&l${n};`.repeat(10)}">`).join(
+      '',
+    );
+    const laughs = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY l0 "lol">${levels}]><rss version="2.0"><channel><title>t</title><item><title>&l8;</title><link>https://x.example/a</link></item></channel></rss>`;
+    const before = process.memoryUsage().rss;
+    const [entry] = parseFeedDocument(laughs).entries;
+    expect(entry?.title.length).toBeLessThan(100);
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+    const external = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><rss version="2.0"><channel><title>t</title><item><title>&x;</title></item></channel></rss>`;
+    let read = '';
+    try {
+      read = JSON.stringify(parseFeedDocument(external));
+    } catch (error) {
+      expect(error).toBeInstanceOf(FeedParseError);
+    }
+    expect(read).not.toContain('root:');
+  });
+
+  it('keeps markup in a headline as text and drops it from summaries', () => {
+    const feed = `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><item><title>&lt;script&gt;alert(1)&lt;/script&gt; PEPE</title><link>javascript:alert(1)</link><description>&lt;img src=x onerror=alert(1)&gt;Real text</description></item></channel></rss>`;
+    const [item] = newsItemsFrom(parseFeedDocument(feed), { feedUrl: 'https://f.example/rss', linker, now });
+    expect(item?.title).toBe('<script>alert(1)</script> PEPE');
+    expect(item?.summary).toBe('Real text');
+    expect(item?.url).toBeNull();
+  });
+
   it('refuses what is not a feed with its own error', () => {
     for (const body of ['<html><body>a page</body></html>', 'plain text', '{"not":"a feed"}', ''])
       expect(() => parseFeedDocument(body), body).toThrow(FeedParseError);
