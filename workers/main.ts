@@ -1,8 +1,9 @@
 // A worker process: `npm run worker -- scanner` runs the scanner pool alone; `all` runs every pool.
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
 import { parseEnv } from '../core/config/env.ts';
 import { isTaskQueue, type TaskQueue } from '../core/temporal/taskQueues.ts';
 import { WorkerEnv } from './config.ts';
+import { workerLogger } from './logger.ts';
 import { poolQueues } from './pools.ts';
 import { runWorkers } from './runWorkers.ts';
 
@@ -17,13 +18,15 @@ for (const arg of args.filter((value) => value !== 'all')) {
   queues.push(arg);
 }
 
+const { temporal } = workerLogger(env.LOG_LEVEL);
 Runtime.install({
-  logger: new DefaultLogger(env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN'),
+  logger: temporal,
   ...(env.WORKER_METRICS_ADDRESS
     ? { telemetryOptions: { metrics: { prometheus: { bindAddress: env.WORKER_METRICS_ADDRESS } } } }
     : {}),
 });
 
 const running = await runWorkers(env, queues);
+// The readiness line, written whatever LOG_LEVEL says: supervisors (npm start, the tests) wait for it.
 console.warn(`vigil worker: polling ${queues.join(', ')} on ${env.TEMPORAL_ADDRESS}`);
 await running.done;
