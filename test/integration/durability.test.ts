@@ -66,7 +66,7 @@ describe('durability', () => {
           headers: AUTHED,
           payload: { chain: 'devnet', address },
         });
-        expect(response.statusCode).toBe(202);
+        expect(response.statusCode, response.body).toBe(202);
         return response.json<{ job_id: string }>().job_id;
       }),
     );

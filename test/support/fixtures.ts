@@ -40,9 +40,12 @@ export function isolatedEnv(extra: Record<string, string> = {}): Record<string, 
     REDIS_URL: stack.redisUrl,
     REDIS_KEY_PREFIX: `test:${id}:`,
     LOG_LEVEL: 'warn',
-    // Tests make many calls from one address; the rate-limit tests set their own caps.
+    // Tests make many calls from one address and poll with one key (a job's status every few ms
+    // would pass the pro tier's 60 a minute); the rate-limit tests set their own caps.
     RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
     RATE_LIMIT_ANONYMOUS_PER_DAY: '1000000',
+    RATE_LIMIT_PRO_PER_MINUTE: '100000',
+    RATE_LIMIT_PRO_PER_DAY: '1000000',
     RATE_LIMIT_CLIENTS_PER_NETWORK: '10000',
     API_KEYS: `tests:pro:${TEST_API_KEY}`,
     ...extra,
