@@ -101,6 +101,21 @@ describe('the MCP free tier under races and batches', () => {
     expect(results.filter((result) => result.isError !== true)).toHaveLength(1);
   });
 
+  it('gives at most the day’s free calls to 20 concurrent plain-HTTP calls on /mcp/call', async () => {
+    const clientId = `race-http-${Date.now()}`;
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${url}/mcp/call/get_deployer_reputation`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-client-id': clientId },
+          body: JSON.stringify(args()),
+        }).then((response) => response.status),
+      ),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(2);
+    expect(statuses.every((status) => status < 500 || status === 503)).toBe(true);
+  });
+
   it('gives a JSON-RPC batch of tool calls no more than the free tier, and no 500', async () => {
     const clientId = `batch-${Date.now()}`;
     const response = await rpc(
