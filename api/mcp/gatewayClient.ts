@@ -47,14 +47,28 @@ export async function callThroughGateway(
   if (payment !== undefined)
     headers['payment-signature'] = Buffer.from(JSON.stringify(payment)).toString('base64');
 
+  // Arguments nested past what JSON.stringify can recurse through (a RangeError) are the caller's
+  // error, answered as one, not the host's 500.
+  let body: string;
+  try {
+    body = JSON.stringify(call.arguments ?? {});
+  } catch {
+    const text = JSON.stringify({ code: 'bad_request', detail: 'The tool arguments are nested too deeply.' });
+    return {
+      httpStatus: 400,
+      content: [{ type: 'text', text }],
+      structuredContent: JSON.parse(text),
+      isError: true,
+    };
+  }
   const response = await fetch(`${backendUrl}/api/v1/x402-tools/${encodeURIComponent(call.tool)}`, {
     method: 'POST',
     headers,
-    body: JSON.stringify(call.arguments ?? {}),
+    body,
     signal: call.signal,
   });
   const text = await response.text();
-  const body = parseObject(text);
+  const answer = parseObject(text);
   const receipt = decodeHeader(
     response.headers.get('payment-response') ?? response.headers.get('x-payment-response'),
   );
@@ -66,7 +80,7 @@ export async function callThroughGateway(
   return {
     httpStatus: response.status,
     content: [{ type: 'text', text }],
-    ...(body ? { structuredContent: body } : {}),
+    ...(answer ? { structuredContent: answer } : {}),
     ...(ok ? {} : { isError: true }),
     ...(meta ? { _meta: meta } : {}),
   };
