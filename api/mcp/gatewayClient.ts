@@ -53,11 +53,11 @@ export async function callThroughGateway(
   try {
     body = JSON.stringify(call.arguments ?? {});
   } catch {
-    const text = JSON.stringify({ code: 'bad_request', detail: 'The tool arguments are nested too deeply.' });
+    const problem = { code: 'bad_request', detail: 'The tool arguments are nested too deeply.' };
     return {
       httpStatus: 400,
-      content: [{ type: 'text', text }],
-      structuredContent: JSON.parse(text),
+      content: [{ type: 'text', text: JSON.stringify(problem) }],
+      structuredContent: problem,
       isError: true,
     };
   }
