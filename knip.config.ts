@@ -11,6 +11,7 @@ const config: KnipConfig = {
     'infra/stack/start.ts',
     'chaindata/labels/refresh.ts',
     'chaindata/labels/assembleEthLabels.ts',
+    'chaindata/labels/assembleLabelSets.ts',
     'infra/devnet/scenario.ts',
     'infra/devnet/detectorArtifact.ts',
     'bench/*.ts',

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import { type SnapshotRow, SNAPSHOT_FILE } from './snapshot.ts';
+import { SNAPSHOT_FILE, snapshotBody, type SnapshotRow } from './snapshot.ts';
 
 /** Explorer folder names the project has used, and the EVM chain each one labels. */
 const EXPLORER_CHAIN: Record<string, number> = {
@@ -178,11 +178,7 @@ if (!repo) {
 }
 const head = git(repo, ['rev-parse', 'HEAD']).trim();
 const rows = assemble(repo);
-const body = [
-  JSON.stringify({ source: 'eth-labels', commit: head, rows: rows.length }),
-  ...rows.map((row) => JSON.stringify(row)),
-];
 mkdirSync(path.dirname(SNAPSHOT_FILE), { recursive: true });
-writeFileSync(SNAPSHOT_FILE, gzipSync(`${body.join('\n')}\n`, { level: 9 }));
+writeFileSync(SNAPSHOT_FILE, gzipSync(snapshotBody('eth-labels', head, rows), { level: 9 }));
 const addresses = new Set(rows.map((row) => `${row[0]}|${row[1]}`)).size;
 console.log(`${rows.length} labels of ${addresses} addresses from eth-labels@${head.slice(0, 12)}`);

@@ -8,7 +8,7 @@ import { labelsFileName, loadLabelRows } from './sources.ts';
 export const LABEL_COLUMNS: readonly Column[] = [
   { name: 'address', type: ColumnType.varchar, doc: 'lowercase 0x address' },
   { name: 'chain', type: ColumnType.varchar, doc: 'chain slug the label is for (ethereum)' },
-  { name: 'chain_id', type: ColumnType.integer, doc: 'EVM chain id' },
+  { name: 'chain_id', type: ColumnType.bigint, doc: 'EVM chain id (some exceed 32 bits)' },
   {
     name: 'label',
     type: ColumnType.varchar,

@@ -1,4 +1,5 @@
-import { loadLabelRows, type LabelRow } from './sources.ts';
+import type { LabelRow } from './labelRow.ts';
+import { loadLabelRows } from './sources.ts';
 
 /** The label facts a check cites as evidence. */
 export interface LabelEvidence {
@@ -15,7 +16,7 @@ let byAddress: Map<string, LabelRow[]> | undefined;
 
 /**
  * The labels of one address on one EVM chain, from the installed label sources, held in memory
- * (about 112K rows, read once per process) for checks that need a label per call without the analytics
+ * (about 160K rows, read once per process) for checks that need a label per call without the analytics
  * engine: a scan's deployer funding, say.
  */
 export function labelsOnChain(chainId: number | undefined, address: string): LabelEvidence[] {

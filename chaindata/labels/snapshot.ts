@@ -4,14 +4,27 @@ import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 
 /**
- * The eth-labels snapshot committed with Vigil (MIT, see LICENSE.eth-labels): labels of EVM
- * addresses on Ethereum and ten other chains, assembled by assembleEthLabels.ts. One JSON header
- * line, then one `[address, chainId, label, name, kind]` array per line, gzipped.
+ * The label sets committed with Vigil, each under the licence kept beside this file: the
+ * eth-labels snapshot (assembled by assembleEthLabels.ts) and the public label sets and token
+ * lists assembled by assembleLabelSets.ts (see labelSets.ts). Each is one JSON header line, then
+ * one `[address, chainId, label, name, kind]` array per line, gzipped.
  */
-export const SNAPSHOT_FILE = fileURLToPath(new URL('./data/eth-labels.ndjson.gz', import.meta.url));
+export const SNAPSHOT_IDS = [
+  'eth-labels',
+  'etherscan-labels',
+  'forta-labelled-datasets',
+  'token-directory',
+  'via-tokenlists',
+  'ethereum-lists-tokens',
+] as const;
+export type SnapshotId = (typeof SNAPSHOT_IDS)[number];
+
+export const snapshotFile = (id: SnapshotId): string =>
+  fileURLToPath(new URL(`./data/${id}.ndjson.gz`, import.meta.url));
+export const SNAPSHOT_FILE = snapshotFile('eth-labels');
 
 const Header = z.object({
-  source: z.literal('eth-labels'),
+  source: z.enum(SNAPSHOT_IDS),
   commit: z.string().regex(/^[0-9a-f]{40}$/),
   rows: z.number(),
 });
@@ -25,23 +38,39 @@ const Row = z.tuple([
 export type SnapshotRow = z.infer<typeof Row>;
 
 export interface Snapshot {
-  /** The eth-labels commit the snapshot was assembled from. */
+  id: SnapshotId;
+  /** The source repository's commit the snapshot was assembled from. */
   commit: string;
   rows: SnapshotRow[];
 }
 
-let cached: Snapshot | undefined;
+const cached = new Map<SnapshotId, Snapshot>();
 
-/** The snapshot, read and validated once per process. */
-export function readSnapshot(): Snapshot {
-  if (cached) return cached;
-  const lines = gunzipSync(readFileSync(SNAPSHOT_FILE)).toString('utf8').split('\n').filter(Boolean);
+/** A snapshot, read and validated once per process. */
+export function readSnapshot(id: SnapshotId = 'eth-labels'): Snapshot {
+  const known = cached.get(id);
+  if (known) return known;
+  const lines = gunzipSync(readFileSync(snapshotFile(id)))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean);
   const header = Header.parse(JSON.parse(lines[0] ?? '{}'));
+  if (header.source !== id) throw new Error(`the ${id} snapshot's header names ${header.source}`);
   const rows = lines.slice(1).map((line) => Row.parse(JSON.parse(line)));
   if (rows.length !== header.rows)
-    throw new Error(`the labels snapshot holds ${rows.length} rows, its header says ${header.rows}`);
-  cached = { commit: header.commit, rows };
-  return cached;
+    throw new Error(`the ${id} snapshot holds ${rows.length} rows, its header says ${header.rows}`);
+  const snapshot = { id, commit: header.commit, rows };
+  cached.set(id, snapshot);
+  return snapshot;
+}
+
+/** Writes a snapshot in the shape readSnapshot reads (the assemblers' output). */
+export function snapshotBody(id: SnapshotId, commit: string, rows: readonly SnapshotRow[]): string {
+  const lines = [
+    JSON.stringify({ source: id, commit, rows: rows.length }),
+    ...rows.map((row) => JSON.stringify(row)),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -51,7 +80,7 @@ export function readSnapshot(): Snapshot {
  */
 const CATEGORY_RULES: readonly (readonly [category: string, pattern: RegExp])[] = [
   ['sanctioned', /ofac|sanction|lazarus/],
-  ['phish_hack', /phish|hack|exploit|scam|heist|drainer|fraud|ponzi|rug-?pull|fake/],
+  ['phish_hack', /phish|hack|exploit|scam|heist|drainer|fraud|ponzi|rug-?pull|fake|malicious/],
   ['mixer', /tornado|mixer|blender|sinbad|privacy/],
   ['blocked', /^blocked$|blacklist|blocklist/],
   [

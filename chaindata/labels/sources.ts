@@ -1,13 +1,17 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { chainByEvmId } from '../../core/chains/registry.ts';
-import { categoryOf, readSnapshot } from './snapshot.ts';
+import type { LabelRow } from './labelRow.ts';
+import { SAFE_PACKAGE, safeDeploymentRows } from './safeDeployments.ts';
+import { categoryOf, readSnapshot, SNAPSHOT_IDS } from './snapshot.ts';
 
 /**
  * Where Vigil's labels come from: registry packages pinned in package.json, so `npm install`
- * (infra/provision.sh) brings them, and the eth-labels snapshot committed beside this file
- * (snapshot.ts). Nothing is fetched at run time. Each licence is kept beside this file.
+ * (infra/provision.sh) brings them (evm-labels here, Safe's deployments in safeDeployments.ts),
+ * and the snapshots committed beside this file (snapshot.ts: eth-labels, and the label sets and
+ * token lists of labelSets.ts). Nothing is fetched at run time. Each licence is kept beside this file.
  * `category` normalises the source's own label for stats and evidence.
  */
 export const LABEL_SOURCES = [
@@ -29,16 +33,6 @@ export const LABEL_SOURCES = [
 ] as const;
 
 const Entry = z.object({ address: z.string(), nameTag: z.string().nullable().optional() });
-
-export interface LabelRow {
-  address: string;
-  chain: string;
-  chain_id: number;
-  label: string;
-  category: string;
-  name_tag: string | null;
-  source: string;
-}
 
 const require = createRequire(import.meta.url);
 
@@ -73,27 +67,38 @@ export function loadLabelRows(): LabelRow[] {
       }
     }
   }
-  // The snapshot comes second: a label the pinned package already gives is not counted twice.
-  const snapshot = readSnapshot();
-  const tag = `eth-labels@${snapshot.commit.slice(0, 12)}`;
-  for (const [address, chainId, label, name, kind] of snapshot.rows) {
-    const key = `${address}|${chainId}|${label}`;
-    if (rows.has(key)) continue;
-    rows.set(key, {
-      address,
-      chain: chainByEvmId(chainId)?.id ?? `eip155:${chainId}`,
-      chain_id: chainId,
-      label,
-      category: categoryOf(label, kind),
-      name_tag: name,
-      source: tag,
-    });
+  for (const row of safeDeploymentRows(sourceVersion(SAFE_PACKAGE)))
+    rows.set(`${row.address}|${row.chain_id}|${row.label}`, row);
+  // The snapshots come second: a label the pinned package already gives is not counted twice.
+  for (const id of SNAPSHOT_IDS) {
+    const snapshot = readSnapshot(id);
+    const tag = `${id}@${snapshot.commit.slice(0, 12)}`;
+    for (const [address, chainId, label, name, kind] of snapshot.rows) {
+      const key = `${address}|${chainId}|${label}`;
+      if (rows.has(key)) continue;
+      rows.set(key, {
+        address,
+        chain: chainByEvmId(chainId)?.id ?? `eip155:${chainId}`,
+        chain_id: chainId,
+        label,
+        category: categoryOf(label, kind),
+        name_tag: name,
+        source: tag,
+      });
+    }
   }
   return [...rows.values()];
 }
 
 /** A name for the labels file that changes whenever a source version does. */
 export function labelsFileName(): string {
-  const packages = LABEL_SOURCES.map((source) => `${source.id}-${sourceVersion(source.package)}`);
-  return `labels-${[...packages, `eth-labels-${readSnapshot().commit.slice(0, 12)}`].join('_')}.parquet`;
+  const packages = [
+    ...LABEL_SOURCES.map((source) => `${source.id}-${sourceVersion(source.package)}`),
+    `safe-deployments-${sourceVersion(SAFE_PACKAGE)}`,
+  ];
+  const snapshots = SNAPSHOT_IDS.map((id) => `${id}-${readSnapshot(id).commit}`);
+  const digest = createHash('sha256')
+    .update([...packages, ...snapshots].join('\n'))
+    .digest('hex');
+  return `labels-${digest.slice(0, 16)}.parquet`;
 }

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { labelsOnChain } from './labelIndex.ts';
+import { LABEL_SETS, type SourceTree } from './labelSets.ts';
+import { SAFE_PACKAGE, safeDeploymentRows } from './safeDeployments.ts';
+import { readSnapshot, SNAPSHOT_IDS } from './snapshot.ts';
+import { loadLabelRows, sourceVersion } from './sources.ts';
+
+const tree = (files: Record<string, string>): SourceTree => ({
+  list: (prefix) => Object.keys(files).filter((file) => file.startsWith(prefix)),
+  text: (file) => files[file],
+});
+const set = (id: string) => {
+  const found = LABEL_SETS.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no label set ${id}`);
+  return found;
+};
+const A = '0x' + 'ab'.repeat(20);
+const B = '0x' + 'cd'.repeat(20);
+
+describe('the label sets', () => {
+  it('reads token lists in both shapes, one row per address and chain, named by name and symbol', () => {
+    const rows = set('via-tokenlists').read(
+      tree({
+        'all_tokens/ethereum.json': JSON.stringify([
+          { address: A.toUpperCase().replace('0X', '0x'), chainId: 1, name: 'Alpha', symbol: 'ALP' },
+          { address: 'not an address', chainId: 1, name: 'Broken' },
+          { address: B, chainId: -3, name: 'Bad chain' },
+        ]),
+        'tokenlists/ethereum.json': JSON.stringify({
+          tokens: [
+            { address: A, chainId: 1, symbol: 'ALP' },
+            { address: B, chainId: 56 },
+          ],
+        }),
+        'README.md': 'not a list',
+      }),
+    );
+    expect(rows).toEqual([
+      [A, 1, 'token-list', 'Alpha (ALP)', 'token'],
+      [B, 56, 'token-list', null, 'token'],
+    ]);
+  });
+
+  it('maps Forta’s three tables to labels the categories know, creators included', () => {
+    const rows = set('forta-labelled-datasets').read(
+      tree({
+        'labels/1/phishing_scams.csv': `address,etherscan_tag,etherscan_labels,is_contract\n${A},Fake_Phishing1,phish-hack,False\n`,
+        'labels/1/etherscan_malicious_labels.csv': `banned_address,wallet_tag,data_source\n${B},Exploiter 2,etherscan-heist-list\n`,
+        'labels/10/malicious_smart_contracts.csv': `contract_address,contract_tag,contract_creator,contract_creator_tag,source,notes\n${A},Drainer,${B},Drainer Deployer,x,\n`,
+      }),
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        [A, 1, 'phish-hack', 'Fake_Phishing1', 'account'],
+        [B, 1, 'heist', 'Exploiter 2', 'account'],
+        [A, 10, 'malicious-contract', 'Drainer', 'account'],
+        [B, 10, 'malicious-contract-deployer', 'Drainer Deployer', 'account'],
+      ]),
+    );
+    expect(rows).toHaveLength(4);
+  });
+
+  it('reads etherscan-labels’ explorer maps with each explorer’s chain, a row per label', () => {
+    const rows = set('etherscan-labels').read(
+      tree({
+        'data/bscscan/combined/combinedAllLabels.json': JSON.stringify({
+          [A]: { name: 'Binance 7', labels: ['binance', 'exchange'] },
+        }),
+      }),
+    );
+    expect(rows).toEqual([
+      [A, 56, 'binance', 'Binance 7', 'account'],
+      [A, 56, 'exchange', 'Binance 7', 'account'],
+    ]);
+  });
+});
+
+describe('the committed label snapshots', () => {
+  it.each(SNAPSHOT_IDS)(
+    '%s: its rows reach the label index, those no earlier source gives under its own name',
+    (id) => {
+      const { rows, commit } = readSnapshot(id);
+      expect(rows.length).toBeGreaterThan(1_000);
+      const middle = rows[Math.floor(rows.length / 2)];
+      if (!middle) throw new Error(`the ${id} snapshot is empty`);
+      const [address, chainId, label] = middle;
+      expect(labelsOnChain(chainId, address).map((row) => row.label)).toContain(label);
+      const tag = `${id}@${commit.slice(0, 12)}`;
+      expect(loadLabelRows().filter((row) => row.source === tag).length).toBeGreaterThan(1_000);
+    },
+  );
+
+  it('labels Safe’s singletons on every chain Safe’s registry names', () => {
+    const rows = safeDeploymentRows(sourceVersion(SAFE_PACKAGE));
+    const l2 = rows.filter((row) => row.name_tag === 'Safe: GnosisSafeL2 1.3.0');
+    // The canonical and the EIP-155 deployment are both on Ethereum; dozens of chains carry one.
+    expect(l2.filter((row) => row.chain_id === 1)).toHaveLength(2);
+    expect(new Set(l2.map((row) => row.chain_id)).size).toBeGreaterThan(50);
+    expect(labelsOnChain(1, '0x3e5c63644e683549055b9be8653de26e0b4cd36e')).toContainEqual(
+      expect.objectContaining({ label: 'safe', category: 'smart_wallet' }),
+    );
+  });
+});
