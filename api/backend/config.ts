@@ -36,6 +36,8 @@ export const BackendEnv = StoresEnv.extend({
     .pipe(z.array(z.url({ protocol: /^https?$/ }))),
   /** How often the news schedule reads the feeds. */
   NEWS_POLL_MINUTES: IntEnv(1, 1_440).default(15),
+  /** The embedded stack's supervision file (`npm start` sets it): /health then lists its children. */
+  STACK_SUPERVISION_FILE: z.string().optional(),
 })
   .extend(PaymentsEnvShape)
   .extend(ChaindataEnvShape)

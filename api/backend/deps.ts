@@ -80,6 +80,8 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans' | 
   mcpPublicUrl: string;
   /** The scraper service, probed by status_check. */
   scraperUrl: string;
+  /** The embedded stack's supervision file, when `npm start` runs this process. */
+  supervisionFile?: string | undefined;
   /** Allowlist, LP lockers and log-scan bounds (the deployer-reputation tool reads with them). */
   scanConfig: ScanConfig;
   deployerCache: DeployerCache;
@@ -177,6 +179,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     },
     mcpPublicUrl: env.MCP_PUBLIC_URL.replace(/\/+$/, ''),
     scraperUrl: env.SCRAPER_URL.replace(/\/+$/, ''),
+    supervisionFile: env.STACK_SUPERVISION_FILE,
     scanConfig,
     deployerCache: new DeployerCache(scanConfig.limits.SCAN_DEPLOYER_CACHE_SECONDS),
     chaindata: lazyAnalytics(chaindataSettings(env)),

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Scenario } from '../devnet/scenario.ts';
 import { writeSecretFileSync } from './secretFiles.ts';
+import type { ChildStatus } from './supervisor.ts';
 
 export interface StackFileContents {
   urls: Record<string, string | null>;
   scenario: Scenario;
   solanaMints: Record<string, string>;
   apiKey: string;
-  processes: { name: string; pid: number | null }[];
+  processes: ChildStatus[];
 }
 
 /** `.data/stack.json`: what a user or a test needs to talk to the stack. It carries the API key: owner-only. */

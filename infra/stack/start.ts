@@ -13,7 +13,8 @@ import { runDemo } from './demo.ts';
 import { ingestKnowledge } from './knowledge.ts';
 import { type ManagedProcess, portOpen, REPO_ROOT, spawnService } from './processes.ts';
 import { makePrivateDir, writeSecretFileSync } from './secretFiles.ts';
-import { localApiKey, writeStackFile } from './stackFiles.ts';
+import { localApiKey, writeStackFile, type StackFileContents } from './stackFiles.ts';
+import { Supervisor } from './supervisor.ts';
 import { startMongo, startRedis, startTemporal } from './services.ts';
 import { Client, Connection } from '@temporalio/client';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
@@ -35,10 +36,15 @@ const say = (line: string) => {
 /** Everything started, in start order; stopped in reverse. */
 const running: { name: string; stop: () => Promise<void>; pid?: number | undefined }[] = [];
 let stopping: Promise<void> | undefined;
+/** What stack.json says, once the stack is up; rewritten as children exit and come back. */
+let stackState: { contents: Omit<StackFileContents, 'processes'>; state: string } | undefined;
+const supervisionFile = path.join(dataDir, 'supervision.json');
+const supervisor = new Supervisor({ say, onChange: writeStateFiles });
 
 /** Stops every child in reverse start order, once, however many times it is asked to. */
 function stopAll(exitCode: number): Promise<void> {
   stopping ??= (async () => {
+    supervisor.beginStop();
     say('stopping...');
     for (const entry of [...running].reverse()) {
       await entry
@@ -62,14 +68,37 @@ setInterval(() => {
   if (process.ppid !== parentPid) void stopAll(0);
 }, 1_000).unref();
 
-function track(name: string, managed: ManagedProcess): void {
-  running.push({ name, pid: managed.child.pid, stop: () => managed.stop() });
-  void managed.exited.then((code) => {
-    if (stopping === undefined) {
-      say(`${name} exited unexpectedly (${code}); see ${path.join(logDir, `${name}.log`)}`);
-      void stopAll(1);
-    }
+/** Starts a child under the supervisor: restarted with backoff when it exits unexpectedly. */
+async function supervise(name: string, start: () => Promise<ManagedProcess>): Promise<ManagedProcess> {
+  const managed = await supervisor.add(name, start);
+  running.push({ name, stop: () => supervisor.stop(name) });
+  return managed;
+}
+
+/** An infrastructure service (Temporal, Redis, FerretDB) under the supervisor, on the same port and data. */
+async function superviseService<T extends { process: ManagedProcess }>(
+  name: string,
+  start: () => Promise<T>,
+): Promise<T> {
+  let first: T | undefined;
+  await supervise(name, async () => {
+    const service = await start();
+    first ??= service;
+    return service.process;
   });
+  if (!first) throw new Error(`${name} did not start`);
+  return first;
+}
+
+/** stack.json (with the API key: owner-only) and supervision.json (children only), both rewritten on change. */
+function writeStateFiles(): void {
+  const processes = processList();
+  writeSecretFileSync(
+    supervisionFile,
+    `${JSON.stringify({ updated_at: new Date().toISOString(), launcher_pid: process.pid, processes }, null, 2)}\n`,
+  );
+  if (stackState)
+    writeStackFile(path.join(dataDir, 'stack.json'), { ...stackState.contents, processes }, stackState.state);
 }
 
 async function assertFree(port: number, what: string, variable: string): Promise<void> {
@@ -102,26 +131,32 @@ async function main(): Promise<void> {
   say(`starting the embedded stack (data in ${dataDir})`);
   const [temporal, redis, mongo, anvil] = await Promise.all([
     local.temporal
-      ? startTemporal({
-          port: env.VIGIL_TEMPORAL_PORT,
-          uiPort: env.VIGIL_TEMPORAL_UI_PORT,
-          dbFile: path.join(dataDir, 'temporal', 'temporal.db'),
-          logFile: path.join(logDir, 'temporal.log'),
-        }).then((service) => (track('temporal', service.process), service))
+      ? superviseService('temporal', () =>
+          startTemporal({
+            port: env.VIGIL_TEMPORAL_PORT,
+            uiPort: env.VIGIL_TEMPORAL_UI_PORT,
+            dbFile: path.join(dataDir, 'temporal', 'temporal.db'),
+            logFile: path.join(logDir, 'temporal.log'),
+          }),
+        )
       : undefined,
     local.redis
-      ? startRedis({
-          port: env.VIGIL_REDIS_PORT,
-          dir: path.join(dataDir, 'redis'),
-          logFile: path.join(logDir, 'redis.log'),
-        }).then((service) => (track('redis', service.process), service))
+      ? superviseService('redis', () =>
+          startRedis({
+            port: env.VIGIL_REDIS_PORT,
+            dir: path.join(dataDir, 'redis'),
+            logFile: path.join(logDir, 'redis.log'),
+          }),
+        )
       : undefined,
     local.mongo
-      ? startMongo({
-          port: env.VIGIL_MONGO_PORT,
-          dir: path.join(dataDir, 'mongo'),
-          logFile: path.join(logDir, 'mongo.log'),
-        }).then((service) => (track('mongo', service.process), service))
+      ? superviseService('mongo', () =>
+          startMongo({
+            port: env.VIGIL_MONGO_PORT,
+            dir: path.join(dataDir, 'mongo'),
+            logFile: path.join(logDir, 'mongo.log'),
+          }),
+        )
       : undefined,
     local.anvil
       ? startAnvil({
@@ -129,7 +164,15 @@ async function main(): Promise<void> {
           statePath: path.join(dataDir, 'devnet', 'anvil-state.json'),
           genesisTimestamp: scenarioGenesisTimestamp(),
         }).then((node) => {
+          // Not restarted: a devnet killed mid-run loses what it mined since its last state dump,
+          // and a chain that rewinds under the indexer and the stores is worse than a stopped stack.
           running.push({ name: 'anvil', pid: node.process.pid, stop: () => node.stop() });
+          node.process.once('exit', (code, signal) => {
+            if (stopping === undefined) {
+              say(`anvil exited unexpectedly (${code ?? signal}); the devnet is not restarted, stopping`);
+              void stopAll(1);
+            }
+          });
           return node;
         })
       : undefined,
@@ -187,6 +230,8 @@ async function main(): Promise<void> {
     PORT: String(env.PORT),
     HOST: '127.0.0.1',
     VIGIL_DATA_DIR: dataDir,
+    // The backend's /health lists the stack's children from it.
+    STACK_SUPERVISION_FILE: supervisionFile,
     FACILITATOR_URL: `http://127.0.0.1:${env.VIGIL_FACILITATOR_PORT}`,
     SCRAPER_URL: `http://127.0.0.1:${env.VIGIL_SCRAPER_PORT}`,
     RETRIEVAL_URL: `http://127.0.0.1:${env.VIGIL_RETRIEVAL_PORT}`,
@@ -200,36 +245,37 @@ async function main(): Promise<void> {
       ? { X402_SVM_ASSET: solana.payments.mint, X402_SVM_PAY_TO: solana.payments.payTo.address }
       : {}),
   };
-  const facilitator = await spawnService({
-    name: 'facilitator',
-    command: process.execPath,
-    args: [path.join(REPO_ROOT, 'api', 'facilitator', 'server.ts')],
-    env: {
-      ...childEnv,
-      PORT: String(env.VIGIL_FACILITATOR_PORT),
-      FACILITATOR_CHAIN: 'devnet',
-      FACILITATOR_PRIVATE_KEY: payments.facilitatorKey,
-      FACILITATOR_ASSETS: payments.token.address,
-      FACILITATOR_PAY_TO: payments.payTo,
-      FACILITATOR_CALLERS: Object.entries(callerTokens)
-        .map(([name, token]) => `${name}:${token}`)
-        .join(','),
-      // The local Solana devnet poses as Solana devnet's id (FACILITATOR_SVM_NETWORK's default).
-      ...(solana
-        ? {
-            FACILITATOR_SVM_RPC_URL: solana.url,
-            FACILITATOR_SVM_PRIVATE_KEY: solana.payments.feePayer.secretKey,
-            FACILITATOR_SVM_ASSETS: solana.payments.mint,
-            FACILITATOR_SVM_PAY_TO: solana.payments.payTo.address,
-          }
-        : {}),
-      // anvil mines each transaction at once: poll for receipts often.
-      FACILITATOR_RECEIPT_POLL_MS: '5',
-    },
-    logFile: path.join(logDir, 'facilitator.log'),
-    ready: async () => (await fetch(`${urls.facilitator}/healthz`)).ok,
-  });
-  track('facilitator', facilitator);
+  await supervise('facilitator', () =>
+    spawnService({
+      name: 'facilitator',
+      command: process.execPath,
+      args: [path.join(REPO_ROOT, 'api', 'facilitator', 'server.ts')],
+      env: {
+        ...childEnv,
+        PORT: String(env.VIGIL_FACILITATOR_PORT),
+        FACILITATOR_CHAIN: 'devnet',
+        FACILITATOR_PRIVATE_KEY: payments.facilitatorKey,
+        FACILITATOR_ASSETS: payments.token.address,
+        FACILITATOR_PAY_TO: payments.payTo,
+        FACILITATOR_CALLERS: Object.entries(callerTokens)
+          .map(([name, token]) => `${name}:${token}`)
+          .join(','),
+        // The local Solana devnet poses as Solana devnet's id (FACILITATOR_SVM_NETWORK's default).
+        ...(solana
+          ? {
+              FACILITATOR_SVM_RPC_URL: solana.url,
+              FACILITATOR_SVM_PRIVATE_KEY: solana.payments.feePayer.secretKey,
+              FACILITATOR_SVM_ASSETS: solana.payments.mint,
+              FACILITATOR_SVM_PAY_TO: solana.payments.payTo.address,
+            }
+          : {}),
+        // anvil mines each transaction at once: poll for receipts often.
+        FACILITATOR_RECEIPT_POLL_MS: '5',
+      },
+      logFile: path.join(logDir, 'facilitator.log'),
+      ready: async () => (await fetch(`${urls.facilitator}/healthz`)).ok,
+    }),
+  );
   const node = process.execPath;
   // The local news desk is the one private address the scraper may reach (the service checks a
   // URL, the scraper pool's tiers fetch it), on loopback and the desk's port besides 80 and 443.
@@ -239,81 +285,90 @@ async function main(): Promise<void> {
         SCRAPER_ALLOWED_PORTS: process.env.SCRAPER_ALLOWED_PORTS ?? `80,443,${env.VIGIL_NEWS_PORT}`,
       }
     : {};
-  const [backend, scraper, retrieval, mcp, workers] = await Promise.all([
-    spawnService({
-      name: 'backend',
-      command: node,
-      args: [path.join(REPO_ROOT, 'api', 'backend', 'server.ts')],
-      env: {
-        ...childEnv,
-        FACILITATOR_AUTH_TOKEN: callerTokens.backend,
-        ...(newsSite
-          ? { NEWS_FEEDS: newsSite.feeds.join(','), NEWS_POLL_MINUTES: process.env.NEWS_POLL_MINUTES ?? '5' }
-          : {}),
-      },
-      logFile: path.join(logDir, 'backend.log'),
-      ready: async () => (await fetch(`${urls.api}/ready`)).ok,
-    }),
-    spawnService({
-      name: 'scraper',
-      command: node,
-      args: [path.join(REPO_ROOT, 'api', 'scraper', 'server.ts')],
-      env: {
-        ...childEnv,
-        PORT: String(env.VIGIL_SCRAPER_PORT),
-        ...scraperEgress,
-      },
-      logFile: path.join(logDir, 'scraper.log'),
-      ready: async () => (await fetch(`${urls.scraper}/healthz`)).ok,
-    }),
-    spawnService({
-      name: 'retrieval',
-      command: node,
-      args: [path.join(REPO_ROOT, 'api', 'retrieval', 'server.ts')],
-      env: { ...childEnv, PORT: String(env.VIGIL_RETRIEVAL_PORT) },
-      logFile: path.join(logDir, 'retrieval.log'),
-      readyTimeoutMs: 120_000,
-      ready: async () => (await fetch(`${urls.retrieval}/healthz`)).ok,
-    }),
-    spawnService({
-      name: 'mcp',
-      command: node,
-      args: [path.join(REPO_ROOT, 'api', 'mcp', 'server.ts')],
-      env: { ...childEnv, PORT: String(env.VIGIL_MCP_PORT) },
-      logFile: path.join(logDir, 'mcp.log'),
-      readyTimeoutMs: 120_000,
-      // Ready once it answers and reaches the backend.
-      ready: async () => (await fetch(`http://127.0.0.1:${env.VIGIL_MCP_PORT}/healthz`)).ok,
-    }),
-    spawnService({
-      name: 'workers',
-      command: node,
-      args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'all'],
-      // The payee's key: the payments pool signs refunds of charged empty results with it.
-      env: {
-        ...childEnv,
-        X402_PAYEE_PRIVATE_KEY: payments.payToKey,
-        // The scraper pool's tiers make the fetches: the same egress as the service's.
-        ...scraperEgress,
-        FACILITATOR_AUTH_TOKEN: callerTokens.payments,
-      },
-      logFile: path.join(logDir, 'workers.log'),
-      readyTimeoutMs: 120_000,
-      ready: (output) => Promise.resolve(output.includes('vigil worker: polling')),
-    }),
+  await Promise.all([
+    supervise('backend', () =>
+      spawnService({
+        name: 'backend',
+        command: node,
+        args: [path.join(REPO_ROOT, 'api', 'backend', 'server.ts')],
+        env: {
+          ...childEnv,
+          FACILITATOR_AUTH_TOKEN: callerTokens.backend,
+          ...(newsSite
+            ? {
+                NEWS_FEEDS: newsSite.feeds.join(','),
+                NEWS_POLL_MINUTES: process.env.NEWS_POLL_MINUTES ?? '5',
+              }
+            : {}),
+        },
+        logFile: path.join(logDir, 'backend.log'),
+        ready: async () => (await fetch(`${urls.api}/ready`)).ok,
+      }),
+    ),
+    supervise('scraper', () =>
+      spawnService({
+        name: 'scraper',
+        command: node,
+        args: [path.join(REPO_ROOT, 'api', 'scraper', 'server.ts')],
+        env: {
+          ...childEnv,
+          PORT: String(env.VIGIL_SCRAPER_PORT),
+          ...scraperEgress,
+        },
+        logFile: path.join(logDir, 'scraper.log'),
+        ready: async () => (await fetch(`${urls.scraper}/healthz`)).ok,
+      }),
+    ),
+    supervise('retrieval', () =>
+      spawnService({
+        name: 'retrieval',
+        command: node,
+        args: [path.join(REPO_ROOT, 'api', 'retrieval', 'server.ts')],
+        env: { ...childEnv, PORT: String(env.VIGIL_RETRIEVAL_PORT) },
+        logFile: path.join(logDir, 'retrieval.log'),
+        readyTimeoutMs: 120_000,
+        ready: async () => (await fetch(`${urls.retrieval}/healthz`)).ok,
+      }),
+    ),
+    supervise('mcp', () =>
+      spawnService({
+        name: 'mcp',
+        command: node,
+        args: [path.join(REPO_ROOT, 'api', 'mcp', 'server.ts')],
+        env: { ...childEnv, PORT: String(env.VIGIL_MCP_PORT) },
+        logFile: path.join(logDir, 'mcp.log'),
+        readyTimeoutMs: 120_000,
+        // Ready once it answers and reaches the backend.
+        ready: async () => (await fetch(`http://127.0.0.1:${env.VIGIL_MCP_PORT}/healthz`)).ok,
+      }),
+    ),
+    supervise('workers', () =>
+      spawnService({
+        name: 'workers',
+        command: node,
+        args: [path.join(REPO_ROOT, 'workers', 'main.ts'), 'all'],
+        // The payee's key: the payments pool signs refunds of charged empty results with it.
+        env: {
+          ...childEnv,
+          X402_PAYEE_PRIVATE_KEY: payments.payToKey,
+          // The scraper pool's tiers make the fetches: the same egress as the service's.
+          ...scraperEgress,
+          FACILITATOR_AUTH_TOKEN: callerTokens.payments,
+        },
+        logFile: path.join(logDir, 'workers.log'),
+        readyTimeoutMs: 120_000,
+        ready: (output) => Promise.resolve(output.includes('vigil worker: polling')),
+      }),
+    ),
   ]);
-  track('backend', backend);
-  track('scraper', scraper);
-  track('retrieval', retrieval);
-  track('mcp', mcp);
-  track('workers', workers);
   const following = await followChains(urls.temporal);
 
   const stackFile = path.join(dataDir, 'stack.json');
   const solanaMints = solana
     ? Object.fromEntries(Object.entries(solana.mints).map(([key, mint]) => [key, mint.address]))
     : {};
-  writeStackFile(stackFile, { urls, scenario, solanaMints, apiKey, processes: processList() });
+  stackState = { contents: { urls, scenario, solanaMints, apiKey }, state: 'ready' };
+  writeStateFiles();
   say('ready');
   for (const [name, url] of Object.entries(urls)) if (url) say(`  ${name.padEnd(12)} ${url}`);
   say(`  ${'api_key'.padEnd(12)} ${apiKey}  (Pro tier rate limits; send as X-API-Key)`);
@@ -343,7 +398,8 @@ async function main(): Promise<void> {
   // After the scans, so embedding the docs does not slow them down on a small machine.
   if (env.VIGIL_KNOWLEDGE) await ingestKnowledge({ retrieval: urls.retrieval, say });
   say('running; Ctrl-C stops everything');
-  writeStackFile(stackFile, { urls, scenario, solanaMints, apiKey, processes: processList() }, 'running');
+  stackState = { contents: { urls, scenario, solanaMints, apiKey }, state: 'running' };
+  writeStateFiles();
 }
 
 const indexerEnv = parseEnv(IndexerEnv);
@@ -368,8 +424,20 @@ async function followChains(temporalAddress: string): Promise<string[]> {
   }
 }
 
-function processList() {
-  return running.map((entry) => ({ name: entry.name, pid: entry.pid ?? null }));
+/** Every child: the supervised ones with their state and restarts, the others (in-process or the devnet) as started. */
+function processList(): StackFileContents['processes'] {
+  const supervised = new Map(supervisor.status().map((status) => [status.name, status]));
+  return running.map(
+    (entry) =>
+      supervised.get(entry.name) ?? {
+        name: entry.name,
+        pid: entry.pid ?? null,
+        state: 'running',
+        restarts: 0,
+        last_exit: null,
+        last_exit_at: null,
+      },
+  );
 }
 
 main().catch((error: unknown) => {

@@ -26,7 +26,7 @@ interface StackFile {
   tokens: Record<string, { address: string }>;
   solana_mints: Record<string, string>;
   api_key: string;
-  processes: { name: string; pid: number | null }[];
+  processes: { name: string; pid: number | null; state: string; restarts: number }[];
 }
 
 interface Job {
@@ -319,6 +319,7 @@ describe('the embedded stack (npm start)', () => {
     // Second start: same devnet contracts, and the first run's jobs still answer (Temporal,
     // MongoDB and the chain all kept their state).
     const again = await startStack(dataDir, ports);
+    const restartedPids: number[] = [];
     try {
       const second = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
       expect(second.tokens).toEqual(info.tokens);
@@ -328,10 +329,73 @@ describe('the embedded stack (npm start)', () => {
       );
       expect(old.status).toBe(200);
       expect(((await old.json()) as Job).result?.tier).toBe('critical');
+
+      // Supervision: scans in flight, then the workers and the backend SIGKILLed. The launcher
+      // restarts both with backoff, /health names them, and every job completes.
+      const pidOf = (name: string) => second.processes.find((entry) => entry.name === name)?.pid ?? 0;
+      const [workersPid, backendPid] = [pidOf('workers'), pidOf('backend')];
+      expect(workersPid * backendPid).toBeGreaterThan(0);
+      const headers = { 'content-type': 'application/json', 'x-api-key': second.api_key };
+      const jobIds = await Promise.all(
+        Object.values(second.tokens)
+          .slice(0, 6)
+          .map(async (token) => {
+            const response = await fetch(`${second.urls.api}/api/v2/scanner/scans`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ chain: 'devnet', address: token.address, fresh: true }),
+            });
+            expect(response.status, await response.clone().text()).toBe(202);
+            return ((await response.json()) as Job).job_id;
+          }),
+      );
+      process.kill(workersPid, 'SIGKILL');
+      process.kill(backendPid, 'SIGKILL');
+      const restarted = await until(
+        async () => {
+          const state = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
+          const children = state.processes.filter((entry) => ['workers', 'backend'].includes(entry.name));
+          return children.every((entry) => entry.state === 'running' && entry.restarts === 1)
+            ? children
+            : undefined;
+        },
+        { timeoutMs: 120_000, intervalMs: 250 },
+      );
+      expect(restarted.map((entry) => entry.pid)).not.toContain(workersPid);
+      expect(restarted.map((entry) => entry.pid)).not.toContain(backendPid);
+      const health = (await (await fetch(`${second.urls.api}/health`)).json()) as {
+        processes?: { name: string; state: string; restarts: number; last_exit: string | null }[];
+      };
+      expect(health.processes).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'workers', state: 'running', restarts: 1, last_exit: 'SIGKILL' }),
+          expect.objectContaining({ name: 'backend', state: 'running', restarts: 1, last_exit: 'SIGKILL' }),
+        ]),
+      );
+      const finished = await until(
+        async () => {
+          const jobs = await Promise.all(
+            jobIds.map(
+              async (jobId) =>
+                (await (
+                  await fetch(`${second.urls.api}/api/v2/scanner/scans/${encodeURIComponent(jobId)}`, {
+                    headers,
+                  })
+                ).json()) as Job,
+            ),
+          );
+          return jobs.every((job) => job.status === 'completed') ? jobs : undefined;
+        },
+        { timeoutMs: 120_000, intervalMs: 500 },
+      );
+      expect(finished.every((job) => job.result !== null)).toBe(true);
+      restartedPids.push(...restarted.map((entry) => entry.pid).filter((pid): pid is number => pid !== null));
     } finally {
       await again.stop(60_000);
     }
-    // The whole stack starting twice, the demo, the scans, an ingest and the index catching up:
-    // minutes on a busy two-core machine, beyond the default per-test limit.
-  }, 240_000);
+    // The restarted children stop with the stack like the others.
+    expect(restartedPids.filter(alive)).toEqual([]);
+    // The whole stack starting twice, the demo, the scans, an ingest, the index catching up and two
+    // children restarted: minutes on a busy two-core machine, beyond the default per-test limit.
+  }, 420_000);
 });

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
@@ -8,6 +9,28 @@ const Live = z.object({ status: z.literal('alive'), uptime_s: z.number() }).meta
 const Ready = z
   .object({ status: z.enum(['ready', 'not_ready']), checks: z.array(ProbeResult) })
   .meta({ id: 'ReadinessResponse' });
+const StackProcess = z
+  .object({
+    name: z.string(),
+    pid: z.number().nullable(),
+    state: z.enum(['running', 'restarting', 'gave_up', 'stopped']),
+    restarts: z.number().int(),
+    last_exit: z.string().nullable(),
+    last_exit_at: z.string().nullable(),
+  })
+  .meta({ id: 'StackProcess' });
+const Supervision = z.object({ processes: z.array(StackProcess) });
+
+/** The embedded stack's children as its launcher last wrote them; undefined when unreadable. */
+async function stackProcesses(file: string | undefined): Promise<z.infer<typeof StackProcess>[] | undefined> {
+  if (!file) return undefined;
+  try {
+    return Supervision.parse(JSON.parse(await readFile(file, 'utf8'))).processes;
+  } catch {
+    return undefined;
+  }
+}
+
 const Health = z
   .object({
     status: z.enum(['ok', 'degraded', 'down']),
@@ -17,6 +40,12 @@ const Health = z
     stores: z.array(ProbeResult),
     degraded: z.array(z.string()).describe('Names of stores or providers that are down'),
     config: z.object({ valid: z.boolean(), warnings: z.array(z.string()) }),
+    processes: z
+      .array(StackProcess)
+      .optional()
+      .describe(
+        'Under `npm start` only: every child of the embedded stack, restarted with backoff when it exits (state, restarts, last exit)',
+      ),
   })
   .meta({ id: 'HealthResponse' });
 
@@ -64,25 +93,33 @@ export function healthRoutes(app: VigilApp, deps: BackendDeps): void {
       },
     },
     async (_request, reply) => {
+      const reading = stackProcesses(deps.supervisionFile);
       const stores = await Promise.all([
         probeRedis(deps),
         probeMongo(deps),
         probeTemporal(deps),
         ...probeRpcs(deps),
       ]);
+      const processes = await reading;
       const down = stores.filter((store) => store.status === 'down');
-      const status = down.some((store) => store.critical) ? 'down' : down.length > 0 ? 'degraded' : 'ok';
+      const notRunning = (processes ?? []).filter((child) => child.state !== 'running');
+      const status: z.infer<typeof Health>['status'] = down.some((store) => store.critical)
+        ? 'down'
+        : down.length + notRunning.length > 0
+          ? 'degraded'
+          : 'ok';
       const body = {
         status,
         service: deps.version.service,
         version: deps.version.version,
         checked_at: new Date().toISOString(),
         stores,
-        degraded: down.map((store) => store.name),
+        degraded: [...down.map((store) => store.name), ...notRunning.map((child) => `process:${child.name}`)],
         config: { valid: true, warnings: deps.configWarnings },
-      } as const;
+        ...(processes ? { processes } : {}),
+      };
       // A report, always 200: /ready is the gate load balancers use.
-      if (down.length > 0) reply.header('x-degraded-stores', body.degraded.join(','));
+      if (body.degraded.length > 0) reply.header('x-degraded-stores', body.degraded.join(','));
       return body;
     },
   );
