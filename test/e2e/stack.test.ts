@@ -48,7 +48,7 @@ function alive(pid: number): boolean {
 async function startStack(
   dataDir: string,
   ports: Record<string, number>,
-  options: { demo?: boolean; onReady?: (output: string) => void } = {},
+  options: { demo?: boolean; onReady?: (output: string) => void; env?: Record<string, string> } = {},
 ): Promise<ManagedProcess> {
   // Every store local: whatever the outer environment points at is not used here.
   const inherited = { ...process.env };
@@ -85,6 +85,7 @@ async function startStack(
       VIGIL_SOLANA_PORT: String(ports.solana),
       ...(ports.mcp ? { VIGIL_MCP_PORT: String(ports.mcp) } : {}),
       ...(ports.news ? { VIGIL_NEWS_PORT: String(ports.news) } : {}),
+      ...options.env,
     },
     readyTimeoutMs: 180_000,
     ready: (output) => {
@@ -318,7 +319,8 @@ describe('the embedded stack (npm start)', () => {
 
     // Second start: same devnet contracts, and the first run's jobs still answer (Temporal,
     // MongoDB and the chain all kept their state).
-    const again = await startStack(dataDir, ports);
+    // The first run's demo spent this minute's Pro-tier calls of the stack's key.
+    const again = await startStack(dataDir, ports, { env: { RATE_LIMIT_PRO_PER_MINUTE: '1000' } });
     const restartedPids: number[] = [];
     try {
       const second = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
@@ -330,26 +332,29 @@ describe('the embedded stack (npm start)', () => {
       expect(old.status).toBe(200);
       expect(((await old.json()) as Job).result?.tier).toBe('critical');
 
-      // Supervision: scans in flight, then the workers and the backend SIGKILLed. The launcher
-      // restarts both with backoff, /health names them, and every job completes.
+      // Supervision: the workers SIGKILLed, scans submitted while they are down, then the backend
+      // SIGKILLed. The launcher restarts both with backoff, /health names them, and every job
+      // submitted around the kills completes.
       const pidOf = (name: string) => second.processes.find((entry) => entry.name === name)?.pid ?? 0;
       const [workersPid, backendPid] = [pidOf('workers'), pidOf('backend')];
       expect(workersPid * backendPid).toBeGreaterThan(0);
       const headers = { 'content-type': 'application/json', 'x-api-key': second.api_key };
-      const jobIds = await Promise.all(
+      process.kill(workersPid, 'SIGKILL');
+      const submitted = await Promise.all(
         Object.values(second.tokens)
           .slice(0, 6)
           .map(async (token) => {
             const response = await fetch(`${second.urls.api}/api/v2/scanner/scans`, {
               method: 'POST',
               headers,
-              body: JSON.stringify({ chain: 'devnet', address: token.address, fresh: true }),
+              body: JSON.stringify({ chain: 'devnet', address: token.address, fresh: true, wait_ms: 0 }),
             });
-            expect(response.status, await response.clone().text()).toBe(202);
-            return ((await response.json()) as Job).job_id;
+            return { status: response.status, jobId: ((await response.json()) as Job).job_id };
           }),
       );
-      process.kill(workersPid, 'SIGKILL');
+      // No worker to run them: the scans are still pending when answered (202), not refused.
+      expect(submitted.map((answer) => answer.status)).toEqual(submitted.map(() => 202));
+      const jobIds = submitted.map((answer) => answer.jobId);
       process.kill(backendPid, 'SIGKILL');
       const restarted = await until(
         async () => {
