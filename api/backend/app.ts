@@ -45,6 +45,7 @@ export interface BackendOptions {
 /** The backend service ({base_url}); server.ts only listens. */
 export async function buildBackendApp(deps: BackendDeps, options: BackendOptions): Promise<VigilApp> {
   const app = await createService({
+    service: 'backend',
     publicUrl: options.publicUrl,
     logger: options.logger,
     trustProxy: deps.access.trustProxy,
@@ -66,7 +67,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
       request.url.startsWith('/api/v1/x402-tools/') ||
       request.url.startsWith('/api/v1/x402-databus/') ||
       request.url.startsWith('/api/v1/x402/pay/'),
-    exempt: ['/live', '/ready', '/health'],
+    exempt: ['/live', '/ready', '/health', '/metrics'],
   });
   metaRoutes(app, deps);
   healthRoutes(app, deps);

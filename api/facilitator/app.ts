@@ -64,7 +64,11 @@ export async function buildFacilitatorApp(
   engine: FacilitatorEngine,
   options: FacilitatorOptions,
 ): Promise<VigilApp> {
-  const app = await createService({ publicUrl: options.publicUrl, logger: options.logger });
+  const app = await createService({
+    service: 'facilitator',
+    publicUrl: options.publicUrl,
+    logger: options.logger,
+  });
   await registerOpenApi(app, {
     title: 'Vigil x402 facilitator',
     description:

@@ -41,6 +41,7 @@ const jsonRpcError = (code: number, message: string) => ({
 /** The MCP host ({mcp_url}): `POST /mcp` (Streamable HTTP, stateless); server.ts only listens. */
 export async function buildMcpApp(options: McpAppOptions): Promise<VigilApp> {
   const app = await createService({
+    service: 'mcp',
     publicUrl: options.publicUrl,
     logger: options.logger,
     bodyLimit: 1024 * 1024,

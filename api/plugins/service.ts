@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type LoggerOptions, stdSerializers } from 'pino';
 import { scrubError } from '../../core/errors/scrubError.ts';
+import { metricsPlugin } from './metrics.ts';
 import { problemPlugin } from './problem.ts';
 import type { TrustProxy } from './callerConfig.ts';
 import { genRequestId, requestContextPlugin } from './requestContext.ts';
@@ -23,6 +24,8 @@ export type VigilApp = FastifyInstance<
 export interface ServiceOptions {
   /** Base URL the service is reached at; problem type URLs are built from it. */
   publicUrl: string;
+  /** The service's name in its metrics (`service` label). */
+  service?: string;
   /** pino options, or false for no logging (tests). */
   logger: LoggerOptions | false;
   bodyLimit?: number;
@@ -49,7 +52,7 @@ function fastifyTrustProxy(
 
 /**
  * A Fastify instance with what every Vigil service shares: zod validation and serialization,
- * request ids and timing headers, and problem documents for every error.
+ * request ids and timing headers, problem documents for every error, and Prometheus metrics.
  */
 export async function createService(options: ServiceOptions): Promise<VigilApp> {
   const app = Fastify({
@@ -74,5 +77,6 @@ export async function createService(options: ServiceOptions): Promise<VigilApp> 
   app.setSerializerCompiler(serializerCompiler);
   await app.register(requestContextPlugin);
   await app.register(problemPlugin, { publicUrl: options.publicUrl });
+  await app.register(metricsPlugin, { service: options.service ?? 'vigil' });
   return app;
 }

@@ -17,7 +17,11 @@ export async function buildRetrievalApp(
   deps: RetrievalDeps,
   options: RetrievalAppOptions,
 ): Promise<VigilApp> {
-  const app = await createService({ publicUrl: options.publicUrl, logger: options.logger });
+  const app = await createService({
+    service: 'retrieval',
+    publicUrl: options.publicUrl,
+    logger: options.logger,
+  });
   await registerOpenApi(app, {
     title: 'Vigil retrieval API',
     description:

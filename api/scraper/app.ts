@@ -16,6 +16,7 @@ export interface ScraperAppOptions {
 /** The scraper service ({scraper_url}); server.ts only listens. */
 export async function buildScraperApp(deps: ScraperDeps, options: ScraperAppOptions): Promise<VigilApp> {
   const app = await createService({
+    service: 'scraper',
     publicUrl: options.publicUrl,
     logger: options.logger,
     trustProxy: deps.access.trustProxy,
