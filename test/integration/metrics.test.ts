@@ -47,7 +47,7 @@ describe('metrics on every service', () => {
     const scraped = await scrape(app);
     const counts = scraped
       .filter((sample) => sample.name === 'http_request_duration_seconds_count')
-      .map((sample) => ({ ...sample.labels, count: sample.value }));
+      .map((sample): Record<string, string | number> => ({ ...sample.labels, count: sample.value }));
     expect(counts).toContainEqual({
       route: '/things/:id',
       method: 'GET',
