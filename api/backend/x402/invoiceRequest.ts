@@ -9,8 +9,11 @@ export const CreateInvoice = z
     amount_usd: z
       .number()
       .positive()
+      // A bound the conversion to atomic units stays exact under (the facilitator's own limit
+      // is usually lower); without it 1e308 reached a BigInt of Infinity and answered 500.
+      .max(1_000_000)
       .optional()
-      .describe('an amount instead of a tool call (USD, whole micro-dollars)'),
+      .describe('an amount instead of a tool call (USD, whole micro-dollars, at most 1,000,000)'),
     description: z.string().min(1).max(200).optional(),
   })
   .strict()
