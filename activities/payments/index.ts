@@ -123,11 +123,13 @@ export function createPaymentActivities({
               refund: known?.refund ?? null,
             }
           : { ...checked, status: 'failed', error_reason: settlement.outcome.reason };
-      await receipts.put(receipt);
-      if (!receipt.invoice_id) return receipt;
+      // Only the settlement's own fields: a refund requested meanwhile (the request may answer
+      // before this is recorded) stays.
+      const recorded = await receipts.recordSettlement(receipt);
+      if (!receipt.invoice_id) return recorded;
       // Only the invoice this very payment was accepted for.
       const invoice = await invoices.get(receipt.invoice_id);
-      if (invoice?.payment_id !== receipt.payment_id) return receipt;
+      if (invoice?.payment_id !== receipt.payment_id) return recorded;
       if (receipt.status === 'settled') {
         await invoices.transition(receipt.invoice_id, ['paid'], 'settled', {
           transaction: receipt.transaction,
@@ -140,7 +142,7 @@ export function createPaymentActivities({
           paid_at: null,
         });
       }
-      return receipt;
+      return recorded;
     },
 
     /** Signs the refund of a stored, settled, refundable purchase whose refund the API accepted. */
@@ -168,17 +170,13 @@ export function createPaymentActivities({
       const receipt = await receipts.byPaymentId(update.paymentId);
       if (!receipt)
         throw ApplicationFailure.nonRetryable(`No receipt ${update.paymentId}.`, 'receipt_not_found');
-      const refunded: PaymentReceipt = {
-        ...receipt,
-        refund: {
-          status: update.status,
-          transaction: update.transaction,
-          requested_at: receipt.refund?.requested_at ?? new Date().toISOString(),
-          completed_at: new Date().toISOString(),
-          error_reason: update.reason,
-        },
-      };
-      await receipts.put(refunded);
+      const refunded = await receipts.setRefund(receipt, {
+        status: update.status,
+        transaction: update.transaction,
+        requested_at: receipt.refund?.requested_at ?? new Date().toISOString(),
+        completed_at: new Date().toISOString(),
+        error_reason: update.reason,
+      });
       if (receipt.invoice_id && update.status === 'refunded') {
         await invoices.transition(receipt.invoice_id, ['settled'], 'refunded', {
           refund_transaction: update.transaction,

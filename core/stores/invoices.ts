@@ -3,6 +3,7 @@ import { MongoServerError } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { luaScript } from './lua/luaScript.ts';
+import { RedisLock } from './redisLock.ts';
 
 /**
  * An invoice's life: `open` (quoted, waiting for a proof) → `paid` (a proof was accepted and its
@@ -83,17 +84,21 @@ export type Transition = { moved: true; invoice: Invoice } | { moved: false; inv
 /**
  * Invoices: the record in MongoDB, hot copies in Redis (reads stay off MongoDB), and the state in
  * its own Redis key moved only by compare-and-set, so two requests can never both take an open
- * invoice, and a late writer cannot move a state backwards.
+ * invoice, and a late writer cannot move a state backwards. The other fields are written one
+ * writer at a time per invoice (a Redis lock): the paid request stores the tool's result while the
+ * settlement workflow records the transaction, and two read-modify-writes at once would lose one.
  */
 export class InvoiceStore {
   readonly #db: Db;
   readonly #redis: Redis;
   readonly #cas: ReturnType<typeof luaScript>;
+  readonly #lock: RedisLock;
 
   constructor(db: Db, redis: Redis) {
     this.#db = db;
     this.#redis = redis;
     this.#cas = luaScript(redis, 'compareAndSet', 1);
+    this.#lock = new RedisLock(redis, { holdMs: 10_000, pollMs: 5 });
   }
 
   async create(invoice: Invoice): Promise<void> {
@@ -121,6 +126,15 @@ export class InvoiceStore {
     to: InvoiceState,
     patch: Partial<Omit<Invoice, 'invoice_id' | 'state'>> = {},
   ): Promise<Transition> {
+    return this.#lock.withLock(lockKey(id), () => this.#transition(id, from, to, patch));
+  }
+
+  async #transition(
+    id: string,
+    from: readonly InvoiceState[],
+    to: InvoiceState,
+    patch: Partial<Omit<Invoice, 'invoice_id' | 'state'>>,
+  ): Promise<Transition> {
     const current = await this.#read(id);
     if (!current) return { moved: false, invoice: undefined };
     const reply = await this.#cas([stateKey(id)], [from.join(','), to]);
@@ -138,11 +152,13 @@ export class InvoiceStore {
     id: string,
     patch: Partial<Omit<Invoice, 'invoice_id' | 'state'>>,
   ): Promise<Invoice | undefined> {
-    const current = await this.#read(id);
-    if (!current) return undefined;
-    const invoice = { ...current, ...patch };
-    await this.#write(invoice);
-    return invoice;
+    return this.#lock.withLock(lockKey(id), async () => {
+      const current = await this.#read(id);
+      if (!current) return undefined;
+      const invoice = { ...current, ...patch };
+      await this.#write(invoice);
+      return invoice;
+    });
   }
 
   async #read(id: string): Promise<Invoice | undefined> {
@@ -182,3 +198,4 @@ export class InvoiceStore {
 
 const docKey = (id: string) => `x402:invoice:${id}`;
 const stateKey = (id: string) => `x402:invoice:${id}:state`;
+const lockKey = (id: string) => `x402:invoice:${id}:lock`;

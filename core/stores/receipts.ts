@@ -1,6 +1,8 @@
 import { type Db, MongoServerError } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { luaScript } from './lua/luaScript.ts';
+import { RedisLock } from './redisLock.ts';
 
 export const ReceiptStatus = { pending: 'pending', settled: 'settled', failed: 'failed' } as const;
 export type ReceiptStatus = (typeof ReceiptStatus)[keyof typeof ReceiptStatus];
@@ -58,23 +60,39 @@ export function publicReceipt(receipt: PaymentReceipt): PublicReceipt {
 
 interface ReceiptDocument extends PaymentReceipt {
   _id: string;
+  /** Bumped by every write, so a hot copy never replaces a later one (see putNewer.lua). */
+  _rev?: number;
 }
 
 const COLLECTION = 'payment_receipts';
 const DUPLICATE_KEY = 11_000;
 const HOT_TTL_SECONDS = 7 * 86_400;
 
+/** What the request path learns about a payment, kept by whichever write comes later. */
+type RequestFacts = Pick<PaymentReceipt, 'empty_result' | 'refund'>;
+
 /**
  * Receipts in MongoDB (the record, written once per payment and updated as it settles) with hot
  * copies in Redis by payment id and by transaction hash, so receipt reads stay off MongoDB.
+ *
+ * Three writers touch one receipt at once: the settlement workflow (its outcome), the paid
+ * request (that the call answered no data) and the refund (its request and outcome). Each writes
+ * only its own fields, one write at a time per receipt (a Redis lock: FerretDB applies two
+ * concurrent updates of a document as unlocked read-modify-writes), and the hot copy follows the
+ * record's revision. A whole-receipt read-modify-write let the settlement, recorded late, erase a
+ * refund requested meanwhile, so the refund workflow found none and refused.
  */
 export class ReceiptStore {
   readonly #db: Db;
   readonly #redis: Redis;
+  readonly #putNewer: ReturnType<typeof luaScript>;
+  readonly #lock: RedisLock;
 
   constructor(db: Db, redis: Redis) {
     this.#db = db;
     this.#redis = redis;
+    this.#putNewer = luaScript(redis, 'putNewer', 1);
+    this.#lock = new RedisLock(redis, { holdMs: 10_000, pollMs: 5 });
   }
 
   /**
@@ -98,32 +116,89 @@ export class ReceiptStore {
       .countDocuments({ transaction: hash, status: 'settled' }, { limit: 2 });
   }
 
-  /** Writes or replaces the receipt of a payment; safe to repeat (activities retry). */
-  async put(receipt: PaymentReceipt): Promise<void> {
-    const doc: ReceiptDocument = { _id: receipt.payment_id, ...receipt };
-    const receipts = this.#db.collection<ReceiptDocument>(COLLECTION);
-    try {
-      await receipts.insertOne(doc);
-    } catch (error) {
-      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
-      await receipts.replaceOne({ _id: receipt.payment_id }, doc);
-    }
-    const json = JSON.stringify(receipt);
-    const writes = this.#redis.multi().set(`receipt:pay:${receipt.payment_id}`, json, 'EX', HOT_TTL_SECONDS);
-    if (receipt.transaction)
-      writes.set(
-        `receipt:tx:${receipt.transaction.toLowerCase()}`,
-        receipt.payment_id,
-        'EX',
-        HOT_TTL_SECONDS,
-      );
-    await writes.exec();
+  /** Writes or replaces a whole receipt; safe to repeat. */
+  async put(receipt: PaymentReceipt): Promise<PaymentReceipt> {
+    return this.#write(receipt.payment_id, receipt, {});
+  }
+
+  /**
+   * The settlement's outcome (parties, amount, status, transaction), keeping what the request path
+   * recorded meanwhile: that the call answered no data, a refund. Safe to repeat (activities retry).
+   */
+  async recordSettlement(receipt: PaymentReceipt): Promise<PaymentReceipt> {
+    const { empty_result, refund, ...settlement } = receipt;
+    return this.#write(receipt.payment_id, settlement, { empty_result, refund });
   }
 
   /** Records that the paid call answered no data (a charged empty result, refundable). */
   async markEmptyResult(paymentId: string): Promise<void> {
     const receipt = await this.byPaymentId(paymentId);
-    if (receipt && !receipt.empty_result) await this.put({ ...receipt, empty_result: true });
+    if (receipt && !receipt.empty_result) await this.#update(receipt, { empty_result: true });
+  }
+
+  /** Sets (or, with the refund it replaced, restores) a payment's refund; the rest stays as it is. */
+  async setRefund(receipt: PaymentReceipt, refund: PaymentReceipt['refund']): Promise<PaymentReceipt> {
+    return this.#update(receipt, { refund });
+  }
+
+  /**
+   * Updates request facts on the record. The receipt may so far be only a hot copy (the request saw
+   * its settlement before the workflow recorded it): then it becomes the record, and the
+   * settlement's own write later keeps these facts.
+   */
+  async #update(receipt: PaymentReceipt, facts: Partial<RequestFacts>): Promise<PaymentReceipt> {
+    const base: Partial<PaymentReceipt> = { ...receipt };
+    for (const key of Object.keys(facts) as (keyof RequestFacts)[]) delete base[key];
+    return this.#write(receipt.payment_id, facts, base);
+  }
+
+  /**
+   * One atomic write on the record: `set` always, `onInsert` only when the record is new. Then the
+   * hot copies, unless a later revision is already there.
+   */
+  async #write(
+    paymentId: string,
+    set: Partial<PaymentReceipt>,
+    onInsert: Partial<PaymentReceipt>,
+  ): Promise<PaymentReceipt> {
+    return this.#lock.withLock(`receipt:lock:${paymentId}`, () => this.#writeHeld(paymentId, set, onInsert));
+  }
+
+  async #writeHeld(
+    paymentId: string,
+    set: Partial<PaymentReceipt>,
+    onInsert: Partial<PaymentReceipt>,
+  ): Promise<PaymentReceipt> {
+    const receipts = this.#db.collection<ReceiptDocument>(COLLECTION);
+    const update = {
+      $set: set,
+      $inc: { _rev: 1 },
+      ...(Object.keys(onInsert).length > 0 ? { $setOnInsert: onInsert } : {}),
+    };
+    let doc: ReceiptDocument | null;
+    try {
+      doc = await receipts.findOneAndUpdate({ _id: paymentId }, update, {
+        upsert: true,
+        returnDocument: 'after',
+      });
+    } catch (error) {
+      // Two first writes raced to insert: the loser's is an update of the winner's record.
+      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      doc = await receipts.findOneAndUpdate({ _id: paymentId }, update, { returnDocument: 'after' });
+    }
+    if (!doc) throw new Error(`receipt ${paymentId} was not written`);
+    const receipt = strip(doc);
+    const rev = doc._rev ?? 0;
+    const hot = JSON.stringify({ ...receipt, _rev: rev });
+    await this.#putNewer([`receipt:pay:${paymentId}`], [hot, rev, HOT_TTL_SECONDS]);
+    if (receipt.transaction)
+      await this.#redis.set(
+        `receipt:tx:${receipt.transaction.toLowerCase()}`,
+        paymentId,
+        'EX',
+        HOT_TTL_SECONDS,
+      );
+    return receipt;
   }
 
   /**
@@ -172,7 +247,10 @@ export class ReceiptStore {
 }
 
 function strip(doc: ReceiptDocument): PaymentReceipt {
-  const { _id, ...receipt } = doc;
-  void _id;
-  return PaymentReceipt.parse(receipt);
+  const { _id, _rev, ...receipt } = doc;
+  // FerretDB leaves a null written by $setOnInsert out of the document: absent reads as null.
+  const filled: Record<string, unknown> = { ...receipt };
+  for (const [key, field] of Object.entries(PaymentReceipt.shape))
+    if (filled[key] === undefined && field.safeParse(null).success) filled[key] = null;
+  return PaymentReceipt.parse(filled);
 }

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { luaScript } from '../../core/stores/lua/luaScript.ts';
+import { LockBusyError, RedisLock } from '../../core/stores/redisLock.ts';
 
 /** Longest a commit may hold its document: past it the lock lapses, so a crashed holder blocks no one for long. */
 const HOLD_MS = 60_000;
@@ -13,12 +12,10 @@ const POLL_MS = 50;
  * the earlier wrote, and an older version is dropped as superseded.
  */
 export class DocumentLocks {
-  readonly #redis: Redis;
-  readonly #release: ReturnType<typeof luaScript>;
+  readonly #lock: RedisLock;
 
   constructor(redis: Redis) {
-    this.#redis = redis;
-    this.#release = luaScript(redis, 'releaseDocumentLock', 1, new URL('./lua/', import.meta.url));
+    this.#lock = new RedisLock(redis, { holdMs: HOLD_MS, pollMs: POLL_MS });
   }
 
   static key(docId: string): string {
@@ -27,17 +24,10 @@ export class DocumentLocks {
 
   /** Runs `work` holding the document's lock; waits up to `waitMs` for it (then throws, and the activity retries). */
   async withLock<T>(docId: string, work: () => Promise<T>, waitMs = HOLD_MS): Promise<T> {
-    const key = DocumentLocks.key(docId);
-    const token = randomUUID();
-    const deadline = Date.now() + waitMs;
-    while ((await this.#redis.set(key, token, 'PX', HOLD_MS, 'NX')) !== 'OK') {
-      if (Date.now() > deadline) throw new Error(`document ${docId} is being committed by another job`);
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-    try {
-      return await work();
-    } finally {
-      await this.#release([key], [token]).catch(() => undefined);
-    }
+    return this.#lock.withLock(DocumentLocks.key(docId), work, waitMs).catch((error: unknown) => {
+      if (error instanceof LockBusyError)
+        throw new Error(`document ${docId} is being committed by another job`);
+      throw error;
+    });
   }
 }

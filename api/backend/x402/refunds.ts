@@ -45,15 +45,12 @@ export class Refunds {
     const { client, connection } = this.#deps.temporal;
     const id = refundWorkflowId(receipt.payment_id);
     // Recorded before the workflow starts, so its outcome is always the later write.
-    await this.#deps.receipts.put({
-      ...receipt,
-      refund: {
-        status: 'requested',
-        transaction: null,
-        requested_at: requestedAt,
-        completed_at: null,
-        error_reason: null,
-      },
+    await this.#deps.receipts.setRefund(receipt, {
+      status: 'requested',
+      transaction: null,
+      requested_at: requestedAt,
+      completed_at: null,
+      error_reason: null,
     });
     try {
       await client.workflow.start<typeof refundPayment>('refundPayment', {
@@ -72,7 +69,7 @@ export class Refunds {
     } catch (error) {
       if (error instanceof Error && error.name === 'WorkflowExecutionAlreadyStartedError')
         throw notAllowed(receipt, 'already_requested', 'A refund of this payment was already requested.');
-      await this.#deps.receipts.put(receipt).catch(() => undefined);
+      await this.#deps.receipts.setRefund(receipt, receipt.refund).catch(() => undefined);
       throw new VigilError('engine_unavailable', 'The refund could not be started; retry shortly.', {
         headers: { 'retry-after': '5' },
         cause: error,
