@@ -15,6 +15,7 @@ import { isErrorCode } from '../../core/errors/codes.ts';
 import { Reason } from '../../core/errors/reasons.ts';
 import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
+import { isDeadlinePassed } from '../../core/temporal/deadline.ts';
 import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { scanProgressQuery, type ScanTokenInput } from '../../scanner/core/messages.ts';
@@ -125,10 +126,9 @@ export class ScanJobs {
     const { handle, jobId } = await this.#startAndJoin(chain, target, holder);
     try {
       const waitMs = Math.max(Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs), VERDICT_WAIT_MS);
+      const deadline = Date.now() + waitMs;
       try {
-        const result = await this.#deps.temporal.connection.withDeadline(Date.now() + waitMs, () =>
-          handle.result(),
-        );
+        const result = await this.#deps.temporal.connection.withDeadline(deadline, () => handle.result());
         return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
       } catch (error) {
         if (error instanceof WorkflowFailedError) {
@@ -136,7 +136,7 @@ export class ScanJobs {
           if (refusal) throw refusal;
           return await this.get(jobId);
         }
-        if (!isGrpcDeadlineError(error)) throw engineUnavailable(error);
+        if (!isDeadlinePassed(error, deadline)) throw engineUnavailable(error);
       }
       return runningView(jobId, chain, target.address, null);
     } finally {
@@ -193,11 +193,12 @@ export class ScanJobs {
         });
       // Its last holder cancelled this run: let it stop, and end it if it has not stopped soon
       // (only this run, by its id), so this request starts a fresh one instead of joining it.
+      const graceEnds = Date.now() + CANCELLED_RUN_GRACE_MS;
       const stopped = await this.#deps.temporal.connection
-        .withDeadline(Date.now() + CANCELLED_RUN_GRACE_MS, () => handle.result())
+        .withDeadline(graceEnds, () => handle.result())
         .then(
           () => true,
-          (error: unknown) => !isGrpcDeadlineError(error),
+          (error: unknown) => !isDeadlinePassed(error, graceEnds),
         );
       if (!stopped)
         await this.#deps.temporal.client.workflow

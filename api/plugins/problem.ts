@@ -103,6 +103,9 @@ export const problemPlugin = fp<ProblemPluginOptions>(
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (isVigilError(error)) {
+        // A dependency's failure behind a 5xx is the operator's to see (the client gets the problem).
+        if (ErrorCodes[error.code].status >= 500 && error.cause !== undefined)
+          request.log.warn({ err: error.cause, code: error.code }, 'request failed on a dependency');
         for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
         return send(reply, build(request, error.code, error.message, error.extensions));
       }

@@ -4,6 +4,7 @@ import { isGrpcDeadlineError, isGrpcServiceError, WorkflowFailedError } from '@t
 import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import type { ScrapeJobInput, ScrapeOutcome, TierAttempt } from '../../core/scrape/outcome.ts';
+import { isDeadlinePassed } from '../../core/temporal/deadline.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
 import type { scrapePage } from '../../workflows/scrapePage.ts';
@@ -91,7 +92,7 @@ export class ScrapeJobs {
           handle.result(),
         );
       } catch (error) {
-        if (isGrpcDeadlineError(error)) {
+        if (isDeadlinePassed(error, deadline + RESULT_GRACE_MS)) {
           void handle.cancel().catch(() => undefined);
           throw timeoutError(timeoutMs, [], jobId);
         }
