@@ -96,6 +96,36 @@ describe('backend routes', () => {
     expect(wrong.json().code).toBe('method_not_allowed');
   });
 
+  it('answers a method no route declares with 404 or 405 before reading any body', async () => {
+    const query = await backend.app.inject({ method: 'QUERY' as 'GET', url: '/api/v2/scanner/scans' });
+    expect(query.statusCode).toBe(405);
+    expect(query.headers.allow).toBe('POST');
+    const nowhere = await backend.app.inject({ method: 'QUERY' as 'GET', url: '/no/such/route' });
+    expect(nowhere.statusCode).toBe(404);
+  });
+
+  it('answers a path parameter past the router’s length with a 400 problem, and stays up', async () => {
+    const long = await backend.app.inject({ method: 'GET', url: `/api/v1/reports/${'0'.repeat(300)}` });
+    expect(long.statusCode).toBe(400);
+    expect(long.headers['content-type']).toContain('application/problem+json');
+    expect(long.json()).toMatchObject({ code: 'bad_request', status: 400 });
+    expect((await backend.app.inject({ method: 'GET', url: '/live' })).statusCode).toBe(200);
+  });
+
+  it('documents errors as problem documents, with the statuses every route can answer', async () => {
+    const doc = (await backend.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const scan = doc.paths['/api/v2/scanner/scans'].post;
+    for (const status of ['400', '413', '415', '422', '429', '500', '503']) {
+      expect(Object.keys(scan.responses[status].content)).toEqual(['application/problem+json']);
+    }
+    // Probes are not rate-limited, and take no input.
+    expect(Object.keys(doc.paths['/live'].get.responses)).not.toContain('429');
+    expect(Object.keys(doc.paths['/live'].get.responses)).not.toContain('400');
+    // A tool with no input takes a call without a body.
+    expect(doc.paths['/api/v1/x402-tools/risk_model'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/api/v1/x402-tools/token_risk'].post.requestBody.required).toBe(true);
+  });
+
   it('documents every error code at its type URL', async () => {
     for (const code of Object.keys(ErrorCodes)) {
       const response = await backend.app.inject({ method: 'GET', url: `/errors/${code}` });

@@ -42,6 +42,9 @@ export interface BackendOptions {
   logger: LoggerOptions | false;
 }
 
+/** Orchestrator probes and metrics scrapes are never capped. */
+const RATE_LIMIT_EXEMPT = ['/live', '/ready', '/health', '/metrics'] as const;
+
 /** The backend service ({base_url}); server.ts only listens. */
 export async function buildBackendApp(deps: BackendDeps, options: BackendOptions): Promise<VigilApp> {
   const app = await createService({
@@ -54,6 +57,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     title: 'Vigil backend API',
     description: 'Token risk scans, wallet forensics and alerts. Errors are RFC 7807 problem documents.',
     publicUrl: options.publicUrl,
+    rateLimitExempt: RATE_LIMIT_EXEMPT,
   });
   await app.register(callerPlugin, { apiKeys: deps.access.apiKeys, ipv6Prefix: deps.access.ipv6Prefix });
   await app.register(rateLimitPlugin, {
@@ -67,7 +71,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
       request.url.startsWith('/api/v1/x402-tools/') ||
       request.url.startsWith('/api/v1/x402-databus/') ||
       request.url.startsWith('/api/v1/x402/pay/'),
-    exempt: ['/live', '/ready', '/health', '/metrics'],
+    exempt: RATE_LIMIT_EXEMPT,
   });
   metaRoutes(app, deps);
   healthRoutes(app, deps);

@@ -40,27 +40,41 @@ declare module 'fastify' {
  * field), 404 for unknown routes, 405 with Allow for a known path and the wrong method, and 500
  * without internals (logged with the request id).
  */
+/** A problem document for `request`, its `type` URL under `publicUrl`. */
+export function buildProblem(
+  publicUrl: string,
+  request: FastifyRequest,
+  code: ErrorCode,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+): Problem {
+  return {
+    // Extension members never override the standard ones.
+    ...extensions,
+    type: `${publicUrl.replace(/\/+$/, '')}/errors/${code}`,
+    title: ErrorCodes[code].title,
+    status: ErrorCodes[code].status,
+    detail,
+    instance: request.url.split('?')[0] ?? request.url,
+    code,
+    request_id: request.id,
+  };
+}
+
+/** Sends a problem document (also from where the reply has no decorators: the router's errors). */
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(problem);
+}
+
 export const problemPlugin = fp<ProblemPluginOptions>(
   (app, options) => {
-    const base = options.publicUrl.replace(/\/+$/, '');
     const build = (
       request: FastifyRequest,
       code: ErrorCode,
       detail: string,
       extensions: Record<string, unknown> = {},
-    ): Problem => ({
-      // Extension members never override the standard ones.
-      ...extensions,
-      type: `${base}/errors/${code}`,
-      title: ErrorCodes[code].title,
-      status: ErrorCodes[code].status,
-      detail,
-      instance: request.url.split('?')[0] ?? request.url,
-      code,
-      request_id: request.id,
-    });
-    const send = (reply: FastifyReply, problem: Problem) =>
-      reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(problem);
+    ): Problem => buildProblem(options.publicUrl, request, code, detail, extensions);
+    const send = sendProblem;
 
     app.decorateReply(
       'problem',
@@ -82,7 +96,7 @@ export const problemPlugin = fp<ProblemPluginOptions>(
       }
     });
 
-    app.setNotFoundHandler((request, reply) => {
+    const unrouted = (request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0] ?? '/';
       const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter(
         (method) => routes.find(method, path) !== null,
@@ -99,6 +113,12 @@ export const problemPlugin = fp<ProblemPluginOptions>(
         );
       }
       return send(reply, build(request, Reason.notFound, `No route answers ${request.method} ${path}.`));
+    };
+    app.setNotFoundHandler(unrouted);
+    // Answered before the body is read: a method no route declares (QUERY, say) is a 404 or 405,
+    // not a complaint about the body it did or did not send.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.is404) return unrouted(request, reply);
     });
 
     app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -9,7 +9,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { type LoggerOptions, stdSerializers } from 'pino';
 import { scrubError } from '../../core/errors/scrubError.ts';
 import { metricsPlugin } from './metrics.ts';
-import { problemPlugin } from './problem.ts';
+import { buildProblem, problemPlugin, sendProblem } from './problem.ts';
+import { Reason } from '../../core/errors/reasons.ts';
 import type { TrustProxy } from './callerConfig.ts';
 import { genRequestId, requestContextPlugin } from './requestContext.ts';
 
@@ -32,6 +33,9 @@ export interface ServiceOptions {
   /** Which X-Forwarded-For hops name the client (Fastify's trustProxy); default none. */
   trustProxy?: TrustProxy;
 }
+
+/** The longest path parameter the router matches; schemas cap theirs at this or less. */
+export const MAX_PARAM_LENGTH = 256;
 
 /** Headers that carry credentials or payment proofs never reach a log line. */
 const REDACTED_LOG_PATHS = [
@@ -69,8 +73,18 @@ export async function createService(options: ServiceOptions): Promise<VigilApp> 
     genReqId: genRequestId,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: options.bodyLimit ?? 64 * 1024,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    // The router's own refusals (a path parameter past maxParamLength, a malformed URL) are
+    // problems like any other bad request, not Fastify's bare 414/400 JSON.
+    // (The reply here has no decorators yet: the problem is built and sent directly.)
+    frameworkErrors: (error, request, reply) => {
+      const detail =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`
+          : 'The URL could not be parsed.';
+      return sendProblem(reply, buildProblem(options.publicUrl, request, Reason.badRequest, detail));
+    },
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

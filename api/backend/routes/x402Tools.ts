@@ -75,6 +75,8 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway, proofs: Wall
         // The gateway validates against the same schema, naming the field; Fastify's own check is
         // kept off so both paths (known and catch-all) answer identically.
         validatorCompiler: () => (data: unknown) => ({ value: data }),
+        // A tool that needs no input takes a call without a body (the gateway reads it as {}).
+        config: { bodyOptional: tool.input.safeParse({}).success },
       },
       async (request, reply) => {
         sendAnswer(reply, await gateway.call(toCall(tool.name, request, proofs)));
