@@ -83,7 +83,7 @@ export async function createService(options: ServiceOptions): Promise<VigilApp> 
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`
           : 'The URL could not be parsed.';
-      return sendProblem(reply, buildProblem(options.publicUrl, request, Reason.badRequest, detail));
+      void sendProblem(reply, buildProblem(options.publicUrl, request, Reason.badRequest, detail));
     },
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
