@@ -81,7 +81,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  *   unavailable, or the service shutting down).
  * A route's own declaration of a status wins; the factory's only fills the gaps.
  */
-export function withCommonProblems(
+function withCommonProblems(
   document: OpenAPIV3_1.Document,
   rateLimitExempt: readonly string[] | undefined,
   bodyOptional: ReadonlySet<string> = new Set(),

@@ -35,7 +35,7 @@ export interface ServiceOptions {
 }
 
 /** The longest path parameter the router matches; schemas cap theirs at this or less. */
-export const MAX_PARAM_LENGTH = 256;
+const MAX_PARAM_LENGTH = 256;
 
 /** Headers that carry credentials or payment proofs never reach a log line. */
 const REDACTED_LOG_PATHS = [
