@@ -174,6 +174,17 @@ PY2
 }
 
 # --- openssl: the tests make throwaway certificates for Temporal's mTLS with it ------------------
+# --- schemathesis (the conformance test's OpenAPI fuzzer), from PyPI into its own virtualenv ----
+provision_schemathesis() {
+  local dest="$tools/schemathesis"
+  if [ -x "$dest/bin/schemathesis" ] && [ "$(cat "$dest/.version" 2>/dev/null)" = "$SCHEMATHESIS_VERSION" ]; then return; fi
+  log "installing schemathesis $SCHEMATHESIS_VERSION from PyPI"
+  rm -rf "$dest"
+  python3 -m venv "$dest"
+  "$dest/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  echo "$SCHEMATHESIS_VERSION" >"$dest/.version"
+}
+
 provision_openssl() {
   if have openssl; then return; fi
   apt_install openssl || log "WARNING: openssl could not be installed; the mTLS tests need it"
@@ -194,6 +205,7 @@ main() {
   provision_chromium
   provision_embedding_model
   provision_openssl
+  provision_schemathesis
   log "ready ($(("$SECONDS")) s): node $("$tools/node/bin/node" --version)"
 }
 

@@ -3,6 +3,7 @@ import type { LoggerOptions } from 'pino';
 import { z } from 'zod';
 import { scrubText } from '../../core/errors/scrubError.ts';
 import { StepTimings } from '../plugins/stepTimings.ts';
+import { Problem } from '../plugins/problem.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import { callerPlugin } from './callers.ts';
@@ -119,7 +120,7 @@ export async function buildFacilitatorApp(
         security,
         summary: 'Check a payment without moving anything',
         body: PaymentRequest,
-        response: { 200: VerifyResponse, 400: VerifyResponse },
+        response: { 200: VerifyResponse, 400: VerifyResponse, 401: Problem },
       },
     },
     async (request, reply) => {
@@ -139,7 +140,7 @@ export async function buildFacilitatorApp(
         summary:
           'Verify, submit transferWithAuthorization to a payee, answer the receipt (idempotent per payload)',
         body: PaymentRequest,
-        response: { 200: SettleResponse, 400: SettleResponse },
+        response: { 200: SettleResponse, 400: SettleResponse, 401: Problem },
       },
     },
     async (request, reply) => {
@@ -158,7 +159,7 @@ export async function buildFacilitatorApp(
         security,
         summary: 'Send a settled payment back: a payee’s authorization to the payer, once (refund nonce)',
         body: RefundRequest,
-        response: { 200: SettleResponse, 400: SettleResponse },
+        response: { 200: SettleResponse, 400: SettleResponse, 401: Problem },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodes, isErrorCode } from '../../core/errors/codes.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
+import { Problem } from './problem.ts';
 import type { VigilApp } from './service.ts';
 import { Reason } from '../../core/errors/reasons.ts';
 
@@ -20,7 +21,7 @@ export function errorDocRoutes(app: VigilApp): void {
         tags: ['meta'],
         summary: 'Documentation of one problem type',
         params: z.object({ code: z.string().max(64) }),
-        response: { 200: ErrorDoc },
+        response: { 200: ErrorDoc, 404: Problem },
       },
     },
     (request) => {

@@ -107,7 +107,16 @@ function withCommonProblems(
         if (Number(status) < 400 || '$ref' in response) continue;
         const json = response.content?.['application/json'];
         const { ['application/json']: _json, ...others } = response.content ?? {};
-        response.content = { ...others, [PROBLEM_CONTENT_TYPE]: json ?? { schema: problem } };
+        const isProblem = (json?.schema as { $ref?: string } | undefined)?.$ref === problem.$ref;
+        // A route's own error body (an x402 answer, say) stays JSON; where the factory also
+        // answers that status, its problem document is documented beside it.
+        response.content =
+          json && !isProblem
+            ? {
+                ...response.content,
+                ...(common.includes(Number(status)) ? { [PROBLEM_CONTENT_TYPE]: { schema: problem } } : {}),
+              }
+            : { ...others, [PROBLEM_CONTENT_TYPE]: json ?? { schema: problem } };
         if (response.description === 'Default Response')
           response.description = STATUS_CODES[Number(status)] ?? response.description;
       }

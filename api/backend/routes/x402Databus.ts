@@ -25,6 +25,8 @@ export function x402DatabusRoutes(app: VigilApp, gateway: X402Gateway, proofs: W
         },
         // The gateway validates against the same schema, naming the field.
         validatorCompiler: () => (data: unknown) => ({ value: data }),
+        // A tool that needs no input takes a call without a body (the gateway reads it as {}).
+        config: { bodyOptional: tool.input.safeParse({}).success },
       },
       async (request, reply) => {
         sendAnswer(reply, await gateway.call(toCall(tool.name, request, proofs)));

@@ -9,6 +9,7 @@ import {
 import { CHAINS, type ChainInfo } from '../../../core/chains/registry.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { PublicReceipt, publicReceipt } from '../../../core/stores/receipts.ts';
+import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { BackendDeps } from '../deps.ts';
 import { FACILITATORS, facilitatorStatus } from '../x402/facilitators.ts';
@@ -115,6 +116,10 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
         tags: ['x402'],
         summary: 'Health of one facilitator',
         params: z.object({ name: z.string().max(64) }),
+        response: {
+          200: z.looseObject({}).describe('the facilitator’s status, as in /api/v1/x402/facilitator-health'),
+          404: Problem,
+        },
       },
     },
     async (request) => {
@@ -173,7 +178,7 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
         tags: ['x402'],
         summary: 'Receipt of a settled transaction',
         params: z.object({ tx_hash: TxHash }),
-        response: { 200: PublicReceipt },
+        response: { 200: PublicReceipt, 404: Problem },
       },
     },
     async (request) => {
@@ -191,7 +196,7 @@ export function x402GatewayRoutes(app: VigilApp, deps: BackendDeps, publicUrl: s
         tags: ['x402'],
         summary: 'A payment by id: pending while it settles, then its receipt',
         params: z.object({ payment_id: z.string().regex(/^pay_[0-9a-f]{32}$/) }),
-        response: { 200: PublicReceipt },
+        response: { 200: PublicReceipt, 404: Problem },
       },
     },
     async (request) => {

@@ -7,7 +7,8 @@ export function validateToolInput(
   value: unknown,
   at: readonly string[] = ['body'],
 ): unknown {
-  const parsed = tool.input.safeParse(value ?? {});
+  // No body reads as no input ({}); a body of JSON null is not an object, and fails like one.
+  const parsed = tool.input.safeParse(value === undefined ? {} : value);
   if (parsed.success) return parsed.data;
   const errors = parsed.error.issues.map((issue) => ({
     loc: [...at, ...issue.path.map(String)],

@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../support/fixtures.ts';
+import { listenOnLoopback } from '../support/listen.ts';
+import { type PaymentsStack, startPaymentsStack } from '../support/payments.ts';
+import { startTestRetrieval, tempIndexDir, type TestRetrieval } from '../support/retrievalFixtures.ts';
+
+const run = promisify(execFile);
+
+/** schemathesis, installed by infra/provision.sh from PyPI into the project's tools folder. */
+const SCHEMATHESIS = path.resolve(import.meta.dirname, '../../.tools/schemathesis/bin/schemathesis');
+
+/**
+ * Every check schemathesis has (`--checks all`) but one: positive_data_acceptance, which counts
+ * a 4xx to a schema-valid request as a failure. Some of Vigil's refusals of schema-valid input
+ * are facts the schema cannot carry (an EVM address on a Solana chain, a cursor this service did
+ * not issue, a chain without an RPC in this deployment, a 402 for an unpaid call); they are
+ * measured and listed in docs/conformance.md instead.
+ */
+const EXCLUDED_CHECKS = ['positive_data_acceptance'];
+
+interface Outcome {
+  failures: number;
+  errors: number;
+  tests: number;
+  output: string;
+}
+
+/** Runs schemathesis against a served OpenAPI document; the JUnit report gives the counts. */
+async function schemathesis(baseUrl: string, headers: Record<string, string>): Promise<Outcome> {
+  const reports = await mkdtemp(path.join(tmpdir(), 'vigil-st-'));
+  try {
+    const args = [
+      'run',
+      `${baseUrl}/openapi.json`,
+      '--checks',
+      'all',
+      '--exclude-checks',
+      EXCLUDED_CHECKS.join(','),
+      '--max-examples',
+      '8',
+      // The same cases every run: CI is a regression gate, exploration is the benchmark's.
+      '--seed',
+      '20261125',
+      '--request-timeout',
+      '20',
+      '--no-color',
+      '--report',
+      'junit',
+      '--report-dir',
+      reports,
+      ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+    ];
+    const output = await run(SCHEMATHESIS, args, {
+      cwd: reports,
+      maxBuffer: 64 * 1024 * 1024,
+    }).then(
+      ({ stdout, stderr }) => stdout + stderr,
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ''}${error.stderr ?? ''}`,
+    );
+    const report = (await readdir(reports)).find((name) => name.endsWith('.xml'));
+    if (!report) throw new Error(`schemathesis wrote no report:\n${output}`);
+    const xml = await readFile(path.join(reports, report), 'utf8');
+    const count = (name: string) =>
+      [...xml.matchAll(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`, 'g'))].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
+    return { failures: count('failures'), errors: count('errors'), tests: count('tests'), output };
+  } finally {
+    await rm(reports, { recursive: true, force: true });
+  }
+}
+
+describe('conformance to their own OpenAPI documents (schemathesis)', () => {
+  let payments: PaymentsStack;
+  let retrieval: TestRetrieval;
+  let retrievalUrl = '';
+
+  beforeAll(async () => {
+    expect(existsSync(SCHEMATHESIS), 'run infra/provision.sh: it installs schemathesis').toBe(true);
+    // The facilitator of a paying deployment (devnet USDC, workers), as Vigil's services meet it.
+    [payments, retrieval] = await Promise.all([
+      startPaymentsStack(),
+      tempIndexDir().then((dir) => startTestRetrieval(isolatedEnv({ RETRIEVAL_INDEX_URI: dir }))),
+    ]);
+    retrievalUrl = await listenOnLoopback(retrieval.app);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.allSettled([payments?.close(), retrieval?.close()]);
+  });
+
+  // The backend is not in this gate yet: run from here its schemathesis run stalls past 6 minutes
+  // (from a shell against `npm start` it finishes in under a minute); see docs/conformance.md.
+  it.each([
+    ['facilitator', () => [payments.facilitator.url, payments.facilitator.auth] as const],
+    ['retrieval', () => [retrievalUrl, {}] as const],
+  ] as const)(
+    '%s answers as its document says, on every operation',
+    async (_name, target) => {
+      const [url, headers] = target();
+      const outcome = await schemathesis(url, headers);
+      expect(outcome.tests, outcome.output).toBeGreaterThan(0);
+      expect({ failures: outcome.failures, errors: outcome.errors }, outcome.output).toEqual({
+        failures: 0,
+        errors: 0,
+      });
+    },
+    120_000,
+  );
+});
