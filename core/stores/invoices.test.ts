@@ -1,17 +1,18 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMongo } from '../../clients/mongo.ts';
-import { createRedis } from '../../clients/redis.ts';
+import { closeStores, createStores } from '../../clients/stores.ts';
+import { StoresEnv } from '../config/stores.ts';
+import { parseEnv } from '../config/env.ts';
 import { isolatedEnv } from '../../test/support/fixtures.ts';
-import { type Invoice, InvoiceStore } from './invoices.ts';
+import type { Invoice } from './invoices.ts';
 
-const env = isolatedEnv();
-const mongo = createMongo(env.MONGODB_URI ?? '', env.MONGODB_DB ?? '');
-const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: env.REDIS_KEY_PREFIX ?? '' });
-const store = new InvoiceStore(mongo.db, redis);
+// The one store factory, as every process builds its stores, on a database of this file's own.
+const stores = createStores(parseEnv(StoresEnv, isolatedEnv()), { failFast: true });
+const { redis } = stores;
+const store = stores.invoices;
 
 afterAll(async () => {
-  await mongo.db.dropDatabase().catch(() => undefined);
-  await Promise.all([mongo.close(), redis.quit()]);
+  await stores.mongo.db.dropDatabase().catch(() => undefined);
+  await closeStores(stores);
 });
 
 function invoice(id: string): Invoice {

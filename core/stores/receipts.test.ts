@@ -1,18 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMongo } from '../../clients/mongo.ts';
-import { createRedis } from '../../clients/redis.ts';
+import { closeStores, createStores } from '../../clients/stores.ts';
+import { StoresEnv } from '../config/stores.ts';
+import { parseEnv } from '../config/env.ts';
 import { isolatedEnv } from '../../test/support/fixtures.ts';
 import { luaScript } from './lua/luaScript.ts';
-import { type PaymentReceipt, ReceiptStore } from './receipts.ts';
+import type { PaymentReceipt } from './receipts.ts';
 
-const env = isolatedEnv();
-const mongo = createMongo(env.MONGODB_URI ?? '', env.MONGODB_DB ?? '');
-const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: env.REDIS_KEY_PREFIX ?? '' });
-const store = new ReceiptStore(mongo.db, redis);
+// The one store factory, as every process builds its stores, on a database of this file's own.
+const stores = createStores(parseEnv(StoresEnv, isolatedEnv()), { failFast: true });
+const { redis } = stores;
+const store = stores.receipts;
 
 afterAll(async () => {
-  await mongo.db.dropDatabase().catch(() => undefined);
-  await Promise.all([mongo.close(), redis.quit()]);
+  await stores.mongo.db.dropDatabase().catch(() => undefined);
+  await closeStores(stores);
 });
 
 let serial = 0;
@@ -81,7 +82,7 @@ describe('payment receipts written by three writers at once', () => {
 
   it('leaves no update lost when every writer runs at once', async () => {
     const base = receipt();
-    await store.put(base);
+    await store.recordSettlement(base);
     const refund = requested();
     await Promise.all([
       store.recordSettlement({ ...base, status: 'settled', settled_at: new Date().toISOString() }),

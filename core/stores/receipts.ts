@@ -116,11 +116,6 @@ export class ReceiptStore {
       .countDocuments({ transaction: hash, status: 'settled' }, { limit: 2 });
   }
 
-  /** Writes or replaces a whole receipt; safe to repeat. */
-  async put(receipt: PaymentReceipt): Promise<PaymentReceipt> {
-    return this.#write(receipt.payment_id, receipt, {});
-  }
-
   /**
    * The settlement's outcome (parties, amount, status, transaction), keeping what the request path
    * recorded meanwhile: that the call answered no data, a refund. Safe to repeat (activities retry).
