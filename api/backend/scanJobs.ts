@@ -83,6 +83,12 @@ const VERDICT_WAIT_MS = 2_000;
 const REJOIN_ATTEMPTS = 3;
 /** Starts tried when the frontend is busy (a timeout or overload) before the request is refused. */
 const START_ATTEMPTS = 4;
+/**
+ * How long all of a submission's start attempts may take together. The client retries an
+ * unreachable or refusing frontend by itself (a refused TLS handshake included), which without a
+ * bound kept the caller 80 s for its 503.
+ */
+const START_DEADLINE_MS = 10_000;
 /** How long a cancelled run gets to stop before a new request ends it to start a fresh one. */
 const CANCELLED_RUN_GRACE_MS = 3_000;
 
@@ -156,28 +162,32 @@ export class ScanJobs {
   ): Promise<{ handle: WorkflowHandle<typeof scanToken>; jobId: string }> {
     const workflowId = scanWorkflowId(chain, target.address);
     const input: ScanTokenInput = { chain, address: target.address };
+    const startBy = Date.now() + START_DEADLINE_MS;
     for (let attempt = 1; ; attempt++) {
       let handle: WorkflowHandleWithFirstExecutionRunId<typeof scanToken>;
       try {
-        handle = await this.#deps.temporal.client.workflow.start<typeof scanToken>('scanToken', {
-          taskQueue: this.#deps.scannerTaskQueue,
-          workflowId,
-          args: [input],
-          // Identical concurrent requests join the running scan; a finished one may run again
-          // once its cached result has expired.
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-          typedSearchAttributes: [
-            { key: SearchAttr.JobKind, value: JobKind.tokenScan },
-            { key: SearchAttr.Chain, value: chain },
-            { key: SearchAttr.TokenAddress, value: target.address },
-          ],
-          staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
-        });
+        const { client, connection } = this.#deps.temporal;
+        handle = await connection.withDeadline(startBy, () =>
+          client.workflow.start<typeof scanToken>('scanToken', {
+            taskQueue: this.#deps.scannerTaskQueue,
+            workflowId,
+            args: [input],
+            // Identical concurrent requests join the running scan; a finished one may run again
+            // once its cached result has expired.
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+            typedSearchAttributes: [
+              { key: SearchAttr.JobKind, value: JobKind.tokenScan },
+              { key: SearchAttr.Chain, value: chain },
+              { key: SearchAttr.TokenAddress, value: target.address },
+            ],
+            staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
+          }),
+        );
       } catch (error) {
         // A busy frontend's timeout or overload is worth another try: the start is idempotent
         // (the same workflow id, joined if it runs), so a retry never makes a second scan.
-        if (attempt < START_ATTEMPTS && isTransientGrpcError(error)) {
+        if (attempt < START_ATTEMPTS && Date.now() < startBy && isTransientGrpcError(error)) {
           await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
           continue;
         }
