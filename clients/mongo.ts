@@ -1,4 +1,5 @@
 import { type Db, MongoClient } from 'mongodb';
+import { currentTracing, traceMongo } from './tracing.ts';
 
 export interface MongoHandle {
   client: MongoClient;
@@ -17,7 +18,10 @@ export function createMongo(uri: string, dbName: string): MongoHandle {
     connectTimeoutMS: 2_000,
     maxPoolSize: 20,
     appName: 'vigil',
+    // Command events feed the store spans when tracing is on (they cost nothing otherwise).
+    monitorCommands: currentTracing() !== undefined,
   });
+  traceMongo(client);
   const db = client.db(dbName);
   return { client, db, close: () => client.close() };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { traceRedis } from './tracing.ts';
 
 export interface RedisOptions {
   /** Fail commands within about a second while Redis is down, instead of waiting for it. */
@@ -30,6 +31,7 @@ export function createRedis(url: string, options: RedisOptions = {}): Redis {
   });
   // Connection errors are reported by health checks; without a listener ioredis logs each one.
   redis.on('error', () => undefined);
+  traceRedis(redis);
   redis.connect().catch(() => undefined);
   return redis;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { TLSConfig } from '@temporalio/client';
+import type { ClientPlugin, TLSConfig } from '@temporalio/client';
+import { currentTracing } from './tracing.ts';
 import { ConfigError } from '../core/config/env.ts';
 import type { StoresEnv } from '../core/config/stores.ts';
 
@@ -51,4 +52,10 @@ function readPem(variable: string, path: string): Buffer {
     const code = (error as { code?: string }).code ?? 'unreadable';
     throw new ConfigError([`${variable}: cannot read ${path} (${code})`]);
   }
+}
+
+/** A Temporal client's plugins: tracing's, when this process traces. */
+export function temporalClientPlugins(): ClientPlugin[] {
+  const tracing = currentTracing();
+  return tracing ? [tracing.temporal] : [];
 }

@@ -6,8 +6,10 @@ import { WorkerEnv } from './config.ts';
 import { workerLogger } from './logger.ts';
 import { poolQueues } from './pools.ts';
 import { runWorkers } from './runWorkers.ts';
+import { startTracingFromEnv } from '../clients/tracing.ts';
 
 const env = parseEnv(WorkerEnv);
+const tracing = startTracingFromEnv('vigil-worker');
 const args = process.argv.slice(2);
 const queues: TaskQueue[] = args.length === 0 || args.includes('all') ? poolQueues() : [];
 for (const arg of args.filter((value) => value !== 'all')) {
@@ -30,3 +32,4 @@ const running = await runWorkers(env, queues);
 // The readiness line, written whatever LOG_LEVEL says: supervisors (npm start, the tests) wait for it.
 console.warn(`vigil worker: polling ${queues.join(', ')} on ${env.TEMPORAL_ADDRESS}`);
 await running.done;
+await tracing?.shutdown();

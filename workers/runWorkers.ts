@@ -29,6 +29,7 @@ import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
 import { type PoolDeps, POOLS } from './pools.ts';
 import { loadWorkflowBundle } from './workflowBundle.ts';
+import { currentTracing, workflowTracingModules } from '../clients/tracing.ts';
 
 const defaultDataDir = fileURLToPath(new URL('../.data', import.meta.url));
 
@@ -125,7 +126,8 @@ export async function runWorkers(
       };
     },
   };
-  const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'));
+  const tracing = currentTracing();
+  const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'), workflowTracingModules());
 
   const workers = await Promise.all(
     queues.map((queue) => {
@@ -141,7 +143,9 @@ export async function runWorkers(
         maxConcurrentActivityTaskExecutions: slots.activities,
         maxConcurrentWorkflowTaskExecutions: slots.workflows,
         shutdownGraceTime: `${env.WORKER_SHUTDOWN_GRACE_SECONDS}s`,
-        interceptors: { activity: [scrubbingActivityErrors] },
+        // Tracing's span is outside the scrubbing, so it records errors with their URLs redacted.
+        interceptors: { activity: [...(tracing ? [tracing.worker.activity] : []), scrubbingActivityErrors] },
+        ...(tracing ? { sinks: tracing.worker.sinks } : {}),
       });
     }),
   );

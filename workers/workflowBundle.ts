@@ -11,14 +11,23 @@ export const WORKFLOWS_ENTRY = path.join(root, 'workflows', 'index.ts');
 /**
  * The workflow bundle, built once per source change: bundling takes seconds, so the code is
  * cached under the data folder, keyed by a hash of everything a workflow can import: workflows/,
- * core/ and each library's core/ (lint keeps workflows to those).
+ * core/ and each library's core/ (lint keeps workflows to those), and the workflow interceptor
+ * modules it carries (tracing's, when on).
  */
-export async function loadWorkflowBundle(cacheDir: string): Promise<{ code: string }> {
-  const hash = await sourceHash(['workflows', 'core', ...(await libraryCores())], ['package-lock.json']);
+export async function loadWorkflowBundle(
+  cacheDir: string,
+  interceptorModules: string[] = [],
+): Promise<{ code: string }> {
+  const hash = await sourceHash(
+    ['workflows', 'core', ...(await libraryCores())],
+    ['package-lock.json'],
+    interceptorModules,
+  );
   const file = path.join(cacheDir, `workflow-bundle-${hash}.js`);
   if (existsSync(file)) return { code: await readFile(file, 'utf8') };
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_ENTRY,
+    workflowInterceptorModules: interceptorModules,
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   await mkdir(cacheDir, { recursive: true });
@@ -37,8 +46,9 @@ async function libraryCores(): Promise<string[]> {
     .filter((dir) => existsSync(path.join(root, dir)));
 }
 
-async function sourceHash(dirs: string[], files: string[]): Promise<string> {
+async function sourceHash(dirs: string[], files: string[], modules: string[]): Promise<string> {
   const hash = createHash('sha256');
+  for (const module of modules) hash.update(`interceptors:${path.relative(root, module)}\n`);
   const all: string[] = [...files.map((file) => path.join(root, file))];
   for (const dir of dirs) {
     const entries = await readdir(path.join(root, dir), { recursive: true, withFileTypes: true });

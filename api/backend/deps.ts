@@ -9,7 +9,7 @@ import { ConfigError } from '../../core/config/env.ts';
 import type { InvoiceStore } from '../../core/stores/invoices.ts';
 import type { ReceiptStore } from '../../core/stores/receipts.ts';
 import { isTestNetwork } from '../../core/x402/networks.ts';
-import { temporalConnectionOptions } from '../../clients/temporal.ts';
+import { temporalClientPlugins, temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { BackendEnv } from './config.ts';
 import { readVersionInfo, type VersionInfo } from './version.ts';
@@ -99,7 +99,11 @@ export interface BackendDepsOverrides {
 export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrides = {}): BackendDeps {
   // Lazy: the API comes up (and reports Temporal as down in /health) even if Temporal is not up yet.
   const connection = Connection.lazy(temporalConnectionOptions(env));
-  const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  const client = new Client({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    plugins: temporalClientPlugins(),
+  });
   const { mongo, redis, scans, receipts, invoices, reports, news } = createStores(env, { failFast: true });
   const rpcUrls = overrides.rpcUrls ?? readRpcConfig();
   const scanConfig = overrides.scanConfig ?? readScanConfig();

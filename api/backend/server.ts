@@ -6,8 +6,10 @@ import { BackendEnv, publicUrlOf } from './config.ts';
 import { closeBackendDeps, createBackendDeps } from './deps.ts';
 import { ensureNewsSchedule } from '../../news/schedule.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
+import { startTracingFromEnv } from '../../clients/tracing.ts';
 
 const env = parseEnv(BackendEnv);
+const tracing = startTracingFromEnv('vigil-backend');
 const deps = createBackendDeps(env);
 await Promise.all([
   deps.scans.ensureIndexes().catch(() => undefined),
@@ -26,4 +28,7 @@ if (env.NEWS_FEEDS.length > 0)
     (error: unknown) => app.log.warn({ err: error }, 'news schedule not created; news stays as it is'),
   );
 
-await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, () => closeBackendDeps(deps));
+await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, async () => {
+  await closeBackendDeps(deps);
+  await tracing?.shutdown();
+});

@@ -3,8 +3,10 @@ import { parseEnv } from '../../core/config/env.ts';
 import { buildFacilitatorApp } from './app.ts';
 import { FacilitatorEnv, facilitatorPublicUrl } from './config.ts';
 import { createFacilitatorDeps } from './deps.ts';
+import { startTracingFromEnv } from '../../clients/tracing.ts';
 
 const env = parseEnv(FacilitatorEnv);
+const tracing = startTracingFromEnv('vigil-facilitator');
 const deps = await createFacilitatorDeps(env);
 const app = await buildFacilitatorApp(deps.facilitator, {
   publicUrl: facilitatorPublicUrl(env),
@@ -25,6 +27,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void app
       .close()
       .then(() => deps.close())
+      .then(() => tracing?.shutdown())
       .then(() => process.exit(0));
   });
 }

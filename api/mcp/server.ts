@@ -3,8 +3,10 @@ import { parseEnv } from '../../core/config/env.ts';
 import { listenUntilSignal } from '../plugins/listen.ts';
 import { buildMcpApp } from './app.ts';
 import { McpEnv, mcpPublicUrl } from './config.ts';
+import { startTracingFromEnv } from '../../clients/tracing.ts';
 
 const env = parseEnv(McpEnv);
+const tracing = startTracingFromEnv('vigil-mcp');
 const app = await buildMcpApp({
   publicUrl: mcpPublicUrl(env),
   logger: { level: env.LOG_LEVEL },
@@ -14,4 +16,6 @@ const app = await buildMcpApp({
   allowedHosts: env.MCP_ALLOWED_HOSTS,
   progressIntervalMs: env.MCP_PROGRESS_INTERVAL_MS,
 });
-await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, () => Promise.resolve());
+await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, async () => {
+  await tracing?.shutdown();
+});

@@ -14,6 +14,7 @@ import { buildProblem, problemPlugin, sendProblem } from './problem.ts';
 import { Reason } from '../../core/errors/reasons.ts';
 import type { TrustProxy } from './callerConfig.ts';
 import { genRequestId, requestContextPlugin } from './requestContext.ts';
+import { currentTracing } from '../../clients/tracing.ts';
 
 export type VigilApp = FastifyInstance<
   RawServerDefault,
@@ -91,6 +92,9 @@ export async function createService(options: ServiceOptions): Promise<VigilApp> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   closeConnectionsOnClose(app);
+  // Tracing first, so every route and hook registered after it is in the request's span.
+  const tracing = currentTracing();
+  if (tracing) await app.register(tracing.fastify.plugin());
   await app.register(requestContextPlugin);
   await app.register(problemPlugin, { publicUrl: options.publicUrl });
   await app.register(metricsPlugin, { service: options.service ?? 'vigil' });

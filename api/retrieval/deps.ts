@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { closeStores, createStores, type Stores } from '../../clients/stores.ts';
+import { temporalClientPlugins, temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import { indexUri } from '../../retrieval/config.ts';
 import { createEmbedder, type Embedder } from '../../retrieval/embedding/index.ts';
@@ -36,8 +37,13 @@ export interface RetrievalDeps {
 
 /** Opens the index and loads the embedding model (once per process). */
 export async function createRetrievalDeps(env: RetrievalApiEnv): Promise<RetrievalDeps> {
-  const connection = Connection.lazy({ address: env.TEMPORAL_ADDRESS });
-  const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  // TLS and credentials as configured, like every other process (this one once dialled plain gRPC).
+  const connection = Connection.lazy(temporalConnectionOptions(env));
+  const client = new Client({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    plugins: temporalClientPlugins(),
+  });
   const stores = createStores(env, { failFast: true });
   const uri = indexUri(env);
   const [store, embedder, tokens] = await Promise.all([

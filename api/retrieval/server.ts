@@ -5,8 +5,10 @@ import { listenUntilSignal } from '../plugins/listen.ts';
 import { buildRetrievalApp } from './app.ts';
 import { RetrievalApiEnv, retrievalPublicUrl } from './config.ts';
 import { closeRetrievalDeps, createRetrievalDeps } from './deps.ts';
+import { startTracingFromEnv } from '../../clients/tracing.ts';
 
 const env = parseEnv(RetrievalApiEnv);
+const tracing = startTracingFromEnv('vigil-retrieval');
 const deps = await createRetrievalDeps(env);
 // The tool catalog is embedded at start (unchanged tools are left as they are). Replicas starting
 // together write the same rows; a commit that lost that race is tried again.
@@ -27,4 +29,7 @@ const app = await buildRetrievalApp(deps, {
   logger: { level: env.LOG_LEVEL },
 });
 
-await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, () => closeRetrievalDeps(deps));
+await listenUntilSignal(app, { host: env.HOST, port: env.PORT }, async () => {
+  await closeRetrievalDeps(deps);
+  await tracing?.shutdown();
+});

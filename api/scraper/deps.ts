@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import { createRedis } from '../../clients/redis.ts';
-import { temporalConnectionOptions } from '../../clients/temporal.ts';
+import { temporalClientPlugins, temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import { resolveChromiumPath } from '../../scraper/browser/launchOptions.ts';
 import { PageStore } from '../../scraper/pageStore.ts';
@@ -37,7 +37,11 @@ export interface ScraperDeps {
 
 export function createScraperDeps(env: ScraperApiEnv): ScraperDeps {
   const connection = Connection.lazy(temporalConnectionOptions(env));
-  const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  const client = new Client({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    plugins: temporalClientPlugins(),
+  });
   const redis = createRedis(env.SCRAPER_REDIS_URL ?? env.REDIS_URL, {
     keyPrefix: env.REDIS_KEY_PREFIX,
     tlsCaPath: env.REDIS_TLS_CA_PATH,
