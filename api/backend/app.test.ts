@@ -104,6 +104,19 @@ describe('backend routes', () => {
     expect(nowhere.statusCode).toBe(404);
   });
 
+  it('lists in Allow the methods of the most specific route a path matches, as its document does', async () => {
+    // GET /api/v1/x402-tools/discovery is its own route; POST there would be the tool route's.
+    const options = await backend.app.inject({ method: 'OPTIONS', url: '/api/v1/x402-tools/discovery' });
+    expect(options.statusCode).toBe(405);
+    expect(options.headers.allow).toBe('GET, HEAD');
+    const doc = (await backend.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(doc.paths['/api/v1/x402-tools/discovery'])).toEqual(['get']);
+    // A path only the parametric route matches still names its methods.
+    const tool = await backend.app.inject({ method: 'GET', url: '/api/v1/x402-tools/token_risk' });
+    expect(tool.statusCode).toBe(405);
+    expect(tool.headers.allow).toBe('POST');
+  });
+
   it('answers a path parameter past the router’s length with a 400 problem, and stays up', async () => {
     const long = await backend.app.inject({ method: 'GET', url: `/api/v1/reports/${'0'.repeat(300)}` });
     expect(long.statusCode).toBe(400);

@@ -89,7 +89,7 @@ export const problemPlugin = fp<ProblemPluginOptions>(
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
         try {
-          routes.on(method as HTTPMethod, route.url, () => undefined);
+          routes.on(method as HTTPMethod, route.url, () => undefined, { pattern: route.url });
         } catch {
           // The same method and path registered twice (HEAD twins); one entry is enough.
         }
@@ -98,9 +98,21 @@ export const problemPlugin = fp<ProblemPluginOptions>(
 
     const unrouted = (request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0] ?? '/';
-      const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter(
-        (method) => routes.find(method, path) !== null,
+      // A path can match one method's static route and another's parametric one
+      // (/x402-tools/discovery: GET, and POST /x402-tools/:tool_name): the resource is the most
+      // specific pattern, and Allow lists the methods of that one, as its document does.
+      const matches = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).flatMap(
+        (method) => {
+          const found = routes.find(method, path);
+          const pattern = (found?.store as { pattern?: string } | null | undefined)?.pattern;
+          return found && pattern !== undefined ? [{ method, pattern }] : [];
+        },
       );
+      const specificity = (pattern: string) => (pattern.match(/[:*]/g) ?? []).length;
+      const best = Math.min(...matches.map((match) => specificity(match.pattern)));
+      const allowed = matches
+        .filter((match) => specificity(match.pattern) === best)
+        .map((match) => match.method);
       if (allowed.length > 0) {
         return send(
           reply.header('allow', allowed.join(', ')),
