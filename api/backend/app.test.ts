@@ -137,6 +137,17 @@ describe('backend routes', () => {
     // A tool with no input takes a call without a body.
     expect(doc.paths['/api/v1/x402-tools/risk_model'].post.requestBody.required).toBe(false);
     expect(doc.paths['/api/v1/x402-tools/token_risk'].post.requestBody.required).toBe(true);
+    // Bodies that are not JSON are documented as what they are on the wire.
+    const events = doc.paths['/api/v1/reports/{job_id}/events'].get.responses['200'];
+    expect(Object.keys(events.content)).toEqual(['text/event-stream']);
+    const file = doc.paths['/api/v1/reports/{job_id}/report.{format}'].get.responses['200'];
+    expect(Object.keys(file.content).sort()).toEqual([
+      'application/json',
+      'application/pdf',
+      'text/html',
+      'text/markdown',
+    ]);
+    expect(file.content['application/pdf'].schema).toEqual({ type: 'string', format: 'binary' });
   });
 
   it('documents every error code at its type URL', async () => {

@@ -12,7 +12,22 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes a request without a body as an empty one (documented as optional). */
     bodyOptional?: boolean;
+    /**
+     * What a status's body is on the wire when it is not JSON (a stream, a file): documented as
+     * those media types, each a string (`binary` ones as bytes).
+     */
+    produces?: Record<number, readonly MediaType[]>;
   }
+}
+
+/**
+ * A body a route sends as is: its media type, and its schema (a string by default; bytes when
+ * `binary`; for `text/event-stream`, the schema of each event: `{event, data, id?}`).
+ */
+export interface MediaType {
+  type: string;
+  binary?: boolean;
+  schema?: Record<string, unknown>;
 }
 
 /** The API contract's version string (the OpenAPI document's info.version). */
@@ -39,6 +54,8 @@ export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): P
   const transform = createJsonSchemaTransform({ skipList: ['/openapi.json'] });
   // Operations that take their body or none (`config.bodyOptional`), as `method path`.
   const bodyOptional = new Set<string>();
+  // Operations' non-JSON bodies (`config.produces`), by `method path`.
+  const produces = new Map<string, Record<number, readonly MediaType[]>>();
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -49,9 +66,12 @@ export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): P
         : {}),
     },
     transform: (input) => {
-      if (input.route.config?.bodyOptional)
-        for (const method of [input.route.method].flat())
-          bodyOptional.add(`${method.toLowerCase()} ${input.url.replace(/:(\w+)/g, '{$1}')}`);
+      const config = input.route.config;
+      for (const method of [input.route.method].flat()) {
+        const key = `${method.toLowerCase()} ${input.url.replace(/:(\w+)/g, '{$1}')}`;
+        if (config?.bodyOptional) bodyOptional.add(key);
+        if (config?.produces) produces.set(key, config.produces);
+      }
       return transform(input);
     },
     transformObject: (document) =>
@@ -59,6 +79,7 @@ export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): P
         jsonSchemaTransformObject(document) as OpenAPIV3_1.Document,
         options.rateLimitExempt,
         bodyOptional,
+        produces,
       ) as ReturnType<typeof jsonSchemaTransformObject>,
   });
   await app.register(fastifySwaggerUi, { routePrefix: options.docsPath ?? '/docs' });
@@ -85,6 +106,7 @@ function withCommonProblems(
   document: OpenAPIV3_1.Document,
   rateLimitExempt: readonly string[] | undefined,
   bodyOptional: ReadonlySet<string> = new Set(),
+  produces: ReadonlyMap<string, Record<number, readonly MediaType[]>> = new Map(),
 ): OpenAPIV3_1.Document {
   const problem = { $ref: '#/components/schemas/Problem' };
   const schemas = ((document.components ??= {}).schemas ??= {});
@@ -96,6 +118,20 @@ function withCommonProblems(
       if (operation.requestBody && bodyOptional.has(`${method} ${path}`))
         (operation.requestBody as OpenAPIV3_1.RequestBodyObject).required = false;
       const responses = (operation.responses ??= {}) as Record<string, OpenAPIV3_1.ResponseObject>;
+      for (const [status, types] of Object.entries(produces.get(`${method} ${path}`) ?? {})) {
+        const response = (responses[status] ??= { description: STATUS_CODES[Number(status)] ?? 'OK' });
+        if (response.description === 'Default Response')
+          response.description = STATUS_CODES[Number(status)] ?? response.description;
+        response.content = Object.fromEntries(
+          types.map((media) => [
+            media.type,
+            {
+              schema:
+                media.schema ?? (media.binary ? { type: 'string', format: 'binary' } : { type: 'string' }),
+            },
+          ]),
+        );
+      }
       const hasInput = (operation.parameters ?? []).length > 0 || operation.requestBody !== undefined;
       const common: number[] = [500, 503];
       if (hasInput) common.push(400);

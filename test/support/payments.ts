@@ -213,6 +213,8 @@ export async function startPaymentsStack(
     facilitatorUrl?: (url: string) => Promise<string>;
     /** Offer Solana too: the facilitator settles the devnet mint, the backend quotes it. */
     solana?: boolean;
+    /** Worker pools besides the scanner and payments ones (reports, say). */
+    moreQueues?: TaskQueue[];
   } = {},
 ): Promise<PaymentsStack> {
   const rpcUrl = options.rpcUrl ?? testStack().rpcUrl;
@@ -241,7 +243,10 @@ export async function startPaymentsStack(
     ...options.env,
   };
   const [workers, backend] = await Promise.all([
-    startTestWorkers({ ...env, ...options.workerEnv }, { queues: [TaskQueue.scanner, TaskQueue.payments] }),
+    startTestWorkers(
+      { ...env, ...options.workerEnv },
+      { queues: [TaskQueue.scanner, TaskQueue.payments, ...(options.moreQueues ?? [])] },
+    ),
     startTestBackend(env),
   ]);
   const api = await backend.app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from '../../plugins/query.ts';
 import { catalogStats as toolStats } from '../../../core/catalog/index.ts';
 import { asProblem } from '../../../chaindata/errors.ts';
 import { catalogSearch, catalogStats, tokenEntry, walletEntry } from '../../../chaindata/query/catalog.ts';
@@ -70,7 +71,7 @@ export function catalogRoutes(app: VigilApp, engine: () => Promise<Analytics>): 
         summary: 'Search tokens, wallets, pools and labels by address or name',
         querystring: z.object({
           q: z.string().min(2).max(128),
-          limit: z.coerce.number().int().min(1).max(100).default(20),
+          limit: queryInt(1, 100).default(20),
         }),
         response: { 200: DataAnswer, ...PROBLEMS },
       },

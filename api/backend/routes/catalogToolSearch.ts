@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from '../../plugins/query.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import type { RetrievalClient } from '../retrievalClient.ts';
@@ -45,7 +46,7 @@ export function catalogToolSearchRoutes(app: VigilApp, retrieval: RetrievalClien
         querystring: z
           .object({
             q: z.string().trim().min(1).max(500),
-            top_k: z.coerce.number().int().min(1).max(20).default(5),
+            top_k: queryInt(1, 20).default(5),
           })
           .strict(),
         response: { 200: CatalogSearchAnswer, 400: Problem, 503: Problem },

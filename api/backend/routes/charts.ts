@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from '../../plugins/query.ts';
 import type { Analytics } from '../../../chaindata/analytics/sandbox.ts';
 import { asProblem } from '../../../chaindata/errors.ts';
 import { readTokenHistory } from '../../../charts/history.ts';
@@ -20,7 +21,7 @@ import { ChainAddressParams, DataAnswer } from './dataSchemas.ts';
 const PROBLEMS = { 400: Problem, 422: Problem, 503: Problem };
 const IntervalQuery = z.object({
   interval: z.enum(Object.values(Interval) as [Interval, ...Interval[]]).default(Interval.h1),
-  decimals: z.coerce.number().int().min(0).max(36).default(18).describe("The token's decimals (default 18)"),
+  decimals: queryInt(0, 36).default(18).describe("The token's decimals (default 18)"),
 });
 const ChartKind = {
   price: 'price',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from '../../plugins/query.ts';
 import { asProblem } from '../../../chaindata/errors.ts';
 import type { DataBus, ListQuery } from '../../../chaindata/query/databus.ts';
 import { Problem } from '../../plugins/problem.ts';
@@ -9,7 +10,7 @@ import { ChainAddressParams, DataAnswer, EvmChain, sendBusAnswer } from './dataS
 const FREE_PAGE_LIMIT = 100;
 
 const Page = z.object({
-  limit: z.coerce.number().int().min(1).max(FREE_PAGE_LIMIT).default(25),
+  limit: queryInt(1, FREE_PAGE_LIMIT).default(25),
   cursor: z.string().max(200).optional(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from '../../plugins/query.ts';
 import { CHAIN_IDS } from '../../../core/chains/registry.ts';
 import { Reason } from '../../../core/errors/reasons.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
@@ -35,6 +36,20 @@ const problems = { 400: Problem, 404: Problem, 422: Problem, 503: Problem };
 const EVENT_POLL_MS = 500;
 const EVENT_KEEPALIVE_MS = 15_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'terminated', 'timed_out']);
+
+/**
+ * One server-sent event of a report's stream: `progress` (the job's status and progress), then
+ * one of `completed`, `failed` or `cancelled` (the job), or `error` (why the stream stopped); its
+ * data is JSON.
+ */
+const REPORT_EVENT_SCHEMA = {
+  type: 'object',
+  properties: {
+    event: { enum: ['progress', 'completed', 'failed', 'cancelled', 'error'] },
+    data: { type: 'string', contentMediaType: 'application/json' },
+  },
+  required: ['event', 'data'],
+};
 
 /** Research reports: start (or join), read, follow as server-sent events, download, list, cancel. */
 export function reportRoutes(app: VigilApp, reports: ReportJobs, trials: ScannerTrials): void {
@@ -74,7 +89,7 @@ export function reportRoutes(app: VigilApp, reports: ReportJobs, trials: Scanner
         tags: ['reports'],
         summary: "The caller's reports, newest first",
         description: 'Reports asked for with the same API key, or from the same network fingerprint.',
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
+        querystring: z.object({ limit: queryInt(1, 100).default(20) }),
         response: { 200: ReportList, ...problems },
       },
     },
@@ -111,6 +126,7 @@ export function reportRoutes(app: VigilApp, reports: ReportJobs, trials: Scanner
         params: JobParams,
         response: { 403: Problem, ...problems },
       },
+      config: { produces: { 200: [{ type: 'text/event-stream', schema: REPORT_EVENT_SCHEMA }] } },
     },
     async (request, reply) => {
       await reports.assertReadable(request.params.job_id, request.caller);
@@ -168,6 +184,15 @@ export function reportRoutes(app: VigilApp, reports: ReportJobs, trials: Scanner
         params: FileParams,
         // A file, sent as is (Fastify never serialises a Buffer).
         response: { 200: z.any(), 403: Problem, 409: Problem, ...problems },
+      },
+      config: {
+        produces: {
+          200: REPORT_FORMATS.map((format) => ({
+            type: FORMAT_CONTENT_TYPES[format].split(';')[0] ?? FORMAT_CONTENT_TYPES[format],
+            binary: format === 'pdf',
+            ...(format === 'json' ? { schema: { type: 'object' } } : {}),
+          })),
+        },
       },
     },
     async (request, reply) => {
