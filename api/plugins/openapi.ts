@@ -24,7 +24,7 @@ declare module 'fastify' {
  * A body a route sends as is: its media type, and its schema (a string by default; bytes when
  * `binary`; for `text/event-stream`, the schema of each event: `{event, data, id?}`).
  */
-export interface MediaType {
+interface MediaType {
   type: string;
   binary?: boolean;
   schema?: Record<string, unknown>;
