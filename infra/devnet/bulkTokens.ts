@@ -8,6 +8,7 @@ import {
   parseAbi,
   parseEther,
 } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createDevnetClient, DevSender } from './client.ts';
 import { compileContracts } from './compile.ts';
 import { UNISWAP_V2_ROUTER02 } from './uniswap.ts';
@@ -19,12 +20,24 @@ const ownableAbi = parseAbi(['function renounceOwnership()']);
 
 export interface DeployCleanTokensParameters {
   count: number;
-  /** Dev account that deploys; give each caller its own so nonces never collide. */
-  accountIndex: number;
+  /**
+   * Dev account that deploys; give each caller its own so nonces never collide. Without one, a
+   * fresh address of its own (funded and impersonated on the devnet) deploys: callers running at
+   * the same time never share a sender.
+   */
+  accountIndex?: number;
   /** List each token against WETH on the canonical router (needs the scenario's DEX deployed). */
   withLiquidity?: boolean;
   /** Renounce ownership, as a launch that means well would. */
   renounce?: boolean;
+}
+
+/** A new address that can send on the devnet: funded, and impersonated so the node signs for it. */
+async function freshSender(client: ReturnType<typeof createDevnetClient>): Promise<Address> {
+  const { address } = privateKeyToAccount(generatePrivateKey());
+  await client.setBalance({ address, value: parseEther('1000') });
+  await client.impersonateAccount({ address });
+  return address;
 }
 
 /**
@@ -40,7 +53,8 @@ export async function deployCleanTokens(
     compileContracts(),
     client.request({ method: 'eth_accounts' }),
   ]);
-  const from = accounts[parameters.accountIndex];
+  const from =
+    parameters.accountIndex === undefined ? await freshSender(client) : accounts[parameters.accountIndex];
   const artifact = artifacts.CleanToken;
   if (from === undefined || artifact === undefined)
     throw new Error('no such dev account, or CleanToken was not compiled');

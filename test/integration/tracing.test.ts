@@ -20,7 +20,6 @@ import { until } from '../support/until.ts';
 // send. Tracing is process-wide, so this file starts it before building anything, with an
 // in-memory exporter in place of the OTLP one.
 
-const DEPLOYER_INDEX = 6;
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing | undefined;
 let backend: TestBackend;
@@ -30,7 +29,7 @@ let token = '';
 
 beforeAll(async () => {
   tracing = startTracing({ service: 'vigil-test', exporter: 'none', spanExporter: exporter });
-  [token = ''] = await deployCleanTokens(testStack().rpcUrl, { count: 1, accountIndex: DEPLOYER_INDEX });
+  [token = ''] = await deployCleanTokens(testStack().rpcUrl, { count: 1 });
   const env = isolatedEnv();
   workers = await startTestWorkers(env);
   backend = await startTestBackend(env);

@@ -16,14 +16,11 @@ import { listenOnLoopback } from '../support/listen.ts';
 // own, so no other test joins those queued jobs (a job's workflow id is its token's). A refused
 // target gives its trial back: that needs a worker to read the chain (test/integration/scanRefusals.test.ts).
 
-/** Its own dev account on the devnet, so its deployment never races another test's nonces. */
-const DEPLOYER_INDEX = 9;
-
 let backend: TestBackend;
 let url: string;
 let token = '';
 beforeAll(async () => {
-  [token = ''] = await deployCleanTokens(testStack().rpcUrl, { count: 1, accountIndex: DEPLOYER_INDEX });
+  [token = ''] = await deployCleanTokens(testStack().rpcUrl, { count: 1 });
   backend = await startTestBackend(withoutWorkers(isolatedEnv()));
   url = await listenOnLoopback(backend.app);
 });
