@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ClientPlugin, TLSConfig } from '@temporalio/client';
+import type { ClientPlugin, ConnectionLike, TLSConfig } from '@temporalio/client';
 import { currentTracing } from './tracing.ts';
 import { ConfigError } from '../core/config/env.ts';
 import type { StoresEnv } from '../core/config/stores.ts';
@@ -58,4 +58,20 @@ function readPem(variable: string, path: string): Buffer {
 export function temporalClientPlugins(): ClientPlugin[] {
   const tracing = currentTracing();
   return tracing ? [tracing.temporal] : [];
+}
+
+/**
+ * How long a workflow start may take in all, the client's own retries of an unreachable or
+ * refusing frontend included: without a bound, a frontend that refused the TLS handshake kept the
+ * caller 80 s before its 503.
+ */
+export const START_DEADLINE_MS = 10_000;
+
+/** Runs a workflow start (or a few attempts of one) within START_DEADLINE_MS from now. */
+export function startWithin<T>(
+  connection: ConnectionLike,
+  start: () => Promise<T>,
+  startBy?: number,
+): Promise<T> {
+  return connection.withDeadline(startBy ?? Date.now() + START_DEADLINE_MS, start);
 }

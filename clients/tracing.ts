@@ -92,9 +92,12 @@ export function startTracing(options: TracingOptions): Tracing | undefined {
   const tracer = provider.getTracer('vigil');
   // A span per request and one for its handler; none per hook (a dozen per request, all short),
   // and none for the probes and metrics scrapes that run every few seconds.
+  // The request span names the path, never the query string (where a caller's data or a
+  // misplaced credential could be).
   const fastify = new FastifyOtelInstrumentation({
     instrumentHooks: false,
     ignorePaths: (route) => PROBE_PATHS.has(route.url),
+    requestHook: (span, request) => span.setAttribute('url.path', request.url.split('?')[0] ?? '/'),
   });
   fastify.setTracerProvider(provider);
   const temporal = new OpenTelemetryPlugin({ resource, spanProcessor: processor, tracer });

@@ -1,3 +1,4 @@
+import { startWithin } from '../../clients/temporal.ts';
 import { type Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { isGrpcDeadlineError, isGrpcServiceError } from '@temporalio/client';
 import { z } from 'zod';
@@ -104,20 +105,23 @@ export class ReportJobs {
     };
     let runId: string;
     try {
-      const handle = await this.#deps.client.workflow.start<typeof generateReport>('generateReport', {
-        taskQueue: this.#deps.reportsTaskQueue,
-        workflowId,
-        args: [input],
-        // Identical concurrent requests join the running report; a finished one is written anew.
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        typedSearchAttributes: [
-          { key: SearchAttr.JobKind, value: JobKind.report },
-          { key: SearchAttr.Chain, value: subject.chain },
-          { key: SearchAttr.TokenAddress, value: subject.address },
-        ],
-        staticSummary: `Report on ${subject.kind} ${subject.address} on ${subject.chain}`,
-      });
+      const { client } = this.#deps;
+      const handle = await startWithin(client.connection, () =>
+        client.workflow.start<typeof generateReport>('generateReport', {
+          taskQueue: this.#deps.reportsTaskQueue,
+          workflowId,
+          args: [input],
+          // Identical concurrent requests join the running report; a finished one is written anew.
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+          typedSearchAttributes: [
+            { key: SearchAttr.JobKind, value: JobKind.report },
+            { key: SearchAttr.Chain, value: subject.chain },
+            { key: SearchAttr.TokenAddress, value: subject.address },
+          ],
+          staticSummary: `Report on ${subject.kind} ${subject.address} on ${subject.chain}`,
+        }),
+      );
       runId = handle.firstExecutionRunId;
     } catch (error) {
       throw engineUnavailable(error);

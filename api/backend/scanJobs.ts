@@ -11,6 +11,7 @@ import {
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { Redis } from 'ioredis';
 import type { ChainClients } from '../../clients/chains/chainClients.ts';
+import { START_DEADLINE_MS, startWithin } from '../../clients/temporal.ts';
 import { isErrorCode } from '../../core/errors/codes.ts';
 import { Reason } from '../../core/errors/reasons.ts';
 import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
@@ -83,12 +84,6 @@ const VERDICT_WAIT_MS = 2_000;
 const REJOIN_ATTEMPTS = 3;
 /** Starts tried when the frontend is busy (a timeout or overload) before the request is refused. */
 const START_ATTEMPTS = 4;
-/**
- * How long all of a submission's start attempts may take together. The client retries an
- * unreachable or refusing frontend by itself (a refused TLS handshake included), which without a
- * bound kept the caller 80 s for its 503.
- */
-const START_DEADLINE_MS = 10_000;
 /** How long a cancelled run gets to stop before a new request ends it to start a fresh one. */
 const CANCELLED_RUN_GRACE_MS = 3_000;
 
@@ -167,22 +162,25 @@ export class ScanJobs {
       let handle: WorkflowHandleWithFirstExecutionRunId<typeof scanToken>;
       try {
         const { client, connection } = this.#deps.temporal;
-        handle = await connection.withDeadline(startBy, () =>
-          client.workflow.start<typeof scanToken>('scanToken', {
-            taskQueue: this.#deps.scannerTaskQueue,
-            workflowId,
-            args: [input],
-            // Identical concurrent requests join the running scan; a finished one may run again
-            // once its cached result has expired.
-            workflowIdConflictPolicy: 'USE_EXISTING',
-            workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-            typedSearchAttributes: [
-              { key: SearchAttr.JobKind, value: JobKind.tokenScan },
-              { key: SearchAttr.Chain, value: chain },
-              { key: SearchAttr.TokenAddress, value: target.address },
-            ],
-            staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
-          }),
+        handle = await startWithin(
+          connection,
+          () =>
+            client.workflow.start<typeof scanToken>('scanToken', {
+              taskQueue: this.#deps.scannerTaskQueue,
+              workflowId,
+              args: [input],
+              // Identical concurrent requests join the running scan; a finished one may run again
+              // once its cached result has expired.
+              workflowIdConflictPolicy: 'USE_EXISTING',
+              workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+              typedSearchAttributes: [
+                { key: SearchAttr.JobKind, value: JobKind.tokenScan },
+                { key: SearchAttr.Chain, value: chain },
+                { key: SearchAttr.TokenAddress, value: target.address },
+              ],
+              staticSummary: `Token scan of ${target.address} on ${target.chain.name}`,
+            }),
+          startBy,
         );
       } catch (error) {
         // A busy frontend's timeout or overload is worth another try: the start is idempotent

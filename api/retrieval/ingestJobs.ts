@@ -1,3 +1,4 @@
+import { startWithin } from '../../clients/temporal.ts';
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import {
@@ -95,9 +96,9 @@ export class IngestJobs {
     };
     let runId: string;
     try {
-      const started = await this.#deps.temporal.client.workflow.start<typeof ingestDocument>(
-        'ingestDocument',
-        {
+      const { client, connection } = this.#deps.temporal;
+      const started = await startWithin(connection, () =>
+        client.workflow.start<typeof ingestDocument>('ingestDocument', {
           taskQueue: this.#deps.taskQueue,
           workflowId,
           args: [input],
@@ -107,7 +108,7 @@ export class IngestJobs {
           memo: { doc_id: order.docId },
           typedSearchAttributes: [{ key: SearchAttr.JobKind, value: JobKind.documentIngest }],
           staticSummary: `Ingest of ${order.docId.slice(0, 120)}`,
-        },
+        }),
       );
       runId = started.firstExecutionRunId;
     } catch (error) {

@@ -1,3 +1,4 @@
+import { startWithin } from '../../clients/temporal.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isGrpcDeadlineError, isGrpcServiceError, WorkflowFailedError } from '@temporalio/client';
@@ -78,15 +79,18 @@ export class ScrapeJobs {
     };
     let outcome: ScrapeOutcome;
     try {
-      const handle = await this.#deps.temporal.client.workflow.start<typeof scrapePage>('scrapePage', {
-        taskQueue: this.#deps.taskQueue,
-        workflowId: jobId,
-        args: [input],
-        // A safety net only: the workflow ends itself at the deadline.
-        workflowExecutionTimeout: timeoutMs + 60_000,
-        typedSearchAttributes: [{ key: SearchAttr.JobKind, value: JobKind.pageScrape }],
-        staticSummary: `Scrape of ${hostOf(request.url)}`,
-      });
+      const { client, connection } = this.#deps.temporal;
+      const handle = await startWithin(connection, () =>
+        client.workflow.start<typeof scrapePage>('scrapePage', {
+          taskQueue: this.#deps.taskQueue,
+          workflowId: jobId,
+          args: [input],
+          // A safety net only: the workflow ends itself at the deadline.
+          workflowExecutionTimeout: timeoutMs + 60_000,
+          typedSearchAttributes: [{ key: SearchAttr.JobKind, value: JobKind.pageScrape }],
+          staticSummary: `Scrape of ${hostOf(request.url)}`,
+        }),
+      );
       try {
         outcome = await this.#deps.temporal.connection.withDeadline(deadline + RESULT_GRACE_MS, () =>
           handle.result(),

@@ -104,7 +104,9 @@ describe('a request’s trace', () => {
 
   it('starts a new trace for a request without a traceparent', async () => {
     const before = new Set(exporter.getFinishedSpans().map((span) => span.spanContext().traceId));
-    const response = await fetch(`${url}/api/v2/scanner/scans/not-a-job`, { headers: AUTHED });
+    const response = await fetch(`${url}/api/v2/scanner/scans/not-a-job?api_key=do-not-trace-me`, {
+      headers: AUTHED,
+    });
     expect(response.status).toBeLessThan(500);
     const isFresh = (span: ReadableSpan) =>
       span.name === 'request' && !before.has(span.spanContext().traceId);
@@ -114,5 +116,10 @@ describe('a request’s trace', () => {
     const fresh = exporter.getFinishedSpans().filter(isFresh);
     expect(fresh.length).toBe(1);
     expect(fresh[0]?.parentSpanId).toBeUndefined();
+    // The path is on the span; the query string is not, nor are the request's headers.
+    expect(fresh[0]?.attributes['url.path']).toBe('/api/v2/scanner/scans/not-a-job');
+    const recorded = JSON.stringify(exporter.getFinishedSpans().map((span) => span.attributes));
+    expect(recorded).not.toContain('do-not-trace-me');
+    expect(recorded).not.toContain(AUTHED['x-api-key']);
   });
 });
