@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatJobId, parseJobId, scanWorkflowId } from './jobIds.ts';
+import { formatJobId, JOB_ID_PATTERN, jobIdPattern, parseJobId, scanWorkflowId } from './jobIds.ts';
 
 describe('job ids', () => {
   const workflowId = scanWorkflowId('devnet', '0x5FbDB2315678afecb367f032d93F642f64180aa3');
@@ -14,5 +14,24 @@ describe('job ids', () => {
     expect(parseJobId(`${workflowId}:not-a-uuid`)).toBeUndefined();
     expect(parseJobId(`scan:devnet:../../etc:${runId}`)).toBeUndefined();
     expect(parseJobId(`${workflowId}:${runId}x`)).toBeUndefined();
+  });
+
+  it('documents as a pattern exactly the ids it parses', () => {
+    const ids = [
+      formatJobId({ workflowId, runId }),
+      formatJobId({
+        workflowId: 'report:wallet_solana_devnet:7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+        runId,
+      }),
+      'nope',
+      `${workflowId}:not-a-uuid`,
+      `scan:devnet:../../etc:${runId}`,
+      `${workflowId}:${runId}x`,
+      `Scan:devnet:0x5FbDB2315678afecb367f032d93F642f64180aa3:${runId}`,
+    ];
+    for (const id of ids) expect(JOB_ID_PATTERN.test(id), id).toBe(parseJobId(id) !== undefined);
+    expect(ids.filter((id) => JOB_ID_PATTERN.test(id))).toHaveLength(2);
+    // Of one kind: a report's id, not a scan's.
+    expect(ids.filter((id) => jobIdPattern('report').test(id))).toEqual([ids[1]]);
   });
 });

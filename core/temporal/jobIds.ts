@@ -6,6 +6,18 @@
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const WORKFLOW_ID = /^[a-z_]+:[a-z0-9_-]+:[A-Za-z0-9]{16,64}$/;
 
+/**
+ * The ids parseJobId accepts, as one pattern (of one kind of job, `report`, say, when given):
+ * routes put it in their parameter schemas, so their documents say what a job id looks like and a
+ * malformed one is refused by validation (400).
+ */
+export function jobIdPattern(kind?: string): RegExp {
+  const prefix = kind === undefined ? '[a-z_]+' : kind;
+  return new RegExp(`^${prefix}:[a-z0-9_-]+:[A-Za-z0-9]{16,64}:${RUN_ID.source.slice(1, -1)}$`);
+}
+
+export const JOB_ID_PATTERN = jobIdPattern();
+
 export interface JobRef {
   readonly workflowId: string;
   readonly runId: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jobIdPattern } from '../../../core/temporal/jobIds.ts';
 import { queryInt } from '../../plugins/query.ts';
 import { CHAIN_IDS } from '../../../core/chains/registry.ts';
 import { Reason } from '../../../core/errors/reasons.ts';
@@ -18,7 +19,8 @@ const ReportRequest = z
   .strict()
   .meta({ id: 'ReportRequest' });
 
-const JobParams = z.object({ job_id: z.string().min(1).max(256) });
+// A report's job id (one pattern: schemathesis cannot generate strings for two at once).
+const JobParams = z.object({ job_id: z.string().max(256).regex(jobIdPattern('report')) });
 const FileParams = JobParams.extend({ format: z.enum(REPORT_FORMATS as [ReportFormat, ...ReportFormat[]]) });
 const ReportList = z.object({
   reports: z.array(

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { JOB_ID_PATTERN } from '../../../core/temporal/jobIds.ts';
 import { CHAIN_IDS } from '../../../core/chains/registry.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
@@ -25,7 +26,7 @@ const ScanRequest = z
   .strict()
   .meta({ id: 'ScanRequest' });
 
-const JobParams = z.object({ job_id: z.string().min(1).max(256) });
+const JobParams = z.object({ job_id: z.string().max(256).regex(JOB_ID_PATTERN) });
 const problems = { 400: Problem, 404: Problem, 422: Problem, 503: Problem };
 const gated = { 401: Problem, 402: Problem, 429: Problem };
 
