@@ -14,7 +14,10 @@ describe('createService shutdown', () => {
     const app = await createService({ publicUrl: 'http://service.test', logger: false });
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let entered: () => void = () => undefined;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
     app.get('/slow', async () => {
+      entered();
       await held;
       return { done: true };
     });
@@ -29,7 +32,7 @@ describe('createService shutdown', () => {
     busy.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     const busyClosed = once(busy, 'close');
     busy.write('GET /slow HTTP/1.1\r\nhost: service.test\r\n\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inFlight;
 
     const closed = app.close();
     await silentClosed;
