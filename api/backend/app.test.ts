@@ -150,6 +150,63 @@ describe('backend routes', () => {
     expect(file.content['application/pdf'].schema).toEqual({ type: 'string', format: 'binary' });
   });
 
+  it('documents the chains this deployment serves, each with its address format, and the rules between fields', async () => {
+    const doc = (await backend.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const resolve = (schema: { $ref?: string }) =>
+      schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop() as string] : schema;
+    // This deployment has RPCs for devnet and solana_devnet only: one branch per chain family.
+    const scan = resolve(
+      doc.paths['/api/v2/scanner/scans'].post.requestBody.content['application/json'].schema,
+    );
+    const branches = scan.anyOf.map((branch: { properties: Record<string, Record<string, unknown>> }) => ({
+      chains: branch.properties['chain']?.['enum'],
+      pattern: branch.properties['address']?.['pattern'],
+      format: branch.properties['address']?.['format'],
+    }));
+    expect(branches).toEqual([
+      { chains: ['devnet'], pattern: '^0x[0-9a-fA-F]{40}$', format: undefined },
+      { chains: ['solana_devnet'], pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$', format: 'solana-address' },
+    ]);
+    // The validator stays broad, so an unserved chain is told why (not a bare schema failure).
+    const ethereum = await backend.app.inject({
+      method: 'POST',
+      url: '/api/v2/scanner/scans',
+      headers: AUTHED,
+      payload: { chain: 'ethereum', address: testStack().scenario.tokens.clean.address },
+    });
+    expect(ethereum.json().code).toBe('chain_unavailable');
+    // Path parameters too: the data bus reads the EVM chains with an RPC here.
+    const transfers = doc.paths['/api/v1/databus/tokens/{chain}/{address}/transfers'].get.parameters;
+    expect(transfers.find((p: { name: string }) => p.name === 'chain').schema.enum).toEqual(['devnet']);
+    // "One of these fields" is in the document, not only in the validator.
+    const invoice = resolve(
+      doc.paths['/api/v1/x402/invoice'].post.requestBody.content['application/json'].schema,
+    );
+    expect(invoice.oneOf).toEqual([{ required: ['tool'] }, { required: ['amount_usd'] }]);
+    expect(invoice.properties.amount_usd).toMatchObject({ minimum: 0.01, multipleOf: 0.000001 });
+    const labels = resolve(
+      doc.paths['/api/v1/x402-tools/eth_labels_query'].post.requestBody.content['application/json'].schema,
+    );
+    expect(labels.anyOf).toEqual([
+      { required: ['address'] },
+      { required: ['label'] },
+      { required: ['category'] },
+      { required: ['name'] },
+    ]);
+  });
+
+  it('reads a call without a body as no input, and a JSON null as a wrong body', async () => {
+    const none = await backend.app.inject({ method: 'POST', url: '/api/v1/x402-tools/status_check' });
+    expect(none.statusCode).toBe(200);
+    const nothing = await backend.app.inject({
+      method: 'POST',
+      url: '/api/v1/x402-tools/status_check',
+      headers: { 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(nothing.statusCode).toBe(422);
+  });
+
   it('documents every error code at its type URL', async () => {
     for (const code of Object.keys(ErrorCodes)) {
       const response = await backend.app.inject({ method: 'GET', url: `/errors/${code}` });

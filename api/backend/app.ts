@@ -12,6 +12,7 @@ import { systemStatus } from './health.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { scanRoutes } from './routes/scans.ts';
+import { chainsOf } from './routes/targets.ts';
 import { ScanJobs } from './scanJobs.ts';
 import { x402ResourceServer } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
@@ -81,7 +82,8 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     proofs: deps.x402.walletProofs,
     publicUrl: options.publicUrl,
   });
-  scanRoutes(app, jobs, scannerTrials);
+  const configuredChains = chainsOf(deps.chains.configured());
+  scanRoutes(app, jobs, scannerTrials, configuredChains);
   const facilitator = facilitatorClient(
     { url: deps.x402.facilitatorUrl, token: deps.x402.facilitatorToken },
     10_000,
@@ -107,7 +109,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     scraperTaskQueue: deps.scraperTaskQueue,
     publicUrl: options.publicUrl,
   });
-  reportRoutes(app, reportJobs, scannerTrials);
+  reportRoutes(app, reportJobs, scannerTrials, configuredChains);
   const runner = new ToolRunner({
     reports: reportJobs,
     news: deps.news,

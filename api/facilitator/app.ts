@@ -7,6 +7,14 @@ import { Problem } from '../plugins/problem.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
 import { createService, type VigilApp } from '../plugins/service.ts';
 import { callerPlugin } from './callers.ts';
+import {
+  asSettle,
+  asVerify,
+  PaymentRequestBody,
+  RefundRequestBody,
+  structuralRefusal,
+  whole,
+} from './x402Request.ts';
 import type { FacilitatorEngines } from './engine.ts';
 
 /** How long one health probe answers /healthz. */
@@ -27,18 +35,6 @@ export interface FacilitatorOptions {
   redis: Redis;
   rateLimits: { perMinute: number; publicPerMinute: number };
 }
-
-const PaymentRequest = z
-  .looseObject({
-    x402Version: z.number().int().describe('2'),
-    paymentPayload: z.looseObject({}).describe('x402 v2 PaymentPayload, as the client sent it'),
-    paymentRequirements: z.looseObject({}).describe('the PaymentRequirements the resource server quoted'),
-  })
-  .meta({ id: 'FacilitatorRequest' });
-
-const RefundRequest = PaymentRequest.extend({
-  refundOf: z.string().describe('the transaction that settled the payment being sent back'),
-}).meta({ id: 'FacilitatorRefundRequest' });
 
 const VerifyResponse = z
   .looseObject({
@@ -119,11 +115,14 @@ export async function buildFacilitatorApp(
         tags: ['x402'],
         security,
         summary: 'Check a payment without moving anything',
-        body: PaymentRequest,
+        body: PaymentRequestBody,
         response: { 200: VerifyResponse, 400: VerifyResponse, 401: Problem },
       },
+      validatorCompiler: whole,
     },
     async (request, reply) => {
+      const refused = structuralRefusal(PaymentRequestBody, request.body);
+      if (refused) return reply.code(400).send({ isValid: false, ...asVerify(refused) });
       const timings = new StepTimings();
       const result = scrubbed(await engine.verify(request.body, timings));
       reply.header('server-timing', timings.header());
@@ -139,11 +138,14 @@ export async function buildFacilitatorApp(
         security,
         summary:
           'Verify, submit transferWithAuthorization to a payee, answer the receipt (idempotent per payload)',
-        body: PaymentRequest,
+        body: PaymentRequestBody,
         response: { 200: SettleResponse, 400: SettleResponse, 401: Problem },
       },
+      validatorCompiler: whole,
     },
     async (request, reply) => {
+      const refused = structuralRefusal(PaymentRequestBody, request.body);
+      if (refused) return reply.code(400).send(asSettle(refused));
       const timings = new StepTimings();
       const result = scrubbed(await engine.settle(request.body, timings));
       reply.header('server-timing', timings.header());
@@ -158,11 +160,14 @@ export async function buildFacilitatorApp(
         tags: ['x402'],
         security,
         summary: 'Send a settled payment back: a payee’s authorization to the payer, once (refund nonce)',
-        body: RefundRequest,
+        body: RefundRequestBody,
         response: { 200: SettleResponse, 400: SettleResponse, 401: Problem },
       },
+      validatorCompiler: whole,
     },
     async (request, reply) => {
+      const refused = structuralRefusal(RefundRequestBody, request.body);
+      if (refused) return reply.code(400).send(asSettle(refused));
       const timings = new StepTimings();
       const result = scrubbed(await engine.refund(request.body, timings));
       reply.header('server-timing', timings.header());

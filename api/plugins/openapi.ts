@@ -17,6 +17,13 @@ declare module 'fastify' {
      * those media types, each a string (`binary` ones as bytes).
      */
     produces?: Record<number, readonly MediaType[]>;
+    /**
+     * What the document says of the route's parameters or body instead of its validators: the
+     * part of the accepted input this deployment serves (its configured chains, each with its
+     * address format). It must accept nothing the validator refuses; what the validator accepts
+     * beyond it is answered with a problem that says why (`chain_unavailable`, `invalid_address`).
+     */
+    documented?: { params?: z.ZodType; body?: z.ZodType };
   }
 }
 
@@ -72,7 +79,9 @@ export async function registerOpenApi(app: VigilApp, options: OpenApiOptions): P
         if (config?.bodyOptional) bodyOptional.add(key);
         if (config?.produces) produces.set(key, config.produces);
       }
-      return transform(input);
+      return transform(
+        config?.documented ? { ...input, schema: { ...input.schema, ...config.documented } } : input,
+      );
     },
     transformObject: (document) =>
       withCommonProblems(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneOfFields } from '../../core/schema/fieldRules.ts';
 import { DOCUMENT_TYPES } from '../../retrieval/core/ingest.ts';
 import { SearchMode } from '../../retrieval/search/retriever.ts';
 import { BytecodeFingerprint } from '../../scanner/fingerprint/bytecodeFingerprint.ts';
@@ -21,28 +22,34 @@ const metadata = {
   category: Tag.default('docs').describe('e.g. docs, risk, news'),
 };
 
-export const IngestRequest = z
-  .object({
-    ...metadata,
-    content: z.string().optional().describe('The document itself (or use url)'),
-    content_type: z.enum(DOCUMENT_TYPES).default('text/markdown').describe('How content is written'),
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(4_096)
-      .optional()
-      .describe('A public http(s) page, fetched through the scraper service (or use content)'),
-  })
-  .strict()
-  .refine((body) => (body.content === undefined) !== (body.url === undefined), {
-    message: 'send exactly one of content and url',
-    path: ['content'],
-  })
-  .meta({ id: 'IngestRequest' });
+export const IngestRequest = oneOfFields(
+  z
+    .object({
+      ...metadata,
+      content: z.string().optional().describe('The document itself (or use url)'),
+      content_type: z.enum(DOCUMENT_TYPES).default('text/markdown').describe('How content is written'),
+      url: z
+        .url({ protocol: /^https?$/ })
+        .max(4_096)
+        .optional()
+        .describe('A public http(s) page, fetched through the scraper service (or use content)'),
+    })
+    .strict(),
+  ['content', 'url'],
+  'send exactly one of content and url',
+).meta({ id: 'IngestRequest' });
 export type IngestRequest = z.infer<typeof IngestRequest>;
 
 /** Metadata of a document sent as the raw body (text/plain, text/markdown, text/html). */
 export const IngestQuery = z
-  .object({ ...metadata, doc_id: metadata.doc_id.optional() })
+  .object({
+    ...metadata,
+    doc_id: metadata.doc_id
+      .optional()
+      .describe(
+        'Stable id of the document (default: sha256:<hex> of the body, so the same text is the same document)',
+      ),
+  })
   .strict()
   .meta({ id: 'IngestQuery' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anyOfFields } from '../schema/fieldRules.ts';
 
 // Inputs of the chain-data tools, the single source of their validation and JSON Schema. No
 // transforms: every shape here must be expressible as JSON Schema for the catalog's documents.
@@ -62,30 +63,31 @@ export const RawQueryInput = z
   .strict();
 export type RawQueryInput = z.infer<typeof RawQueryInput>;
 
-export const LabelsQueryInput = z
-  .object({
-    address: AddressText.optional().describe('the labels of one address'),
-    label: z.string().min(1).max(64).optional().describe("the source's label, e.g. exchange, phish-hack"),
-    category: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe('normalised category, e.g. exchange, phish_hack, token'),
-    name: z
-      .string()
-      .min(2)
-      .max(64)
-      .optional()
-      .describe('case-insensitive substring of the name tag, e.g. binance'),
-    chain: z
-      .string()
-      .regex(/^[a-z0-9_]{1,32}$/)
-      .optional(),
-    limit: z.number().int().min(1).max(1_000).optional(),
-  })
-  .strict()
-  .refine((input) => input.address ?? input.label ?? input.category ?? input.name, {
-    message: 'give at least one of address, label, category or name',
-  });
+export const LabelsQueryInput = anyOfFields(
+  z
+    .object({
+      address: AddressText.optional().describe('the labels of one address'),
+      label: z.string().min(1).max(64).optional().describe("the source's label, e.g. exchange, phish-hack"),
+      category: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('normalised category, e.g. exchange, phish_hack, token'),
+      name: z
+        .string()
+        .min(2)
+        .max(64)
+        .optional()
+        .describe('case-insensitive substring of the name tag, e.g. binance'),
+      chain: z
+        .string()
+        .regex(/^[a-z0-9_]{1,32}$/)
+        .optional(),
+      limit: z.number().int().min(1).max(1_000).optional(),
+    })
+    .strict(),
+  ['address', 'label', 'category', 'name'],
+  'give at least one of address, label, category or name',
+);
 export type LabelsQueryInput = z.infer<typeof LabelsQueryInput>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anyOfFields } from '../schema/fieldRules.ts';
 import { CATEGORY_WEIGHTS, MODEL_VERSION, TIER_BANDS } from '../../scanner/core/risk/model.ts';
 import {
   Capability,
@@ -54,14 +55,17 @@ const ReportInput = z
   })
   .strict();
 
-const NewsSentimentInput = z
-  .object({
-    token: z.string().trim().min(1).max(128).optional().describe('A symbol, name or contract address'),
-    topic: z.string().trim().min(1).max(100).optional().describe('A word or phrase the headlines contain'),
-    limit: z.number().int().min(1).max(50).default(20).describe('How many items (1-50)'),
-  })
-  .strict()
-  .refine((input) => input.token !== undefined || input.topic !== undefined, 'Send a token or a topic');
+const NewsSentimentInput = anyOfFields(
+  z
+    .object({
+      token: z.string().trim().min(1).max(128).optional().describe('A symbol, name or contract address'),
+      topic: z.string().trim().min(1).max(100).optional().describe('A word or phrase the headlines contain'),
+      limit: z.number().int().min(1).max(50).default(20).describe('How many items (1-50)'),
+    })
+    .strict(),
+  ['token', 'topic'],
+  'Send a token or a topic',
+);
 
 /** EVM chains: the indexer reads EVM logs. */
 const EVM_CHAINS = chainsWhere((chain) => chain.kind === ChainKind.evm);

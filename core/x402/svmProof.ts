@@ -5,6 +5,12 @@ import {
 } from '@x402/svm';
 
 /** Solana networks are CAIP-2 `solana:<genesis hash prefix>`. */
+/**
+ * The named format of a Solana exact payload's `transaction` in documents: base64 of a signed
+ * transaction (a pattern can only say base64; test/conformance/hooks.py generates real ones).
+ */
+export const SVM_TRANSACTION_FORMAT = 'solana-transaction';
+
 export function isSolanaNetwork(network: string): boolean {
   return network.startsWith('solana:');
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { recordHistory } from '../support/recordHistory.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,16 +196,15 @@ describe('retrieval service', () => {
       415,
       'unsupported_media_type',
     );
-    expectProblem(
-      await retrieval.app.inject({
-        method: 'POST',
-        url: '/v1/ingest',
-        headers: { 'content-type': 'text/markdown' },
-        payload: '# no id',
-      }),
-      400,
-      'bad_request',
-    );
+    // A raw document without ?doc_id= is named by its content.
+    const unnamed = await retrieval.app.inject({
+      method: 'POST',
+      url: '/v1/ingest',
+      headers: { 'content-type': 'text/markdown' },
+      payload: '# no id',
+    });
+    expect(unnamed.statusCode, unnamed.body).toBe(202);
+    expect(unnamed.json().doc_id).toBe(`sha256:${createHash('sha256').update('# no id').digest('hex')}`);
     const badQuery = (payload: Record<string, unknown>) =>
       retrieval.app.inject({ method: 'POST', url: '/v1/query', payload });
     expectProblem(await badQuery({ query: 'x', top_k: 0 }), 422, 'validation_failed');

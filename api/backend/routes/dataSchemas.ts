@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { CHAINS, ChainKind } from '../../../core/chains/registry.ts';
 import type { BusAnswer } from '../../../chaindata/query/databus.ts';
+import { EvmAddress } from './targets.ts';
 
 /** Chains the index and the data bus read: the registry's EVM chains. */
 export const EvmChain = z.enum(
   CHAINS.filter((chain) => chain.kind === ChainKind.evm).map((chain) => chain.id) as [string, ...string[]],
 );
-const AddressParam = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address');
-
-export const ChainAddressParams = z.object({ chain: EvmChain, address: AddressParam });
+export const ChainAddressParams = z.object({ chain: EvmChain, address: EvmAddress });
 
 /** The empty-data result of the API specification (answered 200; a caller checks `reason`). */
 export const EmptyData = z

@@ -5,6 +5,7 @@ import type { DataBus, ListQuery } from '../../../chaindata/query/databus.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import { ChainAddressParams, DataAnswer, EvmChain, sendBusAnswer } from './dataSchemas.ts';
+import { chainsOf, documentedAs, servedTargets } from './targets.ts';
 
 /** The free tier's page size cap; parquet_query (paid) pages up to 1000 rows. */
 const FREE_PAGE_LIMIT = 100;
@@ -62,6 +63,9 @@ const DESCRIPTION =
 
 /** /api/v1/databus/*: the core data routes by token and by wallet, and the providers' health. */
 export function databusRoutes(app: VigilApp, bus: DataBus, chains: () => string[]): void {
+  // The document names the chains this deployment reads (an RPC configured): the others answer
+  // 422 chain_unavailable.
+  const documentedParams = servedTargets(ChainAddressParams, chainsOf(chains()));
   for (const route of ROUTES) {
     app.get(
       `/api/v1/databus${route.path}`,
@@ -74,6 +78,7 @@ export function databusRoutes(app: VigilApp, bus: DataBus, chains: () => string[
           querystring: Page,
           response: { 200: DataAnswer, ...DATA_PROBLEMS },
         },
+        config: documentedAs('params', documentedParams),
       },
       async (request, reply) => {
         const { chain, address } = request.params;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { getDeployerReputation } from '../../../scanner/deployerTool.ts';
-import { CHAIN_IDS } from '../../../core/chains/registry.ts';
+import { Capability, CHAIN_IDS, hasCapability } from '../../../core/chains/registry.ts';
+import { chainsOf, documentedAs, isEvm, servedTargets } from './targets.ts';
 import { Check } from '../../../scanner/core/schema.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
@@ -56,6 +57,13 @@ const DeployerReputationResponse = z
 
 /** Deployer reputation on its own: the record a token scan's deployer category is built from. */
 export function deployerRoutes(app: VigilApp, deps: BackendDeps, trials: ScannerTrials): void {
+  // Deployer records are read on the EVM chains this deployment has an RPC for.
+  const documentedParams = servedTargets(
+    Params,
+    chainsOf(deps.chains.configured()).filter(
+      (chain) => isEvm(chain) && hasCapability(chain, Capability.walletAnalysis),
+    ),
+  );
   app.get(
     '/api/v2/scanner/deployers/:chain/:address',
     {
@@ -75,6 +83,7 @@ export function deployerRoutes(app: VigilApp, deps: BackendDeps, trials: Scanner
           503: Problem,
         },
       },
+      config: documentedAs('params', documentedParams),
     },
     async (request, reply) => {
       // Anonymous callers take a free call of deployer_reputation, the tool that sells this record.

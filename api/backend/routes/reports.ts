@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { jobIdPattern } from '../../../core/temporal/jobIds.ts';
 import { queryInt } from '../../plugins/query.ts';
-import { CHAIN_IDS } from '../../../core/chains/registry.ts';
+import { CHAIN_IDS, type ChainInfo } from '../../../core/chains/registry.ts';
+import { anyOf, documentedAs, isEvm, isScannable, servedTargets } from './targets.ts';
 import { Reason } from '../../../core/errors/reasons.ts';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { FORMAT_CONTENT_TYPES, REPORT_FORMATS, type ReportFormat } from '../../../reports/core/schema.ts';
@@ -54,7 +55,20 @@ const REPORT_EVENT_SCHEMA = {
 };
 
 /** Research reports: start (or join), read, follow as server-sent events, download, list, cancel. */
-export function reportRoutes(app: VigilApp, reports: ReportJobs, trials: ScannerTrials): void {
+export function reportRoutes(
+  app: VigilApp,
+  reports: ReportJobs,
+  trials: ScannerTrials,
+  served: readonly ChainInfo[],
+): void {
+  // Wallet reports read the EVM index; token reports apply where token scans do.
+  const documentedRequest = anyOf([
+    servedTargets(ReportRequest.extend({ kind: z.literal('wallet') }), served.filter(isEvm)),
+    servedTargets(
+      ReportRequest.extend({ kind: z.literal('token').default('token') }),
+      served.filter(isScannable),
+    ),
+  ]);
   app.post(
     '/api/v1/reports',
     {
@@ -67,6 +81,7 @@ export function reportRoutes(app: VigilApp, reports: ReportJobs, trials: Scanner
         body: ReportRequest,
         response: { 202: ReportJob, 401: Problem, 402: Problem, 429: Problem, ...problems },
       },
+      config: documentedAs('body', documentedRequest),
     },
     async (request, reply) => {
       // Checked before the trial is taken: a refused subject costs nothing.

@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { JOB_ID_PATTERN } from '../../../core/temporal/jobIds.ts';
-import { CHAIN_IDS } from '../../../core/chains/registry.ts';
+import { CHAIN_IDS, type ChainInfo } from '../../../core/chains/registry.ts';
+import { documentedAs, isScannable, servedTargets } from './targets.ts';
 import { Problem } from '../../plugins/problem.ts';
 import type { VigilApp } from '../../plugins/service.ts';
 import { ScanCancellation, ScanJob, type ScanJobs } from '../scanJobs.ts';
@@ -31,7 +32,13 @@ const problems = { 400: Problem, 404: Problem, 422: Problem, 503: Problem };
 const gated = { 401: Problem, 402: Problem, 429: Problem };
 
 /** The async multi-engine scanner: start, read and cancel token scan jobs. */
-export function scanRoutes(app: VigilApp, jobs: ScanJobs, trials: ScannerTrials): void {
+export function scanRoutes(
+  app: VigilApp,
+  jobs: ScanJobs,
+  trials: ScannerTrials,
+  served: readonly ChainInfo[],
+): void {
+  const documentedRequest = servedTargets(ScanRequest, served.filter(isScannable));
   app.post(
     '/api/v2/scanner/scans',
     {
@@ -47,6 +54,7 @@ export function scanRoutes(app: VigilApp, jobs: ScanJobs, trials: ScannerTrials)
         body: ScanRequest,
         response: { 200: ScanJob, 202: ScanJob, ...problems, ...gated },
       },
+      config: documentedAs('body', documentedRequest),
     },
     async (request, reply) => {
       const admission = await trials.admit(request.caller, request.headers, 'token_risk');

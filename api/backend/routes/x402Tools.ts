@@ -111,6 +111,15 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway, proofs: Wall
 /** The header the MCP host sets on the tool calls it forwards (`mcp`). */
 const MCP_DOOR_HEADER = 'x-vigil-door';
 
+/** Whether a request carried a body at all (a content type, a length above 0, or chunks). */
+function bodySent(headers: Record<string, string | string[] | undefined>): boolean {
+  return (
+    headers['content-type'] !== undefined ||
+    headers['transfer-encoding'] !== undefined ||
+    Number(headers['content-length'] ?? 0) > 0
+  );
+}
+
 export function toCall(
   toolName: string,
   request: {
@@ -126,7 +135,9 @@ export function toCall(
   const door = request.headers[MCP_DOOR_HEADER] === 'mcp' ? 'mcp' : 'rest';
   return {
     toolName,
-    body: request.body,
+    // Fastify reads a request without a body as null: that is no input (the gateway reads it as
+    // {}), while a JSON null that was sent stays null and fails as not an object.
+    body: bodySent(request.headers) ? request.body : undefined,
     headers: request.headers,
     requestId: request.id,
     apiKeyId: request.caller.apiKeyId,

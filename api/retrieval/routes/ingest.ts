@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { documentTypeOf } from '../../../retrieval/ingest/document.ts';
@@ -29,19 +30,20 @@ function parseOr422<S extends z.ZodType>(
   );
 }
 
+/** A raw document sent without ?doc_id= is named by its content: the same text is the same document. */
+function contentDocId(body: string): string {
+  return `sha256:${createHash('sha256').update(body).digest('hex')}`;
+}
+
 /** The document and its metadata, from a JSON body or from a raw document body with query parameters. */
 function orderOf(request: FastifyRequest): IngestOrder {
   const type = documentTypeOf(request.headers['content-type']);
   if (typeof request.body === 'string' && type) {
     const query = parseOr422(IngestQuery, request.query, 'querystring');
-    if (!query.doc_id) {
-      throw new VigilError('bad_request', 'Send the document id as ?doc_id= with a raw document body.', {
-        extensions: { errors: [{ loc: ['querystring', 'doc_id'], msg: 'Required', type: 'required' }] },
-      });
-    }
+    const docId = query.doc_id ?? contentDocId(request.body);
     return {
-      docId: query.doc_id,
-      path: query.source ?? query.doc_id,
+      docId,
+      path: query.source ?? docId,
       ecosystem: query.ecosystem,
       category: query.category,
       document: { kind: 'content', body: request.body, type },
@@ -72,6 +74,9 @@ export function ingestRoutes(app: VigilApp, jobs: IngestJobs, maxDocumentBytes: 
     '/v1/ingest',
     {
       bodyLimit: maxDocumentBytes,
+      // The body is JSON (IngestRequest) or the document itself: orderOf reads either, naming
+      // the failing field; the route's own validator would refuse every raw document.
+      validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {
         tags: ['retrieval'],
         summary: 'Ingest a document (asynchronous)',
@@ -82,6 +87,7 @@ export function ingestRoutes(app: VigilApp, jobs: IngestJobs, maxDocumentBytes: 
           'the job: an ingestDocument workflow that fetches, cleans, chunks on structure, embeds and swaps the ' +
           "document's chunks atomically. The same document id and content again is idempotent.",
         querystring: IngestQuery.partial(),
+        body: IngestRequest,
         response: { 202: IngestJob, 400: Problem, 413: Problem, 415: Problem, 422: Problem, 503: Problem },
       },
     },
