@@ -138,6 +138,56 @@ describe('the facilitator serves Vigil alone (attacks)', () => {
     }
   });
 
+  it('refuses a body that is not an x402 v2 exact request with 400 and an x402 reason, before any chain read, whatever network it names; a signed payment still verifies', async () => {
+    const payer = await fundedPayer(rpcUrl, token, 1_000_000n);
+    const requirements = requirementsFor(token, payTo, PRICE);
+    const payload = await signAuthorization(payer.privateKey, token, requirements, {
+      to: payTo,
+      value: PRICE,
+      nonce: randomNonce(),
+    });
+    const solana = { ...requirements, network: SOLANA_DEVNET_CAIP2 };
+    const { maxTimeoutSeconds: _dropped, ...noTimeout } = solana;
+    const raw = async (path: string, body: unknown) => {
+      const response = await fac.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { ...fac.auth, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+      return { status: response.statusCode, body: response.json<Record<string, unknown>>() };
+    };
+    const envelope = (paymentPayload: unknown, paymentRequirements: unknown, extra = {}) => ({
+      x402Version: 2,
+      paymentPayload,
+      paymentRequirements,
+      ...extra,
+    });
+    rpc.calls.length = 0;
+    const refusals = [
+      ['/verify', null, 'invalid_x402_version'],
+      ['/settle', [], 'invalid_x402_version'],
+      ['/verify', envelope(payload, { ...requirements, scheme: 'upto' }), 'invalid_payment_requirements'],
+      // A Solana body on the Solana path is checked as strictly as an EVM one.
+      ['/settle', envelope({ ...payload, accepted: noTimeout }, noTimeout), 'invalid_payment_requirements'],
+      [
+        '/refund',
+        envelope({ ...payload, accepted: noTimeout }, noTimeout, { refundOf: '0x' }),
+        'invalid_payment_requirements',
+      ],
+      ['/settle', envelope({ ...payload, payload: { authorization: {} } }, requirements), 'invalid_payload'],
+      ['/refund', envelope(payload, requirements, { refundOf: 7 }), 'invalid_payload'],
+    ] as const;
+    for (const [path, body, reason] of refusals) {
+      const answer = await raw(path, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body['invalidReason'] ?? answer.body['errorReason']).toBe(reason);
+    }
+    expect(rpc.calls).toEqual([]);
+    const verdict = await post('/verify', payload, requirements, fac.auth);
+    expect(verdict).toMatchObject({ status: 200, body: { isValid: true } });
+  });
+
   it('takes a signer nonce only for a transfer whose simulation passed: failing settles in the middle of good ones stall nothing', async () => {
     const requirements = requirementsFor(token, payTo, PRICE);
     const [good, bad] = await Promise.all([
