@@ -15,6 +15,8 @@ const config: KnipConfig = {
     'infra/devnet/scenario.ts',
     'infra/devnet/detectorArtifact.ts',
     'bench/*.ts',
+    // Bundled by path as workflow code (bench/temporalFloor.ts).
+    'bench/temporalFloor/*.ts',
     'test/support/{globalSetup,setupFile}.ts',
     'test/replay/fixtures/*.ts',
   ],

@@ -18,6 +18,8 @@ import { deployScenario, scenarioGenesisTimestamp } from '../infra/devnet/scenar
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../infra/stack/services.ts';
 import { markdownTable, type PhaseStats, runPhase } from './stats.ts';
+import { stepTable, workflowTimelines } from './x402Breakdown.ts';
+import { parseJobId } from '../core/temporal/jobIds.ts';
 
 const { values } = parseArgs({
   options: {
@@ -92,15 +94,24 @@ try {
   for (const child of children) stops.push(() => child.stop());
 
   const api = `http://127.0.0.1:${apiPort}/api/v2/scanner/scans`;
+  // The jobs of the one-at-a-time phase, for their histories' timelines.
+  const jobs: { workflowId: string; runId: string }[] = [];
+  let recording = false;
   const scanThroughApi = async (address: string, fresh = true) => {
     const response = await fetch(api, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': BENCH_API_KEY },
       body: JSON.stringify({ chain: 'devnet', address, wait_ms: 30_000, fresh }),
     });
-    const job = (await response.json()) as { status: string; result: { tier: string } | null };
+    const job = (await response.json()) as {
+      job_id: string;
+      status: string;
+      result: { tier: string } | null;
+    };
     if (response.status !== 200 || job.status !== 'completed')
       throw new Error(`HTTP ${response.status} ${job.status}`);
+    const parsed = parseJobId(job.job_id);
+    if (recording && parsed) jobs.push(parsed);
   };
 
   // The scanner library the worker's activities adapt, called directly: block pin and creation
@@ -126,7 +137,10 @@ try {
   await runPhase('warmup', warmupTokens, concurrency, (address) => scanThroughApi(address));
   const rows: PhaseStats[] = [
     await runPhase('in-process engines (no Temporal)', slice(0), 1, scanInProcess),
-    await runPhase('REST → Temporal → worker', slice(1), 1, (address) => scanThroughApi(address)),
+    await runPhase('REST → Temporal → worker', slice(1), 1, (address) => {
+      recording = true;
+      return scanThroughApi(address).finally(() => (recording = false));
+    }),
     await runPhase('in-process engines (no Temporal)', slice(2), concurrency, scanInProcess),
     await runPhase('REST → Temporal → worker', slice(3), concurrency, (address) => scanThroughApi(address)),
     await runPhase('REST, cached repeat', slice(1), 1, (address) => scanThroughApi(address, false)),
@@ -154,7 +168,13 @@ try {
   const ratioText = Object.entries(ratios)
     .map(([key, value]) => `${key.replace('_', ' ')}: ${value}×`)
     .join(', ');
-  const table = `${markdownTable(rows)}\n\nREST p50 / in-process p50 — ${ratioText}`;
+  // Where a scan's time goes inside Temporal, one at a time: the workflow task's pickup, its
+  // first activation, each local activity step (block pin, engines, store), completion.
+  const timeline = await workflowTimelines(temporal.address, jobs, { localActivities: true });
+  Object.assign(report, { rest_one_at_a_time_timeline: timeline });
+  const table =
+    `${markdownTable(rows)}\n\nREST p50 / in-process p50 — ${ratioText}\n\n` +
+    stepTable('REST one at a time: workflow step', timeline);
   console.log(table);
   await writeFile(path.join(values.out, 'scan-latency.json'), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(

@@ -66,9 +66,8 @@ export async function runPhase<T>(
   };
 }
 
-export function markdownTable(rows: PhaseStats[]): string {
-  const header =
-    '| phase | n | concurrency | scans/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|';
+export function markdownTable(rows: PhaseStats[], unit = 'scans/s'): string {
+  const header = `| phase | n | concurrency | ${unit} | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|`;
   const lines = rows.map(
     (row) =>
       `| ${row.phase} | ${row.n} | ${row.concurrency} | ${row.per_second} | ${row.p50_ms} | ${row.p95_ms} | ${row.p99_ms} | ${row.errors} |`,

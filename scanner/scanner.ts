@@ -137,11 +137,15 @@ export class TokenScanner {
       engines,
       degraded_providers: [...skipped].sort(),
     });
-    await this.#scans.save(jobId, result);
-    // Best effort: the result is stored; a fingerprint that cannot be read never fails the scan.
-    if (this.#fingerprints && findChain(target.chain)?.kind === ChainKind.evm) {
-      await this.#recordFingerprint(this.#fingerprints, jobId, target, result).catch(() => undefined);
-    }
+    // The code fingerprint is recorded beside the result, not after it (one round of writes on
+    // the scan's critical path). Best effort: a fingerprint that cannot be read never fails it.
+    const fingerprints = this.#fingerprints;
+    await Promise.all([
+      this.#scans.save(jobId, result),
+      fingerprints && findChain(target.chain)?.kind === ChainKind.evm
+        ? this.#recordFingerprint(fingerprints, jobId, target, result).catch(() => undefined)
+        : undefined,
+    ]);
     return result;
   }
 

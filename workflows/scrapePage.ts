@@ -1,6 +1,7 @@
 import {
   ActivityCancellationType,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -33,6 +34,9 @@ const TIER_ACTIVITY: Record<Tier, TierActivity> = {
   browser_stealth: 'scrapeBrowserStealth',
   browser_proxy: 'scrapeBrowserProxy',
 };
+
+/** The patch that moved the plain tier to a local activity. */
+const PLAIN_TIER_LOCAL = 'plain-tier-local-activity';
 
 /** Slack beyond a tier's budget for it to return its own timeout verdict before Temporal's fires. */
 const TIER_SLACK_MS = 3_000;
@@ -84,9 +88,23 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: { initialInterval: '200ms', maximumAttempts: 2 },
     });
+    // The plain tier, a single HTTP fetch and a conversion, runs as a local activity in the
+    // worker that holds the workflow task: a page it gets is then one workflow task, with no
+    // activity dispatch and no second task (docs/benchmarks.md). The tiers it escalates to stay
+    // dispatched activities (browsers heartbeat; their slots are the pool's). Histories from
+    // before this change replay as they ran (the patch).
+    const runner =
+      tier === 'http' && patched(PLAIN_TIER_LOCAL)
+        ? proxyLocalActivities<ScraperActivities>({
+            startToCloseTimeout: budgetMs + TIER_SLACK_MS,
+            scheduleToCloseTimeout: remaining + TIER_SLACK_MS,
+            cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+            retry: { initialInterval: '200ms', maximumAttempts: 2 },
+          })
+        : activities;
     let attempt: TierAttempt;
     try {
-      attempt = await activities[TIER_ACTIVITY[tier]]({ ...input, budgetMs });
+      attempt = await runner[TIER_ACTIVITY[tier]]({ ...input, budgetMs });
     } catch (error) {
       if (isCancellation(error)) throw error;
       attempt = {

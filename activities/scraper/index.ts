@@ -26,7 +26,8 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
     (tier: Tier) =>
     async (job: TierJob): Promise<TierAttempt> => {
       const context = Context.current();
-      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+      // A local activity (the plain tier) has no heartbeat: the workflow task it runs in does.
+      const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), HEARTBEAT_MS);
       try {
         return await engine.runTier(tier, job, context.cancellationSignal);
       } finally {

@@ -143,6 +143,16 @@ describe('POST /v1/scrape', () => {
     // The escalation's history replays on the current workflow code (recorded for the offline replay test).
     const history = await scraper.deps.temporal.client.workflow.getHandle(first.json().job_id).fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, first.json().job_id);
+    // The plain tier ran inside the workflow task (a local activity's marker); the tiers it
+    // escalated to were dispatched as activities, each under its own name.
+    const events = history.events ?? [];
+    const markers = events.filter((event) => event.markerRecordedEventAttributes).length;
+    const dispatched = events.flatMap((event) => {
+      const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
+      return type ? [type] : [];
+    });
+    expect(dispatched).toEqual(['scrapeHttpFingerprint', 'scrapeBrowser']);
+    expect(markers).toBeGreaterThanOrEqual(3); // plan, the plain tier, the strategy record
     if (process.env.RECORD_HISTORIES) {
       recordHistory('scrapePage', history);
     }

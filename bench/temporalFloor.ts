@@ -1,0 +1,111 @@
+// What Temporal itself costs a request on this machine, with no work in it: a client starts a
+// workflow and awaits its result, on the embedded dev server (in memory), through a worker in
+// another process's shoes (its own connection). The floor under every REST → Temporal → worker
+// path (docs/benchmarks.md): what no change to Vigil's own code can take away.
+//   npm run bench:temporal-floor -- [--n 60]
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, REPO_ROOT } from '../infra/stack/processes.ts';
+import { startTemporal } from '../infra/stack/services.ts';
+import { percentile } from './stats.ts';
+import { stepTable, workflowTimelines } from './x402Breakdown.ts';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '60' },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'bench', 'results') },
+  },
+});
+const n = Number(values.n);
+const WARMUP = 5;
+const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+const temporal = await startTemporal({ port: await freePort() });
+const rows: { bundle: string; bundle_mb: number; workflow: string; p50_ms: number; p95_ms: number }[] = [];
+const timelines: string[] = [];
+try {
+  for (const [bundle, entry] of [
+    ['floor workflows only', 'workflows.ts'],
+    ["floor workflows + Vigil's", 'withVigil.ts'],
+  ] as const) {
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: path.join(import.meta.dirname, 'temporalFloor', entry),
+      logger: quiet,
+    });
+    const workerConnection = await NativeConnection.connect({ address: temporal.address });
+    const taskQueue = `floor-${rows.length}`;
+    const worker = await Worker.create({
+      connection: workerConnection,
+      taskQueue,
+      workflowBundle: { code },
+      activities: { step: () => Promise.resolve(1) },
+    });
+    const running = worker.run();
+    const connection = await Connection.connect({ address: temporal.address });
+    const client = new Client({ connection });
+    try {
+      for (const workflow of ['floorEmpty', 'floorOneStep', 'floorScanShape']) {
+        const latencies: number[] = [];
+        const runs: { workflowId: string; runId: string }[] = [];
+        for (let i = 0; i < n + WARMUP; i++) {
+          const started = performance.now();
+          const handle = await client.workflow.start(workflow, {
+            taskQueue,
+            workflowId: `${taskQueue}-${workflow}-${i}`,
+          });
+          await handle.result();
+          if (i < WARMUP) continue;
+          latencies.push(performance.now() - started);
+          runs.push({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId });
+        }
+        latencies.sort((a, b) => a - b);
+        const round = (value: number) => Math.round(value * 10) / 10;
+        rows.push({
+          bundle,
+          bundle_mb: round(code.length / 1e6),
+          workflow,
+          p50_ms: round(percentile(latencies, 50)),
+          p95_ms: round(percentile(latencies, 95)),
+        });
+        if (workflow === 'floorScanShape')
+          timelines.push(
+            stepTable(
+              `${workflow}, ${bundle}: step`,
+              await workflowTimelines(temporal.address, runs, { localActivities: true }),
+            ),
+          );
+      }
+    } finally {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await workerConnection.close();
+    }
+  }
+} finally {
+  await temporal.process.stop();
+}
+
+const table = [
+  '| bundle | MB | workflow | client p50 ms | client p95 ms |',
+  '|---|---|---|---|---|',
+  ...rows.map(
+    (row) => `| ${row.bundle} | ${row.bundle_mb} | ${row.workflow} | ${row.p50_ms} | ${row.p95_ms} |`,
+  ),
+].join('\n');
+const text = `${table}\n\n${timelines.join('\n\n')}`;
+console.log(text);
+const date = new Date().toISOString();
+await mkdir(values.out, { recursive: true });
+await writeFile(
+  path.join(values.out, 'temporal-floor.json'),
+  `${JSON.stringify({ benchmark: 'temporal-floor', date, cpus: os.cpus().length, node: process.version, n, rows }, null, 2)}\n`,
+);
+await writeFile(
+  path.join(values.out, 'temporal-floor.md'),
+  `# Temporal's own cost per request (${date.slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version})\n\n${text}\n`,
+);
