@@ -8,6 +8,8 @@ const config: KnipConfig = {
     'api/*/server.ts!',
     'workers/main.ts!',
     'workflows/index.ts!',
+    // Each pool's workflow bundle is built from its entry, by path (workers/workflowBundle.ts).
+    'workflows/pools/*.ts!',
     'infra/stack/start.ts',
     'chaindata/labels/refresh.ts',
     'chaindata/labels/assembleEthLabels.ts',

@@ -28,7 +28,7 @@ import { type TemporalConnectionOptions, temporalConnectionOptions } from '../cl
 import { type TaskQueue, taskQueueName } from '../core/temporal/taskQueues.ts';
 import type { WorkerEnv } from './config.ts';
 import { type PoolDeps, POOLS } from './pools.ts';
-import { loadWorkflowBundle } from './workflowBundle.ts';
+import { loadWorkflowBundle, poolWorkflowsEntry } from './workflowBundle.ts';
 import { currentTracing, workflowTracingModules } from '../clients/tracing.ts';
 
 const defaultDataDir = fileURLToPath(new URL('../.data', import.meta.url));
@@ -127,12 +127,24 @@ export async function runWorkers(
     },
   };
   const tracing = currentTracing();
-  const workflowBundle = await loadWorkflowBundle(path.join(dataDir, 'cache'), workflowTracingModules());
+  // One bundle per pool, of that pool's workflows only (built one after another: bundling is
+  // CPU-bound, and cached across starts).
+  const bundles = new Map<TaskQueue, { code: string }>();
+  for (const queue of queues)
+    bundles.set(
+      queue,
+      await loadWorkflowBundle(
+        path.join(dataDir, 'cache'),
+        workflowTracingModules(),
+        poolWorkflowsEntry(queue),
+      ),
+    );
 
   const workers = await Promise.all(
     queues.map((queue) => {
       const pool = POOLS[queue];
-      if (!pool) throw new Error(`no worker pool for task queue "${queue}"`);
+      const workflowBundle = bundles.get(queue);
+      if (!pool || !workflowBundle) throw new Error(`no worker pool for task queue "${queue}"`);
       const slots = pool.slots(env);
       return Worker.create({
         connection,

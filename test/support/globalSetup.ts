@@ -8,7 +8,8 @@ import { startSolanaDevnet } from '../../infra/devnet/solana/devnet.ts';
 import type { SolanaPaymentsDevnet } from '../../infra/devnet/solana/payments.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../../infra/stack/services.ts';
-import { loadWorkflowBundle } from '../../workers/workflowBundle.ts';
+import { poolQueues } from '../../workers/pools.ts';
+import { loadWorkflowBundle, poolWorkflowsEntry } from '../../workers/workflowBundle.ts';
 import { REPO_ROOT } from '../../infra/stack/processes.ts';
 
 export interface TestStack {
@@ -52,8 +53,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
         : freePort().then((port) => startMongo({ port, dir: path.join(dir, 'mongo') })),
       startAnvil({ genesisTimestamp: scenarioGenesisTimestamp() }),
       startSolanaDevnet(),
-      // Warm the workflow bundle cache so every test file's worker starts at once.
-      loadWorkflowBundle(path.join(REPO_ROOT, '.data', 'cache')),
+      // Warm the workflow bundle cache (each pool's, one after another) so every test file's
+      // workers start at once.
+      (async () => {
+        for (const queue of poolQueues())
+          await loadWorkflowBundle(path.join(REPO_ROOT, '.data', 'cache'), [], poolWorkflowsEntry(queue));
+      })(),
     ]);
     for (const service of [temporal, redis, mongo])
       if (service) stops.push(() => service.process.stop(5_000));

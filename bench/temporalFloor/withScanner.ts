@@ -1,0 +1,2 @@
+export { scanToken } from '../../workflows/scanToken.ts';
+export * from './workflows.ts';
