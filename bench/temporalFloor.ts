@@ -30,7 +30,8 @@ const timelines: string[] = [];
 try {
   for (const [bundle, entry] of [
     ['floor workflows only', 'workflows.ts'],
-    ["floor workflows + Vigil's", 'withVigil.ts'],
+    ["floor workflows + the scanner pool's", 'withScanner.ts'],
+    ["floor workflows + all of Vigil's", 'withVigil.ts'],
   ] as const) {
     const { code } = await bundleWorkflowCode({
       workflowsPath: path.join(import.meta.dirname, 'temporalFloor', entry),
