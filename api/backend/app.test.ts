@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../core/errors/codes.ts';
-import { scanWorkflowId } from '../../core/temporal/jobIds.ts';
+import { randomBytes } from 'node:crypto';
+import { parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import {
   AUTHED,
@@ -205,6 +206,49 @@ describe('backend routes', () => {
       payload: 'null',
     });
     expect(nothing.statusCode).toBe(422);
+  });
+
+  it("ends a report's event stream that stays open past its longest, with stream_expired", async () => {
+    // This backend has no reports worker: the report stays running, as one that never ends would.
+    // Its subject is an address no other test reports on (a report's workflow id is its subject's),
+    // and the run is terminated at the end.
+    const short = await startTestBackend(isolatedEnv({ REPORT_EVENTS_MAX_SECONDS: '1' }));
+    let workflowId: string | undefined;
+    try {
+      const started = await short.app.inject({
+        method: 'POST',
+        url: '/api/v1/reports',
+        headers: AUTHED,
+        payload: { kind: 'token', chain: 'devnet', address: `0x${randomBytes(20).toString('hex')}` },
+      });
+      expect(started.statusCode, started.body).toBe(202);
+      workflowId = parseJobId(started.json().job_id)?.workflowId;
+      // Its status reads without a worker to answer the progress query: progress null, at once.
+      const before = Date.now();
+      const read = await short.app.inject({
+        method: 'GET',
+        url: `/api/v1/reports/${encodeURIComponent(started.json().job_id)}`,
+        headers: AUTHED,
+      });
+      expect(read.json()).toMatchObject({ status: 'running', progress: null });
+      expect(Date.now() - before).toBeLessThan(10_000);
+      const at = Date.now();
+      const stream = await short.app.inject({
+        method: 'GET',
+        url: `/api/v1/reports/${encodeURIComponent(started.json().job_id)}/events`,
+        headers: AUTHED,
+      });
+      expect(Date.now() - at).toBeLessThan(10_000);
+      expect(stream.body).toContain('event: progress');
+      expect(stream.body).toMatch(/event: error\ndata: \{"reason":"stream_expired"/);
+    } finally {
+      if (workflowId)
+        await short.deps.temporal.client.workflow
+          .getHandle(workflowId)
+          .terminate('test over')
+          .catch(() => undefined);
+      await short.close();
+    }
   });
 
   it('documents every error code at its type URL', async () => {

@@ -109,7 +109,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     scraperTaskQueue: deps.scraperTaskQueue,
     publicUrl: options.publicUrl,
   });
-  reportRoutes(app, reportJobs, scannerTrials, configuredChains);
+  reportRoutes(app, reportJobs, scannerTrials, configuredChains, { eventsMaxMs: deps.reportEventsMaxMs });
   const runner = new ToolRunner({
     reports: reportJobs,
     news: deps.news,

@@ -12,6 +12,8 @@ export const BackendEnv = StoresEnv.extend({
   PUBLIC_URL: z.url().optional(),
   /** Upper bound of a request's wait_ms. */
   SCAN_WAIT_MAX_MS: IntEnv(0, 120_000).default(30_000),
+  /** How long one report event stream stays open; it then ends (`stream_expired`) and the client reconnects. */
+  REPORT_EVENTS_MAX_SECONDS: IntEnv(1, 86_400).default(1_800),
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
   /** Commit the build came from, when the deployment knows it. */
   VIGIL_COMMIT: z.string().optional(),

@@ -34,6 +34,8 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans' | 
   reportsTaskQueue: string;
   scraperTaskQueue: string;
   scanWaitMaxMs: number;
+  /** How long one report event stream stays open. */
+  reportEventsMaxMs: number;
   /** Problems found while reading configuration that do not stop the service. */
   configWarnings: string[];
   /** The x402 gateway's stores and settings. */
@@ -120,6 +122,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     reports,
     news,
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,
+    reportEventsMaxMs: env.REPORT_EVENTS_MAX_SECONDS * 1000,
     configWarnings: [
       ...(rpcUrls.size === 0 ? ['No chain has an RPC endpoint configured.'] : []),
       ...(env.X402_ASSET && env.X402_PAY_TO

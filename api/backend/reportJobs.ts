@@ -55,6 +55,9 @@ export const ReportJob = z
   .meta({ id: 'ReportJob' });
 export type ReportJob = z.infer<typeof ReportJob>;
 
+/** How long a status read waits for a worker to answer the progress query (none: progress null). */
+const PROGRESS_QUERY_MS = 2_000;
+
 export interface ReportJobsDeps {
   client: Client;
   chains: ChainClients;
@@ -176,7 +179,10 @@ export class ReportJobs {
     const subject = subjectOf(ref.workflowId);
     const status = description.status.name;
     if (status === 'RUNNING') {
-      const progress: ReportProgress | null = await handle.query(reportProgressQuery).catch(() => null);
+      // Bounded: with no reports worker polling (all down, or restarting), a query waits for one.
+      const progress: ReportProgress | null = await this.#deps.client.connection
+        .withDeadline(Date.now() + PROGRESS_QUERY_MS, () => handle.query(reportProgressQuery))
+        .catch(() => null);
       return {
         ...base,
         job_id: jobId,

@@ -242,6 +242,13 @@ export const ErrorCodes = {
     description:
       'The vector store or the embedding model could not answer; `/healthz` says which. Retry after the Retry-After delay.',
   },
+  stream_expired: {
+    status: 408,
+    title: 'Stream expired',
+    description:
+      "A report's event stream stayed open as long as it may (REPORT_EVENTS_MAX_SECONDS) and ended with an `error` " +
+      'event of this reason; the report goes on. Reconnect to follow it (EventSource does so by itself).',
+  },
   internal_error: {
     status: 500,
     title: 'Internal error',

@@ -52,6 +52,7 @@ export const Reason = {
   indexUnavailable: 'index_unavailable',
   // The service and what it depends on.
   internalError: 'internal_error',
+  streamExpired: 'stream_expired',
   notReady: 'not_ready',
   chainUnreachable: 'chain_unreachable',
   engineUnavailable: 'engine_unavailable',

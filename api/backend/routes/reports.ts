@@ -60,6 +60,7 @@ export function reportRoutes(
   reports: ReportJobs,
   trials: ScannerTrials,
   served: readonly ChainInfo[],
+  { eventsMaxMs = 30 * 60_000 }: { eventsMaxMs?: number } = {},
 ): void {
   // Wallet reports read the EVM index; token reports apply where token scans do.
   const documentedRequest = anyOf([
@@ -139,7 +140,8 @@ export function reportRoutes(
         description:
           'One `progress` event whenever a section or the stage changes, then one `completed`, `failed` or ' +
           '`cancelled` event with the job, and the stream ends. A comment line every 15 s keeps proxies from ' +
-          'closing a quiet stream.',
+          'closing a quiet stream. A stream open longer than REPORT_EVENTS_MAX_SECONDS (30 minutes by default) ends ' +
+          'with an `error` event, reason `stream_expired`: the report goes on, reconnect to follow it.',
         params: JobParams,
         response: { 403: Problem, ...problems },
       },
@@ -164,6 +166,7 @@ export function reportRoutes(
         out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       let last = '';
       let quietSince = Date.now();
+      const endsAt = Date.now() + eventsMaxMs;
       let job = first;
       for (;;) {
         const state = JSON.stringify({ status: job.status, progress: job.progress });
@@ -178,6 +181,10 @@ export function reportRoutes(
         } else if (Date.now() - quietSince > EVENT_KEEPALIVE_MS) {
           out.write(': still running\n\n');
           quietSince = Date.now();
+        }
+        if (Date.now() >= endsAt) {
+          send('error', { reason: Reason.streamExpired, job_id: job.job_id });
+          break;
         }
         await new Promise((resolve) => setTimeout(resolve, EVENT_POLL_MS));
         if (closed) break;
