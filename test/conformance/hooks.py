@@ -1,7 +1,7 @@
 """schemathesis hooks for Vigil's conformance gate: strategies for the named string formats
 Vigil's OpenAPI documents use where a pattern cannot say the whole rule.
 
-Loaded through SCHEMATHESIS_HOOKS (test/conformance/schemathesis.test.ts sets it)."""
+Loaded through SCHEMATHESIS_HOOKS (test/conformance/schemathesis.ts sets it)."""
 
 import base64
 
