@@ -5,7 +5,7 @@ import { scrubText } from '../../core/errors/scrubError.ts';
 import { StepTimings } from '../plugins/stepTimings.ts';
 import { Problem } from '../plugins/problem.ts';
 import { registerOpenApi } from '../plugins/openapi.ts';
-import { createService, type VigilApp } from '../plugins/service.ts';
+import { bodyReadByHandler, createService, type VigilApp } from '../plugins/service.ts';
 import { callerPlugin } from './callers.ts';
 import {
   asSettle,
@@ -13,7 +13,6 @@ import {
   PaymentRequestBody,
   RefundRequestBody,
   structuralRefusal,
-  whole,
 } from './x402Request.ts';
 import type { FacilitatorEngines } from './engine.ts';
 
@@ -118,7 +117,7 @@ export async function buildFacilitatorApp(
         body: PaymentRequestBody,
         response: { 200: VerifyResponse, 400: VerifyResponse, 401: Problem },
       },
-      validatorCompiler: whole,
+      validatorCompiler: bodyReadByHandler,
     },
     async (request, reply) => {
       const refused = structuralRefusal(PaymentRequestBody, request.body);
@@ -141,7 +140,7 @@ export async function buildFacilitatorApp(
         body: PaymentRequestBody,
         response: { 200: SettleResponse, 400: SettleResponse, 401: Problem },
       },
-      validatorCompiler: whole,
+      validatorCompiler: bodyReadByHandler,
     },
     async (request, reply) => {
       const refused = structuralRefusal(PaymentRequestBody, request.body);
@@ -163,7 +162,7 @@ export async function buildFacilitatorApp(
         body: RefundRequestBody,
         response: { 200: SettleResponse, 400: SettleResponse, 401: Problem },
       },
-      validatorCompiler: whole,
+      validatorCompiler: bodyReadByHandler,
     },
     async (request, reply) => {
       const refused = structuralRefusal(RefundRequestBody, request.body);

@@ -117,6 +117,3 @@ export const asSettle = (refused: { reason: string; message: string; network: st
   errorReason: refused.reason,
   errorMessage: refused.message,
 });
-
-/** The routes validate their bodies themselves (above), to answer in x402's shape. */
-export const whole = () => (data: unknown) => ({ value: data });

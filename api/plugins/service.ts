@@ -125,3 +125,9 @@ function closeConnectionsOnClose(app: VigilApp): void {
     if (closing) reply.header('connection', 'close');
   });
 }
+
+/**
+ * A route's validator that lets every body through, for routes that document a body schema but
+ * read the body themselves (to answer in their own shape, or to take raw documents too).
+ */
+export const bodyReadByHandler = () => (data: unknown) => ({ value: data });

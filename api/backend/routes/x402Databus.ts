@@ -1,5 +1,5 @@
 import { describeTool, TOOLS } from '../../../core/catalog/index.ts';
-import type { VigilApp } from '../../plugins/service.ts';
+import { bodyReadByHandler, type VigilApp } from '../../plugins/service.ts';
 import type { X402Gateway } from '../x402/gateway.ts';
 import type { WalletProofs } from '../x402/walletProofs.ts';
 import { PAID_ROUTE_PROBLEMS, sendAnswer, toCall } from './x402Tools.ts';
@@ -24,7 +24,7 @@ export function x402DatabusRoutes(app: VigilApp, gateway: X402Gateway, proofs: W
           response: PAID_ROUTE_PROBLEMS,
         },
         // The gateway validates against the same schema, naming the field.
-        validatorCompiler: () => (data: unknown) => ({ value: data }),
+        validatorCompiler: bodyReadByHandler,
         // A tool that needs no input takes a call without a body (the gateway reads it as {}).
         config: { bodyOptional: tool.input.safeParse({}).success },
       },

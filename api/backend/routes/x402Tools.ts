@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeTool, TOOLS } from '../../../core/catalog/index.ts';
 import { Problem } from '../../plugins/problem.ts';
-import type { VigilApp } from '../../plugins/service.ts';
+import { bodyReadByHandler, type VigilApp } from '../../plugins/service.ts';
 import type { Caller } from '../../plugins/caller.ts';
 import type { X402Gateway } from '../x402/gateway.ts';
 import { trialIdentityOf } from '../x402/trials.ts';
@@ -74,7 +74,7 @@ export function x402ToolRoutes(app: VigilApp, gateway: X402Gateway, proofs: Wall
         },
         // The gateway validates against the same schema, naming the field; Fastify's own check is
         // kept off so both paths (known and catch-all) answer identically.
-        validatorCompiler: () => (data: unknown) => ({ value: data }),
+        validatorCompiler: bodyReadByHandler,
         // A tool that needs no input takes a call without a body (the gateway reads it as {}).
         config: { bodyOptional: tool.input.safeParse({}).success },
       },

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { VigilError } from '../../../core/errors/vigilError.ts';
 import { documentTypeOf } from '../../../retrieval/ingest/document.ts';
 import { Problem } from '../../plugins/problem.ts';
-import type { VigilApp } from '../../plugins/service.ts';
+import { bodyReadByHandler, type VigilApp } from '../../plugins/service.ts';
 import type { IngestJobs, IngestOrder } from '../ingestJobs.ts';
 import { IngestJob, IngestQuery, IngestRequest } from '../schemas.ts';
 
@@ -76,7 +76,7 @@ export function ingestRoutes(app: VigilApp, jobs: IngestJobs, maxDocumentBytes: 
       bodyLimit: maxDocumentBytes,
       // The body is JSON (IngestRequest) or the document itself: orderOf reads either, naming
       // the failing field; the route's own validator would refuse every raw document.
-      validatorCompiler: () => (data: unknown) => ({ value: data }),
+      validatorCompiler: bodyReadByHandler,
       schema: {
         tags: ['retrieval'],
         summary: 'Ingest a document (asynchronous)',
