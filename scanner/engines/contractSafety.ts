@@ -12,6 +12,7 @@ import {
   distinctCandidates,
   type PrivilegeCandidate,
   readRoleAccounts,
+  readCallerAccounts,
   readStorageAccounts,
 } from '../evm/privilegeCandidates.ts';
 import { PROBE_VICTIM, type ProbeCall, probePrivileges } from '../evm/probePrivileges.ts';
@@ -28,7 +29,7 @@ export type { EngineOutput } from './context.ts';
 
 const beaconAbi = parseAbi(['function implementation() view returns (address)']);
 /** Accounts the power discovery calls from, at most: each costs a few eth_calls. */
-const MAX_DISCOVERY_CANDIDATES = 10;
+const MAX_DISCOVERY_CANDIDATES = 12;
 // As for storage words: a PUSH20 below this is a constant, not an address.
 const MIN_CODE_ADDRESS = 2n ** 140n;
 // type(uint160).max: the mask compilers push to clean addresses.
@@ -52,7 +53,7 @@ const PROBED_GROUPS: PrivilegeGroup[] = [
 export async function contractSafety(input: EvmEngineInput): Promise<EngineOutput> {
   const { client, address, blockNumber, chain } = input;
   const block = blockNumber.toString();
-  const [code, proxy, ownerInfo, token, roles, stored, pool] = await Promise.all([
+  const [code, proxy, ownerInfo, token, roles, stored, pool, told] = await Promise.all([
     client.getCode({ address, blockNumber }),
     readProxy(client, { address, blockNumber }),
     readOwner(client, { address, blockNumber }),
@@ -60,6 +61,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     readRoleAccounts(client, { token: address, blockNumber }),
     readStorageAccounts(client, { token: address, blockNumber }),
     findPool(client, { token: address, dexes: chain.dexes, blockNumber }),
+    readCallerAccounts(client, { token: address, creation: input.creation, blockNumber }),
   ]);
   const own = analyzeBytecode(code ?? '0x');
   const implementation = await resolveImplementation(client, proxy, own.minimalProxyTarget, blockNumber);
@@ -123,6 +125,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       ...(owner.kind === 'live' ? [{ address: owner.owner, source: ownerInfo.getter ?? 'owner()' }] : []),
       ...roles,
       ...(deployer ? [{ address: deployer, source: 'deployer' }] : []),
+      ...told,
       ...stored,
       ...codeAddresses,
       ...(pool?.pair ? [{ address: pool.pair, source: 'the pair' }] : []),

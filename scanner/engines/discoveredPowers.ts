@@ -39,7 +39,11 @@ export interface DiscoveryFacts {
 export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] {
   const { result, block } = facts;
   let out = [...checks];
-  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on`;
+  const pairs =
+    result.pairs.planned === 0
+      ? ''
+      : `; ${result.pairs.tried} of ${result.pairs.planned} two-call sequences (a call that changed state, then another)`;
+  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}`;
   for (const [kind, target] of Object.entries(CLASS_CHECK) as [
     PowerClass,
     (typeof CLASS_CHECK)[PowerClass],
@@ -120,7 +124,7 @@ function when(finding: PowerFinding): string {
 function describe(finding: PowerFinding): string {
   if (finding.selector === '0x')
     return `With no call at all${when(finding)}, a holder's transfer or sell fails or is taxed (${finding.diff.holder_transfer}; sell ${finding.diff.holder_sell})`;
-  const name = finding.signature ?? `function ${finding.selector}`;
+  const name = `${finding.prelude ? `${finding.prelude.signature ?? `function ${finding.prelude.selector}`} (${finding.prelude.args.join(', ') || 'no arguments'}), then ` : ''}${finding.signature ?? `function ${finding.selector}`}`;
   const changes: string[] = [];
   if (finding.diff.supply_before !== finding.diff.supply_after)
     changes.push(`supply ${finding.diff.supply_before} → ${finding.diff.supply_after}`);
@@ -147,6 +151,13 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
       caller_source: finding.callerSource,
       args: finding.args.join(', '),
       calldata: finding.calldata,
+      ...(finding.prelude
+        ? {
+            prelude_selector: finding.prelude.selector,
+            prelude_args: finding.prelude.args.join(', '),
+            prelude_calldata: finding.prelude.calldata,
+          }
+        : {}),
       time_offset_seconds: finding.timeOffsetSeconds,
       ...finding.diff,
     },

@@ -1,6 +1,7 @@
 import {
   type Address,
   concatHex,
+  encodeAbiParameters,
   type Hex,
   keccak256,
   numberToHex,
@@ -39,6 +40,8 @@ export interface PowerFinding {
   callerSource: string;
   /** The argument words sent after the selector, named. */
   args: string[];
+  /** The call made just before it, in the same simulation, when the power takes two calls. */
+  prelude: { selector: Hex; signature: string | null; args: string[]; calldata: Hex } | null;
   calldata: Hex;
   timeOffsetSeconds: number;
   diff: {
@@ -60,8 +63,18 @@ export interface DiscoveryResult {
   roundTrips: number;
   /** Probes that could not run (an RPC refusal, say); the scan carries on without them. */
   failures: string[];
+  /** Two-call simulations: how many were made, of how many the first round suggested. */
+  pairs: { tried: number; planned: number };
 }
 
+/** Marks a call that is several calls (the detector's SEQUENCE): bytes4(keccak256("vigil.sequence")). */
+const SEQUENCE: Hex = keccak256(stringToHex('vigil.sequence')).slice(0, 10) as Hex;
+/** A first call that cost this much wrote to storage (a changed slot costs 2,900-22,100 gas). */
+const WRITE_GAS = 5_000n;
+/** A function every call to which worked for less than this only read a slot or two. */
+const GETTER_MAX_GAS = 3_000n;
+/** Two-call simulations per account: three round trips. */
+const MAX_PAIRS_PER_CANDIDATE = 288;
 /** How far the clock is moved: a day (calls that reverted at the pinned block) and a year (all). */
 const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
 /** Calls per eth_call: each effect costs ~60-150k gas, and nodes cap a call near 25-50M. */
@@ -115,12 +128,23 @@ const KNOWN_NAMES = new Map<Hex, string>(
 
 type Word = { name: string; value: bigint };
 
+/**
+ * The two-call round: a first call that names the caller or the holder, or sets a number (a
+ * minter, an account to reclaim, a staged cap), then a second that mints to the caller or takes
+ * from the holder, or applies what was staged (any arguments do for a function that takes none).
+ * Indexes into argumentSequences.
+ */
+const PRELUDES = [0, 1, 2, 3] as const;
+const TRIGGERS = [4, 5, 6] as const;
+
 interface WordContext {
   victim: Address;
   actor: Address;
   pair: Address | undefined;
   supply: bigint;
 }
+
+const MAX_WORD = 2n ** 256n - 1n;
 
 /** Replaced by the detector with half the holder's balance at the time of the call. */
 const HOLDER_HALF = BigInt(keccak256(stringToHex('vigil.holder-half')));
@@ -137,19 +161,37 @@ function argumentSequences(context: WordContext): Word[][] {
   const whole = amount('1× supply', context.supply + 1n);
   const half = amount("half the holder's balance", HOLDER_HALF);
   const fee = amount('99', 99n);
+  const max = amount('max', MAX_WORD);
+  // Dynamic arguments: a head word per argument (an array's offset), then each array's length
+  // and element.
+  const at = (offset: number) => amount(`offset ${offset}`, BigInt(offset));
+  const length1 = amount('length 1', 1n);
   const sequences: Word[][] = [
+    // The first seven, in this order, are also the two-call round's (PRELUDES, TRIGGERS).
+    [actor, one],
+    [victim, one],
+    [zero],
+    [one, one],
     [actor, huge, one],
+    [victim, half],
+    [victim, actor, half],
     [huge, one],
     [actor, whole, one],
     [victim, zero, zero],
-    [victim, one],
-    [victim, half],
-    [victim, actor, half],
-    [zero],
-    [one, one],
+    // The amount before the account, and the receiver last.
+    [half, victim],
+    [victim, half, actor],
     [fee, fee, fee],
-    // A dynamic address[] holding the holder: offset, length, element.
-    [amount('offset 32', 32n), one, victim],
+    // A deadline or expiry last (a struct of account, amount, deadline reads the same words).
+    [actor, huge, max],
+    [victim, half, max],
+    // address[] holding the holder; with a bool after it; address[] of the caller with an amount;
+    // address[] and uint256[] side by side.
+    [at(32), one, victim],
+    [at(64), one, length1, victim],
+    [at(64), huge, length1, actor],
+    [at(64), at(128), length1, actor, length1, huge],
+    [at(64), at(128), length1, victim, length1, half],
   ];
   if (context.pair) {
     const pair = address('pair', context.pair);
@@ -177,9 +219,18 @@ export interface DiscoverPowersParameters {
 interface Planned {
   call: ProbeCall;
   selector: Hex;
+  /** Which of argumentSequences the arguments are. */
+  sequence: number;
   args: string[];
+  /** The call made first, in the same simulation, when this is the second of two. */
+  prelude?: Planned;
   /** Why the call reverted, once it has. */
   revertReason?: string | null;
+}
+
+interface Outcome {
+  entry: Planned;
+  effect: CallEffect;
 }
 
 /**
@@ -206,6 +257,7 @@ export async function discoverPowers(
     calls: 0,
     roundTrips: 0,
     failures: [],
+    pairs: { tried: 0, planned: 0 },
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
 
@@ -220,8 +272,9 @@ export async function discoverPowers(
           actor: candidate.address,
           pair: parameters.pair,
           supply: parameters.supply,
-        }).map((words) => ({
+        }).map((words, sequence) => ({
           selector,
+          sequence,
           args: words.map((word) => word.name),
           call: { label: selector, data: encode(selector, words) },
         })),
@@ -232,16 +285,25 @@ export async function discoverPowers(
       // call that reverted now and either worked a year on or reverted for another reason, and
       // not for the caller's lack of rights (which no day changes).
       const [now, later] = await Promise.all([runAt(0, planned), runAt(TIME_OFFSETS_SECONDS[1], planned)]);
-      const laterReason = new Map(later.map((entry) => [entry.call.data, entry.revertReason]));
-      const waiting = now.filter(
+      const laterReason = new Map(later.failed.map((entry) => [entry.call.data, entry.revertReason]));
+      const waiting = now.failed.filter(
         (entry) =>
           !deniedToCaller(entry.revertReason) &&
           (!laterReason.has(entry.call.data) || laterReason.get(entry.call.data) !== entry.revertReason),
       );
       if (waiting.length > 0) await runAt(TIME_OFFSETS_SECONDS[0], waiting);
+      const pairs = pairPlan(now.succeeded, now.failed, selectors);
+      result.pairs.planned += pairs.length;
+      const kept = pairs.slice(0, MAX_PAIRS_PER_CANDIDATE);
+      result.pairs.tried += kept.length;
+      if (kept.length > 0) await runAt(0, kept);
 
-      async function runAt(offset: number, calls: Planned[]): Promise<Planned[]> {
-        const failedAgain: Planned[] = [];
+      async function runAt(
+        offset: number,
+        calls: Planned[],
+      ): Promise<{ failed: Planned[]; succeeded: Outcome[] }> {
+        const failed: Planned[] = [];
+        const succeeded: Outcome[] = [];
         const chunks: Planned[][] = [];
         for (let start = 0; start < calls.length; start += CALLS_PER_ROUND_TRIP)
           chunks.push(calls.slice(start, start + CALLS_PER_ROUND_TRIP));
@@ -279,14 +341,15 @@ export async function discoverPowers(
           done.effects.forEach((effect, index) => {
             const entry = chunk[index] as Planned;
             if (!effect.ok) {
-              failedAgain.push({ ...entry, revertReason: effect.revertReason });
+              failed.push({ ...entry, revertReason: effect.revertReason });
               return;
             }
-            for (const kind of classify(effect, baseline))
-              result.findings.push(finding(kind, entry, candidate, offset, effect));
+            const kinds = classify(effect, baseline);
+            if (kinds.length === 0) succeeded.push({ entry, effect });
+            for (const kind of kinds) result.findings.push(finding(kind, entry, candidate, offset, effect));
           });
         }
-        return failedAgain;
+        return { failed, succeeded };
       }
     }),
   );
@@ -297,6 +360,64 @@ export async function discoverPowers(
       result.findings.push(finding('limit', undefined, CLOCK, offset, later));
   }
   return result;
+}
+
+/**
+ * The two-call round of one account: each first call that worked, changed state (it spent what
+ * a storage write costs) and demonstrated nothing, followed by each function that is not a plain
+ * getter. First calls that name the caller come first, then the holder, then numbers, so a cut
+ * budget keeps the likeliest.
+ */
+export function pairPlan(
+  succeeded: readonly Outcome[],
+  failed: readonly Planned[],
+  selectors: readonly Hex[],
+): Planned[] {
+  const firsts = succeeded
+    .filter(
+      ({ entry, effect }) =>
+        !entry.prelude &&
+        (PRELUDES as readonly number[]).includes(entry.sequence) &&
+        effect.gasUsed >= WRITE_GAS,
+    )
+    .map(({ entry }) => entry)
+    .sort((a, b) => a.sequence - b.sequence);
+  if (firsts.length === 0) return [];
+  // A getter: every call to it worked and cost no more than reading a slot or two.
+  const gas = new Map<Hex, bigint>();
+  for (const { entry, effect } of succeeded)
+    gas.set(
+      entry.selector,
+      (gas.get(entry.selector) ?? 0n) > effect.gasUsed ? (gas.get(entry.selector) as bigint) : effect.gasUsed,
+    );
+  const everFailed = new Set(failed.map((entry) => entry.selector));
+  const getter = (selector: Hex) => !everFailed.has(selector) && (gas.get(selector) ?? 0n) < GETTER_MAX_GAS;
+  const seconds = [...succeeded.map(({ entry }) => entry), ...failed].filter(
+    (entry) =>
+      !entry.prelude && (TRIGGERS as readonly number[]).includes(entry.sequence) && !getter(entry.selector),
+  );
+  const unique = new Map<string, Planned>();
+  for (const entry of seconds) unique.set(`${entry.selector}:${entry.sequence}`, entry);
+  const ordered = [...unique.values()].sort(
+    (a, b) => selectors.indexOf(a.selector) - selectors.indexOf(b.selector) || a.sequence - b.sequence,
+  );
+  return firsts.flatMap((first) =>
+    ordered
+      .filter((second) => second.selector !== first.selector)
+      .map((second) => ({
+        selector: second.selector,
+        sequence: second.sequence,
+        args: second.args,
+        prelude: first,
+        call: {
+          label: `${first.selector}+${second.selector}`,
+          data: concatHex([
+            SEQUENCE,
+            encodeAbiParameters([{ type: 'bytes[]' }], [[first.call.data, second.call.data]]),
+          ]),
+        },
+      })),
+  );
 }
 
 const CLOCK: PrivilegeCandidate = { address: '0x0000000000000000000000000000000000000000', source: 'nobody' };
@@ -349,6 +470,14 @@ function finding(
     caller: candidate.address,
     callerSource: entry ? candidate.source : 'nobody: the clock alone',
     args: entry?.args ?? [],
+    prelude: entry?.prelude
+      ? {
+          selector: entry.prelude.selector,
+          signature: KNOWN_NAMES.get(entry.prelude.selector) ?? null,
+          args: entry.prelude.args,
+          calldata: entry.prelude.call.data,
+        }
+      : null,
     calldata: entry?.call.data ?? '0x',
     timeOffsetSeconds: offset,
     diff: {

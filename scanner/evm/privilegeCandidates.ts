@@ -1,4 +1,17 @@
-import { type Address, getAddress, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
+import {
+  type Address,
+  getAddress,
+  type Hash,
+  type Hex,
+  isAddress,
+  isHex,
+  numberToHex,
+  parseAbi,
+  type PublicClient,
+  toFunctionSelector,
+  zeroAddress,
+} from 'viem';
+import type { Creation } from '../core/schema.ts';
 import { tryRead } from './tryRead.ts';
 
 /** Getters tokens use for accounts with powers of their own (USDC-style roles, "dev" wallets). */
@@ -112,4 +125,100 @@ export function distinctCandidates(
     seen.add(candidate.address);
     return true;
   });
+}
+
+/** Calls anyone may make about their own tokens: their senders and arguments prove nothing. */
+const ORDINARY_SELECTORS = new Set<Hex>(
+  [
+    'transfer(address,uint256)',
+    'transferFrom(address,address,uint256)',
+    'approve(address,uint256)',
+    'increaseAllowance(address,uint256)',
+    'decreaseAllowance(address,uint256)',
+    'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)',
+  ].map((signature) => toFunctionSelector(signature)),
+);
+/** Calls into the token read from the provider's trace index: the earliest, where setup happens. */
+const MAX_TRACES = 200;
+/** Constructor arguments are the creation input's last words; this many are read. */
+const CONSTRUCTOR_WORDS = 12;
+
+interface TraceEntry {
+  action?: { from?: string; input?: string; callType?: string };
+  type?: string;
+}
+
+/** Addresses in a call's argument words (after the selector). */
+function addressesInWords(input: Hex, from: number): Address[] {
+  const found: Address[] = [];
+  for (let at = from; at + 64 <= input.length; at += 64)
+    found.push(...addressesIn(`0x${input.slice(at, at + 64)}`));
+  return found;
+}
+
+/**
+ * Accounts a token was told about after it was made, and those who told it: the creation
+ * transaction's constructor arguments (a distributor named there and kept only in a mapping), and
+ * the senders and address arguments of calls into the token other than ordinary transfers and
+ * approvals (a call that names a keeper and emits nothing). Calls come from `trace_filter`, which
+ * archive providers serve (Erigon, Reth, Nethermind, anvil); without it only the constructor's
+ * arguments are read.
+ */
+export async function readCallerAccounts(
+  client: PublicClient,
+  {
+    token,
+    creation,
+    blockNumber,
+  }: { token: Address; creation: Creation | null | undefined; blockNumber: bigint },
+): Promise<PrivilegeCandidate[]> {
+  if (!creation) return [];
+  const [constructorArguments, calls] = await Promise.all([
+    client
+      .getTransaction({ hash: creation.tx as Hash })
+      .then((tx) => {
+        const words = Math.floor((tx.input.length - 2) / 64);
+        const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
+        return addressesInWords(tx.input, start).map((address) => ({
+          address,
+          source: creation.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
+        }));
+      })
+      .catch(() => [] as PrivilegeCandidate[]),
+    tracedCalls(client, { token, fromBlock: BigInt(creation.block), toBlock: blockNumber }),
+  ]);
+  return [...constructorArguments, ...calls];
+}
+
+async function tracedCalls(
+  client: PublicClient,
+  { token, fromBlock, toBlock }: { token: Address; fromBlock: bigint; toBlock: bigint },
+): Promise<PrivilegeCandidate[]> {
+  const request = client.request as unknown as (args: {
+    method: string;
+    params: unknown[];
+  }) => Promise<unknown>;
+  const traces = await request({
+    method: 'trace_filter',
+    params: [
+      {
+        fromBlock: numberToHex(fromBlock),
+        toBlock: numberToHex(toBlock),
+        toAddress: [token],
+        count: MAX_TRACES,
+      },
+    ],
+  }).catch(() => []);
+  if (!Array.isArray(traces)) return [];
+  const found: PrivilegeCandidate[] = [];
+  for (const trace of traces as TraceEntry[]) {
+    const { from, input } = trace.action ?? {};
+    if (trace.type !== 'call' || !from || !isHex(input) || input.length < 10) continue;
+    const selector = input.slice(0, 10) as Hex;
+    if (ORDINARY_SELECTORS.has(selector)) continue;
+    if (isAddress(from)) found.push({ address: getAddress(from), source: `sent ${selector} to the token` });
+    for (const address of addressesInWords(input, 10))
+      found.push({ address, source: `named in a ${selector} call to the token` });
+  }
+  return found;
 }

@@ -28,13 +28,15 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/3)', () => {
-  it('finds a mint under an innocuous name, held by a keeper packed beside a flag in storage', async () => {
+describe('power discovery (vigil-risk/4)', () => {
+  it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
     const [evidence] = simulations(result, 'is_mintable');
     expect(evidence?.data).toMatchObject({ class: 'mint', time_offset_seconds: 0 });
-    expect(String(evidence?.data?.caller_source)).toMatch(/^slot \d+$/);
+    // The keeper is packed beside a flag in storage and was a constructor argument: either finds it
+    // (the packing itself is checked in scanner/evm/discoverPowers.test.ts).
+    expect(String(evidence?.data?.caller_source)).toMatch(/^(slot \d+|constructor argument)$/);
     expect(BigInt(String(evidence?.data?.supply_after))).toBeGreaterThan(
       BigInt(String(evidence?.data?.supply_before)) * 2n,
     );
@@ -72,5 +74,49 @@ describe('power discovery (vigil-risk/3)', () => {
     expect(check(result, 'sells_blockable')?.status).toBe('pass');
     expect(result.tier).toBe('low');
     expect(result.market_state?.tier).toBe('low');
+  });
+
+  it('calls with array arguments: a batch mint to a list of wallets', async () => {
+    const result = await scan('t_batch_grant');
+    expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
+    const [evidence] = simulations(result, 'is_mintable');
+    expect(String(evidence?.data?.args)).toMatch(/offset 64, offset 128, length 1, caller, length 1/);
+  });
+
+  it('finds a distributor named only in the constructor arguments', async () => {
+    const result = await scan('t_drop');
+    expect(harmClasses(result.checks).mint).toBe(true);
+    const sources = simulations(result, 'is_mintable').map((evidence) => evidence.data?.caller_source);
+    expect(sources).toContain('constructor argument');
+  });
+
+  it('finds a clearer set by a call that emitted nothing, and a struct with a deadline', async () => {
+    const result = await scan('t_clearing');
+    expect(harmClasses(result.checks)).toEqual({ mint: false, leak: true, limit: false });
+    const [evidence] = simulations(result, 'owner_change_balance');
+    expect(String(evidence?.data?.caller_source)).toMatch(/^named in a 0x[0-9a-f]{8} call to the token$/);
+    expect(String(evidence?.data?.args)).toMatch(/, max$/);
+  });
+
+  it('finds powers that take two calls, with the first call as evidence', async () => {
+    for (const [key, id] of [
+      ['t_minter_role', 'is_mintable'],
+      ['t_staged_cap', 'sells_blockable'],
+      ['t_scheduled_reclaim', 'owner_change_balance'],
+    ] as const) {
+      const result = await scan(key);
+      const [evidence] = simulations(result, id);
+      expect(evidence?.data?.prelude_selector, key).toMatch(/^0x[0-9a-f]{8}$/);
+      expect(evidence?.summary, key).toMatch(/, then function 0x/);
+      expect(result.tier, key).toBe('critical');
+    }
+  });
+
+  it('keeps a capped two-step fee and a timelocked mint in the lowest tier', async () => {
+    for (const key of ['t_proposed_fee', 't_timelocked_mint', 't_treasury_drop']) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: false });
+      expect(result.tier, key).toBe('low');
+    }
   });
 });

@@ -85,6 +85,8 @@ contract HoneypotDetector {
     bytes4 private constant OWNER = 0x8da5cb5b; // owner()
     // keccak256("vigil.holder-half"): a placeholder word no real argument takes.
     uint256 private constant HOLDER_HALF = uint256(keccak256("vigil.holder-half"));
+    // bytes4(keccak256("vigil.sequence")): a call that is several calls, abi-encoded as bytes[].
+    bytes4 private constant SEQUENCE = bytes4(keccak256("vigil.sequence"));
 
     function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn)
         external
@@ -152,7 +154,18 @@ contract HoneypotDetector {
         Effect memory e;
         e.supplyBefore = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
         e.victimBefore = _balanceOf(token, victim);
-        if (call.length != 0) {
+        if (call.length >= 4 && bytes4(call[:4]) == SEQUENCE) {
+            // Steps before the last prepare the state (a failed one is skipped); the last is the call
+            // whose effect is measured.
+            bytes[] memory steps = abi.decode(call[4:], (bytes[]));
+            for (uint256 i = 0; i < steps.length; i++) {
+                bytes memory data = _withHolderHalf(steps[i], e.victimBefore / 2);
+                uint256 gasBefore = gasleft();
+                (e.ok, e.revertData) = token.call(data);
+                e.gasUsed = gasBefore - gasleft();
+            }
+            if (e.ok) e.revertData = "";
+        } else if (call.length != 0) {
             bytes memory data = _withHolderHalf(call, e.victimBefore / 2);
             uint256 gasBefore = gasleft();
             (e.ok, e.revertData) = token.call(data);
@@ -188,7 +201,7 @@ contract HoneypotDetector {
 
     /// A call's argument words equal to HOLDER_HALF become `half` (half the holder's balance at the
     /// time of the call), so a probe can name an amount the holder surely has without asking first.
-    function _withHolderHalf(bytes calldata call, uint256 half) private pure returns (bytes memory data) {
+    function _withHolderHalf(bytes memory call, uint256 half) private pure returns (bytes memory data) {
         data = call;
         for (uint256 at = 4; at + 32 <= data.length; at += 32) {
             uint256 word;

@@ -1,3 +1,4 @@
+import { ESCAPE_TOKENS } from './escapes.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -262,4 +263,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
     pattern: 'a plain ERC-20 whose owner renounced',
     labels: benign('benign_plain'),
   },
+  ...ESCAPE_TOKENS,
 };
