@@ -1,5 +1,6 @@
 import { Connection } from '@solana/web3.js';
 import { type Chain, createPublicClient, defineChain, http, type PublicClient } from 'viem';
+import { splitLargeBatches } from './splitBatches.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import { type ChainIdentity, ProviderPool, type ProviderStatus } from './providerPool.ts';
 import { type ChainId, type ChainInfo, ChainKind, findChain } from '../../core/chains/registry.ts';
@@ -68,7 +69,7 @@ export class ChainClients {
       // Reads issued together (an engine's dozen calls) travel as one JSON-RPC batch. The pool
       // times out each provider; this outer timeout only bounds the whole failover.
       transport: http(this.rpcUrls(chainId)[0], {
-        fetchFn: pool.fetch,
+        fetchFn: splitLargeBatches(pool.fetch),
         timeout: this.#timeoutMs * (2 * pool.size + 1),
         retryCount: 0,
         batch: { batchSize: 64, wait: 0 },

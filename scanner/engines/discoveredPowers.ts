@@ -132,6 +132,14 @@ function describe(finding: PowerFinding): string {
     changes.push(
       `a holder's balance ${finding.diff.holder_balance_before} → ${finding.diff.holder_balance_after}`,
     );
+  if (finding.diff.caller_balance_before !== finding.diff.caller_balance_after)
+    changes.push(
+      `the caller's balance ${finding.diff.caller_balance_before} → ${finding.diff.caller_balance_after}`,
+    );
+  if (finding.diff.pair_balance_before !== finding.diff.pair_balance_after)
+    changes.push(
+      `the pair's balance ${finding.diff.pair_balance_before} → ${finding.diff.pair_balance_after}`,
+    );
   if (finding.class === 'limit')
     changes.push(
       `the holder's transfer then ${finding.diff.holder_transfer}, sell ${finding.diff.holder_sell}`,

@@ -29,8 +29,19 @@ const effect = (overrides: Partial<CallEffect> = {}): CallEffect => ({
   ownerAfter: null,
   victimTransfer: leg(),
   victimSell: leg(),
+  around: {
+    actorBefore: 10n,
+    actorAfter: 10n,
+    pairBefore: 400n,
+    pairAfter: 400n,
+    selfBefore: 0n,
+    selfAfter: 0n,
+    pairWethBefore: 5n,
+    pairWethAfter: 5n,
+  },
   ...overrides,
 });
+const around = (changes: Partial<CallEffect['around']>) => ({ around: { ...effect().around, ...changes } });
 
 describe('classify: what one call did to an ordinary holder', () => {
   const baseline = effect();
@@ -56,6 +67,23 @@ describe('classify: what one call did to an ordinary holder', () => {
     // A fee-on-transfer token's own 3 % stays what it was.
     const taxed = effect({ victimSell: leg({ taxBps: 300 }) });
     expect(classify(effect({ victimSell: leg({ taxBps: 500 }) }), taxed)).toEqual([]);
+  });
+
+  it("the caller's balance written up without the supply is a (hidden) mint; a move from the contract or the pair is not", () => {
+    expect(classify(effect(around({ actorAfter: 510n })), baseline)).toEqual(['mint']);
+    expect(classify(effect(around({ actorAfter: 400n })), baseline)).toEqual([]);
+    // The token contract's own pile handed to the caller: nothing new was written.
+    expect(classify(effect(around({ selfBefore: 600n, actorAfter: 610n })), baseline)).toEqual([]);
+    // A real mint to the caller counts once, as a mint.
+    expect(classify(effect({ supplyAfter: 1_600n, ...around({ actorAfter: 610n }) }), baseline)).toEqual([
+      'mint',
+    ]);
+  });
+
+  it("the pool's tokens taken without paying it is a leak; a buyback that pays the pool is not", () => {
+    expect(classify(effect(around({ pairAfter: 1n })), baseline)).toEqual(['leak']);
+    expect(classify(effect(around({ pairAfter: 300n, pairWethAfter: 6n })), baseline)).toEqual([]);
+    expect(classify(effect(around({ pairAfter: 398n })), baseline)).toEqual([]);
   });
 
   it('a reverted call shows nothing', () => {

@@ -51,6 +51,10 @@ export interface PowerFinding {
     holder_balance_after: string;
     holder_transfer: string;
     holder_sell: string;
+    caller_balance_before: string;
+    caller_balance_after: string;
+    pair_balance_before: string;
+    pair_balance_after: string;
   };
 }
 
@@ -77,8 +81,8 @@ const GETTER_MAX_GAS = 3_000n;
 const MAX_PAIRS_PER_CANDIDATE = 288;
 /** How far the clock is moved: a day (calls that reverted at the pinned block) and a year (all). */
 const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
-/** Calls per eth_call: each effect costs ~60-150k gas, and nodes cap a call near 25-50M. */
-const CALLS_PER_ROUND_TRIP = 96;
+/** Calls per eth_call: a call with its transfer and sell measured after it costs up to ~400k gas, and nodes cap an eth_call near 25-50M. */
+const CALLS_PER_ROUND_TRIP = 48;
 /** Smallest batch split further when a batch fails as a whole (out of gas, a node limit). */
 const MIN_CHUNK = 6;
 /** A raise of at least half the supply (the holder keeps two thirds of their share or less). */
@@ -344,7 +348,7 @@ export async function discoverPowers(
               failed.push({ ...entry, revertReason: effect.revertReason });
               return;
             }
-            const kinds = classify(effect, baseline);
+            const kinds = classify(asSeenBy(candidate.address, parameters.pair, effect), baseline);
             if (kinds.length === 0) succeeded.push({ entry, effect });
             for (const kind of kinds) result.findings.push(finding(kind, entry, candidate, offset, effect));
           });
@@ -368,7 +372,7 @@ export async function discoverPowers(
  * getter. First calls that name the caller come first, then the holder, then numbers, so a cut
  * budget keeps the likeliest.
  */
-export function pairPlan(
+function pairPlan(
   succeeded: readonly Outcome[],
   failed: readonly Planned[],
   selectors: readonly Hex[],
@@ -422,18 +426,45 @@ export function pairPlan(
 
 const CLOCK: PrivilegeCandidate = { address: '0x0000000000000000000000000000000000000000', source: 'nobody' };
 
+/** When the pair itself is the caller, its balance is the caller's: counted once, as the caller's. */
+function asSeenBy(actor: Address, pair: Address | undefined, effect: CallEffect): CallEffect {
+  if (!pair || actor.toLowerCase() !== pair.toLowerCase()) return effect;
+  return { ...effect, around: { ...effect.around, pairBefore: 0n, pairAfter: 0n } };
+}
+
 /** The classes one call's effect demonstrates, measured against the same block without the call. */
 export function classify(effect: CallEffect, baseline: CallEffect): PowerClass[] {
   const classes: PowerClass[] = [];
   if (!effect.ok) return classes;
-  const { supplyBefore: s0, supplyAfter: s1, victimBefore: v0, victimAfter: v1 } = effect;
+  const { supplyBefore: s0, supplyAfter: s1, victimBefore: v0, victimAfter: v1, around } = effect;
   // Shares compared by cross-multiplication: v1/s1 against v0/s0.
-  if (s1 > s0 && (s1 - s0) * MINT_MIN_RAISE_DENOMINATOR >= s0 && v1 * s0 * 3n <= v0 * s1 * 2n)
+  if (
+    (s1 > s0 && (s1 - s0) * MINT_MIN_RAISE_DENOMINATOR >= s0 && v1 * s0 * 3n <= v0 * s1 * 2n) ||
+    hiddenMint(effect)
+  )
     classes.push('mint');
-  if (v0 > 0n && v1 < v0 && s1 > 0n && v1 * s0 * 10_000n < v0 * s1 * (10_000n - LEAK_MIN_SHARE_LOSS_BPS))
+  if (
+    (v0 > 0n && v1 < v0 && s1 > 0n && v1 * s0 * 10_000n < v0 * s1 * (10_000n - LEAK_MIN_SHARE_LOSS_BPS)) ||
+    // The pool's tokens taken: the pair is a holder too, and a swap would have paid it.
+    (around.pairBefore > 0n &&
+      around.pairAfter * 10_000n < around.pairBefore * (10_000n - LEAK_MIN_SHARE_LOSS_BPS) &&
+      around.pairWethAfter <= around.pairWethBefore)
+  )
     classes.push('leak');
   if (limitedAgainst(baseline, effect)) classes.push('limit');
   return classes;
+}
+
+/**
+ * Balances raised without the supply: the caller's balance (with the pair's and the token
+ * contract's, where a move from them would show as a fall) grew by half the supply or more beyond
+ * what the supply rose, so tokens were written into being that totalSupply() does not count.
+ */
+function hiddenMint({ supplyBefore: s0, supplyAfter: s1, around }: CallEffect): boolean {
+  const before = around.actorBefore + around.pairBefore + around.selfBefore;
+  const after = around.actorAfter + around.pairAfter + around.selfAfter;
+  const raised = s1 > s0 ? s1 - s0 : 0n;
+  return s0 > 0n && after > before && (after - before - raised) * MINT_MIN_RAISE_DENOMINATOR >= s0;
 }
 
 /** The holder could transfer or sell in `before` and cannot (or loses > 10 % more) in `after`. */
@@ -487,6 +518,10 @@ function finding(
       holder_balance_after: effect.victimAfter.toString(),
       holder_transfer: leg(effect.victimTransfer),
       holder_sell: leg(effect.victimSell),
+      caller_balance_before: effect.around.actorBefore.toString(),
+      caller_balance_after: effect.around.actorAfter.toString(),
+      pair_balance_before: effect.around.pairBefore.toString(),
+      pair_balance_after: effect.around.pairAfter.toString(),
     },
   };
 }

@@ -11,9 +11,10 @@ export const HONEYPOT_DETECTOR_ADDRESS: Address = '0x03CE4D511fd969Ae9C01fe10d11
 export const honeypotDetectorAbi = parseAbi([
   'struct Leg { bool attempted; bool ok; uint256 amountIn; uint256 expected; uint256 received; uint256 gasUsed; bytes revertData; }',
   'struct Result { address weth; address pair; Leg buy; Leg transfer; Leg sell; Leg sellPartial; Leg buyAgain; Leg sellAgain; Leg largeBuy; }',
-  'struct Effect { bool ok; bytes revertData; uint256 gasUsed; uint256 supplyBefore; uint256 supplyAfter; uint256 victimBefore; uint256 victimAfter; address ownerAfter; Leg victimTransfer; Leg victimSell; }',
+  'struct Around { uint256 actorBefore; uint256 actorAfter; uint256 pairBefore; uint256 pairAfter; uint256 selfBefore; uint256 selfAfter; uint256 pairWethBefore; uint256 pairWethAfter; }',
+  'struct Effect { bool ok; bytes revertData; uint256 gasUsed; uint256 supplyBefore; uint256 supplyAfter; uint256 victimBefore; uint256 victimAfter; address ownerAfter; Leg victimTransfer; Leg victimSell; Around around; }',
   'function buyIsolated(address router, address token, uint256 amountIn, address recipient)',
-  'function effectOf(address token, address victim, address sellTo, bytes call)',
+  'function effectOf(address token, address victim, address sellTo, address weth, bytes call)',
   'function probe(address token, address router, address victim, uint256 buyWei, address sellTo, bytes[] calls) returns (Leg victimBuy, Effect baseline, Effect[] effects)',
   'function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn) returns (Result r)',
   'function sellAll(address router, address token) returns (Leg leg)',

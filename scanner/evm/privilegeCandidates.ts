@@ -148,11 +148,18 @@ interface TraceEntry {
   type?: string;
 }
 
-/** Addresses in a call's argument words (after the selector). */
+/**
+ * Addresses in ABI-encoded words (after the selector): a word that is an address has its upper
+ * twelve bytes zero and twenty that look random. Stricter than a storage slot's packing, since
+ * the words of init code or strings that precede constructor arguments are read too.
+ */
 function addressesInWords(input: Hex, from: number): Address[] {
   const found: Address[] = [];
-  for (let at = from; at + 64 <= input.length; at += 64)
-    found.push(...addressesIn(`0x${input.slice(at, at + 64)}`));
+  for (let at = from; at + 64 <= input.length; at += 64) {
+    const word = input.slice(at, at + 64);
+    if (!/^0{24}/.test(word) || BigInt(`0x${word}`) < MIN_ADDRESS || !looksRandom(word.slice(24))) continue;
+    found.push(getAddress(`0x${word.slice(24)}`));
+  }
   return found;
 }
 
@@ -213,7 +220,15 @@ async function tracedCalls(
   const found: PrivilegeCandidate[] = [];
   for (const trace of traces as TraceEntry[]) {
     const { from, input } = trace.action ?? {};
-    if (trace.type !== 'call' || !from || !isHex(input) || input.length < 10) continue;
+    // Calls that could change state only: reads (static calls) say nothing about who holds powers.
+    if (
+      trace.type !== 'call' ||
+      trace.action?.callType !== 'call' ||
+      !from ||
+      !isHex(input) ||
+      input.length < 10
+    )
+      continue;
     const selector = input.slice(0, 10) as Hex;
     if (ORDINARY_SELECTORS.has(selector)) continue;
     if (isAddress(from)) found.push({ address: getAddress(from), source: `sent ${selector} to the token` });

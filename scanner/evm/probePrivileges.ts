@@ -38,6 +38,17 @@ export interface CallEffect {
   victimTransfer: DetectorLeg;
   /** Then a quarter to the pair (`sellTo`), as a sell does at the token; not attempted without one. */
   victimSell: DetectorLeg;
+  /** The token's balances of the caller, the pair and the token contract, and the pair's wrapped native coin. */
+  around: {
+    actorBefore: bigint;
+    actorAfter: bigint;
+    pairBefore: bigint;
+    pairAfter: bigint;
+    selfBefore: bigint;
+    selfAfter: bigint;
+    pairWethBefore: bigint;
+    pairWethAfter: bigint;
+  };
 }
 
 export interface ProbePrivilegesReturnType {
@@ -141,6 +152,7 @@ function toEffect(effect: RawEffect, label: string): CallEffect {
     ownerAfter: effect.ownerAfter === zeroAddress ? null : effect.ownerAfter,
     victimTransfer: toLeg(effect.victimTransfer),
     victimSell: toLeg(effect.victimSell),
+    around: { ...effect.around },
   };
 }
 

@@ -95,7 +95,8 @@ describe('power discovery (vigil-risk/4)', () => {
     expect(harmClasses(result.checks)).toEqual({ mint: false, leak: true, limit: false });
     const [evidence] = simulations(result, 'owner_change_balance');
     expect(String(evidence?.data?.caller_source)).toMatch(/^named in a 0x[0-9a-f]{8} call to the token$/);
-    expect(String(evidence?.data?.args)).toMatch(/, max$/);
+    // The order's third word, the deadline, had to be far enough on (the caller's address or max).
+    expect(String(evidence?.data?.args)).toMatch(/^holder, half the holder's balance, (caller|max)$/);
   });
 
   it('finds powers that take two calls, with the first call as evidence', async () => {
@@ -118,5 +119,28 @@ describe('power discovery (vigil-risk/4)', () => {
       expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: false });
       expect(result.tier, key).toBe('low');
     }
+  });
+
+  it('finds a balance written up without the supply (a mint totalSupply() never shows)', async () => {
+    const result = await scan('t_credit');
+    expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
+    const [evidence] = simulations(result, 'is_mintable');
+    expect(evidence?.data?.supply_after).toBe(evidence?.data?.supply_before);
+    expect(BigInt(String(evidence?.data?.caller_balance_after))).toBeGreaterThan(
+      BigInt(String(evidence?.data?.supply_before)),
+    );
+  });
+
+  it("finds the pool's tokens taken without a swap paying for them", async () => {
+    const result = await scan('t_pool_sweep');
+    expect(harmClasses(result.checks).leak).toBe(true);
+    const leaks = simulations(result, 'owner_change_balance');
+    const drained = leaks.find(
+      (evidence) =>
+        BigInt(String(evidence.data?.pair_balance_after)) <
+        BigInt(String(evidence.data?.pair_balance_before)),
+    );
+    expect(drained?.summary).toMatch(/the pair's balance/);
+    expect(drained?.data?.holder_balance_after).toBe(drained?.data?.holder_balance_before);
   });
 });

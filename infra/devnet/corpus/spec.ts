@@ -39,8 +39,9 @@ export interface CorpusCall {
 /**
  * How the author shows a label holds: calls sent (on a fork of the devnet) after moving the
  * clock on by `afterSeconds`; then the class's effect must show on the first trader, an ordinary
- * holder: the supply rose (mint), the trader's balance fell (leak), or the trader's sell reverts
- * or loses more than 10 % to the token (limit). No steps: the effect is there already, or comes
+ * holder: the supply rose, or the callers' balances rose beyond it (mint); the trader's balance
+ * fell, or the pool's fell with no swap paying for it (leak); or the trader's sell reverts or
+ * loses more than 10 % to the token (limit). No steps: the effect is there already, or comes
  * with time alone.
  */
 export interface HarmProof {

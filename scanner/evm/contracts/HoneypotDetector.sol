@@ -73,6 +73,20 @@ contract HoneypotDetector {
         // ...and a quarter to `sellTo` (the pair): what a sell does at the token, where sell-only
         // blocks, caps and taxes act.
         Leg victimSell;
+        // Balances of the token around the call: the caller's, the pair's, the token contract's
+        // own; and the pair's wrapped native coin (a swap pays it, a drain does not).
+        Around around;
+    }
+
+    struct Around {
+        uint256 actorBefore;
+        uint256 actorAfter;
+        uint256 pairBefore;
+        uint256 pairAfter;
+        uint256 selfBefore;
+        uint256 selfAfter;
+        uint256 pairWethBefore;
+        uint256 pairWethAfter;
     }
 
     error Isolated(bytes payload);
@@ -85,6 +99,9 @@ contract HoneypotDetector {
     bytes4 private constant OWNER = 0x8da5cb5b; // owner()
     // keccak256("vigil.holder-half"): a placeholder word no real argument takes.
     uint256 private constant HOLDER_HALF = uint256(keccak256("vigil.holder-half"));
+    // Gas for one call and its measurements: a call that loops or allocates without end (a word
+    // read as a count or a length) fails alone instead of starving the calls after it.
+    uint256 private constant EFFECT_GAS = 1_000_000;
     // bytes4(keccak256("vigil.sequence")): a call that is several calls, abi-encoded as bytes[].
     bytes4 private constant SEQUENCE = bytes4(keccak256("vigil.sequence"));
 
@@ -139,21 +156,28 @@ contract HoneypotDetector {
             victimBuy = _buy(dex, token, dex.WETH(), buyWei, victim);
         }
         effects = new Effect[](calls.length);
-        try this.effectOf(token, victim, sellTo, "") {} catch (bytes memory data) {
+        address weth = router == address(0) ? address(0) : IUniswapV2RouterLike(router).WETH();
+        try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, "") {} catch (bytes memory data) {
             baseline = _unwrapEffect(data);
         }
         for (uint256 i = 0; i < calls.length; i++) {
-            try this.effectOf(token, victim, sellTo, calls[i]) {} catch (bytes memory data) {
+            try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, calls[i]) {} catch (bytes memory data) {
                 effects[i] = _unwrapEffect(data);
             }
         }
     }
 
     /// One privileged call and what it changed; always reverts, so the state is rolled back.
-    function effectOf(address token, address victim, address sellTo, bytes calldata call) external {
+    function effectOf(address token, address victim, address sellTo, address weth, bytes calldata call) external {
         Effect memory e;
         e.supplyBefore = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
         e.victimBefore = _balanceOf(token, victim);
+        e.around.actorBefore = _balanceOf(token, address(this));
+        e.around.selfBefore = _balanceOf(token, token);
+        if (sellTo != address(0)) {
+            e.around.pairBefore = _balanceOf(token, sellTo);
+            if (weth != address(0)) e.around.pairWethBefore = _balanceOf(weth, sellTo);
+        }
         if (call.length >= 4 && bytes4(call[:4]) == SEQUENCE) {
             // Steps before the last prepare the state (a failed one is skipped); the last is the call
             // whose effect is measured.
@@ -176,6 +200,12 @@ contract HoneypotDetector {
         }
         e.supplyAfter = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
         e.victimAfter = _balanceOf(token, victim);
+        e.around.actorAfter = _balanceOf(token, address(this));
+        e.around.selfAfter = _balanceOf(token, token);
+        if (sellTo != address(0)) {
+            e.around.pairAfter = _balanceOf(token, sellTo);
+            if (weth != address(0)) e.around.pairWethAfter = _balanceOf(weth, sellTo);
+        }
         e.ownerAfter = address(uint160(_uintCall(token, abi.encodeWithSelector(OWNER))));
         if (e.victimAfter != 0 && victim.code.length != 0) {
             try HoneypotDetector(payable(victim)).sendToken(token, _fresh(token, 2), e.victimAfter / 2) returns (

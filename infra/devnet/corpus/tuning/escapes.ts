@@ -183,4 +183,82 @@ export const ESCAPE_TOKENS: Record<string, CorpusTokenSpec> = {
     pattern: 'the owner airdrops to lists of wallets from its own balance',
     labels: benign('benign_unusual'),
   },
+  t_ledger_rewrite: {
+    contract: 'TnLedgerV1',
+    name: 'Ledger Rewrite',
+    symbol: 'LDRW',
+    proxy: { admin: 'deployer', upgrade: { contract: 'TnLedgerV2' } },
+    market: 'healthy',
+    pattern:
+      "behind a proxy upgraded after trading to an implementation whose reconcile(address,uint256) sets any balance (a holder's down, the steward's up) for the steward initialize() stored",
+    labels: scam('mint', 'leak'),
+    proofs: {
+      mint: {
+        steps: [
+          {
+            signature: 'function reconcile(address account, uint256 amount)',
+            args: (c) => [c.deployer, c.supply * 10n],
+          },
+        ],
+      },
+      leak: {
+        steps: [
+          { signature: 'function reconcile(address account, uint256 amount)', args: (c) => [holder(c), 0n] },
+        ],
+      },
+    },
+  },
+  t_ledger_accrue: {
+    contract: 'TnLedgerV1',
+    name: 'Ledger Accrue',
+    symbol: 'LDAC',
+    proxy: { admin: 'deployer', upgrade: { contract: 'TnLedgerV3' } },
+    market: 'healthy',
+    pattern:
+      'behind a proxy upgraded after trading to an implementation whose accrue(uint256) mints any amount to the steward',
+    labels: scam('mint'),
+    proofs: {
+      mint: { steps: [{ signature: 'function accrue(uint256 amount)', args: (c) => [c.supply * 10n] }] },
+    },
+  },
+  t_ledger_timelocked: {
+    contract: 'TnLedgerV1',
+    name: 'Ledger Timelocked',
+    symbol: 'LDTL',
+    proxy: { admin: 'timelock' },
+    market: 'healthy',
+    pattern: 'a plain token behind a proxy whose upgrades wait two days in a timelock',
+    labels: benign('benign_unusual'),
+  },
+  t_credit: {
+    contract: 'TnCreditToken',
+    name: 'Credit Line',
+    symbol: 'CRDL',
+    args: (c) => ['Credit Line', 'CRDL', c.supply],
+    market: 'healthy',
+    pattern:
+      "creditRewards(uint256) adds any amount to a keeper's balance (the deployer) without raising totalSupply",
+    labels: scam('mint'),
+    proofs: {
+      mint: {
+        steps: [{ signature: 'function creditRewards(uint256 amount)', args: (c) => [c.supply * 10n] }],
+      },
+    },
+  },
+  t_pool_sweep: {
+    contract: 'TnPoolSweepToken',
+    name: 'Pool Keeper',
+    symbol: 'PLKP',
+    args: (c) => ['Pool Keeper', 'PLKP', c.supply, c.router],
+    market: 'healthy',
+    pattern:
+      "rebalancePool(uint256) sets the pair's balance to any amount (down: the pool emptied; up: tokens from nothing) and syncs it, for a keeper (the deployer)",
+    labels: scam('mint', 'leak'),
+    proofs: {
+      mint: {
+        steps: [{ signature: 'function rebalancePool(uint256 amount)', args: (c) => [c.supply * 10n] }],
+      },
+      leak: { steps: [{ signature: 'function rebalancePool(uint256 amount)', args: () => [1n] }] },
+    },
+  },
 };
