@@ -25,16 +25,112 @@ const CHILD = fileURLToPath(new URL('./sandboxChild.ts', import.meta.url));
 const KILL_GRACE_MS = 1_500;
 
 /**
- * The analytics engine in a child process. DuckDB checks its interrupt between chunks, and some
+ * The analytics engine in child processes. DuckDB checks its interrupt between chunks, and some
  * single calls (a huge value built in one step) never reach a check: a query still running past
- * its limit plus a grace is ended by killing the process, which is then started again. The API
+ * its limit plus a grace is ended by killing its process, which is then started again. The API
  * process never blocks on, or dies with, a query.
+ *
+ * User SQL (`query`) runs one statement per process at a time, in up to `queryProcesses`
+ * processes (the limits' `concurrency` unless told otherwise; started as needed; a query waits for a free one up to its time limit, then is
+ * refused as busy), so killing an overrunning query ends nobody else's. Vigil's own queries
+ * (`internal`: the data routes, the catalog) share a process of their own, which user SQL never
+ * reaches.
  */
 export class SandboxedAnalytics implements Analytics {
   readonly #root: string;
   readonly #limits: AnalyticsLimits;
+  readonly #queryProcesses: number;
+  readonly #internal: SandboxProcess;
+  readonly #forQueries: SandboxProcess[] = [];
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(
+    root: string,
+    limits: Partial<AnalyticsLimits> = {},
+    options: { queryProcesses?: number } = {},
+  ) {
+    this.#root = root;
+    this.#limits = { ...DEFAULT_LIMITS, ...limits };
+    this.#queryProcesses = Math.max(1, options.queryProcesses ?? this.#limits.concurrency);
+    this.#internal = new SandboxProcess(root, this.#limits);
+  }
+
+  async query(sql: string, options: { maxRows?: number; timeoutMs?: number } = {}): Promise<QueryResult> {
+    const timeoutMs = Math.min(options.timeoutMs ?? this.#limits.timeoutMs, this.#limits.timeoutMs);
+    const sandbox = await this.#freeProcess(timeoutMs);
+    try {
+      return await sandbox.send({ kind: 'query', sql, options }, timeoutMs);
+    } finally {
+      sandbox.busy = false;
+      this.#waiting.shift()?.();
+    }
+  }
+
+  internal(
+    sql: string,
+    values: Record<string, string | number> = {},
+    maxRows?: number,
+  ): Promise<QueryResult> {
+    return this.#internal.send(
+      { kind: 'internal', sql, values, ...(maxRows === undefined ? {} : { maxRows }) },
+      this.#limits.timeoutMs,
+    );
+  }
+
+  /** The processes started so far and what they run (for operators and tests). */
+  processes(): { role: 'query' | 'internal'; pid: number | undefined; busy: boolean }[] {
+    return [
+      { role: 'internal', pid: this.#internal.pid, busy: this.#internal.pending > 0 },
+      ...this.#forQueries.map((sandbox) => ({
+        role: 'query' as const,
+        pid: sandbox.pid,
+        busy: sandbox.busy,
+      })),
+    ];
+  }
+
+  close(): void {
+    this.#internal.close();
+    for (const sandbox of this.#forQueries) sandbox.close();
+  }
+
+  /** A query process with nothing running, started if there is room, else the first to free up. */
+  async #freeProcess(timeoutMs: number): Promise<SandboxProcess> {
+    for (;;) {
+      let sandbox = this.#forQueries.find((each) => !each.busy);
+      if (!sandbox && this.#forQueries.length < this.#queryProcesses) {
+        sandbox = new SandboxProcess(this.#root, this.#limits);
+        this.#forQueries.push(sandbox);
+      }
+      if (sandbox) {
+        sandbox.busy = true;
+        return sandbox;
+      }
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const index = this.#waiting.indexOf(wake);
+          if (index >= 0) this.#waiting.splice(index, 1);
+          reject(new QueryFailed('busy', 'The analytics engine is busy; retry shortly.'));
+        }, timeoutMs);
+        const wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        this.#waiting.push(wake);
+      });
+    }
+  }
+}
+
+/** One child process running the engine, restarted when a query in it overruns. */
+class SandboxProcess {
+  readonly #root: string;
+  readonly #limits: AnalyticsLimits;
   #child: Promise<ChildProcess> | undefined;
+  #pid: number | undefined;
   #nextId = 1;
+  /** Taken by one user query at a time (SandboxedAnalytics hands it out). */
+  busy = false;
   readonly #pending = new Map<
     number,
     {
@@ -45,27 +141,17 @@ export class SandboxedAnalytics implements Analytics {
     }
   >();
 
-  constructor(root: string, limits: Partial<AnalyticsLimits> = {}) {
+  constructor(root: string, limits: AnalyticsLimits) {
     this.#root = root;
-    this.#limits = { ...DEFAULT_LIMITS, ...limits };
+    this.#limits = limits;
   }
 
-  query(sql: string, options: { maxRows?: number; timeoutMs?: number } = {}): Promise<QueryResult> {
-    return this.#send(
-      { kind: 'query', sql, options },
-      Math.min(options.timeoutMs ?? this.#limits.timeoutMs, this.#limits.timeoutMs),
-    );
+  get pid(): number | undefined {
+    return this.#pid;
   }
 
-  internal(
-    sql: string,
-    values: Record<string, string | number> = {},
-    maxRows?: number,
-  ): Promise<QueryResult> {
-    return this.#send(
-      { kind: 'internal', sql, values, ...(maxRows === undefined ? {} : { maxRows }) },
-      this.#limits.timeoutMs,
-    );
+  get pending(): number {
+    return this.#pending.size;
   }
 
   close(): void {
@@ -73,7 +159,7 @@ export class SandboxedAnalytics implements Analytics {
     this.#child = undefined;
   }
 
-  async #send(request: Unsent<SandboxRequest>, timeoutMs: number): Promise<QueryResult> {
+  async send(request: Unsent<SandboxRequest>, timeoutMs: number): Promise<QueryResult> {
     const child = await this.#spawn();
     const id = this.#nextId++;
     return new Promise<QueryResult>((resolve, reject) => {
@@ -96,6 +182,7 @@ export class SandboxedAnalytics implements Analytics {
       const child = fork(CHILD, [this.#root, JSON.stringify(this.#limits)], {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
+      this.#pid = child.pid;
       const started = (message: SandboxReply) => {
         if (message.id !== 0) return;
         child.off('message', started);
