@@ -23,6 +23,8 @@ export type SandboxReply =
 const CHILD = fileURLToPath(new URL('./sandboxChild.ts', import.meta.url));
 /** How long past its time limit a query may run before its process is killed. */
 const KILL_GRACE_MS = 1_500;
+/** How long a process may take to start; past it, it is killed (a stuck start fails its query). */
+const START_LIMIT_MS = 15_000;
 
 /**
  * The analytics engine in child processes. DuckDB checks its interrupt between chunks, and some
@@ -43,6 +45,7 @@ export class SandboxedAnalytics implements Analytics {
   readonly #internal: SandboxProcess;
   readonly #forQueries: SandboxProcess[] = [];
   readonly #waiting: (() => void)[] = [];
+  #closed = false;
 
   constructor(
     root: string,
@@ -57,6 +60,7 @@ export class SandboxedAnalytics implements Analytics {
 
   async query(sql: string, options: { maxRows?: number; timeoutMs?: number } = {}): Promise<QueryResult> {
     const timeoutMs = Math.min(options.timeoutMs ?? this.#limits.timeoutMs, this.#limits.timeoutMs);
+    if (this.#closed) throw closedError();
     const sandbox = await this.#freeProcess(timeoutMs);
     try {
       return await sandbox.send({ kind: 'query', sql, options }, timeoutMs);
@@ -71,6 +75,7 @@ export class SandboxedAnalytics implements Analytics {
     values: Record<string, string | number> = {},
     maxRows?: number,
   ): Promise<QueryResult> {
+    if (this.#closed) return Promise.reject(closedError());
     return this.#internal.send(
       { kind: 'internal', sql, values, ...(maxRows === undefined ? {} : { maxRows }) },
       this.#limits.timeoutMs,
@@ -89,14 +94,18 @@ export class SandboxedAnalytics implements Analytics {
     ];
   }
 
+  /** Ends every process; queries waiting for one are refused, and no process starts again. */
   close(): void {
+    this.#closed = true;
     this.#internal.close();
     for (const sandbox of this.#forQueries) sandbox.close();
+    for (const wake of this.#waiting.splice(0)) wake();
   }
 
   /** A query process with nothing running, started if there is room, else the first to free up. */
   async #freeProcess(timeoutMs: number): Promise<SandboxProcess> {
     for (;;) {
+      if (this.#closed) throw closedError();
       let sandbox = this.#forQueries.find((each) => !each.busy);
       if (!sandbox && this.#forQueries.length < this.#queryProcesses) {
         sandbox = new SandboxProcess(this.#root, this.#limits);
@@ -129,6 +138,7 @@ class SandboxProcess {
   #child: Promise<ChildProcess> | undefined;
   #pid: number | undefined;
   #nextId = 1;
+  #closed = false;
   /** Taken by one user query at a time (SandboxedAnalytics hands it out). */
   busy = false;
   readonly #pending = new Map<
@@ -155,6 +165,7 @@ class SandboxProcess {
   }
 
   close(): void {
+    this.#closed = true;
     void this.#child?.then((child) => child.kill('SIGKILL')).catch(() => undefined);
     this.#child = undefined;
   }
@@ -173,28 +184,41 @@ class SandboxProcess {
         timeoutMs * 2 + KILL_GRACE_MS,
       );
       this.#pending.set(id, { child, resolve, reject, timer });
-      child.send({ ...request, id });
+      // With a callback a failed write (the process died unnoticed) fails this query; without one
+      // it is an 'error' event on the child, which crashes this process once nothing listens.
+      child.send({ ...request, id }, (error) => {
+        if (!error || !this.#pending.delete(id)) return;
+        clearTimeout(timer);
+        reject(
+          new QueryFailed('failed', 'The analytics process was restarted while the query ran; retry it.'),
+        );
+        this.#restart(child);
+      });
     });
   }
 
   #spawn(): Promise<ChildProcess> {
+    if (this.#closed) return Promise.reject(closedError());
     this.#child ??= new Promise<ChildProcess>((resolve, reject) => {
       const child = fork(CHILD, [this.#root, JSON.stringify(this.#limits)], {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
       this.#pid = child.pid;
+      const startLimit = setTimeout(() => child.kill('SIGKILL'), START_LIMIT_MS);
       const started = (message: SandboxReply) => {
         if (message.id !== 0) return;
+        clearTimeout(startLimit);
         child.off('message', started);
         resolve(child);
       };
       child.on('message', started);
       child.on('message', (message: SandboxReply) => this.#settle(message));
       child.once('exit', (code, signal) => {
+        clearTimeout(startLimit);
         reject(new QueryFailed('failed', `The analytics process could not start (${signal ?? code}).`));
         this.#lost(child);
       });
-      child.once('error', (error) => reject(new QueryFailed('failed', error.message)));
+      child.on('error', (error) => reject(new QueryFailed('failed', error.message)));
     });
     const spawning = this.#child;
     spawning.catch(() => {
@@ -246,6 +270,10 @@ class SandboxProcess {
       );
     }
   }
+}
+
+function closedError(): QueryFailed {
+  return new QueryFailed('failed', 'The analytics engine is closed.');
 }
 
 function asReason(reason: string): QueryFailed['reason'] {
