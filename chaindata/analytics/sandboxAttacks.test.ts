@@ -258,31 +258,25 @@ describe('attacks on the memory limit', () => {
     return sql;
   };
 
-  // HOLE, NOT FIXED (it is in the SQL guard, not the pool): replace() nested is an amplifier the
-  // guard's deny-list misses (repeat, lpad... are on it). Eight levels over six rows build 600 MB
-  // of strings in one step, outside DuckDB's buffer-managed memory: the process grows by ~1 GB
-  // under a 256 MB limit and the query outlives its time limit (~2x), ended only by the
-  // interrupt at the next chunk. Nine levels would be ~10x that per process. Marked `fails` so
-  // it goes red here once the guard (or an OS memory cap on the process) stops it.
-  it.fails(
-    'a nested replace() cannot grow a query process far past the memory limit',
-    async () => {
-      const analytics = new SandboxedAnalytics(root, LIMITS);
-      try {
-        await analytics.query('SELECT 1');
-        const pid = queryPids(analytics)[0] as number;
-        const before = peakKb(pid);
-        const outcome = await settle(
-          analytics.query(`SELECT length(${amplify(8, "'x' || i")}) AS l FROM range(6) t(i)`),
-        );
-        const grownMb = (peakKb(pid) - before) / 1024;
-        if (outcome.ok || !(outcome.error instanceof SqlRejected)) expect(grownMb).toBeLessThan(512);
-      } finally {
-        analytics.close();
-      }
-    },
-    30_000,
-  );
+  // Found by this suite: replace() nested was an amplifier the guard's deny-list missed (repeat,
+  // lpad... were on it). Eight levels over six rows built 600 MB of strings in one step, outside
+  // DuckDB's buffer-managed memory: the process grew by ~1 GB under a 256 MB limit. The guard now
+  // refuses replace() and regexp_replace(); either way the process must stay near its limit.
+  it('a nested replace() cannot grow a query process far past the memory limit', async () => {
+    const analytics = new SandboxedAnalytics(root, LIMITS);
+    try {
+      await analytics.query('SELECT 1');
+      const pid = queryPids(analytics)[0] as number;
+      const before = peakKb(pid);
+      const outcome = await settle(
+        analytics.query(`SELECT length(${amplify(8, "'x' || i")}) AS l FROM range(6) t(i)`),
+      );
+      const grownMb = (peakKb(pid) - before) / 1024;
+      if (outcome.ok || !(outcome.error instanceof SqlRejected)) expect(grownMb).toBeLessThan(512);
+    } finally {
+      analytics.close();
+    }
+  }, 30_000);
 });
 
 describe('attacks on start-up and shut-down', () => {

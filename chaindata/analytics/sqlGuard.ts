@@ -38,6 +38,11 @@ const DENIED_FUNCTIONS = new Set([
   'range',
   'generate_series',
   'to_base',
+  // A replacement longer than what it replaces multiplies a string's length; nested, a few levels
+  // build gigabytes in one step (found by the sandbox's attack suite). translate() maps a
+  // character to at most one and stays.
+  'replace',
+  'regexp_replace',
 ]);
 const DENIED_FUNCTION_PREFIXES = ['read_', 'duckdb_', 'pragma_', 'parquet_', 'glob', 'sniff_', 'icu_'];
 
