@@ -28,15 +28,16 @@ import {
 // Pinning the block is two quick chain reads: a local activity (no scheduling round trip, the
 // result is recorded in the workflow task). A few attempts, so an unreachable chain fails the job
 // with a clear reason within seconds instead of hanging.
+const CHAIN_READ_RETRY = {
+  initialInterval: '250ms',
+  backoffCoefficient: 2,
+  maximumInterval: '2s',
+  maximumAttempts: 4,
+  nonRetryableErrorTypes: [...SCAN_REFUSALS],
+};
 const { prepareScan } = proxyLocalActivities<ScannerActivities>({
   startToCloseTimeout: '10s',
-  retry: {
-    initialInterval: '250ms',
-    backoffCoefficient: 2,
-    maximumInterval: '2s',
-    maximumAttempts: 4,
-    nonRetryableErrorTypes: [...SCAN_REFUSALS],
-  },
+  retry: CHAIN_READ_RETRY,
 });
 
 // Engines are read-only and idempotent: retry transient RPC failures a few times, then report the
@@ -76,13 +77,7 @@ const { runScan } = proxyLocalActivities<ScannerActivities>({
   // Engines are bounded (SCAN_* limits); storing retries inside for about half a minute.
   startToCloseTimeout: '90s',
   // As the block pin's: an unreachable chain fails the job within seconds.
-  retry: {
-    initialInterval: '250ms',
-    backoffCoefficient: 2,
-    maximumInterval: '2s',
-    maximumAttempts: 4,
-    nonRetryableErrorTypes: [...SCAN_REFUSALS],
-  },
+  retry: CHAIN_READ_RETRY,
 });
 
 const ENGINE_ACTIVITIES: Record<Engine, (target: ScanTarget) => Promise<EngineReport>> = {

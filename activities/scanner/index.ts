@@ -55,7 +55,9 @@ export function createScannerActivities(deps: ScannerDeps) {
       const outcomes = await Promise.all(
         engines.map(async (name) => {
           try {
-            return await step(`scan.engine:${name}`, () => withRetries(() => engine(name)(target)));
+            return await step(`scan.engine:${name}`, () =>
+              retrying(() => engine(name)(target), ENGINE_RETRY),
+            );
           } catch (error) {
             const failure = toActivityFailure(error, deps.chains.rpcUrls(target.chain));
             failures.push({
@@ -76,7 +78,7 @@ export function createScannerActivities(deps: ScannerDeps) {
           nonRetryable: true,
         });
       return step('scan.finalize', () =>
-        finalizeWithRetries(() => scanner.finalize({ jobId, target, reports, failures })),
+        retrying(() => scanner.finalize({ jobId, target, reports, failures }), STORE_RETRY),
       );
     },
   };
@@ -89,33 +91,29 @@ export interface RunScanInput {
 }
 
 /** Engine attempts in one step: three, 250 ms and 500 ms apart, as the per-engine policy had. */
-const ENGINE_ATTEMPTS = 3;
-const ENGINE_RETRY_MS = 250;
-
+const ENGINE_RETRY: Retry = { attempts: 3, firstDelayMs: 250, maxDelayMs: 500, permanent: isPermanent };
 /** Storing is retried here for about half a minute (a store restarting), then fails the step. */
-const STORE_ATTEMPTS = 8;
-const STORE_RETRY_MS = 500;
-const STORE_RETRY_MAX_MS = 5_000;
+const STORE_RETRY: Retry = { attempts: 8, firstDelayMs: 500, maxDelayMs: 5_000, permanent: () => false };
 
-async function withRetries<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      const permanent = error instanceof ApplicationFailure && error.nonRetryable;
-      if (permanent || attempt >= ENGINE_ATTEMPTS) throw error;
-      await sleep(ENGINE_RETRY_MS * 2 ** (attempt - 1));
-    }
-  }
+interface Retry {
+  attempts: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+  permanent: (error: unknown) => boolean;
 }
 
-async function finalizeWithRetries<T>(work: () => Promise<T>): Promise<T> {
+function isPermanent(error: unknown): boolean {
+  return error instanceof ApplicationFailure && error.nonRetryable === true;
+}
+
+/** Tries `work` until it succeeds, fails permanently or runs out of attempts, backing off ×2. */
+async function retrying<T>(work: () => Promise<T>, retry: Retry): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
-      if (attempt >= STORE_ATTEMPTS) throw error;
-      await sleep(Math.min(STORE_RETRY_MS * 2 ** (attempt - 1), STORE_RETRY_MAX_MS));
+      if (retry.permanent(error) || attempt >= retry.attempts) throw error;
+      await sleep(Math.min(retry.firstDelayMs * 2 ** (attempt - 1), retry.maxDelayMs));
     }
   }
 }

@@ -23,8 +23,12 @@ export type SandboxReply =
 const CHILD = fileURLToPath(new URL('./sandboxChild.ts', import.meta.url));
 /** How long past its time limit a query may run before its process is killed. */
 const KILL_GRACE_MS = 1_500;
-/** How long a process may take to start; past it, it is killed (a stuck start fails its query). */
-const START_LIMIT_MS = 15_000;
+/**
+ * How long a process may take to start; past it, it is killed (a stuck start fails its query).
+ * Generous: the first start on a new data folder builds the labels file (seconds on a busy host),
+ * and a limit below that would kill every attempt at it.
+ */
+const START_LIMIT_MS = 60_000;
 
 /**
  * The analytics engine in child processes. DuckDB checks its interrupt between chunks, and some
@@ -42,6 +46,7 @@ export class SandboxedAnalytics implements Analytics {
   readonly #root: string;
   readonly #limits: AnalyticsLimits;
   readonly #queryProcesses: number;
+  readonly #startLimitMs: number;
   readonly #internal: SandboxProcess;
   readonly #forQueries: SandboxProcess[] = [];
   readonly #waiting: (() => void)[] = [];
@@ -50,12 +55,13 @@ export class SandboxedAnalytics implements Analytics {
   constructor(
     root: string,
     limits: Partial<AnalyticsLimits> = {},
-    options: { queryProcesses?: number } = {},
+    options: { queryProcesses?: number; startLimitMs?: number } = {},
   ) {
     this.#root = root;
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
     this.#queryProcesses = Math.max(1, options.queryProcesses ?? this.#limits.concurrency);
-    this.#internal = new SandboxProcess(root, this.#limits);
+    this.#startLimitMs = options.startLimitMs ?? START_LIMIT_MS;
+    this.#internal = new SandboxProcess(root, this.#limits, this.#startLimitMs);
   }
 
   async query(sql: string, options: { maxRows?: number; timeoutMs?: number } = {}): Promise<QueryResult> {
@@ -108,7 +114,7 @@ export class SandboxedAnalytics implements Analytics {
       if (this.#closed) throw closedError();
       let sandbox = this.#forQueries.find((each) => !each.busy);
       if (!sandbox && this.#forQueries.length < this.#queryProcesses) {
-        sandbox = new SandboxProcess(this.#root, this.#limits);
+        sandbox = new SandboxProcess(this.#root, this.#limits, this.#startLimitMs);
         this.#forQueries.push(sandbox);
       }
       if (sandbox) {
@@ -151,9 +157,12 @@ class SandboxProcess {
     }
   >();
 
-  constructor(root: string, limits: AnalyticsLimits) {
+  readonly #startLimitMs: number;
+
+  constructor(root: string, limits: AnalyticsLimits, startLimitMs: number) {
     this.#root = root;
     this.#limits = limits;
+    this.#startLimitMs = startLimitMs;
   }
 
   get pid(): number | undefined {
@@ -204,7 +213,7 @@ class SandboxProcess {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
       this.#pid = child.pid;
-      const startLimit = setTimeout(() => child.kill('SIGKILL'), START_LIMIT_MS);
+      const startLimit = setTimeout(() => child.kill('SIGKILL'), this.#startLimitMs);
       const started = (message: SandboxReply) => {
         if (message.id !== 0) return;
         clearTimeout(startLimit);

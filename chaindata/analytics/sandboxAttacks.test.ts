@@ -281,7 +281,7 @@ describe('attacks on the memory limit', () => {
 
 describe('attacks on start-up and shut-down', () => {
   it('a query process stopped while it starts: the query still settles, and the next query answers', async () => {
-    const analytics = new SandboxedAnalytics(root, LIMITS);
+    const analytics = new SandboxedAnalytics(root, LIMITS, { startLimitMs: 10_000 });
     try {
       const first = settle(analytics.query('SELECT 1 AS one'));
       for (let waited = 0; queryPids(analytics)[0] === undefined && waited < 1_000; waited += 1)
