@@ -179,20 +179,23 @@ export async function readCallerAccounts(
     blockNumber,
   }: { token: Address; creation: Creation | null | undefined; blockNumber: bigint },
 ): Promise<PrivilegeCandidate[]> {
-  if (!creation) return [];
+  // Without the creation (a provider that keeps no old state) the calls are still read, from the
+  // chain's start: trace indexes answer an address filter without walking every block.
   const [constructorArguments, calls] = await Promise.all([
-    client
-      .getTransaction({ hash: creation.tx as Hash })
+    (creation
+      ? client.getTransaction({ hash: creation.tx as Hash })
+      : Promise.reject(new Error('no creation'))
+    )
       .then((tx) => {
         const words = Math.floor((tx.input.length - 2) / 64);
         const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
         return addressesInWords(tx.input, start).map((address) => ({
           address,
-          source: creation.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
+          source: creation?.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
         }));
       })
       .catch(() => [] as PrivilegeCandidate[]),
-    tracedCalls(client, { token, fromBlock: BigInt(creation.block), toBlock: blockNumber }),
+    tracedCalls(client, { token, fromBlock: creation ? BigInt(creation.block) : 0n, toBlock: blockNumber }),
   ]);
   return [...constructorArguments, ...calls];
 }
@@ -201,21 +204,26 @@ async function tracedCalls(
   client: PublicClient,
   { token, fromBlock, toBlock }: { token: Address; fromBlock: bigint; toBlock: bigint },
 ): Promise<PrivilegeCandidate[]> {
-  const request = client.request as unknown as (args: {
-    method: string;
-    params: unknown[];
-  }) => Promise<unknown>;
-  const traces = await request({
-    method: 'trace_filter',
-    params: [
-      {
-        fromBlock: numberToHex(fromBlock),
-        toBlock: numberToHex(toBlock),
-        toAddress: [token],
-        count: MAX_TRACES,
-      },
-    ],
-  }).catch(() => []);
+  const request = client.request as unknown as (
+    args: { method: string; params: unknown[] },
+    options: { retryCount: number; retryDelay: number },
+  ) => Promise<unknown>;
+  // Retried: a node busy with the scan's own simulations can be slow to answer, and a lost answer
+  // loses every caller it would have named. A provider without trace_filter answers nothing.
+  const traces = await request(
+    {
+      method: 'trace_filter',
+      params: [
+        {
+          fromBlock: numberToHex(fromBlock),
+          toBlock: numberToHex(toBlock),
+          toAddress: [token],
+          count: MAX_TRACES,
+        },
+      ],
+    },
+    { retryCount: 2, retryDelay: 250 },
+  ).catch(() => []);
   if (!Array.isArray(traces)) return [];
   const found: PrivilegeCandidate[] = [];
   for (const trace of traces as TraceEntry[]) {
