@@ -107,6 +107,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
     reportsTaskQueue: deps.reportsTaskQueue,
     scannerTaskQueue: deps.scannerTaskQueue,
     scraperTaskQueue: deps.scraperTaskQueue,
+    jobScope: deps.jobScope,
     publicUrl: options.publicUrl,
   });
   reportRoutes(app, reportJobs, scannerTrials, configuredChains, { eventsMaxMs: deps.reportEventsMaxMs });

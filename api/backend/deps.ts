@@ -33,6 +33,8 @@ export interface BackendDeps extends Pick<Stores, 'mongo' | 'redis' | 'scans' | 
   /** Task queues reports run on (their own pool) and print their PDF on (the scraper's browser pool). */
   reportsTaskQueue: string;
   scraperTaskQueue: string;
+  /** Begins every workflow id this deployment starts (its TASK_QUEUE_PREFIX; core/temporal/jobIds.ts). */
+  jobScope: string;
   scanWaitMaxMs: number;
   /** How long one report event stream stays open. */
   reportEventsMaxMs: number;
@@ -119,6 +121,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
     scannerTaskQueue: taskQueueName(TaskQueue.scanner, env.TASK_QUEUE_PREFIX),
     reportsTaskQueue: taskQueueName(TaskQueue.reports, env.TASK_QUEUE_PREFIX),
     scraperTaskQueue: taskQueueName(TaskQueue.scraper, env.TASK_QUEUE_PREFIX),
+    jobScope: env.TASK_QUEUE_PREFIX,
     reports,
     news,
     scanWaitMaxMs: env.SCAN_WAIT_MAX_MS,

@@ -66,6 +66,8 @@ export interface ReportJobsDeps {
   reportsTaskQueue: string;
   scannerTaskQueue: string;
   scraperTaskQueue: string;
+  /** Begins every workflow id this deployment starts (its TASK_QUEUE_PREFIX; core/temporal/jobIds.ts). */
+  jobScope: string;
   publicUrl: string;
 }
 
@@ -99,7 +101,7 @@ export class ReportJobs {
 
   async submit(raw: ReportSubject, caller: string): Promise<ReportJob> {
     const subject = this.check(raw);
-    const workflowId = reportWorkflowId(subject);
+    const workflowId = `${this.#deps.jobScope}${reportWorkflowId(subject)}`;
     const input: GenerateReportInput = {
       subject,
       scannerTaskQueue: this.#deps.scannerTaskQueue,
@@ -140,7 +142,7 @@ export class ReportJobs {
     jobId: string,
     caller: { id: string; operator: boolean; apiKeyId: string | null },
   ): Promise<void> {
-    parse(jobId);
+    this.#parse(jobId);
     // As for scans: API keys read any job; anonymous callers only their own.
     if (caller.operator || caller.apiKeyId) return;
     if (!(await this.#deps.store.requestedBy(caller.id, jobId))) {
@@ -149,7 +151,7 @@ export class ReportJobs {
   }
 
   async get(jobId: string): Promise<ReportJob> {
-    const ref = parse(jobId);
+    const ref = this.#parse(jobId);
     const handle = this.#deps.client.workflow.getHandle<typeof generateReport>(ref.workflowId, ref.runId);
     const base = this.#links(jobId);
     let description;
@@ -230,7 +232,7 @@ export class ReportJobs {
 
   /** Cancels the report when the last caller holding it lets go (workflow cancellation). */
   async cancel(jobId: string, caller: { id: string; operator: boolean }): Promise<{ outcome: string }> {
-    const ref = parse(jobId);
+    const ref = this.#parse(jobId);
     const { outcome } = await this.#deps.holders.letGo(
       jobId,
       caller.id,
@@ -267,24 +269,23 @@ export class ReportJobs {
     const url = `${this.#deps.publicUrl}/api/v1/reports/${encodeURIComponent(jobId)}/report`;
     return Object.fromEntries(formats.map((format) => [format, `${url}.${format}`]));
   }
+
+  #parse(jobId: string) {
+    const ref = parseJobId(jobId, { kind: 'report', scope: this.#deps.jobScope });
+    if (!ref)
+      throw new VigilError(Reason.badRequest, 'This is not a report job id.', {
+        extensions: { field: 'job_id' },
+      });
+    return ref;
+  }
 }
 
-/** The subject is in the workflow id (`report:<kind>_<chain>:<address>`). */
+/** The subject is in the workflow id (`<scope>report:<kind>_<chain>:<address>`). */
 function subjectOf(workflowId: string): ReportSubject {
   const [, kindChain = '', address = ''] = workflowId.split(':');
   const cut = kindChain.indexOf('_');
   const kind = kindChain.slice(0, cut) === SubjectKind.wallet ? SubjectKind.wallet : SubjectKind.token;
   return { kind, chain: kindChain.slice(cut + 1), address };
-}
-
-function parse(jobId: string) {
-  const ref = parseJobId(jobId);
-  if (!ref || !ref.workflowId.startsWith('report:')) {
-    throw new VigilError(Reason.badRequest, 'This is not a report job id.', {
-      extensions: { field: 'job_id' },
-    });
-  }
-  return ref;
 }
 
 function engineUnavailable(error: unknown): VigilError {

@@ -17,7 +17,7 @@ import { Reason } from '../../core/errors/reasons.ts';
 import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import { isDeadlinePassed } from '../../core/temporal/deadline.ts';
-import { formatJobId, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
+import { formatJobId, type JobRef, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { scanProgressQuery, type ScanTokenInput } from '../../scanner/core/messages.ts';
 import { SCAN_REFUSALS } from '../../scanner/core/refusals.ts';
@@ -68,6 +68,8 @@ export interface ScanJobsDeps {
   chains: ChainClients;
   /** Task queue the scanner workflows are started on (TASK_QUEUE_PREFIX applied). */
   scannerTaskQueue: string;
+  /** Begins every workflow id this deployment starts (its TASK_QUEUE_PREFIX; core/temporal/jobIds.ts). */
+  jobScope: string;
   /** Upper bound of a request's wait_ms. */
   scanWaitMaxMs: number;
   /** Where who holds which job is kept. */
@@ -155,7 +157,7 @@ export class ScanJobs {
     target: { address: string; chain: { name: string } },
     holder: JobHolder,
   ): Promise<{ handle: WorkflowHandle<typeof scanToken>; jobId: string }> {
-    const workflowId = scanWorkflowId(chain, target.address);
+    const workflowId = scanWorkflowId(chain, target.address, this.#deps.jobScope);
     const input: ScanTokenInput = { chain, address: target.address };
     const startBy = Date.now() + START_DEADLINE_MS;
     for (let attempt = 1; ; attempt++) {
@@ -216,27 +218,30 @@ export class ScanJobs {
     }
   }
 
+  /** A scan job this deployment issued (its scope begins the workflow id), or 400. */
+  #ref(jobId: string): JobRef {
+    const ref = parseJobId(jobId, { kind: 'scan', scope: this.#deps.jobScope });
+    if (!ref)
+      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
+        extensions: { field: 'job_id' },
+      });
+    return ref;
+  }
+
   /**
    * A job's status and result are for those who hold it (or held it until it finished): its
    * result is paid data, and a job id leaks more easily than a key. API keys read any job.
    */
   async assertReadable(jobId: string, caller: { id: string; apiKeyId: string | null }): Promise<void> {
     if (caller.apiKeyId) return;
-    if (!parseJobId(jobId))
-      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
-        extensions: { field: 'job_id' },
-      });
+    this.#ref(jobId);
     const holds = await orStoreUnavailable('Job ownership', () => this.#holders.holds(jobId, caller.id));
     if (!holds)
       throw new VigilError(Reason.jobNotOwned, 'Only a caller that started or joined this job may read it.');
   }
 
   async get(jobId: string): Promise<ScanJob> {
-    const ref = parseJobId(jobId);
-    if (!ref)
-      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
-        extensions: { field: 'job_id' },
-      });
+    const ref = this.#ref(jobId);
     // Hot copy first, then the job's own state in Temporal, then the permanent record (a job
     // past Temporal's retention, or Temporal unreachable).
     const cached = await this.#deps.scans.cachedJob(jobId);
@@ -285,11 +290,7 @@ export class ScanJobs {
    * cancels it whoever holds it; anyone else gets 403.
    */
   async cancel(jobId: string, canceller: Canceller): Promise<ScanCancellation> {
-    const ref = parseJobId(jobId);
-    if (!ref)
-      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
-        extensions: { field: 'job_id' },
-      });
+    const ref = this.#ref(jobId);
     const handle = this.#deps.temporal.client.workflow.getHandle<typeof scanToken>(ref.workflowId, ref.runId);
     const description = await this.#describe(handle, jobId);
     const holds = await orStoreUnavailable('Job ownership', () => this.#holders.holds(jobId, canceller.id));

@@ -29,6 +29,8 @@ export interface RetrievalDeps {
   /** URL shape and literal-address checks before an ingest by URL starts (the scraper checks DNS). */
   guard: EgressGuard;
   taskQueue: string;
+  /** Begins every workflow id this deployment starts (its TASK_QUEUE_PREFIX; core/temporal/jobIds.ts). */
+  jobScope: string;
   indexUri: string;
   maxDocumentBytes: number;
   chunkChars: number;
@@ -65,6 +67,7 @@ export async function createRetrievalDeps(env: RetrievalApiEnv): Promise<Retriev
       ports: parsePortPolicy(env.SCRAPER_ALLOWED_PORTS),
     }),
     taskQueue: taskQueueName(TaskQueue.ingest, env.TASK_QUEUE_PREFIX),
+    jobScope: env.TASK_QUEUE_PREFIX,
     indexUri: uri,
     maxDocumentBytes: env.RETRIEVAL_MAX_DOCUMENT_BYTES,
     chunkChars: env.RETRIEVAL_CHUNK_CHARS,

@@ -63,14 +63,14 @@ export class IngestJobs {
     let source: IngestInput['source'];
     if (document.kind === 'url') {
       this.#checkUrl(document.url);
-      workflowId = `ingest:url:${sha256(`${order.docId}\u0000${document.url}`).slice(0, 40)}`;
+      workflowId = `${this.#deps.jobScope}ingest:url:${sha256(`${order.docId}\u0000${document.url}`).slice(0, 40)}`;
       source = { kind: 'url', url: document.url };
     } else {
       if (document.body.trim().length === 0) {
         throw new VigilError('empty_document', 'The document is empty: there is nothing to index.');
       }
       const bodyHash = sha256(`${document.type}\u0000${document.body}`);
-      workflowId = `ingest:doc:${sha256(`${order.docId}\u0000${bodyHash}`).slice(0, 40)}`;
+      workflowId = `${this.#deps.jobScope}ingest:doc:${sha256(`${order.docId}\u0000${bodyHash}`).slice(0, 40)}`;
       const bodyKey = IngestBodies.bodyKey(workflowId);
       try {
         await this.#deps.bodies.putBody(bodyKey, document.body);
@@ -132,8 +132,8 @@ export class IngestJobs {
   }
 
   async get(jobId: string): Promise<IngestJob> {
-    const ref = parseJobId(jobId);
-    if (!ref?.workflowId.startsWith('ingest:')) {
+    const ref = parseJobId(jobId, { kind: 'ingest', scope: this.#deps.jobScope });
+    if (!ref) {
       throw new VigilError('job_not_found', 'This is not an ingest job id.', {
         extensions: { field: 'job_id' },
       });

@@ -27,11 +27,25 @@ describe('job ids', () => {
       `${workflowId}:not-a-uuid`,
       `scan:devnet:../../etc:${runId}`,
       `${workflowId}:${runId}x`,
-      `Scan:devnet:0x5FbDB2315678afecb367f032d93F642f64180aa3:${runId}`,
+      `SCAN:devnet:0x5FbDB2315678afecb367f032d93F642f64180aa3:${runId}`,
     ];
     for (const id of ids) expect(JOB_ID_PATTERN.test(id), id).toBe(parseJobId(id) !== undefined);
     expect(ids.filter((id) => JOB_ID_PATTERN.test(id))).toHaveLength(2);
     // Of one kind: a report's id, not a scan's.
     expect(ids.filter((id) => jobIdPattern('report').test(id))).toEqual([ids[1]]);
+  });
+
+  it('begins with the deployment’s scope, and parses as a kind only within that scope', () => {
+    const scoped = formatJobId({
+      workflowId: scanWorkflowId('devnet', '0x5FbDB2315678afecb367f032d93F642f64180aa3', 'staging-'),
+      runId,
+    });
+    expect(scoped.startsWith('staging-scan:devnet:')).toBe(true);
+    expect(JOB_ID_PATTERN.test(scoped)).toBe(true);
+    expect(parseJobId(scoped, { kind: 'scan', scope: 'staging-' })).toBeDefined();
+    expect(parseJobId(scoped, { kind: 'scan', scope: '' })).toBeUndefined();
+    expect(parseJobId(scoped, { kind: 'scan', scope: 'prod-' })).toBeUndefined();
+    expect(parseJobId(scoped, { kind: 'report', scope: 'staging-' })).toBeUndefined();
+    expect(parseJobId(formatJobId({ workflowId, runId }), { kind: 'scan', scope: '' })).toBeDefined();
   });
 });

@@ -4,7 +4,13 @@
  * workflow id apart once a cached result has expired and a new scan runs.
  */
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const WORKFLOW_ID = /^[a-z_]+:[a-z0-9_-]+:[A-Za-z0-9]{16,64}$/;
+/**
+ * A deployment's scope: its TASK_QUEUE_PREFIX, which also begins its workflow ids, so deployments
+ * (or test runs) sharing a Temporal namespace never join each other's running jobs. Empty by
+ * default, when a job id is `<kind>:<...>`.
+ */
+const SCOPE = '[A-Za-z0-9._-]{0,64}';
+const WORKFLOW_ID = new RegExp(`^${SCOPE}[a-z_]+:[a-z0-9_-]+:[A-Za-z0-9]{16,64}$`);
 
 /**
  * The ids parseJobId accepts, as one pattern (of one kind of job, `report`, say, when given):
@@ -13,7 +19,7 @@ const WORKFLOW_ID = /^[a-z_]+:[a-z0-9_-]+:[A-Za-z0-9]{16,64}$/;
  */
 export function jobIdPattern(kind?: string): RegExp {
   const prefix = kind === undefined ? '[a-z_]+' : kind;
-  return new RegExp(`^${prefix}:[a-z0-9_-]+:[A-Za-z0-9]{16,64}:${RUN_ID.source.slice(1, -1)}$`);
+  return new RegExp(`^${SCOPE}${prefix}:[a-z0-9_-]+:[A-Za-z0-9]{16,64}:${RUN_ID.source.slice(1, -1)}$`);
 }
 
 export const JOB_ID_PATTERN = jobIdPattern();
@@ -23,20 +29,24 @@ export interface JobRef {
   readonly runId: string;
 }
 
-export function scanWorkflowId(chain: string, address: string): string {
-  return `scan:${chain}:${address}`;
+export function scanWorkflowId(chain: string, address: string, scope = ''): string {
+  return `${scope}scan:${chain}:${address}`;
 }
 
 export function formatJobId(ref: JobRef): string {
   return `${ref.workflowId}:${ref.runId}`;
 }
 
-/** Parses a job id from a URL; undefined when it is not one Vigil could have issued. */
-export function parseJobId(jobId: string): JobRef | undefined {
+/**
+ * Parses a job id from a URL; undefined when it is not one Vigil could have issued, or (given a
+ * kind) not one of that kind this deployment (its scope) issued.
+ */
+export function parseJobId(jobId: string, of?: { kind: string; scope: string }): JobRef | undefined {
   const cut = jobId.lastIndexOf(':');
   if (cut < 0) return undefined;
   const workflowId = jobId.slice(0, cut);
   const runId = jobId.slice(cut + 1);
   if (!RUN_ID.test(runId) || !WORKFLOW_ID.test(workflowId)) return undefined;
+  if (of && !workflowId.startsWith(`${of.scope}${of.kind}:`)) return undefined;
   return { workflowId, runId };
 }

@@ -3,7 +3,7 @@ import { recordHistory } from '../support/recordHistory.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanResult } from '../../scanner/core/result.ts';
 import { ScanStore } from '../../scanner/scanStore.ts';
-import { parseJobId } from '../../core/temporal/jobIds.ts';
+import { parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
 import { SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
@@ -144,7 +144,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const { job } = await scan(scenario.tokens.clean.address);
     const result = ScanResult.parse(job.result);
     // A job id whose workflow Temporal never saw (as after its retention period).
-    const jobId = `scan:devnet:${scenario.tokens.clean.address}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
+    const jobId = `${scanWorkflowId('devnet', scenario.tokens.clean.address, backend.deps.jobScope)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
     await backend.deps.scans.save(jobId, result);
     await backend.deps.redis.del(ScanStore.jobKey(jobId));
     const response = await backend.app.inject({
@@ -196,6 +196,42 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
       return job.status === 'completed' ? job : undefined;
     });
     expect(done.result?.tier).toBe('low');
+  });
+
+  it('never joins a scan another deployment sharing the namespace runs (its scope begins the id)', async () => {
+    // A second deployment: its own TASK_QUEUE_PREFIX, database and workers, the same Temporal.
+    const otherEnv = isolatedEnv();
+    const [otherWorkers, other] = await Promise.all([startTestWorkers(otherEnv), startTestBackend(otherEnv)]);
+    try {
+      const address = scenario.tokens.clean.address;
+      const mine = await scan(address, { fresh: true, wait_ms: 0 });
+      const theirs = (
+        await other.app.inject({
+          method: 'POST',
+          url: '/api/v2/scanner/scans',
+          headers: AUTHED,
+          payload: { chain: 'devnet', address, fresh: true, wait_ms: 20_000 },
+        })
+      ).json<Job>();
+      expect(mine.job.job_id.startsWith(scanWorkflowId('devnet', address, env.TASK_QUEUE_PREFIX))).toBe(true);
+      expect(theirs.job_id.startsWith(scanWorkflowId('devnet', address, otherEnv.TASK_QUEUE_PREFIX))).toBe(
+        true,
+      );
+      expect(theirs.status).toBe('completed');
+      // Each deployment's workers stored its own scan in its own database.
+      expect((await other.deps.scans.byJobId(theirs.job_id))?.result.address).toBe(address);
+      expect(await other.deps.scans.byJobId(mine.job.job_id)).toBeUndefined();
+      // One deployment's job id is not the other's to read.
+      const foreign = await other.app.inject({
+        method: 'GET',
+        url: `/api/v2/scanner/scans/${mine.job.job_id}`,
+        headers: AUTHED,
+      });
+      expect(foreign.statusCode).toBe(400);
+    } finally {
+      await other.close();
+      await otherWorkers.shutdown();
+    }
   });
 
   it('refuses to cancel a finished job (409)', async () => {
