@@ -125,7 +125,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       ...(owner.kind === 'live' ? [{ address: owner.owner, source: ownerInfo.getter ?? 'owner()' }] : []),
       ...roles,
       ...(deployer ? [{ address: deployer, source: 'deployer' }] : []),
-      ...told,
+      ...told.candidates,
       ...stored,
       ...codeAddresses,
       ...(pool?.pair ? [{ address: pool.pair, source: 'the pair' }] : []),
@@ -230,6 +230,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       round_trips: discovery.roundTrips,
       findings: discovery.findings.length,
       failures: discovery.failures.slice(0, 3),
+      callers_from_traces: told.traces,
     },
   };
   if (implementation) facts.implementation = implementation;

@@ -1,5 +1,6 @@
 import {
   type Address,
+  BaseError,
   getAddress,
   type Hash,
   type Hex,
@@ -163,6 +164,17 @@ function addressesInWords(input: Hex, from: number): Address[] {
   return found;
 }
 
+/** What reading the token's calls from the trace index came to: recorded in the scan's facts. */
+export interface TraceReading {
+  /** Blocks whose calls were read, of the blocks from the creation (or the chain's start) to the pin. */
+  blocks_read: number;
+  blocks: number;
+  requests: number;
+  traces: number;
+  /** The provider's refusal or failure, when one request (or all) went unanswered. */
+  error: string | null;
+}
+
 /**
  * Accounts a token was told about after it was made, and those who told it: the creation
  * transaction's constructor arguments (a distributor named there and kept only in a mapping), and
@@ -178,55 +190,119 @@ export async function readCallerAccounts(
     creation,
     blockNumber,
   }: { token: Address; creation: Creation | null | undefined; blockNumber: bigint },
-): Promise<PrivilegeCandidate[]> {
+): Promise<{ candidates: PrivilegeCandidate[]; traces: TraceReading }> {
   // Without the creation (a provider that keeps no old state) the calls are still read, from the
   // chain's start: trace indexes answer an address filter without walking every block.
   const [constructorArguments, calls] = await Promise.all([
-    (creation
-      ? client.getTransaction({ hash: creation.tx as Hash })
-      : Promise.reject(new Error('no creation'))
-    )
-      .then((tx) => {
-        const words = Math.floor((tx.input.length - 2) / 64);
-        const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
-        return addressesInWords(tx.input, start).map((address) => ({
-          address,
-          source: creation?.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
-        }));
-      })
-      .catch(() => [] as PrivilegeCandidate[]),
+    creation ? constructorAccounts(client, creation) : [],
     tracedCalls(client, { token, fromBlock: creation ? BigInt(creation.block) : 0n, toBlock: blockNumber }),
   ]);
-  return [...constructorArguments, ...calls];
+  return { candidates: [...constructorArguments, ...calls.found], traces: calls.reading };
+}
+
+async function constructorAccounts(client: PublicClient, creation: Creation): Promise<PrivilegeCandidate[]> {
+  const tx = await client.getTransaction({ hash: creation.tx as Hash }).catch(() => undefined);
+  if (!tx) return [];
+  const words = Math.floor((tx.input.length - 2) / 64);
+  const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
+  return addressesInWords(tx.input, start).map((address) => ({
+    address,
+    source: creation.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
+  }));
+}
+
+/**
+ * trace_filter requests per token at most. Providers cap one request's block range (anvil at 300
+ * blocks, Reth at 100 by default) and refuse a longer one whole; a history longer than the cap is
+ * read in windows of the cap, from the creation on (where setup happens) and back from the pin
+ * (what was done lately), the first three early, then alternately late and early.
+ */
+const MAX_TRACE_REQUESTS = 8;
+/** A window's size when a provider refuses the range without saying its cap. */
+const UNSTATED_RANGE_CAP = 100n;
+const RANGE_REFUSAL = /block range|range (is )?too (large|wide|long)|too many blocks|exceeds? (the )?max/i;
+
+/** The windows read when one request may span `cap` blocks at most: three early, then late and early in turn */
+export function traceWindows(from: bigint, to: bigint, cap: bigint, budget: number): [bigint, bigint][] {
+  const windows: [bigint, bigint][] = [];
+  let low = from;
+  let high = to;
+  for (let index = 0; index < budget && low <= high; index++) {
+    if (index < 2 || index % 2 === 0) {
+      const end = low + cap - 1n < high ? low + cap - 1n : high;
+      windows.push([low, end]);
+      low = end + 1n;
+    } else {
+      const start = high - cap + 1n > low ? high - cap + 1n : low;
+      windows.push([start, high]);
+      high = start - 1n;
+    }
+  }
+  return windows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+/** The cap a refusal names ("limited to 300", "max 100"), if the refusal is about the range. */
+export function rangeCap(message: string, span: bigint): bigint | undefined {
+  if (!RANGE_REFUSAL.test(message)) return undefined;
+  const named = [...message.matchAll(/\b(\d{1,9})\b/g)]
+    .map((match) => BigInt(match[1] as string))
+    .filter((value) => value > 0n && value < span);
+  const stated = named.at(-1);
+  if (stated !== undefined) return stated;
+  return UNSTATED_RANGE_CAP < span ? UNSTATED_RANGE_CAP : span / 2n || 1n;
 }
 
 async function tracedCalls(
   client: PublicClient,
   { token, fromBlock, toBlock }: { token: Address; fromBlock: bigint; toBlock: bigint },
-): Promise<PrivilegeCandidate[]> {
+): Promise<{ found: PrivilegeCandidate[]; reading: TraceReading }> {
   const request = client.request as unknown as (
     args: { method: string; params: unknown[] },
     options: { retryCount: number; retryDelay: number },
   ) => Promise<unknown>;
+  const blocks = toBlock >= fromBlock ? toBlock - fromBlock + 1n : 0n;
+  const reading: TraceReading = {
+    blocks_read: 0,
+    blocks: Number(blocks),
+    requests: 0,
+    traces: 0,
+    error: null,
+  };
+  const entries: TraceEntry[] = [];
   // Retried: a node busy with the scan's own simulations can be slow to answer, and a lost answer
   // loses every caller it would have named. A provider without trace_filter answers nothing.
-  const traces = await request(
-    {
-      method: 'trace_filter',
-      params: [
-        {
-          fromBlock: numberToHex(fromBlock),
-          toBlock: numberToHex(toBlock),
-          toAddress: [token],
-          count: MAX_TRACES,
-        },
-      ],
-    },
-    { retryCount: 2, retryDelay: 250 },
-  ).catch(() => []);
-  if (!Array.isArray(traces)) return [];
+  const read = async ([from, to]: [bigint, bigint]) => {
+    reading.requests++;
+    const traces = await request(
+      {
+        method: 'trace_filter',
+        params: [
+          { fromBlock: numberToHex(from), toBlock: numberToHex(to), toAddress: [token], count: MAX_TRACES },
+        ],
+      },
+      { retryCount: 2, retryDelay: 250 },
+    );
+    if (!Array.isArray(traces)) throw new Error('trace_filter answered no list');
+    entries.push(...(traces as TraceEntry[]));
+    reading.blocks_read += Number(to - from + 1n);
+  };
+  if (blocks > 0n) {
+    const whole = await read([fromBlock, toBlock]).then(
+      () => undefined,
+      (error: unknown) => messageOf(error),
+    );
+    const cap = whole === undefined ? undefined : rangeCap(whole, blocks);
+    if (whole !== undefined && cap === undefined) reading.error = whole;
+    if (cap !== undefined) {
+      const windows = traceWindows(fromBlock, toBlock, cap, MAX_TRACE_REQUESTS - 1);
+      const settled = await Promise.allSettled(windows.map(read));
+      const refused = settled.find((entry) => entry.status === 'rejected');
+      if (refused) reading.error = messageOf(refused.reason);
+    }
+  }
+  reading.traces = entries.length;
   const found: PrivilegeCandidate[] = [];
-  for (const trace of traces as TraceEntry[]) {
+  for (const trace of entries) {
     const { from, input } = trace.action ?? {};
     // Calls that could change state only: reads (static calls) say nothing about who holds powers.
     if (
@@ -243,5 +319,10 @@ async function tracedCalls(
     for (const address of addressesInWords(input, 10))
       found.push({ address, source: `named in a ${selector} call to the token` });
   }
-  return found;
+  return { found, reading };
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof BaseError) return (error.details || error.shortMessage).slice(0, 200);
+  return String(error instanceof Error ? error.message : error).slice(0, 200);
 }

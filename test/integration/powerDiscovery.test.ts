@@ -1,4 +1,6 @@
+import { createPublicClient, http } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { createDevnetClient } from '../../infra/devnet/client.ts';
 import { ChainClients } from '../../clients/chains/chainClients.ts';
 import type { ScanResult } from '../../scanner/core/result.ts';
 import { harmClasses } from '../../scanner/core/risk/harm.ts';
@@ -24,6 +26,9 @@ async function scan(key: string): Promise<ScanResult> {
   return scanner.finalize({ jobId: `discovery:${key}`, target, reports, failures: [] });
 }
 
+/** What discovery read and tried, for a failure's message. */
+const discoveryFacts = (result: ScanResult) =>
+  JSON.stringify(result.facts.contract_safety?.discovery ?? null);
 const check = (result: ScanResult, id: string) => result.checks.find((entry) => entry.id === id);
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
@@ -92,11 +97,41 @@ describe('power discovery (vigil-risk/4)', () => {
 
   it('finds a clearer set by a call that emitted nothing, and a struct with a deadline', async () => {
     const result = await scan('t_clearing');
-    expect(harmClasses(result.checks)).toEqual({ mint: false, leak: true, limit: false });
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
     const [evidence] = simulations(result, 'owner_change_balance');
     expect(String(evidence?.data?.caller_source)).toMatch(/^named in a 0x[0-9a-f]{8} call to the token$/);
     // The order's third word, the deadline, had to be far enough on (the caller's address or max).
     expect(String(evidence?.data?.args)).toMatch(/^holder, half the holder's balance, (caller|max)$/);
+  });
+
+  it('reads the calls of a history longer than the trace index serves in one request, in windows', async () => {
+    // anvil refuses a trace_filter over more than 300 blocks, as Reth does over 100 by default:
+    // the premise is a token older than that (empty blocks harm no test).
+    const token = testStack().scenario.corpus.t_clearing;
+    if (!token) throw new Error('no corpus token t_clearing');
+    const chain = createPublicClient({ transport: http(testStack().rpcUrl) });
+    const { target } = await scanner.prepare({ chain: 'devnet', address: token.address });
+    const created = BigInt(target.creation?.block ?? 0);
+    const head = await chain.getBlockNumber({ cacheTime: 0 });
+    if (head - created < 400n)
+      await createDevnetClient(testStack().rpcUrl).mine({ blocks: Number(400n - (head - created)) });
+
+    const result = await scan('t_clearing');
+    const reading = (
+      result.facts.contract_safety?.discovery as { callers_from_traces?: Record<string, unknown> }
+    )?.callers_from_traces;
+    expect(reading, discoveryFacts(result)).toMatchObject({ error: null });
+    expect(Number(reading?.requests)).toBeGreaterThan(1);
+    expect(Number(reading?.blocks)).toBeGreaterThan(400);
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
   });
 
   it('finds powers that take two calls, with the first call as evidence', async () => {
