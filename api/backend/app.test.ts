@@ -340,7 +340,7 @@ describe('scan requests that must start no job', () => {
     expect(
       (await backend.app.inject({ method: 'GET', url: '/api/v2/scanner/scans/not-a-job' })).statusCode,
     ).toBe(400);
-    const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
+    const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address, backend.deps.jobScope)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
     const response = await backend.app.inject({
       method: 'GET',
       url: `/api/v2/scanner/scans/${unknown}`,
@@ -354,7 +354,7 @@ describe('scan requests that must start no job', () => {
     const original = backend.deps.scans.byJobId.bind(backend.deps.scans);
     backend.deps.scans.byJobId = () => Promise.reject(new Error('mongo password=hunter2 exploded'));
     try {
-      const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
+      const unknown = `${scanWorkflowId('devnet', testStack().scenario.tokens.clean.address, backend.deps.jobScope)}:0190a4f1-6f3c-7b7e-9a4e-3f1c2b7d8e9f`;
       const response = await backend.app.inject({
         method: 'GET',
         url: `/api/v2/scanner/scans/${unknown}`,

@@ -15,7 +15,7 @@ import {
   ingestProgressQuery,
   type IngestResult,
 } from '../../retrieval/core/ingest.ts';
-import { formatJobId, parseJobId } from '../../core/temporal/jobIds.ts';
+import { formatJobId, isJobOf, parseJobId } from '../../core/temporal/jobIds.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { IngestBodies } from '../../retrieval/ingest/bodyStore.ts';
 import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
@@ -132,8 +132,8 @@ export class IngestJobs {
   }
 
   async get(jobId: string): Promise<IngestJob> {
-    const ref = parseJobId(jobId, { kind: 'ingest', scope: this.#deps.jobScope });
-    if (!ref) {
+    const ref = parseJobId(jobId);
+    if (!ref || !isJobOf(ref, 'ingest', this.#deps.jobScope)) {
       throw new VigilError('job_not_found', 'This is not an ingest job id.', {
         extensions: { field: 'job_id' },
       });

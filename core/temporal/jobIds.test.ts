@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatJobId, JOB_ID_PATTERN, jobIdPattern, parseJobId, scanWorkflowId } from './jobIds.ts';
+import { formatJobId, isJobOf, JOB_ID_PATTERN, jobIdPattern, parseJobId, scanWorkflowId } from './jobIds.ts';
 
 describe('job ids', () => {
   const workflowId = scanWorkflowId('devnet', '0x5FbDB2315678afecb367f032d93F642f64180aa3');
@@ -35,17 +35,20 @@ describe('job ids', () => {
     expect(ids.filter((id) => jobIdPattern('report').test(id))).toEqual([ids[1]]);
   });
 
-  it('begins with the deployment’s scope, and parses as a kind only within that scope', () => {
-    const scoped = formatJobId({
-      workflowId: scanWorkflowId('devnet', '0x5FbDB2315678afecb367f032d93F642f64180aa3', 'staging-'),
-      runId,
-    });
-    expect(scoped.startsWith('staging-scan:devnet:')).toBe(true);
-    expect(JOB_ID_PATTERN.test(scoped)).toBe(true);
-    expect(parseJobId(scoped, { kind: 'scan', scope: 'staging-' })).toBeDefined();
-    expect(parseJobId(scoped, { kind: 'scan', scope: '' })).toBeUndefined();
-    expect(parseJobId(scoped, { kind: 'scan', scope: 'prod-' })).toBeUndefined();
-    expect(parseJobId(scoped, { kind: 'report', scope: 'staging-' })).toBeUndefined();
-    expect(parseJobId(formatJobId({ workflowId, runId }), { kind: 'scan', scope: '' })).toBeDefined();
+  it('begins with the deployment’s scope, and is of a kind only within that scope', () => {
+    const scoped = parseJobId(
+      formatJobId({
+        workflowId: scanWorkflowId('devnet', '0x5FbDB2315678afecb367f032d93F642f64180aa3', 'staging-'),
+        runId,
+      }),
+    );
+    if (!scoped) throw new Error('a scoped id does not parse');
+    expect(scoped.workflowId.startsWith('staging-scan:devnet:')).toBe(true);
+    expect(JOB_ID_PATTERN.test(formatJobId(scoped))).toBe(true);
+    expect(isJobOf(scoped, 'scan', 'staging-')).toBe(true);
+    expect(isJobOf(scoped, 'scan', '')).toBe(false);
+    expect(isJobOf(scoped, 'scan', 'prod-')).toBe(false);
+    expect(isJobOf(scoped, 'report', 'staging-')).toBe(false);
+    expect(isJobOf({ workflowId, runId }, 'scan', '')).toBe(true);
   });
 });

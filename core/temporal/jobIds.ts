@@ -37,16 +37,20 @@ export function formatJobId(ref: JobRef): string {
   return `${ref.workflowId}:${ref.runId}`;
 }
 
-/**
- * Parses a job id from a URL; undefined when it is not one Vigil could have issued, or (given a
- * kind) not one of that kind this deployment (its scope) issued.
- */
-export function parseJobId(jobId: string, of?: { kind: string; scope: string }): JobRef | undefined {
+/** Parses a job id from a URL; undefined when it is not one Vigil could have issued. */
+export function parseJobId(jobId: string): JobRef | undefined {
   const cut = jobId.lastIndexOf(':');
   if (cut < 0) return undefined;
   const workflowId = jobId.slice(0, cut);
   const runId = jobId.slice(cut + 1);
   if (!RUN_ID.test(runId) || !WORKFLOW_ID.test(workflowId)) return undefined;
-  if (of && !workflowId.startsWith(`${of.scope}${of.kind}:`)) return undefined;
   return { workflowId, runId };
+}
+
+/**
+ * Whether a well-formed job is of this kind and this deployment's (its scope begins the id): one
+ * that is not is no job here (404), though another deployment may know it.
+ */
+export function isJobOf(ref: JobRef, kind: string, scope: string): boolean {
+  return ref.workflowId.startsWith(`${scope}${kind}:`);
 }

@@ -221,13 +221,13 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
       // Each deployment's workers stored its own scan in its own database.
       expect((await other.deps.scans.byJobId(theirs.job_id))?.result.address).toBe(address);
       expect(await other.deps.scans.byJobId(mine.job.job_id)).toBeUndefined();
-      // One deployment's job id is not the other's to read.
+      // One deployment's job is no job of the other's.
       const foreign = await other.app.inject({
         method: 'GET',
         url: `/api/v2/scanner/scans/${mine.job.job_id}`,
         headers: AUTHED,
       });
-      expect(foreign.statusCode).toBe(400);
+      expect(foreign.statusCode).toBe(404);
     } finally {
       await other.close();
       await otherWorkers.shutdown();
