@@ -3,14 +3,21 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { IntEnv } from '../core/config/env.ts';
 import type { AnalyticsLimits } from './analytics/engine.ts';
+import {
+  type ChaindataLocation,
+  isObjectRoot,
+  type ObjectStorage,
+  parseObjectRoot,
+} from './storage/location.ts';
 
 const REPO_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
 
 /** Settings of the chain-data readers (the backend's analytics engine and data bus). */
 export const ChaindataEnvShape = {
   VIGIL_DATA_DIR: z.string().optional(),
-  /** Root of the indexed chain data; default: <VIGIL_DATA_DIR>/chaindata. */
+  /** Root of the indexed chain data: a folder, or s3://bucket/prefix; default: <VIGIL_DATA_DIR>/chaindata. */
   CHAINDATA_DIR: z.string().optional(),
+  ...ObjectStorageEnvShape(),
   ANALYTICS_QUERY_TIMEOUT_MS: IntEnv(100, 600_000).default(5_000),
   ANALYTICS_MAX_ROWS: IntEnv(1, 1_000).default(1_000),
   ANALYTICS_MEMORY_LIMIT: z
@@ -24,23 +31,25 @@ export const ChaindataEnvShape = {
 };
 
 export interface ChaindataSettings {
-  root: string;
+  location: ChaindataLocation;
   limits: Partial<AnalyticsLimits>;
   liveWindowBlocks: number;
 }
 
-export function chaindataSettings(env: {
-  VIGIL_DATA_DIR?: string | undefined;
-  CHAINDATA_DIR?: string | undefined;
-  ANALYTICS_QUERY_TIMEOUT_MS: number;
-  ANALYTICS_MAX_ROWS: number;
-  ANALYTICS_MEMORY_LIMIT: string;
-  ANALYTICS_THREADS: number;
-  ANALYTICS_CONCURRENCY: number;
-  DATABUS_LIVE_WINDOW_BLOCKS: number;
-}): ChaindataSettings {
+export function chaindataSettings(
+  env: ObjectStorageEnv & {
+    VIGIL_DATA_DIR?: string | undefined;
+    CHAINDATA_DIR?: string | undefined;
+    ANALYTICS_QUERY_TIMEOUT_MS: number;
+    ANALYTICS_MAX_ROWS: number;
+    ANALYTICS_MEMORY_LIMIT: string;
+    ANALYTICS_THREADS: number;
+    ANALYTICS_CONCURRENCY: number;
+    DATABUS_LIVE_WINDOW_BLOCKS: number;
+  },
+): ChaindataSettings {
   return {
-    root: chaindataRoot(env),
+    location: chaindataLocation(env),
     limits: {
       timeoutMs: env.ANALYTICS_QUERY_TIMEOUT_MS,
       maxRows: env.ANALYTICS_MAX_ROWS,
@@ -53,9 +62,56 @@ export function chaindataSettings(env: {
 }
 
 /** CHAINDATA_DIR, else <VIGIL_DATA_DIR>/chaindata, else the repository's .data/chaindata; absolute. */
-export function chaindataRoot(env: {
+function chaindataRoot(env: {
   VIGIL_DATA_DIR?: string | undefined;
   CHAINDATA_DIR?: string | undefined;
 }): string {
   return path.resolve(env.CHAINDATA_DIR ?? path.join(env.VIGIL_DATA_DIR ?? REPO_DATA_DIR, 'chaindata'));
+}
+
+/** Object storage settings, read only when CHAINDATA_DIR is an s3:// root. */
+function ObjectStorageEnvShape() {
+  return {
+    /** The S3-compatible service's URL (http://minio:9000, say); unset for AWS S3. */
+    CHAINDATA_S3_ENDPOINT: z.url().optional(),
+    CHAINDATA_S3_REGION: z.string().min(1).default('us-east-1'),
+    CHAINDATA_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    CHAINDATA_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** path (bucket in the path; most S3-compatible stores) or vhost (AWS); default path with an endpoint. */
+    CHAINDATA_S3_URL_STYLE: z.enum(['path', 'vhost']).optional(),
+  };
+}
+export const ObjectStorageEnv = z.object(ObjectStorageEnvShape());
+export type ObjectStorageEnv = Partial<z.infer<typeof ObjectStorageEnv>>;
+
+/**
+ * Where the chain data is: the folder chaindataRoot() names, or, for an s3://bucket/prefix root,
+ * that prefix with its object storage settings (the labels then stay on the local disk, under
+ * <VIGIL_DATA_DIR>/chaindata).
+ */
+export function chaindataLocation(
+  env: ObjectStorageEnv & { VIGIL_DATA_DIR?: string | undefined; CHAINDATA_DIR?: string | undefined },
+): ChaindataLocation {
+  const configured = env.CHAINDATA_DIR?.trim();
+  if (!configured || !isObjectRoot(configured)) {
+    const root = chaindataRoot(env);
+    return { root, localRoot: root };
+  }
+  const { bucket, prefix } = parseObjectRoot(configured);
+  if (!env.CHAINDATA_S3_ACCESS_KEY_ID || !env.CHAINDATA_S3_SECRET_ACCESS_KEY)
+    throw new Error(
+      'CHAINDATA_DIR is an s3:// root: set CHAINDATA_S3_ACCESS_KEY_ID and CHAINDATA_S3_SECRET_ACCESS_KEY',
+    );
+  const objectStorage: ObjectStorage = {
+    endpoint: env.CHAINDATA_S3_ENDPOINT,
+    region: env.CHAINDATA_S3_REGION ?? 'us-east-1',
+    accessKeyId: env.CHAINDATA_S3_ACCESS_KEY_ID,
+    secretAccessKey: env.CHAINDATA_S3_SECRET_ACCESS_KEY,
+    urlStyle: env.CHAINDATA_S3_URL_STYLE ?? (env.CHAINDATA_S3_ENDPOINT ? 'path' : 'vhost'),
+  };
+  return {
+    root: prefix ? `s3://${bucket}/${prefix}` : `s3://${bucket}`,
+    localRoot: chaindataRoot({ VIGIL_DATA_DIR: env.VIGIL_DATA_DIR }),
+    objectStorage,
+  };
 }

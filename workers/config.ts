@@ -35,7 +35,7 @@ export const WorkerEnv = StoresEnv.extend({
   WORKER_INGEST_WORKFLOWS: IntEnv(2, 1000).default(16),
   WORKER_REPORTS_ACTIVITIES: IntEnv(1, 1000).default(8),
   WORKER_REPORTS_WORKFLOWS: IntEnv(2, 1000).default(32),
-  /** Root of the indexed chain data (Parquet); default: <VIGIL_DATA_DIR>/chaindata. */
+  /** Root of the indexed chain data (Parquet): a folder or s3://bucket/prefix; default: <VIGIL_DATA_DIR>/chaindata. */
   CHAINDATA_DIR: z.string().optional(),
   /** Seconds in-flight activities get to finish on SIGTERM before the worker stops. */
   WORKER_SHUTDOWN_GRACE_SECONDS: IntEnv(0, 600).default(10),

@@ -12,7 +12,7 @@ import { closeStores, createStores, type Stores } from '../clients/stores.ts';
 import { readScanConfig, type ScanConfig } from '../scanner/config.ts';
 import { ScraperEngine } from '../scraper/engine.ts';
 import { IndexStore } from '../chaindata/storage/indexStore.ts';
-import { chaindataRoot, chaindataSettings } from '../chaindata/config.ts';
+import { chaindataLocation, chaindataSettings } from '../chaindata/config.ts';
 import { SandboxedAnalytics } from '../chaindata/analytics/sandbox.ts';
 import { llmSettings } from '../reports/config.ts';
 import { ReportStore } from '../reports/store.ts';
@@ -101,7 +101,7 @@ export async function runWorkers(
       return mainStores().invoices;
     },
     payeePrivateKey: env.X402_PAYEE_PRIVATE_KEY as Hex | undefined,
-    chaindata: () => (chaindata ??= new IndexStore(chaindataRoot({ ...env, VIGIL_DATA_DIR: dataDir }))),
+    chaindata: () => (chaindata ??= new IndexStore(chaindataLocation({ ...env, VIGIL_DATA_DIR: dataDir }))),
     retrieval: () => ({
       store: () => (chunkStore ??= LanceChunkStore.open(indexUri(retrievalEnv))),
       embedder: () => (embedder ??= createEmbedder(retrievalEnv)),
@@ -117,7 +117,7 @@ export async function runWorkers(
       return {
         // The engine runs in its own process, started on the first section that reads it.
         analytics: () =>
-          Promise.resolve((analytics ??= new SandboxedAnalytics(settings.root, settings.limits))),
+          Promise.resolve((analytics ??= new SandboxedAnalytics(settings.location, settings.limits))),
         evm: (chain: string) => deps.chains.evm(chain),
         store: new ReportStore(mainStores().mongo.db),
         news: new NewsStore(mainStores().mongo.db),

@@ -199,7 +199,7 @@ export function createBackendDeps(env: BackendEnv, overrides: BackendDepsOverrid
 
 /** The engine runs in its own process, started on the first data request (and again if it dies). */
 function lazyAnalytics(settings: ChaindataSettings): BackendDeps['chaindata'] {
-  const sandbox = new SandboxedAnalytics(settings.root, settings.limits);
+  const sandbox = new SandboxedAnalytics(settings.location, settings.limits);
   return { ...settings, analytics: () => Promise.resolve(sandbox), close: () => sandbox.close() };
 }
 

@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
-import { quote } from '../storage/parquetWriter.ts';
+import { attachStorage, storageOptions } from '../storage/duckdbStorage.ts';
+import { isObjectRoot, type LocationLike, locationOf } from '../storage/location.ts';
+import { quote } from '../storage/sql.ts';
 import { checkParsedSql, checkSqlText, type ParsedSql, SqlRejected } from './sqlGuard.ts';
-import { viewDefinitions } from './views.ts';
+import { labelsDir, viewDefinitions } from './views.ts';
 
 export interface AnalyticsLimits {
   /** Rows a query may return; more are cut and `truncated` says so. */
@@ -70,10 +72,15 @@ export class AnalyticsEngine {
     this.limits = limits;
   }
 
-  /** `root` must already hold each table's schema file (IndexStore.ensureSchema) and the labels. */
-  static async open(root: string, limits: Partial<AnalyticsLimits> = {}): Promise<AnalyticsEngine> {
+  /**
+   * The location must already hold each table's schema file (IndexStore.ensureSchema) and the
+   * labels. Reads are confined to the data's root (a folder, or the bucket prefix through httpfs
+   * with a secret scoped to it) and the local labels folder.
+   */
+  static async open(where: LocationLike, limits: Partial<AnalyticsLimits> = {}): Promise<AnalyticsEngine> {
+    const location = locationOf(where);
     const settings = { ...DEFAULT_LIMITS, ...limits };
-    mkdirSync(root, { recursive: true });
+    if (!isObjectRoot(location.root)) mkdirSync(location.root, { recursive: true });
     const instance = await DuckDBInstance.create(':memory:', {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
@@ -83,14 +90,19 @@ export class AnalyticsEngine {
       threads: String(settings.threads),
       // Queries never spill to disk: past the memory limit they fail.
       temp_directory: '',
+      ...storageOptions(location),
     });
     const admin = await instance.connect();
     try {
-      const definitions = viewDefinitions(root);
+      await attachStorage(admin, location);
+      const definitions = viewDefinitions(location);
       for (const [name, sql] of definitions) await admin.run(`CREATE VIEW ${name} AS ${sql}`);
       // Timestamps in the files are UTC; so is every comparison with a caller's ISO time.
       await admin.run("SET TimeZone = 'UTC'");
-      await admin.run(`SET allowed_directories = [${quote(root.endsWith('/') ? root : `${root}/`)}]`);
+      const allowed = [location.root, labelsDir(location)].map((dir) =>
+        quote(dir.endsWith('/') ? dir : `${dir}/`),
+      );
+      await admin.run(`SET allowed_directories = [${allowed.join(', ')}]`);
       await admin.run('SET enable_external_access = false');
       await admin.run('SET lock_configuration = true');
       return new AnalyticsEngine(instance, new Set(definitions.keys()), settings);

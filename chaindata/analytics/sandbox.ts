@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type AnalyticsLimits, DEFAULT_LIMITS, QueryFailed, type QueryResult } from './engine.ts';
 import { SqlRejected } from './sqlGuard.ts';
+import { type ChaindataLocation, type LocationLike, locationOf } from '../storage/location.ts';
 
 /** What readers of the analytics layer use: the engine in this process or in its own. */
 export interface Analytics {
@@ -21,6 +22,8 @@ export type SandboxReply =
   | { id: number; ok: false; error: { name: string; reason: string; message: string } };
 
 const CHILD = fileURLToPath(new URL('./sandboxChild.ts', import.meta.url));
+/** The variable a child reads its chain-data location from. */
+export const LOCATION_ENV = 'VIGIL_ANALYTICS_LOCATION';
 /** How long past its time limit a query may run before its process is killed. */
 const KILL_GRACE_MS = 1_500;
 /**
@@ -43,7 +46,7 @@ const START_LIMIT_MS = 60_000;
  * reaches.
  */
 export class SandboxedAnalytics implements Analytics {
-  readonly #root: string;
+  readonly #location: ChaindataLocation;
   readonly #limits: AnalyticsLimits;
   readonly #queryProcesses: number;
   readonly #startLimitMs: number;
@@ -53,15 +56,15 @@ export class SandboxedAnalytics implements Analytics {
   #closed = false;
 
   constructor(
-    root: string,
+    where: LocationLike,
     limits: Partial<AnalyticsLimits> = {},
     options: { queryProcesses?: number; startLimitMs?: number } = {},
   ) {
-    this.#root = root;
+    this.#location = locationOf(where);
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
     this.#queryProcesses = Math.max(1, options.queryProcesses ?? this.#limits.concurrency);
     this.#startLimitMs = options.startLimitMs ?? START_LIMIT_MS;
-    this.#internal = new SandboxProcess(root, this.#limits, this.#startLimitMs);
+    this.#internal = new SandboxProcess(this.#location, this.#limits, this.#startLimitMs);
   }
 
   async query(sql: string, options: { maxRows?: number; timeoutMs?: number } = {}): Promise<QueryResult> {
@@ -114,7 +117,7 @@ export class SandboxedAnalytics implements Analytics {
       if (this.#closed) throw closedError();
       let sandbox = this.#forQueries.find((each) => !each.busy);
       if (!sandbox && this.#forQueries.length < this.#queryProcesses) {
-        sandbox = new SandboxProcess(this.#root, this.#limits, this.#startLimitMs);
+        sandbox = new SandboxProcess(this.#location, this.#limits, this.#startLimitMs);
         this.#forQueries.push(sandbox);
       }
       if (sandbox) {
@@ -139,7 +142,7 @@ export class SandboxedAnalytics implements Analytics {
 
 /** One child process running the engine, restarted when a query in it overruns. */
 class SandboxProcess {
-  readonly #root: string;
+  readonly #location: ChaindataLocation;
   readonly #limits: AnalyticsLimits;
   #child: Promise<ChildProcess> | undefined;
   #pid: number | undefined;
@@ -159,8 +162,8 @@ class SandboxProcess {
 
   readonly #startLimitMs: number;
 
-  constructor(root: string, limits: AnalyticsLimits, startLimitMs: number) {
-    this.#root = root;
+  constructor(location: ChaindataLocation, limits: AnalyticsLimits, startLimitMs: number) {
+    this.#location = location;
     this.#limits = limits;
     this.#startLimitMs = startLimitMs;
   }
@@ -209,8 +212,11 @@ class SandboxProcess {
   #spawn(): Promise<ChildProcess> {
     if (this.#closed) return Promise.reject(closedError());
     this.#child ??= new Promise<ChildProcess>((resolve, reject) => {
-      const child = fork(CHILD, [this.#root, JSON.stringify(this.#limits)], {
+      // The location rides in the environment, not the arguments: it may carry object storage
+      // credentials, and a process's arguments are every local user's to read.
+      const child = fork(CHILD, [JSON.stringify(this.#limits)], {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        env: { ...process.env, [LOCATION_ENV]: JSON.stringify(this.#location) },
       });
       this.#pid = child.pid;
       const startLimit = setTimeout(() => child.kill('SIGKILL'), this.#startLimitMs);

@@ -1,16 +1,23 @@
 // The analytics engine's own process (see sandbox.ts): opens the engine over the root it is given
 // and answers query messages from its parent until the parent goes away.
 import { openAnalytics } from '../openAnalytics.ts';
-import type { SandboxReply, SandboxRequest } from './sandbox.ts';
+import type { ChaindataLocation } from '../storage/location.ts';
+import { LOCATION_ENV, type SandboxReply, type SandboxRequest } from './sandbox.ts';
 
-const [root, limitsJson] = process.argv.slice(2);
-if (!root || !limitsJson || !process.send) {
+const [limitsJson] = process.argv.slice(2);
+const locationJson = process.env[LOCATION_ENV];
+if (!locationJson || !limitsJson || !process.send) {
   console.error('usage: run by chaindata/analytics/sandbox.ts');
   process.exit(2);
 }
+// Read once, then out of the environment: nothing later in this process needs the credentials.
+delete process.env[LOCATION_ENV];
 const reply = (message: SandboxReply) => process.send?.(message);
 
-const engine = await openAnalytics(root, JSON.parse(limitsJson) as Record<string, unknown>);
+const engine = await openAnalytics(
+  JSON.parse(locationJson) as ChaindataLocation,
+  JSON.parse(limitsJson) as Record<string, unknown>,
+);
 process.on('message', (message: SandboxRequest) => {
   const work =
     message.kind === 'query'

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { tableGlob } from '../storage/layout.ts';
-import { quote } from '../storage/parquetWriter.ts';
+import type { ChaindataLocation } from '../storage/location.ts';
+import { quote } from '../storage/sql.ts';
 import { TABLE_NAMES, TABLES } from '../tables.ts';
 
-/** The labels' Parquet file(s), under the same root as the chain data. */
-function labelsGlob(root: string): string {
-  return path.join(root, 'labels', '*.parquet');
+/** The labels' Parquet file(s): each process builds them on its local disk. */
+export function labelsDir(location: ChaindataLocation): string {
+  return path.join(location.localRoot, 'labels');
 }
 
 /**
@@ -13,7 +14,8 @@ function labelsGlob(root: string): string {
  * time, so files the indexer writes later are seen without reopening anything. `swaps` carries
  * the pool's tokens (from `pools`) so trades read without a join.
  */
-export function viewDefinitions(root: string): Map<string, string> {
+export function viewDefinitions(location: ChaindataLocation): Map<string, string> {
+  const { root } = location;
   const read = (glob: string) =>
     `read_parquet(${quote(glob)}, union_by_name = true, hive_partitioning = false)`;
   const views = new Map<string, string>();
@@ -28,6 +30,6 @@ export function viewDefinitions(root: string): Map<string, string> {
       `LEFT JOIN (SELECT chain, pool, any_value(token0) AS token0, any_value(token1) AS token1 ` +
       `FROM ${read(tableGlob(root, 'pools'))} GROUP BY chain, pool) AS p ON p.chain = s.chain AND p.pool = s.pool`,
   );
-  views.set('labels', `SELECT * FROM ${read(labelsGlob(root))}`);
+  views.set('labels', `SELECT * FROM ${read(path.join(labelsDir(location), '*.parquet'))}`);
   return views;
 }

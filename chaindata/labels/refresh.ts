@@ -5,7 +5,7 @@
 // With --check it only reports which sources have a newer version.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { chaindataRoot } from '../config.ts';
+import { chaindataLocation } from '../config.ts';
 import { openAnalytics } from '../openAnalytics.ts';
 import { labelStats } from './labels.ts';
 import { SAFE_PACKAGE } from './safeDeployments.ts';
@@ -26,7 +26,7 @@ if (!values.check) {
   // A new process reads the new package versions; this one still has the old ones loaded.
   if (changed) console.log('installed; run npm run labels:refresh again to rebuild the labels file');
   else {
-    const engine = await openAnalytics(chaindataRoot(process.env));
+    const engine = await openAnalytics(chaindataLocation(process.env));
     console.log(JSON.stringify(await labelStats(engine), null, 2));
     engine.close();
   }

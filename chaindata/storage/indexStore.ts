@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { TABLE_NAMES, type RangeRows } from '../tables.ts';
+import { type DataFiles, dataFiles } from './dataFiles.ts';
 import {
   assertChainSlug,
   type BlockRange,
@@ -12,20 +10,27 @@ import {
   rangeFile,
   rangeFileName,
 } from './layout.ts';
-import { ParquetWriter, quote } from './parquetWriter.ts';
+import { baseName, type ChaindataLocation, type LocationLike, locationOf } from './location.ts';
+import { ParquetWriter } from './parquetWriter.ts';
+import { quote } from './sql.ts';
 
 /**
- * The indexed ranges of each chain, kept as Parquet files under one root folder. The files are the
- * state: which ranges are indexed is read from their names, so a worker that restarts (or another
- * one) picks up where the last left off.
+ * The indexed ranges of each chain, kept as Parquet files under one root (a folder, or a prefix in
+ * a bucket). The files are the state: which ranges are indexed is read from their names, so a
+ * worker that restarts (or another one) picks up where the last left off.
  */
 export class IndexStore {
   readonly root: string;
-  readonly #writer = new ParquetWriter();
+  readonly location: ChaindataLocation;
+  readonly #writer: ParquetWriter;
+  readonly #files: DataFiles;
   #schemaReady: Promise<void> | undefined;
 
-  constructor(root: string) {
-    this.root = root;
+  constructor(where: LocationLike) {
+    this.location = locationOf(where);
+    this.root = this.location.root;
+    this.#writer = new ParquetWriter(this.location);
+    this.#files = dataFiles(this.location);
   }
 
   /** Writes the zero-row schema file of every table once, so views never miss a table. */
@@ -33,7 +38,7 @@ export class IndexStore {
     this.#schemaReady ??= (async () => {
       for (const table of TABLE_NAMES) {
         const file = emptyFile(this.root, table);
-        if (!existsSync(file)) await this.#writer.writeEmpty(table, file);
+        if (!(await this.#files.exists(file))) await this.#writer.writeEmpty(table, file);
       }
     })();
     return this.#schemaReady;
@@ -43,8 +48,8 @@ export class IndexStore {
   async ranges(chain: string): Promise<BlockRange[]> {
     assertChainSlug(chain);
     const found = new Map<string, BlockRange>();
-    for (const file of await this.#files('blocks', chain)) {
-      const range = parseRangeFileName(path.basename(file));
+    for (const file of await this.#list('blocks', chain)) {
+      const range = parseRangeFileName(baseName(file));
       if (range) found.set(rangeFileName(range), range);
     }
     return [...found.values()].sort((a, b) => a.from - b.from);
@@ -107,8 +112,8 @@ export class IndexStore {
 
   /** Stored hashes of the chain's blocks in [from, to]. */
   async blockHashes(chain: string, from: number, to: number): Promise<Map<number, string>> {
-    const files = (await this.#files('blocks', chain)).filter((file) => {
-      const range = parseRangeFileName(path.basename(file));
+    const files = (await this.#list('blocks', chain)).filter((file) => {
+      const range = parseRangeFileName(baseName(file));
       return range !== undefined && overlaps(range, { from, to });
     });
     if (files.length === 0) return new Map();
@@ -127,18 +132,13 @@ export class IndexStore {
     if (ranges.length === 0) return;
     const names = new Set(ranges.map(rangeFileName));
     for (const table of TABLE_NAMES) {
-      for (const file of await this.#files(table, chain)) {
-        if (names.has(path.basename(file)) && !keep.has(file)) await rm(file, { force: true });
+      for (const file of await this.#list(table, chain)) {
+        if (names.has(baseName(file)) && !keep.has(file)) await this.#files.remove(file);
       }
     }
   }
 
-  async #files(table: (typeof TABLE_NAMES)[number], chain: string): Promise<string[]> {
-    const dir = chainDir(this.root, table, chain);
-    if (!existsSync(dir)) return [];
-    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-    return entries
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.parquet'))
-      .map((entry) => path.join(entry.parentPath, entry.name));
+  #list(table: (typeof TABLE_NAMES)[number], chain: string): Promise<string[]> {
+    return this.#files.list(chainDir(this.root, table, chain));
   }
 }

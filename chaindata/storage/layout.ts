@@ -1,5 +1,5 @@
-import path from 'node:path';
 import { SCHEMA_VERSION, type TableName } from '../tables.ts';
+import { joinPath } from './location.ts';
 
 /**
  * Where the Parquet files live, a hive-style layout any engine reads:
@@ -20,19 +20,19 @@ const DIGITS = 12;
 const RANGE_FILE = /^b(\d{12})-(\d{12})\.parquet$/;
 
 function versionRoot(root: string): string {
-  return path.join(root, `v${SCHEMA_VERSION}`);
+  return joinPath(root, `v${SCHEMA_VERSION}`);
 }
 
 export function tableRoot(root: string, table: TableName): string {
-  return path.join(versionRoot(root), table);
+  return joinPath(versionRoot(root), table);
 }
 
 export function chainDir(root: string, table: TableName, chain: string): string {
-  return path.join(tableRoot(root, table), `chain=${chain}`);
+  return joinPath(tableRoot(root, table), `chain=${chain}`);
 }
 
 export function rangeFile(root: string, table: TableName, chain: string, date: string, range: BlockRange) {
-  return path.join(chainDir(root, table, chain), `date=${date}`, rangeFileName(range));
+  return joinPath(chainDir(root, table, chain), `date=${date}`, rangeFileName(range));
 }
 
 export function rangeFileName(range: BlockRange): string {
@@ -47,11 +47,11 @@ export function parseRangeFileName(name: string): BlockRange | undefined {
 
 /** The glob a view reads a table through (every chain, every date, plus the empty schema file). */
 export function tableGlob(root: string, table: TableName): string {
-  return path.join(tableRoot(root, table), '**', '*.parquet');
+  return joinPath(tableRoot(root, table), '**', '*.parquet');
 }
 
 export function emptyFile(root: string, table: TableName): string {
-  return path.join(tableRoot(root, table), '_empty.parquet');
+  return joinPath(tableRoot(root, table), '_empty.parquet');
 }
 
 export function overlaps(a: BlockRange, b: BlockRange): boolean {

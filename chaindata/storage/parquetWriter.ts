@@ -1,23 +1,40 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { type Column, ColumnType, SCHEMA_VERSION, TABLES, type TableName, type Row } from '../tables.ts';
+import { type DataFiles, dataFiles, localDataFiles } from './dataFiles.ts';
+import { attachStorage, storageOptions } from './duckdbStorage.ts';
+import { type LocationLike, locationOf } from './location.ts';
+import { quote } from './sql.ts';
 
 /**
  * Writes rows to Parquet with DuckDB's own writer: rows are appended to a staging table (the
  * appender is DuckDB's bulk path), then copied out per file, zstd-compressed, with the schema
- * version in the file's key-value metadata. Files are written beside their name and renamed, so a
- * reader never sees half a file.
+ * version in the file's key-value metadata. Files are written locally and then published (renamed
+ * beside their name, or uploaded to object storage whole), so a reader never sees half a file.
  */
 export class ParquetWriter {
   readonly #instance: Promise<DuckDBInstance>;
+  readonly #files: DataFiles;
 
-  constructor() {
+  /** Without a location, writes and reads local files only (the labels file, tools). */
+  constructor(where?: LocationLike) {
+    const location = where === undefined ? undefined : locationOf(where);
+    this.#files = location ? dataFiles(location) : localDataFiles;
     // An in-memory engine that never reads user SQL; its only files are the ones it writes.
     this.#instance = DuckDBInstance.create(':memory:', {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
       threads: '2',
+      ...(location ? storageOptions(location) : {}),
+    }).then(async (instance) => {
+      if (location) {
+        const connection = await instance.connect();
+        try {
+          await attachStorage(connection, location);
+        } finally {
+          connection.closeSync();
+        }
+      }
+      return instance;
     });
   }
 
@@ -57,6 +74,7 @@ export class ParquetWriter {
       for (const group of groups) {
         const file = fileOf(group);
         await copyOut(
+          this.#files,
           connection,
           tag,
           `SELECT ${projection(columns)} FROM ${stage} WHERE _group = ${quote(group)}`,
@@ -76,7 +94,7 @@ export class ParquetWriter {
     try {
       const columns = TABLES[table].columns;
       const empty = columns.map((column) => `CAST(NULL AS ${column.type}) AS ${column.name}`).join(', ');
-      await copyOut(connection, table, `SELECT ${empty} LIMIT 0`, file);
+      await copyOut(this.#files, connection, table, `SELECT ${empty} LIMIT 0`, file);
     } finally {
       connection.closeSync();
     }
@@ -97,19 +115,24 @@ export class ParquetWriter {
   }
 }
 
-async function copyOut(connection: DuckDBConnection, tag: string, select: string, file: string) {
-  await mkdir(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.part`;
+async function copyOut(
+  files: DataFiles,
+  connection: DuckDBConnection,
+  tag: string,
+  select: string,
+  file: string,
+) {
+  const staged = await files.staging(file);
   try {
     await connection.run(
-      `COPY (${select}) TO ${quote(partial)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880, ` +
+      `COPY (${select}) TO ${quote(staged)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880, ` +
         `KV_METADATA {vigil_schema_version: '${SCHEMA_VERSION}', vigil_table: ${quote(tag)}})`,
     );
-    await rename(partial, file);
   } catch (error) {
-    await rm(partial, { force: true });
+    await localDataFiles.remove(staged);
     throw error;
   }
+  await files.publish(staged, file);
 }
 
 /** Timestamps are staged as Unix seconds and dates as text, then cast on the way out. */
@@ -159,9 +182,4 @@ function appendRow(appender: DuckDBAppender, columns: readonly Column[], row: Ro
         break;
     }
   }
-}
-
-/** A SQL string literal. Paths are Vigil's own (data folder, chain slug, range), quoted anyway. */
-export function quote(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { IndexProgress } from '../../chaindata/core/messages.ts';
 import { indexProgressQuery, indexWorkflowId } from '../../chaindata/core/messages.ts';
+import type { LocationLike } from '../../chaindata/storage/location.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import { startIndexers } from '../../infra/stack/indexers.ts';
 import { until } from './until.ts';
@@ -48,7 +49,7 @@ export async function followDevnet(
 }
 
 /** Indexes the shared devnet from genesis to its current head straight into `root` (no workflow). */
-export async function indexDevnet(root: string, rpcUrl: string): Promise<number> {
+export async function indexDevnet(root: LocationLike, rpcUrl: string): Promise<number> {
   const { createPublicClient, http } = await import('viem');
   const { ChainIndexer } = await import('../../chaindata/indexer.ts');
   const { IndexStore } = await import('../../chaindata/storage/indexStore.ts');
