@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { chainByEvmId } from '../../core/chains/registry.ts';
 import type { LabelRow } from './labelRow.ts';
 import { SAFE_PACKAGE, safeDeploymentRows } from './safeDeployments.ts';
-import { categoryOf, readSnapshot, SNAPSHOT_IDS } from './snapshot.ts';
+import { categoryOf, readSnapshot, SNAPSHOT_IDS, snapshotCommit } from './snapshot.ts';
 
 /**
  * Where Vigil's labels come from: registry packages pinned in package.json, so `npm install`
@@ -91,14 +91,18 @@ export function loadLabelRows(): LabelRow[] {
 }
 
 /** A name for the labels file that changes whenever a source version does. */
+let labelsFile: string | undefined;
+
 export function labelsFileName(): string {
+  if (labelsFile) return labelsFile;
   const packages = [
     ...LABEL_SOURCES.map((source) => `${source.id}-${sourceVersion(source.package)}`),
     `safe-deployments-${sourceVersion(SAFE_PACKAGE)}`,
   ];
-  const snapshots = SNAPSHOT_IDS.map((id) => `${id}-${readSnapshot(id).commit}`);
+  const snapshots = SNAPSHOT_IDS.map((id) => `${id}-${snapshotCommit(id)}`);
   const digest = createHash('sha256')
     .update([...packages, ...snapshots].join('\n'))
     .digest('hex');
-  return `labels-${digest.slice(0, 16)}.parquet`;
+  labelsFile = `labels-${digest.slice(0, 16)}.parquet`;
+  return labelsFile;
 }
