@@ -1,7 +1,7 @@
 import { keccak256, numberToHex, type Hex } from 'viem';
 import { z } from 'zod';
 import { ALL_TOPICS } from './events.ts';
-import { type Creation, RawBlock, RawLog, RawReceipt } from './rpcShapes.ts';
+import { type Creation, RawBlock, RawLog, RawReceipt, RawTrace } from './rpcShapes.ts';
 
 /** The one RPC method the indexer needs from a client: viem's `request`, raw JSON-RPC results. */
 export interface RpcClient {
@@ -16,15 +16,17 @@ export interface FetchedRange {
 
 /**
  * Reads what the decoders need for [from, to]: every block with its transactions (time, hash,
- * native transfers, creations), the logs of the decoded events in one eth_getLogs, and for each
- * contract-creating transaction its receipt and the new contract's code. Requests issued together
- * travel as JSON-RPC batches (the client batches).
+ * native transfers, creations), the logs of the decoded events in one eth_getLogs, for each
+ * contract-creating transaction its receipt and the new contract's code, and, where the node
+ * serves `trace_block`, the contracts that other contracts created (factories: pairs, clones).
+ * Requests issued together travel as JSON-RPC batches (the client batches).
  */
 export async function fetchRange(
   client: RpcClient,
   from: number,
   to: number,
   window?: LogWindow,
+  traces: TraceSupport = new TraceSupport(),
 ): Promise<FetchedRange> {
   const numbers = Array.from({ length: to - from + 1 }, (_, index) => from + index);
   // One after the other: requests issued together share a JSON-RPC batch, and a large log answer
@@ -57,7 +59,82 @@ export async function fetchRange(
       };
     }),
   );
-  return { blocks, logs, creations: creations.filter((creation) => creation !== undefined) };
+  const created = await traceCreations(client, blocks, traces);
+  return { blocks, logs, creations: [...creations.filter((creation) => creation !== undefined), ...created] };
+}
+
+/**
+ * Whether a chain's node answers `trace_block`, learnt from its first answer and then kept: a
+ * node that does not know the method (or refuses it) is not asked again, and its ranges have the
+ * top-level deployments only.
+ */
+export class TraceSupport {
+  available: boolean | undefined;
+  /** Blocks traced per batch, learnt like the log window (halved when an answer is too large). */
+  batch = 8;
+}
+
+const UNSUPPORTED =
+  /method not found|not supported|unsupported|does not exist|not available|not enabled|unknown method|-32601/i;
+
+/** Contracts created by other contracts in the blocks (top-level creations come from receipts). */
+async function traceCreations(
+  client: RpcClient,
+  blocks: readonly RawBlock[],
+  support: TraceSupport,
+): Promise<Creation[]> {
+  if (support.available === false) return [];
+  const busy = blocks.filter((block) => block.transactions.length > 0);
+  const senders = new Map(
+    busy.flatMap((block) => block.transactions.map((tx) => [tx.hash.toLowerCase(), tx.from] as const)),
+  );
+  const creations: Creation[] = [];
+  // Traces carry every created contract's code: a batch of them can pass what a transport takes,
+  // so a batch that is too large is halved, down to one block (a block too large alone is left
+  // untraced).
+  let size = Math.min(support.batch, BLOCKS_PER_BATCH);
+  for (let start = 0; start < busy.length;) {
+    const batch = busy.slice(start, start + size);
+    let answers: unknown[];
+    try {
+      answers = await Promise.all(
+        batch.map((block) => client.request({ method: 'trace_block', params: [block.number] })),
+      );
+    } catch (error) {
+      if (UNSUPPORTED.test(errorText(error))) {
+        support.available = false;
+        return [];
+      }
+      if (!isTooMuch(error)) throw error;
+      if (size > 1) {
+        size = Math.ceil(size / 2);
+        support.batch = size;
+        continue;
+      }
+      start += 1;
+      continue;
+    }
+    support.available = true;
+    start += batch.length;
+    for (const [index, answer] of answers.entries()) {
+      const number = Number((batch[index] as RawBlock).number);
+      for (const trace of parse(z.array(RawTrace), answer ?? [], `traces of block ${number}`)) {
+        const { address, code } = trace.result ?? {};
+        if (trace.type !== 'create' || trace.traceAddress.length === 0 || trace.error) continue;
+        if (!address || !code || !trace.action.from || !trace.transactionHash) continue;
+        creations.push({
+          blockNumber: number,
+          txHash: trace.transactionHash,
+          contract: address,
+          deployer: senders.get(trace.transactionHash.toLowerCase()) ?? trace.action.from,
+          factory: trace.action.from,
+          bytecodeHash: keccak256(code as Hex),
+          codeSize: (code.length - 2) / 2,
+        });
+      }
+    }
+  }
+  return creations;
 }
 
 /** Blocks travel in batches of this many: a batch of full mainnet blocks must stay a few MB. */
@@ -141,11 +218,16 @@ async function fetchLogs(
   return logs;
 }
 
-function isTooMuch(error: unknown): boolean {
+function errorText(error: unknown): string {
   const details = (error as { details?: unknown }).details;
-  const text =
-    error instanceof Error ? `${error.message} ${typeof details === 'string' ? details : ''}` : String(error);
-  return /too large|exceed|more than \d+ results|too many|limit/i.test(text);
+  const code = (error as { code?: unknown }).code;
+  return error instanceof Error
+    ? `${error.message} ${typeof details === 'string' ? details : ''} ${typeof code === 'number' ? code : ''}`
+    : String(error);
+}
+
+function isTooMuch(error: unknown): boolean {
+  return /too large|exceed|more than \d+ results|too many|limit/i.test(errorText(error));
 }
 
 export async function chainHead(client: RpcClient): Promise<number> {

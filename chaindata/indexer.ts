@@ -1,6 +1,13 @@
 import { type ChainInfo, ChainKind, findChain } from '../core/chains/registry.ts';
 import { decodeRange } from './decode.ts';
-import { chainBlockHashes, chainHead, fetchRange, LogWindow, type RpcClient } from './fetchRange.ts';
+import {
+  chainBlockHashes,
+  chainHead,
+  fetchRange,
+  LogWindow,
+  type RpcClient,
+  TraceSupport,
+} from './fetchRange.ts';
 import type { BlockRange } from './storage/layout.ts';
 import type { IndexStore } from './storage/indexStore.ts';
 import { TABLE_NAMES, type TableName } from './tables.ts';
@@ -31,6 +38,7 @@ export interface IndexerDeps {
 export class ChainIndexer {
   readonly #deps: IndexerDeps;
   readonly #windows = new Map<string, LogWindow>();
+  readonly #traces = new Map<string, TraceSupport>();
 
   constructor(deps: IndexerDeps) {
     this.#deps = deps;
@@ -44,7 +52,9 @@ export class ChainIndexer {
     const started = performance.now();
     let window = this.#windows.get(chain);
     if (!window) this.#windows.set(chain, (window = new LogWindow()));
-    const fetched = await fetchRange(this.#deps.clientOf(chain), range.from, range.to, window);
+    let traces = this.#traces.get(chain);
+    if (!traces) this.#traces.set(chain, (traces = new TraceSupport()));
+    const fetched = await fetchRange(this.#deps.clientOf(chain), range.from, range.to, window, traces);
     const fetchedAt = performance.now();
     const rows = decodeRange(
       { chain, chainId: info.evmChainId ?? 0 },

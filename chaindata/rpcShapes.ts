@@ -42,6 +42,16 @@ export const RawReceipt = z.object({
 });
 export type RawReceipt = z.infer<typeof RawReceipt>;
 
+/** One entry of a parity-style `trace_block` answer (the fields a creation needs). */
+export const RawTrace = z.object({
+  type: z.string(),
+  action: z.object({ from: Hex.optional() }),
+  result: z.object({ address: Hex.optional(), code: Hex.optional() }).nullable().optional(),
+  error: z.string().optional(),
+  traceAddress: z.array(z.number()),
+  transactionHash: Hex.nullable().optional(),
+});
+
 /** A contract created in the range, found by the fetcher (receipt or trace), with its code. */
 export interface Creation {
   blockNumber: number;

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { createPublicClient, http, parseAbi, parseEventLogs } from 'viem';
+import { createPublicClient, http, keccak256, parseAbi, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsEngine } from '../../chaindata/analytics/engine.ts';
 import { ChainIndexer } from '../../chaindata/indexer.ts';
@@ -139,6 +139,28 @@ describe('the chain indexer on the devnet scenario', () => {
     }
     // Every traded token has swaps indexed: the scenario's trades are all there.
     expect(await count('SELECT count(DISTINCT pool) AS n FROM swaps')).toBeGreaterThan(20);
+  });
+
+  it('records the contracts factories created, from the node’s traces: every pair, with its factory and sender', async () => {
+    const pools = await engine.internal('SELECT pool, factory FROM pools', {});
+    expect(pools.rows.length).toBeGreaterThan(20);
+    const created = await engine.internal(
+      'SELECT contract_address, factory, deployer, bytecode_hash, code_size FROM deployments WHERE factory IS NOT NULL',
+      {},
+    );
+    const byAddress = new Map(created.rows.map((row) => [String(row.contract_address), row]));
+    for (const { pool, factory } of pools.rows) {
+      const deployment = byAddress.get(String(pool));
+      expect(deployment, String(pool)).toBeDefined();
+      expect(deployment?.factory).toBe(factory);
+      // The account that sent the creating transaction, not the factory.
+      expect(deployment?.deployer).not.toBe(factory);
+      expect(Number(deployment?.code_size)).toBeGreaterThan(0);
+    }
+    // The same code hash the chain answers for one of them.
+    const [first] = pools.rows;
+    const code = await rpc.getCode({ address: String(first?.pool) as `0x${string}` });
+    expect(byAddress.get(String(first?.pool))?.bytecode_hash).toBe(keccak256(code ?? '0x'));
   });
 
   it('records the funder’s native transfers to the deployer wallets', async () => {
