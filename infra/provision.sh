@@ -174,15 +174,26 @@ PY2
 }
 
 # --- openssl: the tests make throwaway certificates for Temporal's mTLS with it ------------------
-# --- schemathesis (the conformance test's OpenAPI fuzzer), from PyPI into its own virtualenv ----
-provision_schemathesis() {
-  local dest="$tools/schemathesis"
-  if [ -x "$dest/bin/schemathesis" ] && [ "$(cat "$dest/.version" 2>/dev/null)" = "$SCHEMATHESIS_VERSION" ]; then return; fi
-  log "installing schemathesis $SCHEMATHESIS_VERSION from PyPI"
+# --- Python tools the tests run, from PyPI, each in its own virtualenv under .tools/<name> -------
+pypi_venv() { # <name> <requirement> <version> <script that must exist>
+  local name=$1 requirement=$2 version=$3 script=$4
+  local dest="$tools/$name"
+  if [ -x "$dest/bin/$script" ] && [ "$(cat "$dest/.version" 2>/dev/null)" = "$version" ]; then return; fi
+  log "installing $requirement from PyPI"
   rm -rf "$dest"
   python3 -m venv "$dest"
-  "$dest/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
-  echo "$SCHEMATHESIS_VERSION" >"$dest/.version"
+  "$dest/bin/pip" install --quiet --disable-pip-version-check "$requirement"
+  echo "$version" >"$dest/.version"
+}
+
+# schemathesis: the conformance test's OpenAPI fuzzer.
+provision_schemathesis() {
+  pypi_venv schemathesis "schemathesis==$SCHEMATHESIS_VERSION" "$SCHEMATHESIS_VERSION" schemathesis
+}
+
+# moto: an S3-compatible server for the object storage tests.
+provision_moto() {
+  pypi_venv moto "moto[server]==$MOTO_VERSION" "$MOTO_VERSION" moto_server
 }
 
 # --- DuckDB's httpfs extension: the chain data on object storage (s3:// roots), from PyPI -------
@@ -210,17 +221,6 @@ with zipfile.ZipFile(wheel) as z:
 os.replace(dest + ".part", dest)
 PY
   rm -rf "$tmp"
-}
-
-# --- moto: an S3-compatible server for the object storage tests, from PyPI into a virtualenv ----
-provision_moto() {
-  local dest="$tools/moto"
-  if [ -x "$dest/bin/moto_server" ] && [ "$(cat "$dest/.version" 2>/dev/null)" = "$MOTO_VERSION" ]; then return; fi
-  log "installing moto $MOTO_VERSION (S3 server for tests) from PyPI"
-  rm -rf "$dest"
-  python3 -m venv "$dest"
-  "$dest/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MOTO_VERSION"
-  echo "$MOTO_VERSION" >"$dest/.version"
 }
 
 provision_openssl() {
