@@ -173,7 +173,6 @@ PY2
   rm -rf "$tmp"
 }
 
-# --- openssl: the tests make throwaway certificates for Temporal's mTLS with it ------------------
 # --- Python tools the tests run, from PyPI, each in its own virtualenv under .tools/<name> -------
 pypi_venv() { # <name> <requirement> <version> <script that must exist>
   local name=$1 requirement=$2 version=$3 script=$4
@@ -223,6 +222,7 @@ PY
   rm -rf "$tmp"
 }
 
+# --- openssl: the tests make throwaway certificates for Temporal's mTLS with it ------------------
 provision_openssl() {
   if have openssl; then return; fi
   apt_install openssl || log "WARNING: openssl could not be installed; the mTLS tests need it"
