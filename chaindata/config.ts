@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { IntEnv } from '../core/config/env.ts';
+import { ConfigError, IntEnv } from '../core/config/env.ts';
 import type { AnalyticsLimits } from './analytics/engine.ts';
 import {
   type ChaindataLocation,
@@ -97,11 +97,41 @@ export function chaindataLocation(
     const root = chaindataRoot(env);
     return { root, localRoot: root };
   }
-  const { bucket, prefix } = parseObjectRoot(configured);
+  // Checked here, at boot, with messages that never repeat a value (a mistyped one may hold a
+  // credential): a root or endpoint DuckDB and the AWS SDK read differently would otherwise fail
+  // every query later, or read one place and write another.
+  const issues: string[] = [];
+  let root: { bucket: string; prefix: string } | undefined;
+  try {
+    root = parseObjectRoot(configured);
+  } catch {
+    issues.push(
+      'CHAINDATA_DIR: not s3://bucket/prefix (a bucket name, then /-separated names of letters, digits and ._-=, without . or ..)',
+    );
+  }
   if (!env.CHAINDATA_S3_ACCESS_KEY_ID || !env.CHAINDATA_S3_SECRET_ACCESS_KEY)
-    throw new Error(
+    issues.push(
       'CHAINDATA_DIR is an s3:// root: set CHAINDATA_S3_ACCESS_KEY_ID and CHAINDATA_S3_SECRET_ACCESS_KEY',
     );
+  const endpoint = env.CHAINDATA_S3_ENDPOINT === undefined ? undefined : URL.parse(env.CHAINDATA_S3_ENDPOINT);
+  if (
+    endpoint !== undefined &&
+    (!endpoint ||
+      !['http:', 'https:'].includes(endpoint.protocol) ||
+      endpoint.username !== '' ||
+      endpoint.password !== '' ||
+      endpoint.pathname !== '/' ||
+      endpoint.search !== '' ||
+      endpoint.hash !== '')
+  )
+    issues.push(
+      'CHAINDATA_S3_ENDPOINT: the service as http(s)://host[:port], without a path, query or credentials',
+    );
+  if (env.CHAINDATA_S3_REGION !== undefined && !/^[a-z0-9-]{1,64}$/.test(env.CHAINDATA_S3_REGION))
+    issues.push('CHAINDATA_S3_REGION: a region name such as us-east-1');
+  if (!root || !env.CHAINDATA_S3_ACCESS_KEY_ID || !env.CHAINDATA_S3_SECRET_ACCESS_KEY || issues.length > 0)
+    throw new ConfigError(issues);
+  const { bucket, prefix } = root;
   const objectStorage: ObjectStorage = {
     endpoint: env.CHAINDATA_S3_ENDPOINT,
     region: env.CHAINDATA_S3_REGION ?? 'us-east-1',

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { attachStorage, storageOptions } from '../storage/duckdbStorage.ts';
-import { isObjectRoot, type LocationLike, locationOf } from '../storage/location.ts';
+import { hideSecrets, isObjectRoot, type LocationLike, locationOf, secretsOf } from '../storage/location.ts';
 import { quote } from '../storage/sql.ts';
 import { checkParsedSql, checkSqlText, type ParsedSql, SqlRejected } from './sqlGuard.ts';
 import { labelsDir, viewDefinitions } from './views.ts';
@@ -63,11 +63,19 @@ export class AnalyticsEngine {
   readonly views: ReadonlySet<string>;
   readonly limits: AnalyticsLimits;
   readonly #instance: DuckDBInstance;
+  /** Never shown in a message: the storage's credentials and address (httpfs echoes them). */
+  readonly #secrets: readonly string[];
   #running = 0;
   readonly #waiting: (() => void)[] = [];
 
-  private constructor(instance: DuckDBInstance, views: ReadonlySet<string>, limits: AnalyticsLimits) {
+  private constructor(
+    instance: DuckDBInstance,
+    views: ReadonlySet<string>,
+    limits: AnalyticsLimits,
+    secrets: readonly string[],
+  ) {
     this.#instance = instance;
+    this.#secrets = secrets;
     this.views = views;
     this.limits = limits;
   }
@@ -105,7 +113,7 @@ export class AnalyticsEngine {
       await admin.run(`SET allowed_directories = [${allowed.join(', ')}]`);
       await admin.run('SET enable_external_access = false');
       await admin.run('SET lock_configuration = true');
-      return new AnalyticsEngine(instance, new Set(definitions.keys()), settings);
+      return new AnalyticsEngine(instance, new Set(definitions.keys()), settings, secretsOf(location));
     } catch (error) {
       instance.closeSync();
       throw error;
@@ -122,10 +130,7 @@ export class AnalyticsEngine {
     return this.#withConnection(timeoutMs, async (connection, started) => {
       // Counted first (DuckDB's own statement splitter), then checked on DuckDB's own parse tree.
       const extracted = await connection.extractStatements(sql).catch((error: unknown) => {
-        throw new SqlRejected(
-          'parse_error',
-          `The query does not parse: ${cleanMessage(error).slice(0, 300)}`,
-        );
+        throw new SqlRejected('parse_error', `The query does not parse: ${this.#clean(error).slice(0, 300)}`);
       });
       if (extracted.count !== 1)
         throw new SqlRejected('statement_count', `Exactly one statement is allowed; got ${extracted.count}.`);
@@ -203,7 +208,7 @@ export class AnalyticsEngine {
       if (error instanceof QueryFailed || error instanceof SqlRejected) throw error;
       if (timedOut)
         throw new QueryFailed('timeout', `The query ran longer than ${timeoutMs} ms and was cancelled.`);
-      throw new QueryFailed('failed', cleanMessage(error));
+      throw new QueryFailed('failed', this.#clean(error));
     } finally {
       clearTimeout(timer);
     }
@@ -220,11 +225,15 @@ export class AnalyticsEngine {
       return await work(connection, started);
     } catch (error) {
       if (error instanceof QueryFailed || error instanceof SqlRejected) throw error;
-      throw new QueryFailed('failed', cleanMessage(error));
+      throw new QueryFailed('failed', this.#clean(error));
     } finally {
       connection.closeSync();
       this.#release();
     }
+  }
+
+  #clean(error: unknown): string {
+    return cleanMessage(error, this.#secrets);
   }
 
   async #acquire(timeoutMs: number): Promise<void> {
@@ -253,8 +262,12 @@ export class AnalyticsEngine {
   }
 }
 
-/** DuckDB's message without file paths (a failed read names the data folder). */
-function cleanMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+/**
+ * DuckDB's message without file paths or URLs (a failed read names the data folder, or the
+ * service's URL with the bucket and prefix) and without the storage's credentials and address
+ * (httpfs repeats the key id an S3 error names).
+ */
+function cleanMessage(error: unknown, secrets: readonly string[]): string {
+  const message = hideSecrets(error instanceof Error ? error.message : String(error), secrets);
   return message.replace(/(?<![\w.])\/(?:[\w.-]+\/)+[\w.*-]*/g, '<path>').slice(0, 500);
 }

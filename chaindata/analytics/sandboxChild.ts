@@ -1,7 +1,7 @@
 // The analytics engine's own process (see sandbox.ts): opens the engine over the root it is given
 // and answers query messages from its parent until the parent goes away.
 import { openAnalytics } from '../openAnalytics.ts';
-import type { ChaindataLocation } from '../storage/location.ts';
+import { type ChaindataLocation, hideSecrets, secretsOf } from '../storage/location.ts';
 import { LOCATION_ENV, type SandboxReply, type SandboxRequest } from './sandbox.ts';
 
 const [limitsJson] = process.argv.slice(2);
@@ -14,9 +14,15 @@ if (!locationJson || !limitsJson || !process.send) {
 delete process.env[LOCATION_ENV];
 const reply = (message: SandboxReply) => process.send?.(message);
 
-const engine = await openAnalytics(
-  JSON.parse(locationJson) as ChaindataLocation,
-  JSON.parse(limitsJson) as Record<string, unknown>,
+const location = JSON.parse(locationJson) as ChaindataLocation;
+const engine = await openAnalytics(location, JSON.parse(limitsJson) as Record<string, unknown>).catch(
+  (error: unknown) => {
+    // One line, without the credentials: an uncaught storage error would be printed whole, with
+    // what the service echoed (an S3 error names the access key id).
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    console.error(`The analytics process could not start: ${hideSecrets(text, secretsOf(location))}`);
+    return process.exit(1);
+  },
 );
 process.on('message', (message: SandboxRequest) => {
   const work =

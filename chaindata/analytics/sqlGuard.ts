@@ -152,7 +152,9 @@ function checkFunction(rawName: string, table: boolean): void {
  * Visits every object in the tree with the CTE names in scope there (depth-first, iterative: a
  * hostile query can nest deeply). Scope matters: a name a CTE declares inside one subquery, seen
  * from outside it, is not that CTE but a replacement scan, which reads the file of that name.
- * A CTE's own body sees the CTEs declared before it and itself (WITH RECURSIVE).
+ * A CTE's own body sees only the CTEs declared before it: DuckDB binds a CTE's name inside its own
+ * body to the CTE only in the recursive part (the right of the UNION) of a WITH RECURSIVE; anywhere
+ * else there (a plain CTE, the anchor) the name is a table, view or file of that name.
  */
 function walk(
   root: unknown,
@@ -171,10 +173,15 @@ function walk(
     const entries = (node.cte_map as { map?: { key?: unknown; value?: unknown }[] } | undefined)?.map ?? [];
     const inScope = new Set(ctes);
     for (const entry of entries) {
-      if (typeof entry.key === 'string') inScope.add(entry.key.toLowerCase());
       stack.push([entry.value, new Set(inScope)]);
+      if (typeof entry.key === 'string') inScope.add(entry.key.toLowerCase());
     }
-    for (const [key, child] of Object.entries(node)) if (key !== 'cte_map') stack.push([child, inScope]);
+    const recursive =
+      node.type === 'RECURSIVE_CTE_NODE' && typeof node.cte_name === 'string'
+        ? new Set([...inScope, node.cte_name.toLowerCase()])
+        : undefined;
+    for (const [key, child] of Object.entries(node))
+      if (key !== 'cte_map') stack.push([child, key === 'right' && recursive ? recursive : inScope]);
   }
 }
 

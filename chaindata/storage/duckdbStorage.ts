@@ -37,7 +37,9 @@ export async function attachStorage(
     `REGION ${quote(storage.region)}`,
     `URL_STYLE ${quote(storage.urlStyle)}`,
     ...(endpoint ? [`ENDPOINT ${quote(endpoint.host)}`, `USE_SSL ${endpoint.protocol === 'https:'}`] : []),
-    `SCOPE ${quote(location.root)}`,
+    // With its slash: a scope matches by the path's text, and s3://bucket/prefix alone would
+    // also lend the credentials to s3://bucket/prefix-other.
+    `SCOPE ${quote(`${location.root.replace(/\/+$/, '')}/`)}`,
   ];
   await connection.run(`CREATE OR REPLACE SECRET vigil_chaindata (${options.join(', ')})`);
 }

@@ -112,6 +112,7 @@ export class IndexStore {
 
   /** Stored hashes of the chain's blocks in [from, to]. */
   async blockHashes(chain: string, from: number, to: number): Promise<Map<number, string>> {
+    assertChainSlug(chain);
     const files = (await this.#list('blocks', chain)).filter((file) => {
       const range = parseRangeFileName(baseName(file));
       return range !== undefined && overlaps(range, { from, to });

@@ -35,11 +35,37 @@ export function isObjectRoot(root: string): boolean {
   return root.startsWith('s3://');
 }
 
-/** The bucket and key prefix of an `s3://bucket/prefix` root; throws on anything else. */
+/**
+ * The bucket and key prefix of an `s3://bucket/prefix` root; throws on anything else. A `.`, `..`
+ * or empty segment is refused: DuckDB confines reads by the path's text, while the HTTP layer
+ * resolves dot segments, so a root holding them would not be the prefix it names. The message does
+ * not repeat the root (a mistyped one may carry credentials).
+ */
 export function parseObjectRoot(root: string): { bucket: string; prefix: string } {
   const match = OBJECT_ROOT.exec(root);
-  if (!match?.[1]) throw new Error(`not an s3://bucket/prefix root: ${root}`);
-  return { bucket: match[1], prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, '') };
+  const prefix = (match?.[2] ?? '').replace(/^\/|\/$/g, '');
+  if (!match?.[1] || (prefix !== '' && prefix.split('/').some((part) => ['', '.', '..'].includes(part))))
+    throw new Error('not an s3://bucket/prefix root (a bucket name, then /-separated names without . or ..)');
+  return { bucket: match[1], prefix };
+}
+
+/**
+ * What no message about a location may show: the storage's credentials and the service's address.
+ */
+export function secretsOf(location: ChaindataLocation): string[] {
+  const storage = location.objectStorage;
+  if (!storage) return [];
+  const endpoint = storage.endpoint ? URL.parse(storage.endpoint) : null;
+  return [storage.secretAccessKey, storage.accessKeyId, endpoint?.host, endpoint?.hostname].filter(
+    (word): word is string => typeof word === 'string' && word !== '',
+  );
+}
+
+/** `text` with every one of `secrets` (secretsOf) and every URL replaced. */
+export function hideSecrets(text: string, secrets: readonly string[]): string {
+  let hidden = text;
+  for (const secret of secrets) hidden = hidden.replaceAll(secret, '<hidden>');
+  return hidden.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"]*/gi, '<url>');
 }
 
 /** Joins below a root: a path for a folder, `/`-joined for a bucket (path.join would eat `s3://`). */
