@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, startTestBackend, type TestBackend } from '../../test/support/fixtures.ts';
+import { awayFromMinuteEdge } from '../../test/support/until.ts';
 
 const FREE_KEY = 'free-key-0123456789abcdef';
 const PRO_KEY = 'pro-key-0123456789abcdef';
@@ -18,6 +19,8 @@ describe('rate limits by tier', () => {
     );
   });
   afterAll(() => backend.close());
+  // Each test counts within one minute window: never across a window's end.
+  beforeEach(() => awayFromMinuteEdge());
 
   const get = (headers: Record<string, string> = {}) =>
     backend.app.inject({ method: 'GET', url: '/api', headers });

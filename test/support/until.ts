@@ -19,3 +19,13 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * Waits, if the wall-clock minute ends within `marginMs`, for the next one to begin: rate limits
+ * count in fixed minute windows, and a test whose requests straddle a window's end sees the count
+ * start again (four requests under a cap of three all answered).
+ */
+export async function awayFromMinuteEdge(marginMs = 5_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
