@@ -125,7 +125,14 @@ describe('the embedded stack (npm start)', () => {
     expect(info.state).toBe('running');
     // The demo scanned every seeded token with the stack's own key: a verdict line for each.
     const verdicts = output.split('\n').filter((line) => /^\[vigil\] {3}\S+ +risk +\d+ /.test(line));
-    expect(verdicts).toHaveLength(Object.keys(info.tokens).length + Object.keys(info.solana_mints).length);
+    // On failure, the demo's lines that are not verdicts say what happened to those scans.
+    expect(
+      verdicts,
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('[vigil]'))
+        .join('\n'),
+    ).toHaveLength(Object.keys(info.tokens).length + Object.keys(info.solana_mints).length);
     expect(output).toMatch(/\[vigil\] {3}honeypot +risk +\d+ +critical/);
     const limited = await fetch(`${info.urls.api}/api/v1/x402/pricing`, {
       headers: { 'x-api-key': info.api_key },

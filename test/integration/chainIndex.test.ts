@@ -176,15 +176,18 @@ describe('the chain indexer on the devnet scenario', () => {
   it('writes a range once however often it is indexed again', async () => {
     const store = new IndexStore(root);
     const indexer = new ChainIndexer({ store, clientOf: () => rpc });
-    const before = await count('SELECT count(*) AS n FROM transfers');
     const ranges = await store.ranges('devnet');
     const middle = ranges[Math.floor(ranges.length / 2)];
     if (!middle) throw new Error('no ranges indexed');
+    // Counted up to the last range indexed now: the follower goes on indexing what other test
+    // files add to the shared devnet meanwhile.
+    const upTo = `SELECT count(*) AS n FROM transfers WHERE block_number <= ${ranges.at(-1)?.to ?? 0}`;
+    const before = await count(upTo);
     // The same range, a range inside it and one straddling two: each replaces what it overlaps.
     await indexer.indexRange('devnet', middle.from, middle.to);
     await indexer.indexRange('devnet', middle.from + 1, middle.to - 1);
     await indexer.indexRange('devnet', Math.max(0, middle.from - 3), middle.from + 3);
-    expect(await count('SELECT count(*) AS n FROM transfers')).toBe(before);
+    expect(await count(upTo)).toBe(before);
     expect(
       await count('SELECT count(*) - count(DISTINCT (tx_hash, log_index, kind)) AS n FROM transfers'),
     ).toBe(0);
