@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Capability, ChainKind, findChain } from '../../core/chains/registry.ts';
 import { Reason } from '../../core/errors/reasons.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
-import { formatJobId, isJobOf, parseJobId } from '../../core/temporal/jobIds.ts';
+import { formatJobId, requireJob } from '../../core/temporal/jobIds.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import type { ChainClients } from '../../clients/chains/chainClients.ts';
 import {
@@ -272,14 +272,7 @@ export class ReportJobs {
 
   /** A report job of this deployment (its scope begins the workflow id): 400 if malformed, else 404. */
   #parse(jobId: string) {
-    const ref = parseJobId(jobId);
-    if (!ref)
-      throw new VigilError(Reason.badRequest, 'This is not a report job id.', {
-        extensions: { field: 'job_id' },
-      });
-    if (!isJobOf(ref, 'report', this.#deps.jobScope))
-      throw new VigilError(Reason.jobNotFound, `No report job ${jobId}.`);
-    return ref;
+    return requireJob(jobId, 'report', this.#deps.jobScope);
   }
 }
 

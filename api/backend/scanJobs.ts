@@ -17,7 +17,7 @@ import { Reason } from '../../core/errors/reasons.ts';
 import { orStoreUnavailable } from '../../core/errors/storeUnavailable.ts';
 import { VigilError } from '../../core/errors/vigilError.ts';
 import { isDeadlinePassed } from '../../core/temporal/deadline.ts';
-import { formatJobId, isJobOf, type JobRef, parseJobId, scanWorkflowId } from '../../core/temporal/jobIds.ts';
+import { formatJobId, type JobRef, requireJob, scanWorkflowId } from '../../core/temporal/jobIds.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { scanProgressQuery, type ScanTokenInput } from '../../scanner/core/messages.ts';
 import { SCAN_REFUSALS } from '../../scanner/core/refusals.ts';
@@ -220,14 +220,7 @@ export class ScanJobs {
 
   /** A scan job of this deployment (its scope begins the workflow id): 400 if malformed, else 404. */
   #ref(jobId: string): JobRef {
-    const ref = parseJobId(jobId);
-    if (!ref)
-      throw new VigilError(Reason.badRequest, 'This is not a scan job id.', {
-        extensions: { field: 'job_id' },
-      });
-    if (!isJobOf(ref, 'scan', this.#deps.jobScope))
-      throw new VigilError(Reason.jobNotFound, `No scan job ${jobId}.`);
-    return ref;
+    return requireJob(jobId, 'scan', this.#deps.jobScope);
   }
 
   /**

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatJobId, isJobOf, JOB_ID_PATTERN, jobIdPattern, parseJobId, scanWorkflowId } from './jobIds.ts';
+import { VigilError } from '../errors/vigilError.ts';
+import {
+  formatJobId,
+  isJobOf,
+  JOB_ID_PATTERN,
+  jobIdPattern,
+  parseJobId,
+  requireJob,
+  scanWorkflowId,
+} from './jobIds.ts';
 
 describe('job ids', () => {
   const workflowId = scanWorkflowId('devnet', '0x5FbDB2315678afecb367f032d93F642f64180aa3');
@@ -50,5 +59,25 @@ describe('job ids', () => {
     expect(isJobOf(scoped, 'scan', 'prod-')).toBe(false);
     expect(isJobOf(scoped, 'report', 'staging-')).toBe(false);
     expect(isJobOf({ workflowId, runId }, 'scan', '')).toBe(true);
+  });
+
+  it('requires a job of its kind and scope: 400 when malformed, 404 when another’s', () => {
+    const id = formatJobId({
+      workflowId: scanWorkflowId('devnet', '0x5FbDB2315678afecb367f032d93F642f64180aa3', 'staging-'),
+      runId,
+    });
+    expect(requireJob(id, 'scan', 'staging-')).toEqual(parseJobId(id));
+    const failure = (jobId: string, kind: string, scope: string) => {
+      try {
+        requireJob(jobId, kind, scope);
+      } catch (error) {
+        if (error instanceof VigilError) return [error.status, error.code, error.extensions.field];
+        throw error;
+      }
+      return undefined;
+    };
+    expect(failure('nope', 'scan', 'staging-')).toEqual([400, 'bad_request', 'job_id']);
+    expect(failure(id, 'scan', '')).toEqual([404, 'job_not_found', undefined]);
+    expect(failure(id, 'report', 'staging-')).toEqual([404, 'job_not_found', undefined]);
   });
 });

@@ -1,3 +1,6 @@
+import { VigilError } from '../errors/vigilError.ts';
+import { Reason } from '../errors/reasons.ts';
+
 /**
  * A job is one workflow run. Its id is `<workflow id>:<run id>`: the workflow id is deterministic
  * (identical concurrent requests join the running workflow), the run id tells runs of the same
@@ -53,4 +56,18 @@ export function parseJobId(jobId: string): JobRef | undefined {
  */
 export function isJobOf(ref: JobRef, kind: string, scope: string): boolean {
   return ref.workflowId.startsWith(`${scope}${kind}:`);
+}
+
+/**
+ * The job a route names, if it is this deployment's job of this kind: a malformed id is a 400
+ * (`field: job_id`), another kind's or another deployment's a 404 (no such job here).
+ */
+export function requireJob(jobId: string, kind: string, scope: string): JobRef {
+  const ref = parseJobId(jobId);
+  if (!ref)
+    throw new VigilError(Reason.badRequest, `This is not a ${kind} job id.`, {
+      extensions: { field: 'job_id' },
+    });
+  if (!isJobOf(ref, kind, scope)) throw new VigilError(Reason.jobNotFound, `No ${kind} job ${jobId}.`);
+  return ref;
 }
