@@ -51,8 +51,9 @@ export const localDataFiles: DataFiles = {
   async publish(staged, file) {
     try {
       await rename(staged, file);
-    } finally {
+    } catch (error) {
       await rm(staged, { force: true });
+      throw error;
     }
   },
 };

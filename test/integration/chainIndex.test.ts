@@ -38,13 +38,8 @@ describe('the chain indexer on the devnet scenario', () => {
     const env = isolatedEnv({ CHAINDATA_DIR: root });
     workers = await startTestWorkers(env, { queues: [TaskQueue.ingest] });
     head = Number(await rpc.getBlockNumber());
-    // A small chunk and threshold so the first pass hands genesis..head to a child backfill.
-    follower = await followDevnet(env, {
-      confirmations: 6,
-      chunkBlocks: 50,
-      backfillThresholdBlocks: 100,
-      pollMs: 200,
-    });
+    // The test settings' small chunk and threshold hand genesis..head to a child backfill.
+    follower = await followDevnet(env);
     await follower.reached(head, 120_000);
     await ensureLabelsFile(root, new ParquetWriter());
     engine = await AnalyticsEngine.open(root);

@@ -63,12 +63,7 @@ describe('the chain data on object storage', () => {
     location = chaindataLocation(env);
     workers = await startTestWorkers(env, { queues: [TaskQueue.ingest] });
     const head = Number(await rpc.getBlockNumber());
-    follower = await followDevnet(env, {
-      confirmations: 6,
-      chunkBlocks: 100,
-      backfillThresholdBlocks: 200,
-      pollMs: 200,
-    });
+    follower = await followDevnet(env, { chunkBlocks: 100, backfillThresholdBlocks: 200 });
     await follower.reached(head, 120_000);
     await follower.close();
     analytics = new SandboxedAnalytics(location, { timeoutMs: 10_000 });

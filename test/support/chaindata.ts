@@ -14,11 +14,18 @@ export function chaindataDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'vigil-chaindata-'));
 }
 
+/**
+ * The follower's settings in tests: a small chunk and threshold so a first pass from genesis hands
+ * its range to a child backfill, and a short poll.
+ */
+const FOLLOWER_SETTINGS = { confirmations: 6, chunkBlocks: 50, backfillThresholdBlocks: 100, pollMs: 200 };
+
 /** Starts the devnet follower on the test's ingest queue and returns a way to read its progress. */
 export async function followDevnet(
   env: Record<string, string>,
-  settings: { confirmations: number; chunkBlocks: number; backfillThresholdBlocks: number; pollMs: number },
+  overrides: Partial<typeof FOLLOWER_SETTINGS> = {},
 ) {
+  const settings = { ...FOLLOWER_SETTINGS, ...overrides };
   const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS ?? '' });
   const client = new Client({ connection });
   const taskQueue = taskQueueName(TaskQueue.ingest, env.TASK_QUEUE_PREFIX);
