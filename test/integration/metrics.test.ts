@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, type VigilApp } from '../../api/plugins/service.ts';
 import { AUTHED, isolatedEnv, startTestBackend, type TestBackend } from '../support/fixtures.ts';
+import { awayFromMinuteEdge } from '../support/until.ts';
 
 interface Sample {
   name: string;
@@ -84,6 +85,7 @@ describe('metrics on the backend', () => {
   afterAll(() => backend?.close());
 
   it('answers /metrics past the anonymous rate limit, labelled backend, and keeps it out of the OpenAPI document', async () => {
+    await awayFromMinuteEdge(); // the limit counts in fixed wall-clock minutes
     for (let i = 0; i < 3; i += 1) await backend.app.inject({ method: 'GET', url: '/api/v1/x402/pricing' });
     const limited = await backend.app.inject({ method: 'GET', url: '/api/v1/x402/pricing' });
     expect(limited.statusCode).toBe(429);

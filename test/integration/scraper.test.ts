@@ -11,7 +11,7 @@ import { WORKFLOWS_ENTRY } from '../../workers/workflowBundle.ts';
 import { isolatedEnv, startTestWorkers } from '../support/fixtures.ts';
 import { type ScrapeSites, startScrapeSites } from '../support/scrapeSites.ts';
 import { scraperTestEnv, startTestScraper, type TestScraper } from '../support/scraperFixtures.ts';
-import { until } from '../support/until.ts';
+import { awayFromMinuteEdge, until } from '../support/until.ts';
 
 // The scraper end to end on real parts: the API, Temporal, a scraper worker with its pooled
 // Chromium (one browser for this file), Redis, and local sites started here.
@@ -247,10 +247,7 @@ describe('POST /v1/scrape', () => {
       SCRAPER_API_KEYS: `ratecaller:${key}`,
     });
     try {
-      // Fixed one-minute windows: do not straddle a window boundary.
-      await until(() => Promise.resolve(Date.now() % 60_000 < 55_000 ? true : undefined), {
-        timeoutMs: 10_000,
-      });
+      await awayFromMinuteEdge(); // fixed one-minute windows
       const headers = { 'x-api-key': key };
       const statuses = [];
       for (let i = 0; i < 3; i++)

@@ -11,7 +11,7 @@ import {
   paymentTokenBalance,
   type PaymentTokenInfo,
 } from '../../infra/devnet/paymentToken.ts';
-import { until } from '../support/until.ts';
+import { awayFromMinuteEdge, until } from '../support/until.ts';
 import { httpSend, proveWallet } from '../support/walletProof.ts';
 import { startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
 import {
@@ -274,6 +274,7 @@ describe('x402 tool calls end to end (backend, Temporal payments pool, facilitat
   });
 
   it('meters paid calls by payment: never capped, while refused proofs are held to the caps', async () => {
+    await awayFromMinuteEdge(); // the limit counts in fixed wall-clock minutes
     const capped = await startTestBackend({
       ...backend.env,
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2',

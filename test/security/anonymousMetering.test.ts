@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/stack/processes.ts';
 import { isolatedEnv, startTestBackend, testStack, type TestBackend } from '../support/fixtures.ts';
 import { listenOnLoopback } from '../support/listen.ts';
+import { awayFromMinuteEdge } from '../support/until.ts';
 
 // Anonymous use is metered by network fingerprint (the client's address, IPv6 by its /64, with
 // X-Client-ID), with a daily cap per fingerprint and per network, over real HTTP. Each test runs
@@ -128,6 +129,7 @@ describe('the client address behind a load balancer (TRUST_PROXY)', () => {
 
 describe('payment headers and failure modes', () => {
   it('counts an empty X-PAYMENT like any request (it is no payment)', async () => {
+    await awayFromMinuteEdge(); // the limit counts in fixed wall-clock minutes
     const served = await serve({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2' });
     try {
       const call = (payment: string) => () =>

@@ -18,6 +18,7 @@ import {
   type TestFacilitator,
 } from '../support/payments.ts';
 import { startRecordingRpc } from '../support/recordingRpc.ts';
+import { awayFromMinuteEdge } from '../support/until.ts';
 
 const PRICE = 10_000n;
 
@@ -244,6 +245,7 @@ describe('the facilitator serves Vigil alone (attacks)', () => {
   });
 
   it('is rate-limited per caller and per address', async () => {
+    await awayFromMinuteEdge(); // the limit counts in fixed wall-clock minutes
     const limited = await startTestFacilitator(isolatedEnv(), rpcUrl, token, {
       payees: [payTo],
       listen: false,

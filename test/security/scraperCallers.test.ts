@@ -5,7 +5,7 @@ import { isolatedEnv, startTestWorkers } from '../support/fixtures.ts';
 import { listenOnLoopback } from '../support/listen.ts';
 import { type ScrapeSites, startScrapeSites } from '../support/scrapeSites.ts';
 import { scraperTestEnv, startTestScraper, type TestScraper } from '../support/scraperFixtures.ts';
-import { until } from '../support/until.ts';
+import { awayFromMinuteEdge, until } from '../support/until.ts';
 
 // The scraper's callers, over real HTTP with a real worker: sessions belong to the caller that
 // made them, API keys can be required, and a rotating X-Client-ID buys no extra requests.
@@ -97,6 +97,7 @@ describe('caller authentication (SCRAPER_API_KEYS)', () => {
 
 describe('the caller rate', () => {
   it('counts anonymous callers by network: rotating X-Client-ID buys nothing', async () => {
+    await awayFromMinuteEdge(); // the limit counts in fixed wall-clock minutes
     // Its own keys: the rate this file's other requests spent does not count here. Refused URLs
     // are counted like any request, so no page needs fetching.
     const limited = await startTestScraper(
