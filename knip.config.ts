@@ -33,6 +33,8 @@ const config: KnipConfig = {
     '@openzeppelin/contracts',
     '@uniswap/v2-core',
     '@uniswap/v2-periphery',
+    '@uniswap/v3-core',
+    '@uniswap/v3-periphery',
     // Run by path (its CLI needs its own folder as the working folder) in the MCP tests.
     '@modelcontextprotocol/inspector-cli',
   ],

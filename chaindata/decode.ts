@@ -168,6 +168,7 @@ function decodeLog(rows: RangeRows, log: RawLog, at: Row): void {
         sender: null,
         to_address: null,
         ...amounts(uint(data, 0), uint(data, 1)),
+        ...V2_POSITION,
       });
       return;
     }
@@ -182,6 +183,47 @@ function decodeLog(rows: RangeRows, log: RawLog, at: Row): void {
         sender: topicAddress(t1),
         to_address: burn && t2 ? topicAddress(t2) : null,
         ...amounts(uint(data, 0), uint(data, 1)),
+        ...V2_POSITION,
+      });
+      return;
+    }
+    // V3: owner and the tick range are indexed (topics 1-3); ticks are int24, sign-extended.
+    case Topic.mintV3: {
+      if (!t1 || !t2 || !t3 || data.length !== 2 + 64 * 4) return;
+      rows.pool_events.push({
+        ...base,
+        pool: emitter,
+        kind: 'mint',
+        sender: wordAddress(data, 0),
+        to_address: null,
+        ...amounts(uint(data, 2), uint(data, 3)),
+        ...v3Position(t1, t2, t3, uint(data, 1)),
+      });
+      return;
+    }
+    case Topic.burnV3: {
+      if (!t1 || !t2 || !t3 || data.length !== 2 + 64 * 3) return;
+      rows.pool_events.push({
+        ...base,
+        pool: emitter,
+        kind: 'burn',
+        sender: null,
+        to_address: null,
+        ...amounts(uint(data, 1), uint(data, 2)),
+        ...v3Position(t1, t2, t3, uint(data, 0)),
+      });
+      return;
+    }
+    case Topic.collectV3: {
+      if (!t1 || !t2 || !t3 || data.length !== 2 + 64 * 3) return;
+      rows.pool_events.push({
+        ...base,
+        pool: emitter,
+        kind: 'collect',
+        sender: null,
+        to_address: wordAddress(data, 0),
+        ...amounts(uint(data, 1), uint(data, 2)),
+        ...v3Position(t1, t2, t3, null),
       });
       return;
     }
@@ -218,6 +260,24 @@ function decodeLog(rows: RangeRows, log: RawLog, at: Row): void {
   }
 }
 
+const V2_POSITION: Row = {
+  protocol: 'uniswap_v2',
+  owner: null,
+  tick_lower: null,
+  tick_upper: null,
+  liquidity: null,
+};
+
+function v3Position(owner: string, tickLower: string, tickUpper: string, liquidity: bigint | null): Row {
+  return {
+    protocol: 'uniswap_v3',
+    owner: topicAddress(owner),
+    tick_lower: Number(signed(BigInt(tickLower))),
+    tick_upper: Number(signed(BigInt(tickUpper))),
+    liquidity: liquidity === null ? null : liquidity.toString(),
+  };
+}
+
 function amounts(amount0: bigint, amount1: bigint): Row {
   return {
     amount0_raw: amount0.toString(),
@@ -237,7 +297,10 @@ function uint(data: string, index: number): bigint {
 
 /** A two's-complement int256 word. */
 function int(data: string, index: number): bigint {
-  const value = uint(data, index);
+  return signed(uint(data, index));
+}
+
+function signed(value: bigint): bigint {
   return value >= TWO_255 ? value - TWO_256 : value;
 }
 

@@ -11,6 +11,9 @@ const SIGNATURES: Record<keyof typeof Topic, string> = {
   burnV2: 'Burn(address,uint256,uint256,address)',
   poolCreatedV3: 'PoolCreated(address,address,uint24,int24,address)',
   swapV3: 'Swap(address,address,int256,int256,uint160,uint128,int24)',
+  mintV3: 'Mint(address,address,int24,int24,uint128,uint256,uint256)',
+  burnV3: 'Burn(address,int24,int24,uint128,uint256,uint256)',
+  collectV3: 'Collect(address,address,int24,int24,uint128,uint128)',
 };
 
 describe('event topics', () => {

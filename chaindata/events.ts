@@ -9,6 +9,9 @@ export const Topic = {
   burnV2: '0xdccd412f0b1252819cb1fd330b93224ca42612892bb3f4f789976e6d81936496',
   poolCreatedV3: '0x783cca1c0412dd0d695e784568c96da2e9c22ff989357a2e8b1d9b2b4e6b7118',
   swapV3: '0xc42079f94a6350d7e6235f29174924f928cc2ac818eb64fed8004e115fbcca67',
+  mintV3: '0x7a53080ba414158be7ec69b987b5fb7d07dee101fe85488f0853ae16239d0bde',
+  burnV3: '0x0c396cd989a39f4459b5fa1aed6a9a8dcdbc45908acfd67e028cd568da98982c',
+  collectV3: '0x70935338e69775456a85ddef226c395fb668b63fa0115f5f20610b388e6ca9c0',
 } as const;
 export type Topic = (typeof Topic)[keyof typeof Topic];
 

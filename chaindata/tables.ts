@@ -93,18 +93,26 @@ export const TABLES = {
     ],
   },
   pool_events: {
-    doc: 'Uniswap V2 Sync (reserves after every change), Mint and Burn (liquidity added and removed).',
+    doc:
+      'Uniswap V2 Sync (reserves after every change), Mint and Burn; V3 Mint, Burn and Collect ' +
+      '(liquidity added to and removed from a tick range, fees and tokens taken out).',
     columns: [
       ...located,
       ...fromLog,
-      c('pool', ColumnType.varchar, 'the pair contract'),
-      c('kind', ColumnType.varchar, "'sync', 'mint' or 'burn'"),
-      c('sender', ColumnType.varchar, 'Mint/Burn sender; NULL for Sync', true),
-      c('to_address', ColumnType.varchar, 'Burn recipient', true),
-      c('amount0_raw', ColumnType.varchar, 'Sync: reserve0; Mint/Burn: token0 amount'),
-      c('amount1_raw', ColumnType.varchar, 'Sync: reserve1; Mint/Burn: token1 amount'),
+      c('pool', ColumnType.varchar, 'the pair or pool contract'),
+      c('kind', ColumnType.varchar, "'sync', 'mint', 'burn' or 'collect' (V3 only)"),
+      c('sender', ColumnType.varchar, 'Mint sender, V2 Burn sender; NULL for Sync and V3 Burn/Collect', true),
+      c('to_address', ColumnType.varchar, 'V2 Burn and V3 Collect recipient', true),
+      c('amount0_raw', ColumnType.varchar, 'Sync: reserve0; otherwise the token0 amount'),
+      c('amount1_raw', ColumnType.varchar, 'Sync: reserve1; otherwise the token1 amount'),
       c('amount0', ColumnType.double, 'amount0_raw as a DOUBLE'),
       c('amount1', ColumnType.double, 'amount1_raw as a DOUBLE'),
+      // Added after schema 1's first files (nullable, read by name): NULL in files written before.
+      c('protocol', ColumnType.varchar, "'uniswap_v2' or 'uniswap_v3'", true),
+      c('owner', ColumnType.varchar, 'V3: the position owner (a position manager for most LPs)', true),
+      c('tick_lower', ColumnType.integer, 'V3: the position range lower tick', true),
+      c('tick_upper', ColumnType.integer, 'V3: the position range upper tick', true),
+      c('liquidity', ColumnType.varchar, 'V3 Mint/Burn: the liquidity added or removed', true),
       ...dated,
     ],
   },

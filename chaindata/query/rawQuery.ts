@@ -8,7 +8,7 @@ const DATASETS = {
   swaps: { address: ['sender', 'recipient', 'pool'], token: 'pool_token' },
   deployments: { address: ['deployer', 'contract_address'], token: 'contract_address' },
   pools: { address: ['pool'], token: 'pool_token' },
-  pool_events: { address: ['pool', 'sender', 'to_address'], token: null },
+  pool_events: { address: ['pool', 'sender', 'to_address', 'owner'], token: null },
 } as const;
 export type Dataset = keyof typeof DATASETS;
 
