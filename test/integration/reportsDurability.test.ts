@@ -149,8 +149,15 @@ describe('report durability', () => {
         name: scheduled.get(Number(event.activityTaskStartedEventAttributes?.scheduledEventId)),
         attempt: event.activityTaskStartedEventAttributes?.attempt ?? 0,
       }));
-    // Exactly one section ran twice: the one held when the worker died.
-    expect(attempts.filter((entry) => entry.attempt > 1)).toEqual([{ name: 'writeSection', attempt: 2 }]);
-    expect(requests).toBe(2);
+    // Exactly one section ran again: the one held when the worker died. Usually on attempt 2; a
+    // loaded machine can lose one more (a CI run finished it on attempt 3: the first retry after
+    // the kill was lost too, and ran again when its heartbeat timed out).
+    const retried = attempts.filter((entry) => entry.attempt > 1);
+    expect(retried.map((entry) => entry.name)).toEqual(['writeSection']);
+    const heldAttempts = retried[0]?.attempt ?? 0;
+    expect(heldAttempts).toBeLessThanOrEqual(3);
+    // Its request was made again by each attempt that ran, and by no finished section.
+    expect(requests).toBeGreaterThanOrEqual(2);
+    expect(requests).toBeLessThanOrEqual(heldAttempts);
   }, 240_000);
 });
