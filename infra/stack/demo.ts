@@ -26,6 +26,12 @@ export interface DemoOptions {
 /** How often one scan is retried after a 429, waiting what Retry-After says each time. */
 const RATE_LIMIT_RETRIES = 3;
 const MAX_RETRY_WAIT_S = 60;
+/**
+ * A scan still pending or running when its POST's wait ends (a loaded machine, the stack's own
+ * start-up indexing beside it) is followed by its status URL until it ends, for this long.
+ */
+const FOLLOW_MS = 240_000;
+const FOLLOW_INTERVAL_MS = 2_000;
 
 /** The main job on the embedded stack: scan the seeded tokens through the API and print verdicts. */
 export async function runDemo(options: DemoOptions): Promise<void> {
@@ -43,17 +49,36 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       address,
     ]),
   ];
+  const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
+  const follow = async (job: DemoJob): Promise<DemoJob | Problem> => {
+    const deadline = Date.now() + FOLLOW_MS;
+    let current: DemoJob | Problem = job;
+    while ('job_id' in current && !current.result && !current.error && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_INTERVAL_MS));
+      const response = await fetch(`${api}/api/v2/scanner/scans/${encodeURIComponent(job.job_id)}`, {
+        headers,
+      });
+      // Status reads count against the key's rate like the scans: over it, wait and read again.
+      if (response.status === 429)
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs(response)));
+      else current = (await response.json()) as DemoJob | Problem;
+    }
+    return current;
+  };
   const scan = async (chain: string, address: string): Promise<DemoJob | Problem> => {
+    const answer = await post(chain, address);
+    return 'job_id' in answer && !answer.result && !answer.error ? follow(answer) : answer;
+  };
+  const post = async (chain: string, address: string): Promise<DemoJob | Problem> => {
     for (let attempt = 0; ; attempt++) {
       const response = await fetch(`${api}/api/v2/scanner/scans`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        headers,
         body: JSON.stringify({ chain, address, wait_ms: 60_000 }),
       });
       const body = (await response.json()) as DemoJob | Problem;
       if (response.status !== 429 || attempt === RATE_LIMIT_RETRIES) return body;
-      const wait = Math.min(Number(response.headers.get('retry-after') ?? '1') || 1, MAX_RETRY_WAIT_S);
-      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(response)));
     }
   };
   const outcomes = new Array<DemoJob | Problem>(entries.length);
@@ -80,4 +105,8 @@ function describe(outcome: DemoJob | Problem): string {
   }
   const error = outcome.error ? `: ${outcome.error.reason} ${outcome.error.message}` : '';
   return `${outcome.status}${error} (${outcome.job_id})`;
+}
+
+function retryAfterMs(response: Response): number {
+  return Math.min(Number(response.headers.get('retry-after') ?? '1') || 1, MAX_RETRY_WAIT_S) * 1000;
 }
