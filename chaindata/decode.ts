@@ -201,29 +201,19 @@ function decodeLog(rows: RangeRows, log: RawLog, at: Row): void {
       });
       return;
     }
-    case Topic.burnV3: {
-      if (!t1 || !t2 || !t3 || data.length !== 2 + 64 * 3) return;
-      rows.pool_events.push({
-        ...base,
-        pool: emitter,
-        kind: 'burn',
-        sender: null,
-        to_address: null,
-        ...amounts(uint(data, 1), uint(data, 2)),
-        ...v3Position(t1, t2, t3, uint(data, 0)),
-      });
-      return;
-    }
+    // Burn's first word is the liquidity removed, Collect's the recipient; then the two amounts.
+    case Topic.burnV3:
     case Topic.collectV3: {
       if (!t1 || !t2 || !t3 || data.length !== 2 + 64 * 3) return;
+      const collect = topic0 === Topic.collectV3;
       rows.pool_events.push({
         ...base,
         pool: emitter,
-        kind: 'collect',
+        kind: collect ? 'collect' : 'burn',
         sender: null,
-        to_address: wordAddress(data, 0),
+        to_address: collect ? wordAddress(data, 0) : null,
         ...amounts(uint(data, 1), uint(data, 2)),
-        ...v3Position(t1, t2, t3, null),
+        ...v3Position(t1, t2, t3, collect ? null : uint(data, 0)),
       });
       return;
     }
