@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AAVE_PACKAGE, aaveAddressBookRows } from './aaveAddressBook.ts';
 import { labelsOnChain } from './labelIndex.ts';
 import { LABEL_SETS, type SourceTree } from './labelSets.ts';
 import { SAFE_PACKAGE, safeDeploymentRows } from './safeDeployments.ts';
@@ -98,6 +99,32 @@ describe('the committed label snapshots', () => {
     expect(new Set(l2.map((row) => row.chain_id)).size).toBeGreaterThan(50);
     expect(labelsOnChain(1, '0x3e5c63644e683549055b9be8653de26e0b4cd36e')).toContainEqual(
       expect.objectContaining({ label: 'safe', category: 'smart_wallet' }),
+    );
+  });
+
+  it('labels every Aave market’s contracts by their place in Aave’s address book, its assets as tokens', () => {
+    const rows = aaveAddressBookRows(sourceVersion(AAVE_PACKAGE));
+    // Aave V3's pool on Ethereum, and the market's USDC: the asset itself is USDC's, not Aave's.
+    expect(labelsOnChain(1, '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2')).toContainEqual(
+      expect.objectContaining({ label: 'aave', category: 'defi', name_tag: 'Aave: AaveV3Ethereum POOL' }),
+    );
+    expect(rows).toContainEqual(
+      expect.objectContaining({
+        address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+        chain_id: 1,
+        label: 'token-list',
+        name_tag: 'USDC',
+      }),
+    );
+    expect(
+      rows.some(
+        (row) => row.address === '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' && row.label === 'aave',
+      ),
+    ).toBe(false);
+    expect(rows.filter((row) => row.label === 'chainlink').length).toBeGreaterThan(50);
+    expect(new Set(rows.map((row) => row.chain_id)).size).toBeGreaterThan(10);
+    expect(rows.every((row) => /^0x[0-9a-f]{40}$/.test(row.address) && !/^0x0{40}$/.test(row.address))).toBe(
+      true,
     );
   });
 });

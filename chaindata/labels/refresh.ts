@@ -8,12 +8,11 @@ import { parseArgs } from 'node:util';
 import { chaindataLocation } from '../config.ts';
 import { openAnalytics } from '../openAnalytics.ts';
 import { labelStats } from './labels.ts';
-import { SAFE_PACKAGE } from './safeDeployments.ts';
-import { LABEL_SOURCES, sourceVersion } from './sources.ts';
+import { LABEL_SOURCES, PACKAGE_SETS, sourceVersion } from './sources.ts';
 
 const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
 let changed = false;
-for (const source of [...LABEL_SOURCES, { id: 'safe-deployments', package: SAFE_PACKAGE, license: 'MIT' }]) {
+for (const source of [...LABEL_SOURCES, ...PACKAGE_SETS]) {
   const installed = sourceVersion(source.package);
   const newest = execFileSync('npm', ['view', source.package, 'version'], { encoding: 'utf8' }).trim();
   console.log(`${source.id}: installed ${installed}, newest ${newest} (${source.license})`);

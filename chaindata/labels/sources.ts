@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, findPackageJSON } from 'node:module';
 import { z } from 'zod';
 import { chainByEvmId } from '../../core/chains/registry.ts';
 import type { LabelRow } from './labelRow.ts';
+import { AAVE_PACKAGE, aaveAddressBookRows } from './aaveAddressBook.ts';
 import { SAFE_PACKAGE, safeDeploymentRows } from './safeDeployments.ts';
 import { categoryOf, readSnapshot, SNAPSHOT_IDS, snapshotCommit } from './snapshot.ts';
 
@@ -32,13 +33,25 @@ export const LABEL_SOURCES = [
   },
 ] as const;
 
+/**
+ * Registry packages with a reader of their own (their data is not a list of labelled addresses):
+ * Safe's deployments (safeDeployments.ts) and Aave's address book (aaveAddressBook.ts).
+ */
+export const PACKAGE_SETS = [
+  { id: 'safe-deployments', package: SAFE_PACKAGE, license: 'MIT', rows: safeDeploymentRows },
+  { id: 'aave-address-book', package: AAVE_PACKAGE, license: 'MIT', rows: aaveAddressBookRows },
+] as const;
+
 const Entry = z.object({ address: z.string(), nameTag: z.string().nullable().optional() });
 
 const require = createRequire(import.meta.url);
 
 /** The installed version of a source's package. */
 export function sourceVersion(packageName: string): string {
-  const manifest = require(`${packageName}/package.json`) as { version: string };
+  // Found from the package's entry point: not every package exports its package.json.
+  const manifestPath = findPackageJSON(packageName, import.meta.url);
+  if (!manifestPath) throw new Error(`${packageName} is not installed`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string };
   return manifest.version;
 }
 
@@ -67,8 +80,11 @@ export function loadLabelRows(): LabelRow[] {
       }
     }
   }
-  for (const row of safeDeploymentRows(sourceVersion(SAFE_PACKAGE)))
-    rows.set(`${row.address}|${row.chain_id}|${row.label}`, row);
+  for (const set of PACKAGE_SETS)
+    for (const row of set.rows(sourceVersion(set.package))) {
+      const key = `${row.address}|${row.chain_id}|${row.label}`;
+      if (!rows.has(key)) rows.set(key, row);
+    }
   // The snapshots come second: a label the pinned package already gives is not counted twice.
   for (const id of SNAPSHOT_IDS) {
     const snapshot = readSnapshot(id);
@@ -97,7 +113,7 @@ export function labelsFileName(): string {
   if (labelsFile) return labelsFile;
   const packages = [
     ...LABEL_SOURCES.map((source) => `${source.id}-${sourceVersion(source.package)}`),
-    `safe-deployments-${sourceVersion(SAFE_PACKAGE)}`,
+    ...PACKAGE_SETS.map((set) => `${set.id}-${sourceVersion(set.package)}`),
   ];
   const snapshots = SNAPSHOT_IDS.map((id) => `${id}-${snapshotCommit(id)}`);
   const digest = createHash('sha256')
