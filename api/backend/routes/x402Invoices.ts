@@ -111,6 +111,7 @@ export function x402InvoiceRoutes(
           headers: request.headers,
           requestId: request.id,
           apiKeyId: request.caller.apiKeyId,
+          holder: request.caller.id,
         }),
       );
       return reply;

@@ -142,6 +142,7 @@ export function toCall(
     requestId: request.id,
     apiKeyId: request.caller.apiKeyId,
     buyer: request.caller.apiKeyId ? request.caller.id : request.caller.network,
+    holder: request.caller.id,
     door,
     trialIdentity: () =>
       trialIdentityOf(request.caller, request.headers, proofs, { withoutClientId: door === 'mcp' }),

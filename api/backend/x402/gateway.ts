@@ -26,7 +26,7 @@ import {
   type StoredAnswer,
 } from './reservations.ts';
 import type { SettleOutcome, Settlements } from './settlements.ts';
-import type { ToolOutcome, ToolRunner } from './toolRunner.ts';
+import type { ToolContext, ToolOutcome, ToolRunner } from './toolRunner.ts';
 import { validateToolInput } from './validate.ts';
 import type { TrialGrant, TrialIdentity, Trials } from './trials.ts';
 
@@ -53,6 +53,8 @@ export interface ToolCall {
    * network (its client address; IPv6 by prefix). Not X-Client-ID, which anyone can send.
    */
   buyer: string;
+  /** The caller's id (`key:<id>` or `fp:<hash>`): a job the tool starts is theirs to read and cancel. */
+  holder: string;
   /** Which door the call came through: the MCP host's calls draw on the MCP free tier. */
   door?: 'rest' | 'mcp';
   /** Who a free call is charged to (a proven wallet, or the network fingerprint); undefined: nobody. */
@@ -94,7 +96,9 @@ export class X402Gateway {
       });
     }
     const input = validateToolInput(tool, call.body);
-    if (!isPaid(tool)) return this.#answer(tool, await this.#deps.runner.run(tool, input), null, null);
+    const context = { holder: call.holder };
+    if (!isPaid(tool))
+      return this.#answer(tool, await this.#deps.runner.run(tool, input, context), null, null);
 
     let proof: AnyProof | undefined;
     try {
@@ -129,7 +133,7 @@ export class X402Gateway {
         grant.resetAt === null ? {} : { trial_resets_at: new Date(grant.resetAt).toISOString() },
       );
     }
-    return this.#trial(tool, input, identity, grant, trials);
+    return this.#trial(tool, input, identity, grant, trials, context);
   }
 
   /** The 402 problem: a v2 PaymentRequired in the body and in PAYMENT-REQUIRED. */
@@ -158,10 +162,11 @@ export class X402Gateway {
     identity: TrialIdentity,
     grant: TrialGrant,
     trials: Trials,
+    context: ToolContext,
   ): Promise<GatewayAnswer> {
     let outcome: ToolOutcome;
     try {
-      outcome = await this.#deps.runner.run(tool, input);
+      outcome = await this.#deps.runner.run(tool, input, context);
     } catch (error) {
       await trials.release(identity, tool, grant.callId).catch(() => undefined);
       throw error;
@@ -219,7 +224,7 @@ export class X402Gateway {
 
     let outcome: ToolOutcome;
     try {
-      outcome = await timings.time('tool', () => this.#deps.runner.run(tool, input));
+      outcome = await timings.time('tool', () => this.#deps.runner.run(tool, input, { holder: call.holder }));
     } catch (error) {
       await this.#deps.reservations.release(reservation, digest).catch(() => undefined);
       throw error;

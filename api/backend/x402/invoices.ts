@@ -50,6 +50,8 @@ interface PayCall {
   headers: Record<string, string | string[] | undefined>;
   requestId: string;
   apiKeyId: string | null;
+  /** The payer's caller id: a job the invoice's tool starts is theirs to read and cancel. */
+  holder: string;
 }
 
 /**
@@ -159,6 +161,7 @@ export class Invoices {
       digest,
       purchase,
       claim: purchase,
+      holder: call.holder,
       authorization: authorizationReservation(
         authorizationKey(requirements.network, requirements.asset, authorization.from, authorization.nonce),
       ),
@@ -307,8 +310,9 @@ export class Invoices {
         throw inProgress(current.invoice_id, current.state);
       }
       current =
-        (await this.#deps.store.update(current.invoice_id, { result: await this.#run(tool, current) })) ??
-        current;
+        (await this.#deps.store.update(current.invoice_id, {
+          result: await this.#run(tool, current, held.holder),
+        })) ?? current;
       if (current.result?.data === null && current.payment_id)
         await this.#deps.receipts.markEmptyResult(current.payment_id);
     }
@@ -349,10 +353,10 @@ export class Invoices {
   }
 
   /** The tool's answer after payment; a failure is recorded as a charged result without data. */
-  async #run(tool: ToolDefinition, invoice: Invoice): Promise<InvoiceResult> {
+  async #run(tool: ToolDefinition, invoice: Invoice, holder: string): Promise<InvoiceResult> {
     const completed_at = new Date().toISOString();
     try {
-      const outcome = await this.#deps.runner.run(tool, invoice.input);
+      const outcome = await this.#deps.runner.run(tool, invoice.input, { holder });
       return outcome.kind === 'data'
         ? { data: outcome.data, reason: null, detail: null, sources_tried: [], completed_at }
         : { data: null, reason: 'no_data', detail: null, sources_tried: outcome.sourcesTried, completed_at };
@@ -420,6 +424,8 @@ interface PaymentHold {
   authorization: string;
   /** The invoice's (one payment per invoice). */
   claim: string;
+  /** Who a job the tool starts belongs to: the payer. */
+  holder: string;
 }
 
 function inProgress(invoiceId: string, state: string): VigilError {

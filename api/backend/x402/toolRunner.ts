@@ -32,6 +32,16 @@ interface SimilarTokensInput {
 /** A tool's answer: data, or the empty-data result (answered 200, never charged). */
 export type ToolOutcome = { kind: 'data'; data: unknown } | { kind: 'empty'; sourcesTried: string[] };
 
+/** Who a call runs for. */
+export interface ToolContext {
+  /**
+   * The caller a job the tool starts belongs to (`key:<id>`, or `fp:<hash>` of the network
+   * fingerprint), so the caller can read and cancel it as if it had started it by its own route.
+   * Without one (a call no caller is known for), the job has a holder of its own.
+   */
+  holder?: string;
+}
+
 /** Runs a catalog tool by its `run` reference. Failures throw a problem; nothing is charged for them. */
 export class ToolRunner {
   readonly #jobs: ScanJobs;
@@ -64,7 +74,7 @@ export class ToolRunner {
     this.#retrieval = options.retrieval;
   }
 
-  async run(tool: ToolDefinition, input: unknown): Promise<ToolOutcome> {
+  async run(tool: ToolDefinition, input: unknown, context: ToolContext = {}): Promise<ToolOutcome> {
     const run = tool.run;
     if (run.kind === 'data') return this.#data.run(run.fn, input);
     if (run.kind === 'function') {
@@ -87,7 +97,7 @@ export class ToolRunner {
         };
       return this.#deployerReputation(input as { chain: string; address: string });
     }
-    if (run.kind === 'job') return this.#startReport(input as ReportSubject);
+    if (run.kind === 'job') return this.#startReport(input as ReportSubject, context.holder);
     const { chain, address } = input as { chain: string; address: string };
     // The call holds the scan only while it waits for it (a cancel by its other holders spares it).
     const job = await this.#jobs.submit(
@@ -113,9 +123,9 @@ export class ToolRunner {
   }
 
   /** A report is a long job: the call starts (or joins) it and answers its id, progress and URLs. */
-  async #startReport(subject: ReportSubject): Promise<ToolOutcome> {
+  async #startReport(subject: ReportSubject, holder: string | undefined): Promise<ToolOutcome> {
     if (!this.#reports) throw new VigilError('engine_unavailable', 'Reports are not served here.');
-    return { kind: 'data', data: await this.#reports.submit(subject, `tool:${randomUUID()}`) };
+    return { kind: 'data', data: await this.#reports.submit(subject, holder ?? `tool:${randomUUID()}`) };
   }
 
   async #newsSentiment(query: NewsSentimentQuery): Promise<ToolOutcome> {
