@@ -10,9 +10,13 @@ import {
   testActions,
 } from 'viem';
 
-/** One client for the devnet: public reads, anvil's cheat methods, and raw requests of any method. */
+/**
+ * One client for the devnet: public reads, anvil's cheat methods, and raw requests of any method.
+ * Its requests may take a minute: mining a hundred blocks on a devnet with a large state took
+ * over viem's default 10 s on a loaded CI machine.
+ */
 export function createDevnetClient(rpcUrl: string) {
-  return createClient({ transport: http(rpcUrl, { retryCount: 0 }), pollingInterval: 10 })
+  return createClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 60_000 }), pollingInterval: 10 })
     .extend(publicActions)
     .extend(testActions({ mode: 'anvil' }));
 }
