@@ -187,6 +187,31 @@ describe('invoices, refunds of charged empty results, and the sandbox', () => {
     expect(await json(refused)).toMatchObject({ code: 'refund_not_allowed', reason: 'not_an_empty_result' });
   });
 
+  it('makes the report an invoice pays for the payer’s: its links answer the payer, not a stranger', async () => {
+    const invoice = await createInvoice({
+      tool: 'generate_report',
+      input: { chain: 'devnet', address: scenario.tokens.thin_pool.address },
+    });
+    const payer = await fundedPayer(rpcUrl, token, 1_000_000n);
+    const proof = await proofFor(payer.privateKey, invoice.invoice_id);
+    const asPayer = { 'x-client-id': 'invoice-payer-report' };
+    const paid = await post(api, `/api/v1/x402/pay/${invoice.invoice_id}`, undefined, {
+      'x-payment': proof,
+      ...asPayer,
+    });
+    expect(paid.status).toBe(200);
+    const jobId = String((await json(paid)).data.job_id);
+    const report = `${api}/api/v1/reports/${encodeURIComponent(jobId)}`;
+    expect((await fetch(report, { headers: asPayer })).status).toBe(200);
+    const stranger = await fetch(report, { headers: { 'x-client-id': 'someone-else-entirely' } });
+    expect(stranger.status).toBe(403);
+    expect(await json(stranger)).toMatchObject({ code: 'job_not_owned' });
+    // The payer holds it alone: its cancel is the last holder's, and stops the report.
+    const cancelled = await fetch(report, { method: 'DELETE', headers: asPayer });
+    expect(cancelled.status).toBe(202);
+    expect(await json(cancelled)).toMatchObject({ job_id: jobId, outcome: 'cancel' });
+  });
+
   it('lets one of two proofs paying the same invoice at once through, charging once', async () => {
     const invoice = await createInvoice({ amount_usd: 0.25, description: 'Two payers race' });
     const payers = await Promise.all([
