@@ -233,6 +233,20 @@ export class ReportJobs {
   /** Cancels the report when the last caller holding it lets go (workflow cancellation). */
   async cancel(jobId: string, caller: { id: string; operator: boolean }): Promise<{ outcome: string }> {
     const ref = this.#parse(jobId);
+    const handle = this.#deps.client.workflow.getHandle(ref.workflowId, ref.runId);
+    // No run: 404, and nothing is written for it; a finished one: 409 to its holders.
+    let running: boolean;
+    try {
+      running = (await handle.describe()).status.name === 'RUNNING';
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw new VigilError(Reason.jobNotFound, 'No such report.');
+      throw engineUnavailable(error);
+    }
+    if (!running) {
+      if (!caller.operator && !(await this.#deps.holders.holds(jobId, caller.id)))
+        throw new VigilError(Reason.jobNotOwned, 'Only a caller that asked for this report may cancel it.');
+      throw new VigilError(Reason.jobNotRunning, 'The report is not running.');
+    }
     const { outcome } = await this.#deps.holders.letGo(
       jobId,
       caller.id,
@@ -243,7 +257,7 @@ export class ReportJobs {
     }
     if (outcome === LetGo.detached) return { outcome };
     try {
-      await this.#deps.client.workflow.getHandle(ref.workflowId, ref.runId).cancel();
+      await handle.cancel();
     } catch (error) {
       if (error instanceof WorkflowNotFoundError)
         throw new VigilError(Reason.jobNotRunning, 'The report is not running.');

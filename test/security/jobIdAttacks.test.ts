@@ -299,10 +299,9 @@ describe("another deployment's jobs (scopes `a`, `ab` and none, one Temporal nam
         expectProblem(await app.inject({ method: 'GET', url, headers: AUTHED }), 404, 'job_not_found');
         expectProblem(await app.inject({ method: 'GET', url }), 403, 'job_not_owned');
       }
-      // An operator's cancel of no run: not running (409) or no job (404), a problem either way.
-      const cancel = await app.inject({ method: 'DELETE', url: base, headers: OPS });
-      expect([404, 409]).toContain(cancel.statusCode);
-      expectProblem(cancel, cancel.statusCode);
+      // An operator's cancel of no run: no job (404), as for scans (it answered 409 once, and
+      // left a cancel mark behind for an id that names nothing).
+      expectProblem(await app.inject({ method: 'DELETE', url: base, headers: OPS }), 404, 'job_not_found');
     }
   });
 });
