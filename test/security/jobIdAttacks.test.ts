@@ -413,6 +413,12 @@ describe('malformed job ids', () => {
     for (const marker of ['<script>', '\u0455', '\u03b1', 'jsessionid', 'aaaaaaaaaaaaaaaaaaaa'])
       if (id.includes(marker)) expect(echoed).not.toContain(marker);
   }
+  /** Refused as malformed (400); a 256-character id of the right shape is another scope's (404). */
+  function expectMalformedAnswer(name: string, response: LightMyRequestResponse, id: string) {
+    if (name === '256 characters' && response.statusCode === 404)
+      expectProblem(response, 404, 'job_not_found');
+    else expectRefused(response, id);
+  }
 
   it('answers 400 on the scan routes, for any caller, and never a 500', async () => {
     const { app } = backends.a;
@@ -424,11 +430,7 @@ describe('malformed job ids', () => {
         ['DELETE', OPS],
         ['DELETE', { 'x-client-id': `malformed-${tag}` }],
       ] as const) {
-        const response = await app.inject({ method, url, headers });
-        // A 256-character id of the right shape is another scope's: no job here (404).
-        if (name === '256 characters' && response.statusCode === 404)
-          expectProblem(response, 404, 'job_not_found');
-        else expectRefused(response, id);
+        expectMalformedAnswer(name, await app.inject({ method, url, headers }), id);
       }
     }
     expect(await runState(runs.scan.a)).toEqual({ cancelRequested: false, status: 'RUNNING' });
@@ -446,10 +448,7 @@ describe('malformed job ids', () => {
         ['DELETE', base],
       ] as const)
         for (const headers of [OPS, {}]) {
-          const response = await app.inject({ method, url, headers });
-          if (name === '256 characters' && response.statusCode === 404)
-            expectProblem(response, 404, 'job_not_found');
-          else expectRefused(response, id);
+          expectMalformedAnswer(name, await app.inject({ method, url, headers }), id);
         }
     }
     expect(await runState(runs.report.a)).toEqual({ cancelRequested: false, status: 'RUNNING' });
