@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { encodePacked, getContractAddress, type Hex, keccak256 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { AAVE_PACKAGE, aaveAddressBookRows } from './aaveAddressBook.ts';
 import { labelsOnChain } from './labelIndex.ts';
@@ -61,6 +63,33 @@ describe('the label sets', () => {
     expect(rows).toHaveLength(4);
   });
 
+  it('reads Tokenlistooor’s lists, its pool lists as DEX pools on Ethereum only, named without empty sides', () => {
+    const C = '0x' + 'ef'.repeat(20);
+    const list = (tokens: object[]) => JSON.stringify({ name: 'x', tokens });
+    const rows = set('smoldapp-tokenlists').read(
+      tree({
+        'lists/1/coingecko.json': list([{ address: A, chainId: 1, name: 'Alpha', symbol: 'ALP' }]),
+        'lists/8453.json': list([{ address: A, chainId: 8453, name: 'Alpha', symbol: 'ALP' }]),
+        'lists/1/uniswap-pools.json': list([
+          { address: B, chainId: 1, name: 'Uniswap V2 Alpha + Beta', symbol: 'UNI-V2 ALP + BET' },
+          { address: C, chainId: 1, name: 'SushiSwap LP Token  + ', symbol: 'SLP  + ' },
+        ]),
+        // The same LP address again under another chain: not taken.
+        'lists/137/sushiswap-pools.json': list([
+          { address: B, chainId: 137, name: 'SushiSwap LP Token  + ' },
+        ]),
+        'lists/uniswap-pools.json': list([{ address: C, chainId: 10, name: 'Uniswap V2  + ' }]),
+        'generators/main.go': 'package main',
+      }),
+    );
+    expect(rows).toEqual([
+      [A, 1, 'token-list', 'Alpha (ALP)', 'token'],
+      [A, 8453, 'token-list', 'Alpha (ALP)', 'token'],
+      [B, 1, 'dex-pool', 'Uniswap V2 Alpha + Beta', 'token'],
+      [C, 1, 'dex-pool', 'SushiSwap LP Token', 'token'],
+    ]);
+  });
+
   it('reads etherscan-labels’ explorer maps with each explorer’s chain, a row per label', () => {
     const rows = set('etherscan-labels').read(
       tree({
@@ -90,6 +119,36 @@ describe('the committed label snapshots', () => {
       expect(loadLabelRows().filter((row) => row.source === tag).length).toBeGreaterThan(1_000);
     },
   );
+
+  it('labels Uniswap V2 pools at the address Uniswap’s factory derives for their two tokens', () => {
+    // Outside measure: the pair address CREATE2 gives from the mainnet factory, the two tokens and
+    // the hash of the pair's creation code in Uniswap's own package, not from any list.
+    const pair = createRequire(import.meta.url)('@uniswap/v2-core/build/UniswapV2Pair.json') as {
+      bytecode: string;
+    };
+    const factory = '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f';
+    const tokens = {
+      USDC: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+      WETH: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+      WBTC: '0x2260fac5e5542a773aa44fbcfedf7c193bc2c599',
+    } as const;
+    const pairAddress = (a: Hex, b: Hex) => {
+      const [token0, token1] = a < b ? [a, b] : [b, a];
+      return getContractAddress({
+        opcode: 'CREATE2',
+        from: factory,
+        salt: keccak256(encodePacked(['address', 'address'], [token0, token1])),
+        bytecodeHash: keccak256(`0x${pair.bytecode.replace(/^0x/, '')}`),
+      }).toLowerCase();
+    };
+    for (const [a, b, name] of [
+      [tokens.USDC, tokens.WETH, 'Uniswap V2 USD Coin + Wrapped Ether'],
+      [tokens.WBTC, tokens.USDC, 'Uniswap V2 Wrapped BTC + USD Coin'],
+    ] as const)
+      expect(labelsOnChain(1, pairAddress(a, b))).toContainEqual(
+        expect.objectContaining({ label: 'dex-pool', category: 'dex', name_tag: name }),
+      );
+  });
 
   it('labels Safe’s singletons on every chain Safe’s registry names', () => {
     const rows = safeDeploymentRows(sourceVersion(SAFE_PACKAGE));

@@ -60,8 +60,24 @@ function tokenName(token: { name?: unknown; symbol?: unknown }): string | null {
   return name || symbol || null;
 }
 
-/** Every entry of a token list file, whether it is a bare array or a `{ tokens: [...] }` list. */
-function readTokenList(text: string, rows: Rows): void {
+/** A DEX pool's LP token name, `Uniswap V2 Wrapped BTC + USD Coin`, without the empty sides some lists leave (`SushiSwap LP Token  + `). */
+function poolName(token: { name?: unknown; symbol?: unknown }): string | null {
+  const name = typeof token.name === 'string' ? token.name.replace(/\s+/g, ' ').trim() : '';
+  return name.replace(/\s*\+$/, '').trim() || null;
+}
+
+/**
+ * Every entry of a token list file, whether it is a bare array or a `{ tokens: [...] }` list,
+ * labelled `token-list` and named by name and symbol unless the list is of another kind.
+ */
+function readTokenList(
+  text: string,
+  rows: Rows,
+  as: { label: string; name: typeof tokenName; chains?: ReadonlySet<number> } = {
+    label: 'token-list',
+    name: tokenName,
+  },
+): void {
   const parsed: unknown = JSON.parse(text);
   const entries = Array.isArray(parsed)
     ? parsed
@@ -70,8 +86,10 @@ function readTokenList(text: string, rows: Rows): void {
       : [];
   for (const entry of entries) {
     const token = Token.safeParse(entry);
-    if (token.success)
-      rows.add(token.data.address, token.data.chainId, 'token-list', tokenName(token.data), 'token');
+    if (!token.success) continue;
+    const { address, chainId } = token.data;
+    if (as.chains && !(typeof chainId === 'number' && as.chains.has(chainId))) continue;
+    rows.add(address, chainId, as.label, as.name(token.data), 'token');
   }
 }
 
@@ -200,6 +218,28 @@ export const LABEL_SETS: readonly LabelSet[] = [
         const token: unknown = JSON.parse(text);
         const name = typeof token === 'object' && token !== null ? tokenName(token) : null;
         rows.add(leaf.slice(0, -'.json'.length), chainId, 'token-list', name, 'token');
+      }
+      return rows.sorted();
+    },
+  },
+  {
+    id: 'smoldapp-tokenlists',
+    repository: 'github.com/SmolDapp/tokenLists',
+    copyright: '© 2023 The Migratooor',
+    read(source) {
+      // Tokenlistooor: a list per project and chain (`lists/<chainId>/<project>.json`, built from
+      // CoinGecko, Portals, Messari, Ledger, Curve, 1inch, DEX pairs...) and their unions
+      // (`lists/<project>.json`, `lists/<chainId>.json`), all in Uniswap's token-list shape. Its
+      // `*-pools` lists are DEX pools, each by its LP token: labelled `dex-pool`, not `token-list`,
+      // and taken on Ethereum only. The other chains' pool lists repeat the same LP addresses on up
+      // to six chains (an upstream generator fault): other sources place 670 of 670 of Ethereum's
+      // pools on Ethereum, and 6 of 3,417 of the rest on the chain these lists name (docs/data.md).
+      const pools = { label: 'dex-pool', name: poolName, chains: new Set([1]) };
+      const rows = new Rows();
+      for (const file of source.list('lists/').filter((name) => name.endsWith('.json'))) {
+        const text = source.text(file);
+        if (text === undefined) continue;
+        readTokenList(text, rows, /-pools\.json$/.test(file) ? pools : undefined);
       }
       return rows.sorted();
     },

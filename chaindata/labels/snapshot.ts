@@ -16,6 +16,7 @@ export const SNAPSHOT_IDS = [
   'token-directory',
   'via-tokenlists',
   'ethereum-lists-tokens',
+  'smoldapp-tokenlists',
 ] as const;
 export type SnapshotId = (typeof SNAPSHOT_IDS)[number];
 
