@@ -26,6 +26,8 @@ export const ChaindataEnvShape = {
     .default('512MB'),
   ANALYTICS_THREADS: IntEnv(1, 64).default(2),
   ANALYTICS_CONCURRENCY: IntEnv(1, 64).default(2),
+  /** Resident memory a query's process may reach (MiB); default twice ANALYTICS_MEMORY_LIMIT + 512. */
+  ANALYTICS_PROCESS_MEMORY_MB: IntEnv(128, 1_048_576).optional(),
   /** How far back the data bus reads live from a chain's RPC when the index does not cover it. */
   DATABUS_LIVE_WINDOW_BLOCKS: IntEnv(1, 1_000_000).default(5_000),
 };
@@ -45,6 +47,7 @@ export function chaindataSettings(
     ANALYTICS_MEMORY_LIMIT: string;
     ANALYTICS_THREADS: number;
     ANALYTICS_CONCURRENCY: number;
+    ANALYTICS_PROCESS_MEMORY_MB?: number | undefined;
     DATABUS_LIVE_WINDOW_BLOCKS: number;
   },
 ): ChaindataSettings {
@@ -56,6 +59,9 @@ export function chaindataSettings(
       memoryLimit: env.ANALYTICS_MEMORY_LIMIT,
       threads: env.ANALYTICS_THREADS,
       concurrency: env.ANALYTICS_CONCURRENCY,
+      ...(env.ANALYTICS_PROCESS_MEMORY_MB === undefined
+        ? {}
+        : { processMemoryMb: env.ANALYTICS_PROCESS_MEMORY_MB }),
     },
     liveWindowBlocks: env.DATABUS_LIVE_WINDOW_BLOCKS,
   };

@@ -34,7 +34,8 @@ function toVigilError(error: unknown): unknown {
         extensions: { reason: 'busy' },
       });
     const reason =
-      error.reason === 'failed' && /out of memory|memory limit/i.test(error.message)
+      error.reason === 'memory' ||
+      (error.reason === 'failed' && /out of memory|memory limit/i.test(error.message))
         ? 'memory'
         : error.reason === 'failed'
           ? 'error'

@@ -19,6 +19,36 @@ export interface AnalyticsLimits {
   concurrency: number;
   /** Largest JSON answer, in bytes. */
   maxResultBytes: number;
+  /**
+   * Resident memory one query's process may reach, in MiB, whatever DuckDB counts (the engine
+   * runs in child processes: sandbox.ts ends one past it). Default: twice `memoryLimit` plus
+   * 512 MiB, room for the process itself (about 250 MiB) and for what DuckDB's limit does not count.
+   */
+  processMemoryMb?: number;
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+};
+
+/** A DuckDB size setting ('512MB', '1.5GiB') in bytes. */
+export function sizeInBytes(size: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]i?b)$/i.exec(size.trim());
+  const unit = match?.[2] ? SIZE_UNITS[match[2].toLowerCase()] : undefined;
+  if (!match || unit === undefined) throw new Error(`not a size: ${size}`);
+  return Number(match[1]) * unit;
+}
+
+/** The resident memory a query's process may reach, in bytes (see `processMemoryMb`). */
+export function processMemoryBytes(limits: AnalyticsLimits): number {
+  return limits.processMemoryMb !== undefined
+    ? limits.processMemoryMb * 2 ** 20
+    : 2 * sizeInBytes(limits.memoryLimit) + 512 * 2 ** 20;
 }
 
 export const DEFAULT_LIMITS: AnalyticsLimits = {
@@ -47,7 +77,7 @@ export interface QueryResult {
 /** Why a query that passed the guard did not answer. */
 export class QueryFailed extends Error {
   override readonly name = 'QueryFailed';
-  readonly reason: 'timeout' | 'failed' | 'too_large' | 'busy';
+  readonly reason: 'timeout' | 'failed' | 'too_large' | 'busy' | 'memory';
   constructor(reason: QueryFailed['reason'], message: string) {
     super(message);
     this.reason = reason;

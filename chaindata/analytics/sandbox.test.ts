@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueryFailed } from './engine.ts';
+import { DEFAULT_LIMITS, processMemoryBytes, QueryFailed, sizeInBytes } from './engine.ts';
 import { SandboxedAnalytics } from './sandbox.ts';
 
 // An overrunning user query is ended by killing its process. Each user query has a process to
@@ -68,4 +68,14 @@ describe('the analytics sandbox', () => {
     for (const outcome of await Promise.allSettled(first)) expect(outcome.status).toBe('rejected');
     expect((await analytics.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   }, 30_000);
+});
+
+describe('the process memory bound', () => {
+  it('defaults to twice DuckDB’s limit plus 512 MiB, and takes an explicit bound in MiB', () => {
+    expect(sizeInBytes('512MB')).toBe(512e6);
+    expect(sizeInBytes('1.5 GiB')).toBe(1.5 * 2 ** 30);
+    expect(() => sizeInBytes('lots')).toThrow(/not a size/);
+    expect(processMemoryBytes({ ...DEFAULT_LIMITS, memoryLimit: '256MiB' })).toBe(1024 * 2 ** 20);
+    expect(processMemoryBytes({ ...DEFAULT_LIMITS, processMemoryMb: 300 })).toBe(300 * 2 ** 20);
+  });
 });

@@ -1,6 +1,13 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type AnalyticsLimits, DEFAULT_LIMITS, QueryFailed, type QueryResult } from './engine.ts';
+import {
+  type AnalyticsLimits,
+  DEFAULT_LIMITS,
+  processMemoryBytes,
+  QueryFailed,
+  type QueryResult,
+} from './engine.ts';
 import { SqlRejected } from './sqlGuard.ts';
 import { type ChaindataLocation, type LocationLike, locationOf } from '../storage/location.ts';
 
@@ -32,6 +39,8 @@ const KILL_GRACE_MS = 1_500;
  * and a limit below that would kill every attempt at it.
  */
 const START_LIMIT_MS = 60_000;
+/** How often a process running a query has its resident memory read. */
+const MEMORY_CHECK_MS = 100;
 
 /**
  * The analytics engine in child processes. DuckDB checks its interrupt between chunks, and some
@@ -44,6 +53,12 @@ const START_LIMIT_MS = 60_000;
  * refused as busy), so killing an overrunning query ends nobody else's. Vigil's own queries
  * (`internal`: the data routes, the catalog) share a process of their own, which user SQL never
  * reaches.
+ *
+ * DuckDB's `memory_limit` counts what its buffer manager holds, not everything a query makes the
+ * process take (a query refused at a 512 MB limit can first take the process 1 GB past its idle
+ * size). So a process running a query has its resident memory read ten times a second (Linux's
+ * /proc), and one past `processMemoryMb` is ended like an overrunning one: its query fails as
+ * `memory`, and the pool's memory stays within (queries at once + 1) × that bound.
  */
 export class SandboxedAnalytics implements Analytics {
   readonly #location: ChaindataLocation;
@@ -161,11 +176,14 @@ class SandboxProcess {
   >();
 
   readonly #startLimitMs: number;
+  readonly #memoryBytes: number;
+  #memoryWatch: NodeJS.Timeout | undefined;
 
   constructor(location: ChaindataLocation, limits: AnalyticsLimits, startLimitMs: number) {
     this.#location = location;
     this.#limits = limits;
     this.#startLimitMs = startLimitMs;
+    this.#memoryBytes = processMemoryBytes(limits);
   }
 
   get pid(): number | undefined {
@@ -178,6 +196,8 @@ class SandboxProcess {
 
   close(): void {
     this.#closed = true;
+    clearInterval(this.#memoryWatch);
+    this.#memoryWatch = undefined;
     void this.#child?.then((child) => child.kill('SIGKILL')).catch(() => undefined);
     this.#child = undefined;
   }
@@ -196,6 +216,8 @@ class SandboxProcess {
         timeoutMs * 2 + KILL_GRACE_MS,
       );
       this.#pending.set(id, { child, resolve, reject, timer });
+      this.#memoryWatch ??= setInterval(() => this.#checkMemory(), MEMORY_CHECK_MS);
+      this.#memoryWatch.unref();
       // With a callback a failed write (the process died unnoticed) fails this query; without one
       // it is an 'error' event on the child, which crashes this process once nothing listens.
       child.send({ ...request, id }, (error) => {
@@ -258,6 +280,33 @@ class SandboxProcess {
     );
   }
 
+  /** Ends a process running queries past its memory bound; stops watching when none runs. */
+  #checkMemory(): void {
+    const running = new Set([...this.#pending.values()].map((pending) => pending.child));
+    if (running.size === 0) {
+      clearInterval(this.#memoryWatch);
+      this.#memoryWatch = undefined;
+      return;
+    }
+    for (const child of running) {
+      const resident = child.pid === undefined ? undefined : residentBytes(child.pid);
+      if (resident === undefined || resident <= this.#memoryBytes) continue;
+      const mib = Math.round(this.#memoryBytes / 2 ** 20);
+      for (const [id, pending] of this.#pending) {
+        if (pending.child !== child) continue;
+        clearTimeout(pending.timer);
+        this.#pending.delete(id);
+        pending.reject(
+          new QueryFailed(
+            'memory',
+            `The query took its process past ${mib} MiB of memory and was stopped; narrow it (fewer rows, groups or columns).`,
+          ),
+        );
+      }
+      this.#restart(child);
+    }
+  }
+
   #restart(child: ChildProcess): void {
     this.#forget(child);
     child.kill('SIGKILL');
@@ -287,10 +336,22 @@ class SandboxProcess {
   }
 }
 
+/** A process's resident memory in bytes, from /proc (undefined where there is none, or it is gone). */
+function residentBytes(pid: number): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
 function closedError(): QueryFailed {
   return new QueryFailed('failed', 'The analytics engine is closed.');
 }
 
 function asReason(reason: string): QueryFailed['reason'] {
-  return reason === 'timeout' || reason === 'too_large' || reason === 'busy' ? reason : 'failed';
+  return reason === 'timeout' || reason === 'too_large' || reason === 'busy' || reason === 'memory'
+    ? reason
+    : 'failed';
 }

@@ -163,7 +163,7 @@ export const ErrorCodes = {
     status: 422,
     title: 'Query failed',
     description:
-      'The query was allowed but did not answer: `reason` is timeout (cancelled at the time limit), memory (past the memory limit), ' +
+      'The query was allowed but did not answer: `reason` is timeout (cancelled at the time limit), memory (past the memory limit, or its process past its memory bound), ' +
       'too_large (the answer exceeds the size limit) or error (DuckDB refused it, e.g. an unknown column).',
   },
   analytics_unavailable: {
