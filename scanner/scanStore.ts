@@ -55,14 +55,32 @@ export class ScanStore {
     return `scan:v1:job:${jobId}`;
   }
 
+  /**
+   * The Redis channel each stored job's id is published on, the moment its result is in the
+   * job's Redis copy (before the permanent record and the workflow's completion): requests
+   * waiting on the job read it at once (api/backend/scanCompletions.ts). ioredis does not prefix
+   * channels, so the deployment's key prefix is added here.
+   */
+  static doneChannel(redis: Redis): string {
+    return `${redis.options.keyPrefix ?? ''}scan:v1:done`;
+  }
+
   async ensureIndexes(): Promise<void> {
     await this.#db.collection<ScanDocument>(COLLECTION).createIndex({ chain: 1, address: 1, stored_at: -1 });
   }
 
-  /** Stores a job's result once; a retried activity finds it stored and changes nothing. */
+  /**
+   * Stores a job's result once; a retried activity finds it stored and changes nothing. The Redis
+   * copies and the word that they are there (`doneChannel`) go in one round trip beside the
+   * permanent record's write.
+   */
   async save(jobId: string, result: ScanResult): Promise<StoredScan> {
     const stored: StoredScan = { job_id: jobId, result, stored_at: new Date().toISOString() };
     const json = JSON.stringify(stored);
+    const copies = this.#redis.multi().set(ScanStore.jobKey(jobId), json, 'EX', this.#jobTtlSeconds);
+    if (this.#ttlSeconds > 0)
+      copies.set(ScanStore.cacheKey(result.chain, result.address), json, 'EX', this.#ttlSeconds);
+    copies.publish(ScanStore.doneChannel(this.#redis), jobId);
     await Promise.all([
       this.#db
         .collection<ScanDocument>(COLLECTION)
@@ -70,10 +88,10 @@ export class ScanStore {
         .catch((error: unknown) => {
           if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
         }),
-      this.#ttlSeconds > 0
-        ? this.#redis.set(ScanStore.cacheKey(result.chain, result.address), json, 'EX', this.#ttlSeconds)
-        : undefined,
-      this.#redis.set(ScanStore.jobKey(jobId), json, 'EX', this.#jobTtlSeconds),
+      copies.exec().then((replies) => {
+        const failed = replies?.find(([error]) => error)?.[0];
+        if (failed) throw failed;
+      }),
     ]);
     return stored;
   }

@@ -77,6 +77,7 @@ export async function buildBackendApp(deps: BackendDeps, options: BackendOptions
   metaRoutes(app, deps);
   healthRoutes(app, deps);
   const jobs = new ScanJobs(deps);
+  app.addHook('onClose', () => Promise.resolve(jobs.close()));
   const scannerTrials = new ScannerTrials({
     trials: deps.x402.trials,
     proofs: deps.x402.walletProofs,

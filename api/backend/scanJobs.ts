@@ -21,10 +21,11 @@ import { formatJobId, type JobRef, requireJob, scanWorkflowId } from '../../core
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { scanProgressQuery, type ScanTokenInput } from '../../scanner/core/messages.ts';
 import { SCAN_REFUSALS } from '../../scanner/core/refusals.ts';
-import type { ScanStore } from '../../scanner/scanStore.ts';
+import type { ScanStore, StoredScan } from '../../scanner/scanStore.ts';
 import { checkScanRequest } from '../../scanner/target.ts';
 import type { scanToken } from '../../workflows/scanToken.ts';
 import { JobHolders, LetGo } from './jobHolders.ts';
+import { ScanCompletions } from './scanCompletions.ts';
 import {
   CLOSED,
   completedView,
@@ -98,10 +99,17 @@ const CANCELLED_RUN_GRACE_MS = 3_000;
 export class ScanJobs {
   readonly #deps: ScanJobsDeps;
   readonly #holders: JobHolders;
+  readonly #completions: ScanCompletions;
 
   constructor(deps: ScanJobsDeps) {
     this.#deps = deps;
     this.#holders = new JobHolders(deps.redis);
+    this.#completions = new ScanCompletions(deps.redis);
+  }
+
+  /** Closes the connection word of stored results arrives on. */
+  close(): void {
+    this.#completions.close();
   }
 
   static statusUrl(jobId: string): string {
@@ -131,8 +139,7 @@ export class ScanJobs {
       const waitMs = Math.max(Math.min(request.wait_ms ?? 0, this.#deps.scanWaitMaxMs), VERDICT_WAIT_MS);
       const deadline = Date.now() + waitMs;
       try {
-        const result = await this.#deps.temporal.connection.withDeadline(deadline, () => handle.result());
-        return completedView({ job_id: jobId, result, stored_at: new Date().toISOString() }, false);
+        return completedView(await this.#outcome(handle, jobId, deadline), false);
       } catch (error) {
         if (error instanceof WorkflowFailedError) {
           const refusal = refusalOf(error, jobId);
@@ -144,6 +151,34 @@ export class ScanJobs {
       return runningView(jobId, chain, target.address, null);
     } finally {
       if (holder.transient) await this.#holders.letGo(jobId, holder.id, 'leave').catch(() => undefined);
+    }
+  }
+
+  /**
+   * The job's stored result, whichever comes first: word from the worker that it is stored (then
+   * read from its Redis copy), or the workflow's result. A failed run, or the deadline passing,
+   * is thrown as the workflow's result poll throws it.
+   */
+  async #outcome(
+    handle: WorkflowHandle<typeof scanToken>,
+    jobId: string,
+    deadline: number,
+  ): Promise<StoredScan> {
+    const { connection } = this.#deps.temporal;
+    const done = new AbortController();
+    const polled = connection
+      .withDeadline(deadline, () => connection.withAbortSignal(done.signal, () => handle.result()))
+      .then((result): StoredScan => ({ job_id: jobId, result, stored_at: new Date().toISOString() }));
+    // Settled either way once the other wins (the abort rejects it).
+    polled.catch(() => undefined);
+    const pushed = this.#completions
+      .stored(jobId, done.signal)
+      .then(() => this.#deps.scans.cachedJob(jobId))
+      .then((stored) => stored ?? polled);
+    try {
+      return await Promise.race([polled, pushed]);
+    } finally {
+      done.abort();
     }
   }
 
@@ -294,11 +329,11 @@ export class ScanJobs {
         Reason.jobNotOwned,
         'Only a caller that started or joined this job may cancel it.',
       );
-    if (description.status.name !== 'RUNNING') {
-      throw new VigilError(
-        Reason.jobNotRunning,
-        `The job has already finished (${description.status.name.toLowerCase()}).`,
-      );
+    // A run whose result is stored is finished for its callers (they may hold the answer already)
+    // though its workflow may still be closing.
+    if (description.status.name !== 'RUNNING' || (await this.#deps.scans.cachedJob(jobId))) {
+      const status = description.status.name === 'RUNNING' ? 'completed' : description.status.name;
+      throw new VigilError(Reason.jobNotRunning, `The job has already finished (${status.toLowerCase()}).`);
     }
     const letGo = await orStoreUnavailable('Job ownership', () =>
       this.#holders.letGo(jobId, canceller.id, canceller.operator ? 'force' : 'cancel'),

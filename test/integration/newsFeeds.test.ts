@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/until.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
 import type { KnownToken } from '../../news/feeds/link.ts';
 import { ensureNewsSchedule } from '../../news/schedule.ts';
@@ -64,7 +65,11 @@ beforeAll(async () => {
     });
     expect(scan.statusCode, scan.body).toBe(200);
   }
-  known = await backend.deps.scans.knownTokens();
+  // The permanent record is written beside the answer, not before it.
+  known = await until(async () => {
+    const tokens = await backend.deps.scans.knownTokens();
+    return tokens.length >= 2 ? tokens : undefined;
+  });
 }, 180_000);
 
 afterAll(async () => {

@@ -24,6 +24,7 @@ type Job = {
   job_id: string;
   status: string;
   cached: boolean;
+  closed_at: string | null;
   progress: { stage: string; engines: Record<string, { status: string }> } | null;
   result: {
     tier: string;
@@ -123,7 +124,8 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
   it('stores the result, caches it with a TTL, and answers a repeat from the cache', async () => {
     const token = scenario.tokens.mintable.address;
     const first = await scan(token, { fresh: true });
-    const stored = await backend.deps.scans.byJobId(first.job.job_id);
+    // The permanent record is written beside the answer (word goes out once the Redis copies are).
+    const stored = await until(() => backend.deps.scans.byJobId(first.job.job_id));
     expect(stored?.result.address).toBe(token);
     const ttl = await backend.deps.redis.ttl(ScanStore.cacheKey('devnet', token));
     expect(ttl).toBeGreaterThan(0);
@@ -138,6 +140,17 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
       headers: AUTHED,
     });
     expect(read.json<Job>().result?.tier).toBe(first.job.result?.tier);
+  });
+
+  it('answers a waiting request as soon as the worker has stored the result, not at the workflow’s close', async () => {
+    const { status, job } = await scan(scenario.tokens.low_fee.address, { fresh: true });
+    expect(status).toBe(200);
+    const stored = await until(() => backend.deps.scans.byJobId(job.job_id));
+    // Read from the job's Redis copy on the worker's word: the answer carries the stored copy's
+    // own time. Waiting for the workflow's result instead stamps the answer when it arrives,
+    // after the permanent record, the fingerprint and the workflow's completion.
+    expect(job.closed_at).toBe(stored.stored_at);
+    expect(job.result).toEqual(stored.result);
   });
 
   it('answers a job from the permanent record once Redis and Temporal no longer know it', async () => {
@@ -164,9 +177,13 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
     const { job } = await scan(scenario.tokens.honeypot.address, { fresh: true });
     const ref = parseJobId(job.job_id);
     if (!ref) throw new Error('bad job id');
-    const description = await backend.deps.temporal.client.workflow
-      .getHandle(ref.workflowId, ref.runId)
-      .describe();
+    // The workflow records the tier as it closes, just after the answer went out.
+    const description = await until(async () => {
+      const found = await backend.deps.temporal.client.workflow
+        .getHandle(ref.workflowId, ref.runId)
+        .describe();
+      return found.status.name === 'RUNNING' ? undefined : found;
+    });
     const attrs = description.typedSearchAttributes;
     expect(attrs.get(SearchAttr.JobKind)).toBe('token_scan');
     expect(attrs.get(SearchAttr.Chain)).toBe('devnet');
@@ -219,7 +236,7 @@ describe('token scans through the API, Temporal and a real scanner worker', () =
       );
       expect(theirs.status).toBe('completed');
       // Each deployment's workers stored its own scan in its own database.
-      expect((await other.deps.scans.byJobId(theirs.job_id))?.result.address).toBe(address);
+      expect((await until(() => other.deps.scans.byJobId(theirs.job_id))).result.address).toBe(address);
       expect(await other.deps.scans.byJobId(mine.job.job_id)).toBeUndefined();
       // One deployment's job is no job of the other's.
       const foreign = await other.app.inject({
