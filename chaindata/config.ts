@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ConfigError, IntEnv } from '../core/config/env.ts';
-import type { AnalyticsLimits } from './analytics/engine.ts';
+import { type AnalyticsLimits, sizeInBytes } from './analytics/engine.ts';
 import {
   type ChaindataLocation,
   isObjectRoot,
@@ -26,8 +26,12 @@ export const ChaindataEnvShape = {
     .default('512MB'),
   ANALYTICS_THREADS: IntEnv(1, 64).default(2),
   ANALYTICS_CONCURRENCY: IntEnv(1, 64).default(2),
-  /** Resident memory a query's process may reach (MiB); default twice ANALYTICS_MEMORY_LIMIT + 512. */
-  ANALYTICS_PROCESS_MEMORY_MB: IntEnv(128, 1_048_576).optional(),
+  /**
+   * Resident memory a query's process may reach (MiB); default twice ANALYTICS_MEMORY_LIMIT + 512.
+   * At least 512 and ANALYTICS_MEMORY_LIMIT + 256: a process idles at about 250 MiB, and a bound
+   * under that would stop every query that runs longer than one reading of it.
+   */
+  ANALYTICS_PROCESS_MEMORY_MB: IntEnv(512, 1_048_576).optional(),
   /** How far back the data bus reads live from a chain's RPC when the index does not cover it. */
   DATABUS_LIVE_WINDOW_BLOCKS: IntEnv(1, 1_000_000).default(5_000),
 };
@@ -51,6 +55,11 @@ export function chaindataSettings(
     DATABUS_LIVE_WINDOW_BLOCKS: number;
   },
 ): ChaindataSettings {
+  const engineMib = sizeInBytes(env.ANALYTICS_MEMORY_LIMIT) / 2 ** 20;
+  if (env.ANALYTICS_PROCESS_MEMORY_MB !== undefined && env.ANALYTICS_PROCESS_MEMORY_MB < engineMib + 256)
+    throw new ConfigError([
+      `ANALYTICS_PROCESS_MEMORY_MB: must be at least ANALYTICS_MEMORY_LIMIT + 256 MiB (${Math.ceil(engineMib + 256)}): the process needs room beside the engine's own limit`,
+    ]);
   return {
     location: chaindataLocation(env),
     limits: {

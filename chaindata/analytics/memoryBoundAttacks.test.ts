@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AnalyticsLimits, QueryFailed, type QueryResult } from './engine.ts';
+import { z } from 'zod';
+import { ChaindataEnvShape, chaindataSettings } from '../config.ts';
 import { SandboxedAnalytics } from './sandbox.ts';
 import { SqlRejected } from './sqlGuard.ts';
 
 // Adversarial review of the process memory bound (sandbox.ts: each query process's VmRSS read every
 // 100 ms while it runs a query, the process ended past `processMemoryMb`). Each test is an attack on
-// it and asserts the safe outcome; `it.fails` marks an attack that gets through today (the comment
-// above it says how). Real DuckDB, real processes; peaks are sampled from /proc every 2 ms.
+// it and asserts the safe outcome; three holes it found are fixed (the comments above those tests
+// say how). Real DuckDB, real processes; peaks are sampled from /proc every 2 ms.
 
 type Outcome = { ok: true; result: QueryResult } | { ok: false; error: unknown };
 const settle = (work: Promise<QueryResult>): Promise<Outcome> =>
@@ -222,50 +224,50 @@ describe('memory a process holds before the query starts', () => {
 
   it('(baseline) the victim query answers in a clean process under a 600 MiB bound', async () => {
     const analytics = new SandboxedAnalytics(root, settings);
+    const seen = sampler(analytics);
     try {
       await analytics.query('SELECT 1');
       const pid = pidsOf(analytics, 'query')[0] as number;
       expect((await analytics.query(VICTIM)).rows).toEqual([{ n: '4000000' }]);
-      const peak = statusMb(pid, 'VmHWM') as number;
+      // Sampled: a process left holding more than half its bound is restarted after the query.
+      const peak = seen.peaks.get(pid) ?? 0;
       console.info(`[memory bound] victim in a clean process: peak ${Math.round(peak)} MB (bound 600 MiB)`);
       expect(peak).toBeLessThan(520);
     } finally {
+      seen.stop();
       analytics.close();
     }
   }, 20_000);
 
-  // HOLE: the bound is on the process's absolute resident size, read only while a query runs, and a
-  // process is reused whatever it holds. One user's query that is refused for another reason (here
+  // FOUND BY THIS SUITE, FIXED (a process holding more than half its bound after a query is
+  // restarted before the next one): the bound is on the process's absolute resident size, read only
+  // while a query runs, and a process was reused whatever it held. One user's query that is refused for another reason (here
   // `too_large`, after the child built 250 MB of JS strings and JSON) leaves the process idling
   // ~300 MB above its start size; nothing reads it while idle, and nothing restarts it. The next
   // user's ordinary query (the baseline above: peak ~400 MB in a clean process) then takes it past
   // 600 MiB and is the one stopped, told to "narrow it". An attacker can so fail other users'
   // queries on demand, and the failure is blamed on them. Measured: idle 176 MB -> 444-476 MB after
   // two such queries; the victim is stopped every time.
-  it.fails(
-    'a previous user’s leftovers do not get the next user’s ordinary query stopped as memory',
-    async () => {
-      const analytics = new SandboxedAnalytics(root, settings);
-      try {
-        await analytics.query('SELECT 1');
-        const pid = pidsOf(analytics, 'query')[0] as number;
-        const idle = statusMb(pid, 'VmRSS') as number;
-        for (let n = 0; n < 2; n += 1)
-          expect(reasonOf(await settle(analytics.query(LEAVES_MEMORY_BEHIND)))).toBe('too_large');
-        const left = statusMb(pid, 'VmRSS') as number;
-        console.info(
-          `[memory bound] attacker's leftovers: idle ${Math.round(idle)} MB -> ${Math.round(left)} MB (same pid, bound 600 MiB)`,
-        );
-        const victim = await settle(analytics.query(VICTIM));
-        console.info(`[memory bound] victim after the attacker: ${reasonOf(victim)}`);
-        if (!victim.ok) throw victim.error;
-        expect(victim.result.rows).toEqual([{ n: '4000000' }]);
-      } finally {
-        analytics.close();
-      }
-    },
-    20_000,
-  );
+  it('a previous user’s leftovers do not get the next user’s ordinary query stopped as memory', async () => {
+    const analytics = new SandboxedAnalytics(root, settings);
+    try {
+      await analytics.query('SELECT 1');
+      const pid = pidsOf(analytics, 'query')[0] as number;
+      const idle = statusMb(pid, 'VmRSS') as number;
+      for (let n = 0; n < 2; n += 1)
+        expect(reasonOf(await settle(analytics.query(LEAVES_MEMORY_BEHIND)))).toBe('too_large');
+      const left = statusMb(pid, 'VmRSS');
+      console.info(
+        `[memory bound] attacker's leftovers: idle ${Math.round(idle)} MB -> ${left === undefined ? 'restarted' : `${Math.round(left)} MB`} (bound 600 MiB)`,
+      );
+      const victim = await settle(analytics.query(VICTIM));
+      console.info(`[memory bound] victim after the attacker: ${reasonOf(victim)}`);
+      if (!victim.ok) throw victim.error;
+      expect(victim.result.rows).toEqual([{ n: '4000000' }]);
+    } finally {
+      analytics.close();
+    }
+  }, 20_000);
 
   it('a bound below the idle size (128 MiB, the least the config accepts): every query settles promptly and no process piles up', async () => {
     const analytics = new SandboxedAnalytics(root, { ...BASE, processMemoryMb: 128, concurrency: 1 });
@@ -293,26 +295,31 @@ describe('memory a process holds before the query starts', () => {
     expect(await allGone(seen.peaks.keys())).toEqual([]);
   }, 30_000);
 
-  // HOLE (configuration): ANALYTICS_PROCESS_MEMORY_MB accepts 128 and up, but a query process idles
-  // at ~180 MB (~490 MB for the first one on a new data folder, which builds the labels file). Below
-  // that, any query lasting past one 100 ms read is stopped as `memory` and told to narrow itself,
-  // whatever it takes, while one finishing sooner answers: the pool is silently unusable, each
-  // failure costs a process restart, and nothing tells the operator the bound is the problem.
-  it.fails(
-    'a bound below the idle size is refused or raised, not charged to a memory-free query',
-    async () => {
-      const analytics = new SandboxedAnalytics(root, { ...BASE, processMemoryMb: 128, concurrency: 1 });
-      try {
-        await analytics.query('SELECT 1');
-        const outcome = await settle(analytics.query(SLOW_NO_MEMORY));
-        if (!outcome.ok) throw outcome.error;
-        expect(outcome.result.rows).toEqual([{ n: '1000000000' }]);
-      } finally {
-        analytics.close();
-      }
-    },
-    20_000,
-  );
+  // FOUND BY THIS SUITE, FIXED IN THE CONFIGURATION: ANALYTICS_PROCESS_MEMORY_MB accepted 128 and
+  // up, but a query process idles at ~180 MB (~490 MB for the first one on a new data folder, which
+  // builds the labels file). Below that, any query lasting past one 100 ms read was stopped as
+  // `memory` and told to narrow itself, whatever it took. The setting now takes at least 512 MiB
+  // and at least ANALYTICS_MEMORY_LIMIT + 256 MiB, refused at start-up otherwise.
+  it('a bound below what a process needs is refused at start-up, naming the setting', () => {
+    const env = {
+      ANALYTICS_QUERY_TIMEOUT_MS: 5_000,
+      ANALYTICS_MAX_ROWS: 1_000,
+      ANALYTICS_MEMORY_LIMIT: '512MB',
+      ANALYTICS_THREADS: 2,
+      ANALYTICS_CONCURRENCY: 2,
+      DATABUS_LIVE_WINDOW_BLOCKS: 5_000,
+      CHAINDATA_DIR: root,
+    };
+    const shape = z.object({ ANALYTICS_PROCESS_MEMORY_MB: ChaindataEnvShape.ANALYTICS_PROCESS_MEMORY_MB });
+    expect(shape.safeParse({ ANALYTICS_PROCESS_MEMORY_MB: '128' }).success).toBe(false);
+    expect(() => chaindataSettings({ ...env, ANALYTICS_PROCESS_MEMORY_MB: 700 })).toThrow(
+      /ANALYTICS_PROCESS_MEMORY_MB: must be at least ANALYTICS_MEMORY_LIMIT \+ 256 MiB/,
+    );
+    expect(chaindataSettings({ ...env, ANALYTICS_PROCESS_MEMORY_MB: 1_024 }).limits.processMemoryMb).toBe(
+      1_024,
+    );
+    expect(chaindataSettings(env).limits.processMemoryMb).toBeUndefined();
+  });
 });
 
 describe("Vigil's own queries (the internal process)", () => {
@@ -334,29 +341,30 @@ describe("Vigil's own queries (the internal process)", () => {
     }
   }, 20_000);
 
-  // HOLE: Vigil's own queries (data routes, catalog, reports, health) share one process and run
+  // FOUND BY THIS SUITE, FIXED (several queries pending in a process passing its bound all fail as
+  // `failed`, "retry it"; only a query alone in it is told `memory`). Vigil's own queries (data
+  // routes, catalog, reports, health) share one process and run
   // there concurrently. When one of them takes it past the bound (a data route over a token or
   // wallet with a large history, say), the pool ends the process and fails *every* query pending
   // in it with reason `memory` and "narrow it (fewer rows, groups or columns)": other users' small
   // requests are told they used too much memory. The kill is unavoidable; the blame is not (the
   // others should fail as `failed`, "restarted while the query ran; retry it", or be retried).
-  it.fails(
-    'a concurrent, memory-free Vigil query is not blamed when another one is stopped',
-    async () => {
-      const analytics = new SandboxedAnalytics(root, settings);
-      try {
-        await analytics.internal('SELECT 1');
-        const innocent = settle(analytics.internal('SELECT count(*) AS n FROM range(3000000000) t(i)'));
-        await sleep(50);
-        const heavy = await settle(analytics.internal(ONE_STEP));
-        expect(reasonOf(heavy)).toBe('memory');
-        const outcome = await innocent;
-        console.info(`[memory bound] innocent internal query beside a stopped one: ${reasonOf(outcome)}`);
-        if (!outcome.ok) expect(reasonOf(outcome)).not.toBe('memory');
-      } finally {
-        analytics.close();
-      }
-    },
-    20_000,
-  );
+  it('a concurrent, memory-free Vigil query is not blamed when another one is stopped', async () => {
+    const analytics = new SandboxedAnalytics(root, settings);
+    try {
+      await analytics.internal('SELECT 1');
+      const innocent = settle(analytics.internal('SELECT count(*) AS n FROM range(3000000000) t(i)'));
+      await sleep(50);
+      // Which of two queries sharing a process grew it is unknown: neither is told to narrow
+      // itself, both are told to retry (a heavy one alone then gets `memory`, as above).
+      const heavy = await settle(analytics.internal(ONE_STEP));
+      expect(reasonOf(heavy)).toBe('failed');
+      const outcome = await innocent;
+      console.info(`[memory bound] innocent internal query beside a stopped one: ${reasonOf(outcome)}`);
+      expect(reasonOf(outcome)).toBe('failed');
+      expect((outcome as { error: Error }).error.message).toMatch(/retry it/);
+    } finally {
+      analytics.close();
+    }
+  }, 20_000);
 });

@@ -269,6 +269,7 @@ class SandboxProcess {
     if (!pending) return;
     this.#pending.delete(message.id);
     clearTimeout(pending.timer);
+    this.#shed(pending.child);
     if (message.ok) {
       if (message.result) pending.resolve(message.result);
       else pending.reject(new QueryFailed('failed', 'The analytics process answered nothing.'));
@@ -292,19 +293,37 @@ class SandboxProcess {
       const resident = child.pid === undefined ? undefined : residentBytes(child.pid);
       if (resident === undefined || resident <= this.#memoryBytes) continue;
       const mib = Math.round(this.#memoryBytes / 2 ** 20);
-      for (const [id, pending] of this.#pending) {
-        if (pending.child !== child) continue;
+      const ended = [...this.#pending].filter(([, pending]) => pending.child === child);
+      for (const [id, pending] of ended) {
         clearTimeout(pending.timer);
         this.#pending.delete(id);
+        // Alone in its process (every user query is), the query is the cause. Beside others (Vigil's
+        // own queries share a process) which one grew it is unknown: none is told to narrow itself.
         pending.reject(
-          new QueryFailed(
-            'memory',
-            `The query took its process past ${mib} MiB of memory and was stopped; narrow it (fewer rows, groups or columns).`,
-          ),
+          ended.length === 1
+            ? new QueryFailed(
+                'memory',
+                `The query took its process past ${mib} MiB of memory and was stopped; narrow it (fewer rows, groups or columns).`,
+              )
+            : new QueryFailed(
+                'failed',
+                `The analytics process passed its ${mib} MiB memory bound while this query ran beside others and was restarted; retry it.`,
+              ),
         );
       }
       this.#restart(child);
     }
+  }
+
+  /**
+   * After a query, a process still holding more than half its bound (a large answer's strings, say)
+   * is restarted before the next query is handed to it: what one query left behind must not count
+   * against the next one, which the bound would stop for memory that is not its own.
+   */
+  #shed(child: ChildProcess): void {
+    if ([...this.#pending.values()].some((pending) => pending.child === child)) return;
+    const resident = child.pid === undefined ? undefined : residentBytes(child.pid);
+    if (resident !== undefined && resident > this.#memoryBytes / 2) this.#restart(child);
   }
 
   #restart(child: ChildProcess): void {
