@@ -3,34 +3,18 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AnalyticsLimits, QueryFailed, type QueryResult } from './engine.ts';
+import type { AnalyticsLimits, QueryFailed } from './engine.ts';
 import { z } from 'zod';
 import { ChaindataEnvShape, chaindataSettings } from '../config.ts';
 import { SandboxedAnalytics } from './sandbox.ts';
 import { SqlRejected } from './sqlGuard.ts';
+import { alive, failedWith, type Outcome, settle, sleep } from '../../test/support/analyticsAttacks.ts';
 
 // Adversarial review of the process memory bound (sandbox.ts: each query process's VmRSS read every
 // 100 ms while it runs a query, the process ended past `processMemoryMb`). Each test is an attack on
 // it and asserts the safe outcome; three holes it found are fixed (the comments above those tests
 // say how). Real DuckDB, real processes; peaks are sampled from /proc every 2 ms.
 
-type Outcome = { ok: true; result: QueryResult } | { ok: false; error: unknown };
-const settle = (work: Promise<QueryResult>): Promise<Outcome> =>
-  work.then(
-    (result) => ({ ok: true, result }),
-    (error: unknown) => ({ ok: false, error }),
-  );
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const failedWith = (outcome: Outcome, reasons: QueryFailed['reason'][]) =>
-  !outcome.ok && outcome.error instanceof QueryFailed && reasons.includes(outcome.error.reason);
 const reasonOf = (outcome: Outcome) =>
   outcome.ok ? 'ok' : outcome.error instanceof Error ? (outcome.error as QueryFailed).reason : 'thrown';
 /** A /proc/<pid>/status figure in MiB (undefined once the process is gone). */

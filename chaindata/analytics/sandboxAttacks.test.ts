@@ -3,9 +3,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QueryFailed, type QueryResult } from './engine.ts';
 import { SandboxedAnalytics } from './sandbox.ts';
 import { SqlRejected } from './sqlGuard.ts';
+import { alive, failedWith, settle, sleep } from '../../test/support/analyticsAttacks.ts';
 
 // Adversarial review of the process pool in sandbox.ts: each test is an attack on it (floods,
 // abandoned queries, processes stopped or killed at awkward moments, state left behind for the
@@ -18,21 +18,6 @@ const KILL_BOUND_MS = 2 * LIMITS.timeoutMs + 1_500 + 1_500;
 /** A query slow enough to hit the time limit (interruptible). */
 const SLOW = 'SELECT count(*) AS n FROM range(100000000000)';
 
-type Outcome = { ok: true; result: QueryResult } | { ok: false; error: unknown };
-const settle = (work: Promise<QueryResult>): Promise<Outcome> =>
-  work.then(
-    (result) => ({ ok: true, result }),
-    (error: unknown) => ({ ok: false, error }),
-  );
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** Stop the event loop (so no child 'exit' or 'disconnect' is noticed meanwhile). */
 const blockEventLoop = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const queryPids = (analytics: SandboxedAnalytics) =>
@@ -42,9 +27,6 @@ const queryPids = (analytics: SandboxedAnalytics) =>
     .map((entry) => entry.pid as number);
 const internalPid = (analytics: SandboxedAnalytics) =>
   analytics.processes().find((entry) => entry.role === 'internal')?.pid as number;
-/** A query error that is one of the sandbox's own refusals. */
-const failedWith = (outcome: Outcome, reasons: QueryFailed['reason'][]) =>
-  !outcome.ok && outcome.error instanceof QueryFailed && reasons.includes(outcome.error.reason);
 async function untilIdle(analytics: SandboxedAnalytics, withinMs = KILL_BOUND_MS): Promise<void> {
   for (let waited = 0; waited < withinMs; waited += 50) {
     if (analytics.processes().every((entry) => !entry.busy)) return;
