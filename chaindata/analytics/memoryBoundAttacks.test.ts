@@ -253,7 +253,7 @@ describe('memory a process holds before the query starts', () => {
     }
   }, 20_000);
 
-  it('a bound below the idle size (128 MiB, the least the config accepts): every query settles promptly and no process piles up', async () => {
+  it('a bound below the idle size (128 MiB, which the configuration refuses): every query settles promptly and no process piles up', async () => {
     const analytics = new SandboxedAnalytics(root, { ...BASE, processMemoryMb: 128, concurrency: 1 });
     const seen = sampler(analytics);
     try {
