@@ -23,6 +23,20 @@ describe('word of stored scan results', () => {
   });
   // What the store writes and publishes; the waiters never read the result itself.
   const result = (address: string) => ({ chain: 'devnet', address }) as unknown as ScanResult;
+  /**
+   * Resolves once a job stored after everything published so far is heard: Redis delivers one
+   * subscriber's messages in publish order, so any earlier word has arrived by then (no sleep).
+   */
+  const heardAfter = async () => {
+    const sentinel = `scan:devnet:sentinel/run-${Math.random()}`;
+    let heard = false;
+    void completions.stored(sentinel, new AbortController().signal).then(() => (heard = true));
+    // Stored again until heard, in case the subscriber is still connecting.
+    await until(async () => {
+      await store.save(sentinel, result('0xe'));
+      return heard || undefined;
+    });
+  };
   const settled = (promise: Promise<void>) => {
     let done = false;
     void promise.then(() => (done = true));
@@ -56,10 +70,10 @@ describe('word of stored scan results', () => {
     const waiting = new AbortController();
     const mine = settled(completions.stored('scan:devnet:0xc/run-1', waiting.signal));
     await otherStore.save('scan:devnet:0xc/run-1', result('0xc'));
+    await heardAfter();
+    expect(mine()).toBe(false);
     // The same job id stored by this deployment afterwards does wake it: the first word was not lost
     // to a slow subscriber, it was never sent here.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(mine()).toBe(false);
     await store.save('scan:devnet:0xc/run-1', result('0xc'));
     await until(() => Promise.resolve(mine() ? true : undefined));
     waiting.abort();
@@ -71,7 +85,7 @@ describe('word of stored scan results', () => {
     waiting.abort();
     expect(completions.waiting).toBe(0);
     await store.save('scan:devnet:0xd/run-1', result('0xd'));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await heardAfter();
     expect(mine()).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import { ChaindataEnvShape, chaindataSettings } from '../config.ts';
 import { SandboxedAnalytics } from './sandbox.ts';
 import { SqlRejected } from './sqlGuard.ts';
 import { alive, failedWith, type Outcome, settle, sleep } from '../../test/support/analyticsAttacks.ts';
+import { until } from '../../test/support/until.ts';
 
 // Adversarial review of the process memory bound (sandbox.ts: each query process's VmRSS read every
 // 100 ms while it runs a query, the process ended past `processMemoryMb`). Each test is an attack on
@@ -340,7 +341,9 @@ describe("Vigil's own queries (the internal process)", () => {
     try {
       await analytics.internal('SELECT 1');
       const innocent = settle(analytics.internal('SELECT count(*) AS n FROM range(3000000000) t(i)'));
-      await sleep(50);
+      await until(() =>
+        Promise.resolve(analytics.processes().find((entry) => entry.role === 'internal')?.busy || undefined),
+      );
       // Which of two queries sharing a process grew it is unknown: neither is told to narrow
       // itself, both are told to retry (a heavy one alone then gets `memory`, as above).
       const heavy = await settle(analytics.internal(ONE_STEP));
