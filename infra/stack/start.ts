@@ -397,9 +397,10 @@ async function main(): Promise<void> {
   if (env.VIGIL_DEMO) await runDemo({ api: urls.api, apiKey, scenario, solanaMints, say });
   // After the scans, so embedding the docs does not slow them down on a small machine.
   if (env.VIGIL_KNOWLEDGE) await ingestKnowledge({ retrieval: urls.retrieval, say });
-  say('running; Ctrl-C stops everything');
+  // The file first: whoever waits for the line below reads it next.
   stackState = { contents: { urls, scenario, solanaMints, apiKey }, state: 'running' };
   writeStateFiles();
+  say('running; Ctrl-C stops everything');
 }
 
 const indexerEnv = parseEnv(IndexerEnv);

@@ -99,8 +99,11 @@ async function startStack(
 
 describe('the embedded stack (npm start)', () => {
   let dataDir = '';
+  // A failed assertion leaves a stack up: stopped before its folder goes.
+  const started: ManagedProcess[] = [];
   afterAll(async () => {
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    for (const stack of started) await stack.stop(60_000);
+    if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('comes up, scans the seeded honeypot and clean token over HTTP, stops without orphans, and restarts on its saved state', async () => {
@@ -121,6 +124,7 @@ describe('the embedded stack (npm start)', () => {
     };
     let output = '';
     const stack = await startStack(dataDir, ports, { demo: true, onReady: (text) => (output = text) });
+    started.push(stack);
     const info = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
     expect(info.state).toBe('running');
     // The demo scanned every seeded token with the stack's own key: a verdict line for each.
@@ -328,6 +332,7 @@ describe('the embedded stack (npm start)', () => {
     // MongoDB and the chain all kept their state).
     // The first run's demo spent this minute's Pro-tier calls of the stack's key.
     const again = await startStack(dataDir, ports, { env: { RATE_LIMIT_PRO_PER_MINUTE: '1000' } });
+    started.push(again);
     const restartedPids: number[] = [];
     try {
       const second = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as StackFile;
