@@ -22,7 +22,17 @@ describe('word of stored scan results', () => {
     await Promise.allSettled([redis.quit(), otherRedis.quit(), mongo.close()]);
   });
   // What the store writes and publishes; the waiters never read the result itself.
-  const result = (address: string) => ({ chain: 'devnet', address }) as unknown as ScanResult;
+  const result = (address: string) =>
+    ({
+      chain: 'devnet',
+      address,
+      model_version: 'test',
+      risk_score: 0,
+      tier: 'low',
+      gates: [],
+      flags: [],
+      token: { name: null, symbol: null },
+    }) as unknown as ScanResult;
   /**
    * Resolves once a job stored after everything published so far is heard: Redis delivers one
    * subscriber's messages in publish order, so any earlier word has arrived by then (no sleep).
