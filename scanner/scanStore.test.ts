@@ -6,7 +6,7 @@ import { createMongo } from '../clients/mongo.ts';
 import { createRedis } from '../clients/redis.ts';
 import { isolatedEnv } from '../test/support/fixtures.ts';
 import { ScanResult } from './core/result.ts';
-import { TokenFingerprintRecord, TokenFingerprintStore } from './fingerprint/fingerprintStore.ts';
+import { type TokenFingerprintRecord, TokenFingerprintStore } from './fingerprint/fingerprintStore.ts';
 import { ScanStore } from './scanStore.ts';
 
 /** A result a worker produced: the one in the recorded scan history (a real run's). */

@@ -17,8 +17,9 @@ export interface StoredScan {
 /**
  * The permanent record of a scan: what an operator queries by (the token, the verdict, when)
  * as fields, and the whole result as gzipped JSON beside them. A result is ~30 KB of nested
- * checks and evidence; kept as one compressed value it costs the store a tenth of the bytes and,
- * on the embedded stack's FerretDB, 2 ms of CPU instead of 16 per scan (docs/benchmarks.md).
+ * checks and evidence; kept as one compressed value it costs the store about a sixth of the
+ * bytes and, on the embedded stack's FerretDB, 2 ms of CPU instead of 13 per scan
+ * (docs/benchmarks.md).
  * Records written before this (the result as a document, `result`) are still read.
  */
 interface ScanDocument {

@@ -30,7 +30,7 @@ const COLLECTION = 'token_fingerprints';
 /**
  * A record as MongoDB keeps it: the fingerprint's 128 minima and 256 weights packed into two
  * little-endian binaries (uint32, float64: nothing rounded) instead of 384 array elements. On the
- * embedded stack's FerretDB the write cost 22 ms of CPU per scan as arrays and 4 ms packed
+ * embedded stack's FerretDB the write cost 21 ms of CPU per scan as arrays and 6 ms packed
  * (docs/benchmarks.md). Records written as arrays before this are read as they are.
  */
 type StoredRecord = Omit<TokenFingerprintRecord, 'fingerprint'> & {
