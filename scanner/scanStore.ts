@@ -106,7 +106,12 @@ export class ScanStore {
     if (this.#ttlSeconds > 0)
       copies.set(ScanStore.cacheKey(result.chain, result.address), json, 'EX', this.#ttlSeconds);
     copies.publish(ScanStore.doneChannel(this.#redis), jobId);
-    const record: ScanDocument = {
+    // The Redis copies and their word go out first; the record is compressed meanwhile.
+    const copied = copies.exec().then((replies) => {
+      const failed = replies?.find(([error]) => error)?.[0];
+      if (failed) throw failed;
+    });
+    const record: Omit<ScanDocument, 'result_gz'> = {
       _id: jobId,
       job_id: jobId,
       chain: result.chain,
@@ -118,19 +123,17 @@ export class ScanStore {
       gates: result.gates,
       flags: result.flags.map((flag) => flag.id),
       token: { name: result.token.name, symbol: result.token.symbol },
-      result_gz: new Binary(await gzipAsync(JSON.stringify(result))),
     };
     await Promise.all([
-      this.#db
-        .collection<ScanDocument>(COLLECTION)
-        .insertOne(record)
-        .catch((error: unknown) => {
-          if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
-        }),
-      copies.exec().then((replies) => {
-        const failed = replies?.find(([error]) => error)?.[0];
-        if (failed) throw failed;
-      }),
+      gzipAsync(JSON.stringify(result)).then((packed) =>
+        this.#db
+          .collection<ScanDocument>(COLLECTION)
+          .insertOne({ ...record, result_gz: new Binary(packed) })
+          .catch((error: unknown) => {
+            if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+          }),
+      ),
+      copied,
     ]);
     return stored;
   }
@@ -150,7 +153,7 @@ export class ScanStore {
     const doc = await this.#db.collection<ScanDocument>(COLLECTION).findOne({ _id: jobId });
     if (!doc) return undefined;
     const result = doc.result_gz
-      ? (JSON.parse((await gunzipAsync(doc.result_gz.buffer)).toString('utf8')) as unknown)
+      ? (JSON.parse((await gunzipAsync(doc.result_gz.value())).toString('utf8')) as unknown)
       : doc.result;
     return { job_id: doc.job_id, result: ScanResult.parse(result), stored_at: doc.stored_at };
   }

@@ -57,7 +57,7 @@ function unpack({ _id, ...doc }: StoredRecord): TokenFingerprintRecord {
   const { minhash, vector } = doc.fingerprint;
   const numbers = (value: Binary | number[], width: 4 | 8) => {
     if (Array.isArray(value)) return value;
-    const bytes = Buffer.from(value.buffer);
+    const bytes = Buffer.from(value.value());
     return Array.from({ length: bytes.length / width }, (_, i) =>
       width === 4 ? bytes.readUInt32LE(i * 4) : bytes.readDoubleLE(i * 8),
     );
