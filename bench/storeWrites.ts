@@ -11,13 +11,13 @@ import { createMongo } from '../clients/mongo.ts';
 import { createRedis } from '../clients/redis.ts';
 import { freePort, REPO_ROOT } from '../infra/stack/processes.ts';
 import { startMongo, startRedis } from '../infra/stack/services.ts';
-import { ScanResult } from '../scanner/core/result.ts';
 import { MINHASH_SIZE, VECTOR_SIZE } from '../scanner/fingerprint/bytecodeFingerprint.ts';
 import {
   type TokenFingerprintRecord,
   TokenFingerprintStore,
 } from '../scanner/fingerprint/fingerprintStore.ts';
 import { ScanStore } from '../scanner/scanStore.ts';
+import { recordedScanResult } from '../test/support/recordHistory.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,14 +36,7 @@ async function cpuSeconds(pid: number): Promise<number> {
 }
 
 // A real result: the one in the recorded scan history (a worker's, about 30 KB of JSON).
-const history = JSON.parse(
-  await readFile(path.join(REPO_ROOT, 'test', 'histories', 'scanToken.json'), 'utf8'),
-) as {
-  events: { workflowExecutionCompletedEventAttributes?: { result: { payloads: { data: string }[] } } }[];
-};
-const payload =
-  history.events.at(-1)?.workflowExecutionCompletedEventAttributes?.result.payloads[0]?.data ?? '';
-const result = ScanResult.parse(JSON.parse(Buffer.from(payload, 'base64').toString()));
+const result = recordedScanResult();
 const fingerprintOf = (i: number): TokenFingerprintRecord => ({
   chain: 'devnet',
   address: `0x${i.toString(16).padStart(40, '0')}`,

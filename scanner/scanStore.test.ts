@@ -1,26 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Binary } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMongo } from '../clients/mongo.ts';
 import { createRedis } from '../clients/redis.ts';
 import { isolatedEnv } from '../test/support/fixtures.ts';
-import { ScanResult } from './core/result.ts';
+import { recordedScanResult } from '../test/support/recordHistory.ts';
 import { type TokenFingerprintRecord, TokenFingerprintStore } from './fingerprint/fingerprintStore.ts';
 import { ScanStore } from './scanStore.ts';
-
-/** A result a worker produced: the one in the recorded scan history (a real run's). */
-function recordedResult(): ScanResult {
-  const history = JSON.parse(
-    readFileSync(new URL('../test/histories/scanToken.json', import.meta.url), 'utf8'),
-  ) as {
-    events: { workflowExecutionCompletedEventAttributes?: { result: { payloads: { data: string }[] } } }[];
-  };
-  const completed = history.events.at(-1)?.workflowExecutionCompletedEventAttributes;
-  return ScanResult.parse(
-    JSON.parse(Buffer.from(completed?.result.payloads[0]?.data ?? '', 'base64').toString()),
-  );
-}
 
 // Real MongoDB (the embedded stack's FerretDB or mongod) and Redis.
 describe('the permanent records of scans and fingerprints', () => {
@@ -33,7 +19,7 @@ describe('the permanent records of scans and fingerprints', () => {
   });
 
   it('keeps a scan as queryable fields beside its compressed result, and gives the result back whole', async () => {
-    const result = recordedResult();
+    const result = recordedScanResult();
     await scans.save('scan:devnet:0xrecord/run-1', result);
     const doc = await mongo.db.collection('scans').findOne({ tier: result.tier, address: result.address });
     expect(doc).toMatchObject({
@@ -55,7 +41,7 @@ describe('the permanent records of scans and fingerprints', () => {
   });
 
   it('reads the records written before, with the result as a document', async () => {
-    const result = { ...recordedResult(), address: '0x00000000000000000000000000000000000000e1' };
+    const result = { ...recordedScanResult(), address: '0x00000000000000000000000000000000000000e1' };
     await mongo.db.collection<{ _id: string; [field: string]: unknown }>('scans').insertOne({
       _id: 'scan:devnet:0xold/run-1',
       job_id: 'scan:devnet:0xold/run-1',
@@ -65,7 +51,7 @@ describe('the permanent records of scans and fingerprints', () => {
       stored_at: new Date().toISOString(),
     });
     expect((await scans.byJobId('scan:devnet:0xold/run-1'))?.result).toEqual(result);
-    const current = recordedResult();
+    const current = recordedScanResult();
     await scans.save('scan:devnet:0xnew/run-1', current);
     const known = await scans.knownTokens();
     const name = { name: result.token.name, symbol: result.token.symbol };

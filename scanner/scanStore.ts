@@ -101,7 +101,9 @@ export class ScanStore {
    */
   async save(jobId: string, result: ScanResult): Promise<StoredScan> {
     const stored: StoredScan = { job_id: jobId, result, stored_at: new Date().toISOString() };
-    const json = JSON.stringify(stored);
+    // The result serialised once (~30 KB): the Redis copies wrap it, the record compresses it.
+    const resultJson = JSON.stringify(result);
+    const json = `{"job_id":${JSON.stringify(jobId)},"result":${resultJson},"stored_at":${JSON.stringify(stored.stored_at)}}`;
     const copies = this.#redis.multi().set(ScanStore.jobKey(jobId), json, 'EX', this.#jobTtlSeconds);
     if (this.#ttlSeconds > 0)
       copies.set(ScanStore.cacheKey(result.chain, result.address), json, 'EX', this.#ttlSeconds);
@@ -125,7 +127,7 @@ export class ScanStore {
       token: { name: result.token.name, symbol: result.token.symbol },
     };
     await Promise.all([
-      gzipAsync(JSON.stringify(result)).then((packed) =>
+      gzipAsync(resultJson).then((packed) =>
         this.#db
           .collection<ScanDocument>(COLLECTION)
           .insertOne({ ...record, result_gz: new Binary(packed) })
