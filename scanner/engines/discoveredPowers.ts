@@ -43,7 +43,11 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     result.pairs.planned === 0
       ? ''
       : `; ${result.pairs.tried} of ${result.pairs.planned} two-call sequences (a call that changed state, then another)`;
-  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}`;
+  const rescaled =
+    result.rescaled === 0
+      ? ''
+      : `; ${result.rescaled} calls again with a stored small number counted in per mille or basis points`;
+  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${rescaled}`;
   for (const [kind, target] of Object.entries(CLASS_CHECK) as [
     PowerClass,
     (typeof CLASS_CHECK)[PowerClass],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectorLeg } from './detectorLeg.ts';
-import { classify, deniedToCaller } from './discoverPowers.ts';
+import { classify, deniedToCaller, rescaled } from './discoverPowers.ts';
 import { addressesIn } from './privilegeCandidates.ts';
 import type { CallEffect } from './probePrivileges.ts';
 
@@ -118,5 +118,35 @@ describe('addressesIn: candidate accounts in a storage word', () => {
     const plainJane = `0x506c61696e204a616e65${'0'.repeat(42)}14` as const;
     expect(addressesIn(plainJane)).toEqual([]);
     expect(addressesIn('0x00000000000000000000000000000000000000000000000000000000000f4240')).toEqual([]);
+  });
+});
+
+describe('rescaled: a stored small number again at the scales a rate is counted in', () => {
+  const word = (name: string, value: bigint) => ({ name, value });
+  const holder = word('holder', 0xabcn);
+
+  it('a rate for one holder is tried as 99 % in percent, per mille and basis points', () => {
+    const variants = rescaled([holder, word('1/true', 1n)]);
+    expect(variants.map((words) => words.map((entry) => entry.value))).toEqual([
+      [0xabcn, 99n],
+      [0xabcn, 990n],
+      [0xabcn, 9_900n],
+    ]);
+    expect(variants[2]?.[1]?.name).toBe('9900 (rescaled)');
+  });
+
+  it('a call already at 99 is not repeated as it was', () => {
+    const fee = word('99', 99n);
+    expect(rescaled([fee, fee, fee]).map((words) => words.map((entry) => entry.value))).toEqual([
+      [990n, 990n, 990n],
+      [9_900n, 9_900n, 9_900n],
+    ]);
+  });
+
+  it('shapes with the caller, amounts or offsets are not rescaled', () => {
+    expect(rescaled([word('caller', 0xdefn), word('1/true', 1n)])).toEqual([]);
+    expect(rescaled([holder, word("half the holder's balance", 5n)])).toEqual([]);
+    expect(rescaled([word('offset 32', 32n), word('1/true', 1n), holder])).toEqual([]);
+    expect(rescaled([word('0', 0n)])).toEqual([]);
   });
 });

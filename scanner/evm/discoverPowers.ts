@@ -69,6 +69,8 @@ export interface DiscoveryResult {
   failures: string[];
   /** Two-call simulations: how many were made, of how many the first round suggested. */
   pairs: { tried: number; planned: number };
+  /** Calls repeated with a stored small number at another scale (per mille, basis points). */
+  rescaled: number;
 }
 
 /** Marks a call that is several calls (the detector's SEQUENCE): bytes4(keccak256("vigil.sequence")). */
@@ -79,6 +81,12 @@ const WRITE_GAS = 5_000n;
 const GETTER_MAX_GAS = 3_000n;
 /** Two-call simulations per account: three round trips. */
 const MAX_PAIRS_PER_CANDIDATE = 288;
+/**
+ * A rate or limit a setter accepted and stored, tried again at the scales setters count in: 99 %
+ * in percent, per mille and basis points. A setter capped at its own scale refuses a percent-sized
+ * number above the cap, and reads a small one as a fraction of a percent.
+ */
+const RESCALES = [99n, 990n, 9_900n] as const;
 /** How far the clock is moved: a day (calls that reverted at the pinned block) and a year (all). */
 const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
 /** Calls per eth_call: a call with its transfer and sell measured after it costs up to ~400k gas, and nodes cap an eth_call near 25-50M. */
@@ -131,6 +139,23 @@ const KNOWN_NAMES = new Map<Hex, string>(
 );
 
 type Word = { name: string; value: bigint };
+
+/** Word names a rescaled call replaces (a small number) and keeps (an account it applies to). */
+const SMALL_WORDS = new Set(['1/true', '99']);
+const ACCOUNT_WORDS = new Set(['holder', 'pair']);
+
+/**
+ * The same call with its small numbers (1 and 99) at each of RESCALES, when its words are only
+ * small numbers and the accounts they apply to (the holder, the pair): `setRate(99)`,
+ * `setAccountRate(holder, 1)`. Other shapes give none.
+ */
+export function rescaled(words: readonly Word[]): Word[][] {
+  if (!words.some((word) => SMALL_WORDS.has(word.name))) return [];
+  if (!words.every((word) => SMALL_WORDS.has(word.name) || ACCOUNT_WORDS.has(word.name))) return [];
+  return RESCALES.map((value) =>
+    words.map((word) => (SMALL_WORDS.has(word.name) ? { name: `${value} (rescaled)`, value } : word)),
+  ).filter((variant) => variant.some((word, index) => word.value !== words[index]?.value));
+}
 
 /**
  * The two-call round: a first call that names the caller or the holder, or sets a number (a
@@ -262,6 +287,7 @@ export async function discoverPowers(
     roundTrips: 0,
     failures: [],
     pairs: { tried: 0, planned: 0 },
+    rescaled: 0,
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
 
@@ -270,13 +296,14 @@ export async function discoverPowers(
   const openings = new Map<number, CallEffect>();
   await Promise.all(
     parameters.candidates.map(async (candidate) => {
+      const sequences = argumentSequences({
+        victim: parameters.victim,
+        actor: candidate.address,
+        pair: parameters.pair,
+        supply: parameters.supply,
+      });
       const planned: Planned[] = selectors.flatMap((selector) =>
-        argumentSequences({
-          victim: parameters.victim,
-          actor: candidate.address,
-          pair: parameters.pair,
-          supply: parameters.supply,
-        }).map((words, sequence) => ({
+        sequences.map((words, sequence) => ({
           selector,
           sequence,
           args: words.map((word) => word.name),
@@ -301,12 +328,35 @@ export async function discoverPowers(
         result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
       );
       const pairs = shown.size === 3 ? [] : pairPlan(now.succeeded, now.failed, selectors);
-      result.pairs.planned += pairs.length;
+      // A first call that works only once the clock has moved (a renounce for show, reclaimed
+      // after a date), followed a year on.
+      const refusedNow = new Set(now.failed.map((entry) => entry.call.data));
+      const laterPairs =
+        shown.size === 3
+          ? []
+          : pairPlan(later.succeeded, later.failed, selectors, (entry) => refusedNow.has(entry.call.data));
+      result.pairs.planned += pairs.length + laterPairs.length;
       const kept = pairs.slice(0, MAX_PAIRS_PER_CANDIDATE);
-      result.pairs.tried += kept.length;
+      const keptLater = laterPairs.slice(0, MAX_PAIRS_PER_CANDIDATE - kept.length);
+      result.pairs.tried += kept.length + keptLater.length;
+      // Small numbers a function took and stored (it wrote to storage and showed nothing), again
+      // at the other scales a rate is counted in.
+      const rescales: Planned[] = now.succeeded
+        .filter(({ entry, effect }) => !entry.prelude && effect.gasUsed >= WRITE_GAS)
+        .flatMap(({ entry }) =>
+          rescaled(sequences[entry.sequence] ?? []).map((words) => ({
+            selector: entry.selector,
+            sequence: entry.sequence,
+            args: words.map((word) => word.name),
+            call: { label: entry.selector, data: encode(entry.selector, words) },
+          })),
+        );
+      result.rescaled += rescales.length;
       await Promise.all([
         waiting.length > 0 ? runAt(TIME_OFFSETS_SECONDS[0], waiting) : undefined,
         kept.length > 0 ? runAt(0, kept) : undefined,
+        keptLater.length > 0 ? runAt(TIME_OFFSETS_SECONDS[1], keptLater) : undefined,
+        rescales.length > 0 ? runAt(0, rescales) : undefined,
       ]);
 
       async function runAt(
@@ -377,17 +427,19 @@ export async function discoverPowers(
  * The two-call round of one account: each first call that worked, changed state (it spent what
  * a storage write costs) and demonstrated nothing, followed by each function that is not a plain
  * getter. First calls that name the caller come first, then the holder, then numbers, so a cut
- * budget keeps the likeliest.
+ * budget keeps the likeliest. `firstOnlyIf` narrows the first calls (to those the clock let through).
  */
 function pairPlan(
   succeeded: readonly Outcome[],
   failed: readonly Planned[],
   selectors: readonly Hex[],
+  firstOnlyIf: (entry: Planned) => boolean = () => true,
 ): Planned[] {
   const firsts = succeeded
     .filter(
       ({ entry, effect }) =>
         !entry.prelude &&
+        firstOnlyIf(entry) &&
         (PRELUDES as readonly number[]).includes(entry.sequence) &&
         effect.gasUsed >= WRITE_GAS,
     )

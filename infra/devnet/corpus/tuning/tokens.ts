@@ -1,4 +1,5 @@
 import { ESCAPE_TOKENS } from './escapes.ts';
+import { LATER_TOKENS } from './later.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -264,4 +265,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
     labels: benign('benign_plain'),
   },
   ...ESCAPE_TOKENS,
+  ...LATER_TOKENS,
 };

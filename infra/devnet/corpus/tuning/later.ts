@@ -1,0 +1,89 @@
+import { benign, type CorpusLiveContext, type CorpusTokenSpec, scam } from '../spec.ts';
+
+// Tuning tokens written for vigil-risk/5: fee setters counted in other units than percent, a tax
+// set on one account at a time (Scales.sol), and a renounce for show taken back after a date
+// (Dormant.sol).
+
+const DAY = 86_400;
+
+const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
+
+export const LATER_TOKENS: Record<string, CorpusTokenSpec> = {
+  t_bps_sell_rate: {
+    contract: 'TnBpsSellRateToken',
+    name: 'Basis Swap',
+    symbol: 'BSWP',
+    args: (c) => ['Basis Swap', 'BSWP', c.supply, c.router],
+    market: 'healthy',
+    pattern:
+      'setSellRate(uint16) sets the sell tax in basis points up to 100 %, for an operator kept in a mapping',
+    labels: scam('limit'),
+    proofs: { limit: { steps: [{ signature: 'function setSellRate(uint16)', args: () => [9_500] }] } },
+  },
+  t_permille_fee: {
+    contract: 'TnPermilleFeeToken',
+    name: 'Mille Feuille',
+    symbol: 'MLFE',
+    args: (c) => ['Mille Feuille', 'MLFE', c.supply, c.router],
+    market: 'healthy',
+    pattern: 'adjustFees(uint256,uint256) sets the buy and sell fees in per mille, up to the whole trade',
+    labels: scam('limit'),
+    proofs: {
+      limit: { steps: [{ signature: 'function adjustFees(uint256,uint256)', args: () => [10n, 900n] }] },
+    },
+  },
+  t_account_rate: {
+    contract: 'TnAccountRateToken',
+    name: 'Fine Print',
+    symbol: 'FNPR',
+    args: (c) => ['Fine Print', 'FNPR', c.supply, c.router],
+    market: 'healthy',
+    pattern:
+      "setAccountRate(address,uint256) sets one holder's sell tax in percent up to 100 %, for a manager kept in a later slot",
+    labels: scam('limit'),
+    proofs: {
+      limit: {
+        steps: [{ signature: 'function setAccountRate(address,uint256)', args: (c) => [holder(c), 80n] }],
+      },
+    },
+  },
+  t_bps_capped_fee: {
+    contract: 'TnBpsCappedFeeToken',
+    name: 'Measured',
+    symbol: 'MSRD',
+    args: (c) => ['Measured', 'MSRD', c.supply, c.router, c.wallet('tn.bps-treasury')],
+    market: 'healthy',
+    pattern: 'a 1.5 % sell fee in basis points; the owner may change it, never above 3 %',
+    labels: benign('benign_unusual'),
+  },
+  t_permille_capped_fee: {
+    contract: 'TnPermilleCappedFeeToken',
+    name: 'Tenth Part',
+    symbol: 'TNTH',
+    args: (c) => ['Tenth Part', 'TNTH', c.supply, c.router],
+    market: 'healthy',
+    pattern:
+      'a 2 % fee each way in per mille, never above 5 %; the owner may exempt accounts, which only lowers a tax',
+    labels: benign('benign_unusual'),
+  },
+  t_dormant_owner: {
+    contract: 'TnDormantOwnerToken',
+    name: 'Sleeper',
+    symbol: 'SLPR',
+    args: (c) => ['Sleeper', 'SLPR', c.supply],
+    market: 'healthy',
+    launch: [{ signature: 'function hibernate(uint256)', args: () => [BigInt(7 * DAY)] }],
+    pattern:
+      'hibernate(uint256) renounces for show: wake() gives ownership back to the former owner after a week, and mintReserve(uint256) mints any amount for the owner',
+    labels: scam('mint'),
+    proofs: {
+      mint: {
+        afterSeconds: 8 * DAY,
+        steps: [
+          { signature: 'function wake()' },
+          { signature: 'function mintReserve(uint256)', args: (c) => [c.supply * 10n] },
+        ],
+      },
+    },
+  },
+};
