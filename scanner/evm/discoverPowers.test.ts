@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectorLeg } from './detectorLeg.ts';
-import { classify, deniedToCaller, rescaled } from './discoverPowers.ts';
+import type { Hex } from 'viem';
+import {
+  classify,
+  deniedToCaller,
+  type Outcome,
+  type Planned,
+  pairPlan,
+  rescaled,
+} from './discoverPowers.ts';
 import { addressesIn } from './privilegeCandidates.ts';
 import type { CallEffect } from './probePrivileges.ts';
 
@@ -148,5 +156,46 @@ describe('rescaled: a stored small number again at the scales a rate is counted 
     expect(rescaled([holder, word("half the holder's balance", 5n)])).toEqual([]);
     expect(rescaled([word('offset 32', 32n), word('1/true', 1n), holder])).toEqual([]);
     expect(rescaled([word('0', 0n)])).toEqual([]);
+  });
+});
+
+describe('pairPlan: which two-call sequences a cut budget keeps', () => {
+  // Twenty setters that took every first call and stored it, and one function that refused every
+  // call: the staged power (setter 7, then the refused one) must come before the budget of 288.
+  const selector = (index: number) => `0x${index.toString(16).padStart(8, '0')}` as Hex;
+  const planned = (sel: Hex, sequence: number): Planned => ({
+    selector: sel,
+    sequence,
+    args: [],
+    call: { label: sel, data: `${sel}${sequence.toString(16).padStart(64, '0')}` as Hex },
+  });
+  const setters = Array.from({ length: 20 }, (_, index) => selector(index + 1));
+  const refused = selector(0xbeef);
+  const selectors = [...setters, refused];
+  const succeeded: Outcome[] = setters.flatMap((sel) =>
+    [0, 1, 2, 3, 4, 5, 6].map((sequence) => ({
+      entry: planned(sel, sequence),
+      effect: effect({ gasUsed: 30_000n }),
+    })),
+  );
+  const failed = [0, 1, 2, 3, 4, 5, 6].map((sequence) => planned(refused, sequence));
+
+  it('plans every pair, and puts each setter once before the refused function ahead of the rest', () => {
+    const plan = pairPlan(succeeded, failed, selectors);
+    // 80 first calls (20 setters × 4 shapes), each followed by the 60 second calls (3 shapes) of
+    // the 20 other functions.
+    expect(plan.length).toBe(80 * 60);
+    const first = plan.slice(0, 60);
+    expect(first.every((entry) => entry.selector === refused)).toBe(true);
+    expect(new Set(first.map((entry) => entry.prelude?.selector)).size).toBe(20);
+    const staged = plan.findIndex(
+      (entry) => entry.prelude?.selector === selector(7) && entry.selector === refused,
+    );
+    expect(staged).toBeLessThan(288);
+  });
+
+  it('a year on, only first calls the clock let through', () => {
+    const plan = pairPlan(succeeded, failed, selectors, (entry) => entry.selector === selector(3));
+    expect(new Set(plan.map((entry) => entry.prelude?.selector))).toEqual(new Set([selector(3)]));
   });
 });

@@ -245,7 +245,7 @@ export interface DiscoverPowersParameters {
   blockTimestamp: bigint;
 }
 
-interface Planned {
+export interface Planned {
   call: ProbeCall;
   selector: Hex;
   /** Which of argumentSequences the arguments are. */
@@ -257,7 +257,7 @@ interface Planned {
   revertReason?: string | null;
 }
 
-interface Outcome {
+export interface Outcome {
   entry: Planned;
   effect: CallEffect;
 }
@@ -429,7 +429,7 @@ export async function discoverPowers(
  * getter. First calls that name the caller come first, then the holder, then numbers, so a cut
  * budget keeps the likeliest. `firstOnlyIf` narrows the first calls (to those the clock let through).
  */
-function pairPlan(
+export function pairPlan(
   succeeded: readonly Outcome[],
   failed: readonly Planned[],
   selectors: readonly Hex[],
@@ -464,23 +464,35 @@ function pairPlan(
   const ordered = [...unique.values()].sort(
     (a, b) => selectors.indexOf(a.selector) - selectors.indexOf(b.selector) || a.sequence - b.sequence,
   );
-  return firsts.flatMap((first) =>
+  // What a cut budget keeps first: each function's first working call before its other shapes,
+  // and functions that refused every call in the first round (a role or a staged value would
+  // open them) before those that worked already.
+  const everWorked = new Set(succeeded.map(({ entry }) => entry.selector));
+  const closed = (selector: Hex) => !everWorked.has(selector);
+  const leading = new Set<Planned>();
+  for (const first of firsts)
+    if (![...leading].some((entry) => entry.selector === first.selector)) leading.add(first);
+  const rank = (first: Planned, second: Planned) =>
+    (leading.has(first) ? 0 : 2) + (closed(second.selector) ? 0 : 1);
+  const pairs = firsts.flatMap((first, firstIndex) =>
     ordered
       .filter((second) => second.selector !== first.selector)
-      .map((second) => ({
-        selector: second.selector,
-        sequence: second.sequence,
-        args: second.args,
-        prelude: first,
-        call: {
-          label: `${first.selector}+${second.selector}`,
-          data: concatHex([
-            SEQUENCE,
-            encodeAbiParameters([{ type: 'bytes[]' }], [[first.call.data, second.call.data]]),
-          ]),
-        },
-      })),
+      .map((second, secondIndex) => ({ first, second, rank: rank(first, second), firstIndex, secondIndex })),
   );
+  pairs.sort((a, b) => a.rank - b.rank || a.firstIndex - b.firstIndex || a.secondIndex - b.secondIndex);
+  return pairs.map(({ first, second }) => ({
+    selector: second.selector,
+    sequence: second.sequence,
+    args: second.args,
+    prelude: first,
+    call: {
+      label: `${first.selector}+${second.selector}`,
+      data: concatHex([
+        SEQUENCE,
+        encodeAbiParameters([{ type: 'bytes[]' }], [[first.call.data, second.call.data]]),
+      ]),
+    },
+  }));
 }
 
 const CLOCK: PrivilegeCandidate = { address: '0x0000000000000000000000000000000000000000', source: 'nobody' };

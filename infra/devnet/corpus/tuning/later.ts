@@ -1,10 +1,11 @@
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, scam } from '../spec.ts';
 
 // Tuning tokens written for vigil-risk/5: fee setters counted in other units than percent, a tax
-// set on one account at a time (Scales.sol), and a renounce for show taken back after a date
-// (Dormant.sol).
+// set on one account at a time (Scales.sol), a renounce for show taken back after a date
+// (Dormant.sol), and a two-call power among a score of setters (Crowded.sol).
 
 const DAY = 86_400;
+const ONE_TOKEN = 10n ** 18n;
 
 const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
 
@@ -82,6 +83,24 @@ export const LATER_TOKENS: Record<string, CorpusTokenSpec> = {
         steps: [
           { signature: 'function wake()' },
           { signature: 'function mintReserve(uint256)', args: (c) => [c.supply * 10n] },
+        ],
+      },
+    },
+  },
+  t_crowded: {
+    contract: 'TnCrowdedToken',
+    name: 'Crowd Pleaser',
+    symbol: 'CRWD',
+    args: (c) => ['Crowd Pleaser', 'CRWD', c.supply, c.router],
+    market: 'healthy',
+    pattern:
+      "a tax token with twenty owner setters; setMigrationRatio(uint256) stages a number that lets migrate(address,uint256) burn any holder's tokens",
+    labels: scam('leak'),
+    proofs: {
+      leak: {
+        steps: [
+          { signature: 'function setMigrationRatio(uint256)', args: () => [1n] },
+          { signature: 'function migrate(address,uint256)', args: (c) => [holder(c), ONE_TOKEN] },
         ],
       },
     },
