@@ -43,11 +43,15 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     result.pairs.planned === 0
       ? ''
       : `; ${result.pairs.tried} of ${result.pairs.planned} two-call sequences (a call that changed state, then another)`;
+  const triples =
+    result.triples.planned === 0
+      ? ''
+      : `; ${result.triples.tried} of ${result.triples.planned} three-call sequences`;
   const rescaled =
     result.rescaled === 0
       ? ''
       : `; ${result.rescaled} calls again with a stored small number counted in per mille or basis points`;
-  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${rescaled}`;
+  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}`;
   for (const [kind, target] of Object.entries(CLASS_CHECK) as [
     PowerClass,
     (typeof CLASS_CHECK)[PowerClass],
@@ -128,7 +132,14 @@ function when(finding: PowerFinding): string {
 function describe(finding: PowerFinding): string {
   if (finding.selector === '0x')
     return `With no call at all${when(finding)}, a holder's transfer or sell fails or is taxed (${finding.diff.holder_transfer}; sell ${finding.diff.holder_sell})`;
-  const name = `${finding.prelude ? `${finding.prelude.signature ?? `function ${finding.prelude.selector}`} (${finding.prelude.args.join(', ') || 'no arguments'}), then ` : ''}${finding.signature ?? `function ${finding.selector}`}`;
+  const earlier = [finding.first, finding.prelude]
+    .filter((call) => call !== null)
+    .map(
+      (call) =>
+        `${call.signature ?? `function ${call.selector}`} (${call.args.join(', ') || 'no arguments'}), then `,
+    )
+    .join('');
+  const name = `${earlier}${finding.signature ?? `function ${finding.selector}`}`;
   const changes: string[] = [];
   if (finding.diff.supply_before !== finding.diff.supply_after)
     changes.push(`supply ${finding.diff.supply_before} → ${finding.diff.supply_after}`);
@@ -168,6 +179,13 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
             prelude_selector: finding.prelude.selector,
             prelude_args: finding.prelude.args.join(', '),
             prelude_calldata: finding.prelude.calldata,
+          }
+        : {}),
+      ...(finding.first
+        ? {
+            first_selector: finding.first.selector,
+            first_args: finding.first.args.join(', '),
+            first_calldata: finding.first.calldata,
           }
         : {}),
       time_offset_seconds: finding.timeOffsetSeconds,

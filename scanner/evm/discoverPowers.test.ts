@@ -1,6 +1,6 @@
+import type { Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import type { DetectorLeg } from './detectorLeg.ts';
-import type { Hex } from 'viem';
 import {
   classify,
   deniedToCaller,
@@ -8,6 +8,7 @@ import {
   type Planned,
   pairPlan,
   rescaled,
+  triplePlan,
 } from './discoverPowers.ts';
 import { addressesIn } from './privilegeCandidates.ts';
 import type { CallEffect } from './probePrivileges.ts';
@@ -162,7 +163,7 @@ describe('rescaled: a stored small number again at the scales a rate is counted 
 describe('pairPlan: which two-call sequences a cut budget keeps', () => {
   // Twenty setters that took every first call and stored it, and one function that refused every
   // call: the staged power (setter 7, then the refused one) must come before the budget of 288.
-  const selector = (index: number) => `0x${index.toString(16).padStart(8, '0')}` as Hex;
+  const selector = (index: number): Hex => `0x${index.toString(16).padStart(8, '0')}`;
   const planned = (sel: Hex, sequence: number): Planned => ({
     selector: sel,
     sequence,
@@ -197,5 +198,45 @@ describe('pairPlan: which two-call sequences a cut budget keeps', () => {
   it('a year on, only first calls the clock let through', () => {
     const plan = pairPlan(succeeded, failed, selectors, (entry) => entry.selector === selector(3));
     expect(new Set(plan.map((entry) => entry.prelude?.selector))).toEqual(new Set([selector(3)]));
+  });
+});
+
+describe('triplePlan: a role nominated and accepted, then the function it opens', () => {
+  const selector = (index: number): Hex => `0x${index.toString(16).padStart(8, '0')}`;
+  const planned = (sel: Hex, sequence: number): Planned => ({
+    selector: sel,
+    sequence,
+    args: [`shape ${sequence}`],
+    call: { label: sel, data: `${sel}${sequence.toString(16).padStart(64, '0')}` as Hex },
+  });
+  const nominate = planned(selector(1), 0);
+  const accept = planned(selector(2), 4);
+  const issue = selector(3);
+  const pair = (gasUsed: bigint): Outcome => ({
+    entry: { ...accept, prelude: nominate, own: accept.call.data, call: { label: 'pair', data: '0x' } },
+    effect: effect({ gasUsed }),
+  });
+  // Round one: nominate and accept worked (accept with any arguments), issue refused every call.
+  const succeeded: Outcome[] = [nominate, accept].map((entry) => ({
+    entry,
+    effect: effect({ gasUsed: 30_000n }),
+  }));
+  const failed = [4, 5, 6].map((sequence) => planned(issue, sequence));
+
+  it('follows a pair whose second call stored something with each function that refused everything', () => {
+    const plan = triplePlan([pair(25_000n)], succeeded, failed);
+    expect(plan.map((entry) => [entry.first?.selector, entry.prelude?.selector, entry.selector])).toEqual([
+      [selector(1), selector(2), issue],
+      [selector(1), selector(2), issue],
+      [selector(1), selector(2), issue],
+    ]);
+    // The second call's own calldata is the evidence's, not the pair's sequence.
+    expect(plan[0]?.prelude?.call.data).toBe(accept.call.data);
+  });
+
+  it('no third call after a second that stored nothing, or for functions that worked before', () => {
+    expect(triplePlan([pair(2_000n)], succeeded, failed)).toEqual([]);
+    const opened = [...succeeded, { entry: planned(issue, 0), effect: effect({ gasUsed: 30_000n }) }];
+    expect(triplePlan([pair(25_000n)], opened, failed)).toEqual([]);
   });
 });

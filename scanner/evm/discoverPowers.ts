@@ -31,6 +31,13 @@ import { type CallEffect, type ProbeCall, probePrivileges } from './probePrivile
 
 export type PowerClass = 'mint' | 'leak' | 'limit';
 
+interface EarlierCall {
+  selector: Hex;
+  signature: string | null;
+  args: string[];
+  calldata: Hex;
+}
+
 export interface PowerFinding {
   class: PowerClass;
   selector: Hex;
@@ -40,8 +47,10 @@ export interface PowerFinding {
   callerSource: string;
   /** The argument words sent after the selector, named. */
   args: string[];
-  /** The call made just before it, in the same simulation, when the power takes two calls. */
-  prelude: { selector: Hex; signature: string | null; args: string[]; calldata: Hex } | null;
+  /** The call made just before it, in the same simulation, when the power takes two calls or three. */
+  prelude: EarlierCall | null;
+  /** The first call, when the power takes three (`prelude` is the second). */
+  first: EarlierCall | null;
   calldata: Hex;
   timeOffsetSeconds: number;
   diff: {
@@ -69,6 +78,8 @@ export interface DiscoveryResult {
   failures: string[];
   /** Two-call simulations: how many were made, of how many the first round suggested. */
   pairs: { tried: number; planned: number };
+  /** Three-call simulations: how many were made, of how many the two-call round suggested. */
+  triples: { tried: number; planned: number };
   /** Calls repeated with a stored small number at another scale (per mille, basis points). */
   rescaled: number;
 }
@@ -81,6 +92,8 @@ const WRITE_GAS = 5_000n;
 const GETTER_MAX_GAS = 3_000n;
 /** Two-call simulations per account: three round trips. */
 const MAX_PAIRS_PER_CANDIDATE = 288;
+/** Three-call simulations per account: two round trips. */
+const MAX_TRIPLES_PER_CANDIDATE = 96;
 /**
  * A rate or limit a setter accepted and stored, tried again at the scales setters count in: 99 %
  * in percent, per mille and basis points. A setter capped at its own scale refuses a percent-sized
@@ -251,8 +264,12 @@ export interface Planned {
   /** Which of argumentSequences the arguments are. */
   sequence: number;
   args: string[];
-  /** The call made first, in the same simulation, when this is the second of two. */
+  /** The call made just before, in the same simulation, when this is the second of two or the third of three. */
   prelude?: Planned;
+  /** The first call, when this is the third of three (the prelude is then the second). */
+  first?: Planned;
+  /** This call's own calldata when `call` is a sequence of several. */
+  own?: Hex;
   /** Why the call reverted, once it has. */
   revertReason?: string | null;
 }
@@ -287,6 +304,7 @@ export async function discoverPowers(
     roundTrips: 0,
     failures: [],
     pairs: { tried: 0, planned: 0 },
+    triples: { tried: 0, planned: 0 },
     rescaled: 0,
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
@@ -352,12 +370,23 @@ export async function discoverPowers(
           })),
         );
       result.rescaled += rescales.length;
-      await Promise.all([
+      const [, pairRun] = await Promise.all([
         waiting.length > 0 ? runAt(TIME_OFFSETS_SECONDS[0], waiting) : undefined,
         kept.length > 0 ? runAt(0, kept) : undefined,
         keptLater.length > 0 ? runAt(TIME_OFFSETS_SECONDS[1], keptLater) : undefined,
         rescales.length > 0 ? runAt(0, rescales) : undefined,
       ]);
+      // Three calls: a pair whose second call stored something too and showed nothing (a role
+      // nominated, then accepted), then each function that refused every call in the first round.
+      const shownNow = new Set(
+        result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
+      );
+      const triples =
+        pairRun && shownNow.size < 3 ? triplePlan(pairRun.succeeded, now.succeeded, now.failed) : [];
+      result.triples.planned += triples.length;
+      const keptTriples = triples.slice(0, MAX_TRIPLES_PER_CANDIDATE);
+      result.triples.tried += keptTriples.length;
+      if (keptTriples.length > 0) await runAt(0, keptTriples);
 
       async function runAt(
         offset: number,
@@ -485,6 +514,7 @@ export function pairPlan(
     sequence: second.sequence,
     args: second.args,
     prelude: first,
+    own: second.call.data,
     call: {
       label: `${first.selector}+${second.selector}`,
       data: concatHex([
@@ -493,6 +523,60 @@ export function pairPlan(
       ]),
     },
   }));
+}
+
+/**
+ * The three-call round of one account: each two-call sequence that worked, whose second call
+ * also wrote to storage and demonstrated nothing, followed by each function that refused every
+ * call in the first round (what a nomination and its acceptance would open), in the pairs' order.
+ */
+export function triplePlan(
+  pairs: readonly Outcome[],
+  succeeded: readonly Outcome[],
+  failed: readonly Planned[],
+): Planned[] {
+  const staged = pairs.filter(
+    ({ entry, effect }) => entry.prelude && !entry.first && entry.own && effect.gasUsed >= WRITE_GAS,
+  );
+  if (staged.length === 0) return [];
+  const everWorked = new Set(succeeded.map(({ entry }) => entry.selector));
+  const thirds = new Map<string, Planned>();
+  for (const entry of failed)
+    if (
+      !entry.prelude &&
+      (TRIGGERS as readonly number[]).includes(entry.sequence) &&
+      !everWorked.has(entry.selector)
+    )
+      thirds.set(`${entry.selector}:${entry.sequence}`, entry);
+  return staged.flatMap(({ entry: pair }) => {
+    const first = pair.prelude as Planned;
+    const second: Planned = {
+      selector: pair.selector,
+      sequence: pair.sequence,
+      args: pair.args,
+      call: { label: pair.selector, data: pair.own as Hex },
+    };
+    return [...thirds.values()]
+      .filter((third) => third.selector !== first.selector && third.selector !== second.selector)
+      .map((third) => ({
+        selector: third.selector,
+        sequence: third.sequence,
+        args: third.args,
+        first,
+        prelude: second,
+        own: third.call.data,
+        call: {
+          label: `${first.selector}+${second.selector}+${third.selector}`,
+          data: concatHex([
+            SEQUENCE,
+            encodeAbiParameters(
+              [{ type: 'bytes[]' }],
+              [[first.call.data, second.call.data, third.call.data]],
+            ),
+          ]),
+        },
+      }));
+  });
 }
 
 const CLOCK: PrivilegeCandidate = { address: '0x0000000000000000000000000000000000000000', source: 'nobody' };
@@ -572,14 +656,8 @@ function finding(
     caller: candidate.address,
     callerSource: entry ? candidate.source : 'nobody: the clock alone',
     args: entry?.args ?? [],
-    prelude: entry?.prelude
-      ? {
-          selector: entry.prelude.selector,
-          signature: KNOWN_NAMES.get(entry.prelude.selector) ?? null,
-          args: entry.prelude.args,
-          calldata: entry.prelude.call.data,
-        }
-      : null,
+    prelude: entry?.prelude ? earlierCall(entry.prelude) : null,
+    first: entry?.first ? earlierCall(entry.first) : null,
     calldata: entry?.call.data ?? '0x',
     timeOffsetSeconds: offset,
     diff: {
@@ -594,5 +672,14 @@ function finding(
       pair_balance_before: effect.around.pairBefore.toString(),
       pair_balance_after: effect.around.pairAfter.toString(),
     },
+  };
+}
+
+function earlierCall(entry: Planned): EarlierCall {
+  return {
+    selector: entry.selector,
+    signature: KNOWN_NAMES.get(entry.selector) ?? null,
+    args: entry.args,
+    calldata: entry.own ?? entry.call.data,
   };
 }

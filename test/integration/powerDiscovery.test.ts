@@ -148,6 +148,40 @@ describe('power discovery (vigil-risk/5)', () => {
     }
   });
 
+  it('finds a power that takes three calls, with the first two as evidence', async () => {
+    const result = await scan('t_nominated_issuer');
+    const [evidence] = simulations(result, 'is_mintable');
+    expect(evidence?.data?.first_selector, discoveryFacts(result)).toMatch(/^0x[0-9a-f]{8}$/);
+    expect(evidence?.data?.prelude_selector).toMatch(/^0x[0-9a-f]{8}$/);
+    expect(evidence?.summary).toMatch(/, then function 0x[0-9a-f]{8} \(.*\), then function 0x/);
+    expect(result.tier).toBe('critical');
+  });
+
+  it('finds a first call that waits for the clock, and a staged power among twenty setters', async () => {
+    const dormant = await scan('t_dormant_owner');
+    const [woken] = simulations(dormant, 'is_mintable');
+    expect(woken?.data?.prelude_selector, discoveryFacts(dormant)).toMatch(/^0x[0-9a-f]{8}$/);
+    expect(Number(woken?.data?.time_offset_seconds)).toBeGreaterThan(86_400);
+    const crowded = await scan('t_crowded');
+    expect(harmClasses(crowded.checks), discoveryFacts(crowded)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
+  });
+
+  it('reads a fee setter counted in basis points or per mille, or for one holder, at its own scale', async () => {
+    for (const key of ['t_bps_sell_rate', 't_account_rate', 't_permille_fee']) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: true });
+    }
+    for (const key of ['t_bps_capped_fee', 't_permille_capped_fee']) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: false });
+      expect(result.tier, key).toBe('low');
+    }
+  });
+
   it('keeps a capped two-step fee and a timelocked mint in the lowest tier', async () => {
     for (const key of ['t_proposed_fee', 't_timelocked_mint', 't_treasury_drop']) {
       const result = await scan(key);

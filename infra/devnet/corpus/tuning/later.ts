@@ -2,7 +2,8 @@ import { benign, type CorpusLiveContext, type CorpusTokenSpec, scam } from '../s
 
 // Tuning tokens written for vigil-risk/5: fee setters counted in other units than percent, a tax
 // set on one account at a time (Scales.sol), a renounce for show taken back after a date
-// (Dormant.sol), and a two-call power among a score of setters (Crowded.sol).
+// (Dormant.sol), a two-call power among a score of setters (Crowded.sol), and a power that takes
+// three calls (Steps.sol).
 
 const DAY = 86_400;
 const ONE_TOKEN = 10n ** 18n;
@@ -101,6 +102,25 @@ export const LATER_TOKENS: Record<string, CorpusTokenSpec> = {
         steps: [
           { signature: 'function setMigrationRatio(uint256)', args: () => [1n] },
           { signature: 'function migrate(address,uint256)', args: (c) => [holder(c), ONE_TOKEN] },
+        ],
+      },
+    },
+  },
+  t_nominated_issuer: {
+    contract: 'TnNominatedIssuerToken',
+    name: 'Handover',
+    symbol: 'HNDO',
+    args: (c) => ['Handover', 'HNDO', c.supply],
+    market: 'healthy',
+    pattern:
+      'nominateIssuer(address) by the owner, acceptIssuer() by the nominee, then issue(address,uint256) mints any amount: three calls',
+    labels: scam('mint'),
+    proofs: {
+      mint: {
+        steps: [
+          { signature: 'function nominateIssuer(address)', args: (c) => [c.deployer] },
+          { signature: 'function acceptIssuer()' },
+          { signature: 'function issue(address,uint256)', args: (c) => [c.deployer, c.supply * 10n] },
         ],
       },
     },
