@@ -9,18 +9,9 @@ pragma solidity ^0.8.24;
 
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {TnRouterPair} from "./RouterPair.sol";
 
-interface ICrPairFactory {
-    function getPair(address a, address b) external view returns (address);
-}
-
-interface ICrRouter {
-    function factory() external view returns (address);
-    function WETH() external view returns (address);
-}
-
-contract TnCrowdedToken is ERC20, Ownable {
-    address private immutable dexRouter;
+contract TnCrowdedToken is ERC20, Ownable, TnRouterPair {
     uint256 public buyFee = 3;
     uint256 public sellFee = 3;
     uint256 public maxTxPermille = 1_000;
@@ -41,8 +32,11 @@ contract TnCrowdedToken is ERC20, Ownable {
     mapping(address => bool) public limitExempt;
     mapping(address => bool) public marketPair;
 
-    constructor(string memory n, string memory s, uint256 supply, address router_) ERC20(n, s) Ownable(msg.sender) {
-        dexRouter = router_;
+    constructor(string memory n, string memory s, uint256 supply, address router_)
+        ERC20(n, s)
+        Ownable(msg.sender)
+        TnRouterPair(router_)
+    {
         marketingWallet = msg.sender;
         devWallet = msg.sender;
         liquidityWallet = msg.sender;
@@ -51,10 +45,6 @@ contract TnCrowdedToken is ERC20, Ownable {
         limitExempt[msg.sender] = true;
         swapThreshold = supply / 10_000;
         _mint(msg.sender, supply);
-    }
-
-    function _pair() internal view returns (address) {
-        return ICrPairFactory(ICrRouter(dexRouter).factory()).getPair(address(this), ICrRouter(dexRouter).WETH());
     }
 
     function setBuyFee(uint256 fee) external onlyOwner {

@@ -10,38 +10,18 @@ pragma solidity ^0.8.24;
 
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
-
-interface IScPairFactory {
-    function getPair(address a, address b) external view returns (address);
-}
-
-interface IScRouter {
-    function factory() external view returns (address);
-    function WETH() external view returns (address);
-}
-
-abstract contract ScPairAware {
-    address internal immutable dexRouter;
-
-    constructor(address router_) {
-        dexRouter = router_;
-    }
-
-    function _pair() internal view returns (address) {
-        return IScPairFactory(IScRouter(dexRouter).factory()).getPair(address(this), IScRouter(dexRouter).WETH());
-    }
-}
+import {TnRouterPair} from "./RouterPair.sol";
 
 /// `setSellRate` sets the sell tax in basis points, up to the whole sell, for an operator kept
 /// in a mapping (the deployer).
-contract TnBpsSellRateToken is ERC20, Ownable, ScPairAware {
+contract TnBpsSellRateToken is ERC20, Ownable, TnRouterPair {
     mapping(address => bool) private operators;
     uint16 private sellRateBps = 200;
 
     constructor(string memory n, string memory s, uint256 supply, address router_)
         ERC20(n, s)
         Ownable(msg.sender)
-        ScPairAware(router_)
+        TnRouterPair(router_)
     {
         operators[msg.sender] = true;
         _mint(msg.sender, supply);
@@ -64,7 +44,7 @@ contract TnBpsSellRateToken is ERC20, Ownable, ScPairAware {
 }
 
 /// `adjustFees` sets the buy and sell fees in per mille, each up to the whole trade.
-contract TnPermilleFeeToken is ERC20, Ownable, ScPairAware {
+contract TnPermilleFeeToken is ERC20, Ownable, TnRouterPair {
     uint256 private buyPermille = 10;
     uint256 private sellPermille = 10;
     address private immutable wallet;
@@ -72,7 +52,7 @@ contract TnPermilleFeeToken is ERC20, Ownable, ScPairAware {
     constructor(string memory n, string memory s, uint256 supply, address router_)
         ERC20(n, s)
         Ownable(msg.sender)
-        ScPairAware(router_)
+        TnRouterPair(router_)
     {
         wallet = msg.sender;
         _mint(msg.sender, supply);
@@ -98,7 +78,7 @@ contract TnPermilleFeeToken is ERC20, Ownable, ScPairAware {
 
 /// `setAccountRate` sets one account's sell tax in percent, up to the whole sell: a honeypot aimed
 /// at chosen holders, for a manager kept in a later slot.
-contract TnAccountRateToken is ERC20, Ownable, ScPairAware {
+contract TnAccountRateToken is ERC20, Ownable, TnRouterPair {
     uint256 public launchedAt;
     address private manager;
     mapping(address => uint256) private accountRate;
@@ -106,7 +86,7 @@ contract TnAccountRateToken is ERC20, Ownable, ScPairAware {
     constructor(string memory n, string memory s, uint256 supply, address router_)
         ERC20(n, s)
         Ownable(msg.sender)
-        ScPairAware(router_)
+        TnRouterPair(router_)
     {
         launchedAt = block.timestamp;
         manager = msg.sender;
@@ -131,14 +111,14 @@ contract TnAccountRateToken is ERC20, Ownable, ScPairAware {
 }
 
 /// A 1.5 % sell fee counted in basis points; the owner may change it, never above 3 %.
-contract TnBpsCappedFeeToken is ERC20, Ownable, ScPairAware {
+contract TnBpsCappedFeeToken is ERC20, Ownable, TnRouterPair {
     uint256 private sellBps = 150;
     address private immutable treasury;
 
     constructor(string memory n, string memory s, uint256 supply, address router_, address treasury_)
         ERC20(n, s)
         Ownable(msg.sender)
-        ScPairAware(router_)
+        TnRouterPair(router_)
     {
         treasury = treasury_;
         _mint(msg.sender, supply);
@@ -161,14 +141,14 @@ contract TnBpsCappedFeeToken is ERC20, Ownable, ScPairAware {
 
 /// Per-mille fees on both sides, 2 % each; the owner may change them, never above 5 %, and may
 /// exempt accounts (which lowers a tax, never raises one).
-contract TnPermilleCappedFeeToken is ERC20, Ownable, ScPairAware {
+contract TnPermilleCappedFeeToken is ERC20, Ownable, TnRouterPair {
     uint256 private feePermille = 20;
     mapping(address => bool) private exempt;
 
     constructor(string memory n, string memory s, uint256 supply, address router_)
         ERC20(n, s)
         Ownable(msg.sender)
-        ScPairAware(router_)
+        TnRouterPair(router_)
     {
         exempt[msg.sender] = true;
         _mint(msg.sender, supply);
