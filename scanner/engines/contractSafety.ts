@@ -14,6 +14,7 @@ import {
   readRoleAccounts,
   readCallerAccounts,
   readStorageAccounts,
+  writtenAddress,
 } from '../evm/privilegeCandidates.ts';
 import { PROBE_VICTIM, type ProbeCall, probePrivileges } from '../evm/probePrivileges.ts';
 import { readOwner } from '../evm/readOwner.ts';
@@ -30,10 +31,6 @@ export type { EngineOutput } from './context.ts';
 const beaconAbi = parseAbi(['function implementation() view returns (address)']);
 /** Accounts the power discovery calls from, at most: each costs a few eth_calls. */
 const MAX_DISCOVERY_CANDIDATES = 12;
-// As for storage words: a PUSH20 below this is a constant, not an address.
-const MIN_CODE_ADDRESS = 2n ** 140n;
-// type(uint160).max: the mask compilers push to clean addresses.
-const MAX_ADDRESS = 2n ** 160n - 1n;
 const PROBED_GROUPS: PrivilegeGroup[] = [
   'mint',
   'balance',
@@ -116,9 +113,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
 
   // Every account that might hold a power, whatever the owner getter says.
   const codeAddresses = [...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
-    BigInt(value) >= MIN_CODE_ADDRESS && BigInt(value) !== MAX_ADDRESS
-      ? [{ address: getAddress(value), source: 'address in the code' }]
-      : [],
+    writtenAddress(value) ? [{ address: getAddress(value), source: 'address in the code' }] : [],
   );
   const suspects = distinctCandidates(
     [

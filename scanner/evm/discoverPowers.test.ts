@@ -10,7 +10,7 @@ import {
   rescaled,
   triplePlan,
 } from './discoverPowers.ts';
-import { addressesIn } from './privilegeCandidates.ts';
+import { addressesIn, writtenAddress } from './privilegeCandidates.ts';
 import type { CallEffect } from './probePrivileges.ts';
 
 const leg = (overrides: Partial<DetectorLeg> = {}): DetectorLeg => ({
@@ -238,5 +238,14 @@ describe('triplePlan: a role nominated and accepted, then the function it opens'
     expect(triplePlan([pair(2_000n)], succeeded, failed)).toEqual([]);
     const opened = [...succeeded, { entry: planned(issue, 0), effect: effect({ gasUsed: 30_000n }) }];
     expect(triplePlan([pair(25_000n)], opened, failed)).toEqual([]);
+  });
+});
+
+describe('writtenAddress: which PUSH20 operands name an account', () => {
+  it('takes random bytes, not the address mask, small constants or mostly zero words', () => {
+    expect(writtenAddress('0xED46235A07ab07BB5327c2b3216b6F900E2C8C8F')).toBe(true);
+    expect(writtenAddress('0xffffffffffffffffffffffffffffffffffffffff')).toBe(false);
+    expect(writtenAddress('0x000000000000000000000000000000000000dEaD')).toBe(false);
+    expect(writtenAddress('0xED46235A0000000000c2b3216b6F900E2C8C8F12')).toBe(false);
   });
 });

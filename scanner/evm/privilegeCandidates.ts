@@ -13,6 +13,7 @@ import {
   zeroAddress,
 } from 'viem';
 import type { Creation } from '../core/schema.ts';
+import { analyzeBytecode } from './analyzeBytecode.ts';
 import { tryRead } from './tryRead.ts';
 
 /** Getters tokens use for accounts with powers of their own (USDC-style roles, "dev" wallets). */
@@ -31,6 +32,8 @@ const SLOTS = 16;
 // A value below this is a counter, a flag or an amount far more often than an address: random
 // 160-bit addresses fall below it with probability 2^-20.
 const MIN_ADDRESS = 2n ** 140n;
+// type(uint160).max: the mask compilers push to clean addresses.
+const ADDRESS_MASK_VALUE = 2n ** 160n - 1n;
 
 export interface PrivilegeCandidate {
   address: Address;
@@ -86,6 +89,11 @@ const ADDRESS_MASK = (1n << 160n) - 1n;
  * An address is 20 random bytes: a window holding several zero bytes, or only printable ASCII
  * (a short string stored in place, its bytes left-aligned), is something else.
  */
+/** A PUSH20 operand that is an account: not a small constant, not the address mask, random bytes. */
+export function writtenAddress(value: Hex): boolean {
+  return BigInt(value) >= MIN_ADDRESS && BigInt(value) !== ADDRESS_MASK_VALUE && looksRandom(value.slice(2));
+}
+
 function looksRandom(hex: string): boolean {
   const bytes = hex.match(/../g) ?? [];
   const zeros = bytes.filter((byte) => byte === '00').length;
@@ -205,10 +213,22 @@ async function constructorAccounts(client: PublicClient, creation: Creation): Pr
   if (!tx) return [];
   const words = Math.floor((tx.input.length - 2) / 64);
   const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
-  return addressesInWords(tx.input, start).map((address) => ({
+  const argumentsNamed = addressesInWords(tx.input, start).map((address) => ({
     address,
     source: creation.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
   }));
+  // A creation transaction's input is the creation code: addresses written into the source as a
+  // state variable's initial value are pushed there only (the constructor stores them; the
+  // runtime code never names them). A factory's call is no code, so it is not read as one.
+  const written =
+    creation.via === 'create_tx'
+      ? [...analyzeBytecode(tx.input).addresses].flatMap((value) =>
+          writtenAddress(value)
+            ? [{ address: getAddress(value), source: 'address in the creation code' }]
+            : [],
+        )
+      : [];
+  return [...argumentsNamed, ...written];
 }
 
 /**

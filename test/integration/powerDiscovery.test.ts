@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/5)', () => {
+describe('power discovery (vigil-risk/6)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -47,6 +47,18 @@ describe('power discovery (vigil-risk/5)', () => {
     );
     expect(result.tier).toBe('critical');
     expect(result.contract_findings?.tier).toBe('critical');
+  });
+
+  it('finds a mint held by a wallet written into the source and stored past the first slots', async () => {
+    const result = await scan('t_late_slot');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    const [evidence] = simulations(result, 'is_mintable');
+    expect(evidence?.data?.caller_source).toBe('address in the creation code');
+    expect(result.tier).toBe('critical');
   });
 
   it('finds a mint that only works a day on, with the time offset as evidence', async () => {

@@ -1,9 +1,10 @@
-import { benign, type CorpusLiveContext, type CorpusTokenSpec, scam } from '../spec.ts';
+import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // Tuning tokens written for vigil-risk/5: fee setters counted in other units than percent, a tax
 // set on one account at a time (Scales.sol), a renounce for show taken back after a date
 // (Dormant.sol), a two-call power among a score of setters (Crowded.sol), and a power that takes
-// three calls (Steps.sol).
+// three calls (Steps.sol), and a wallet written into the source and stored past the sixteenth slot
+// (LateSlot.sol).
 
 const DAY = 86_400;
 const ONE_TOKEN = 10n ** 18n;
@@ -121,6 +122,28 @@ export const LATER_TOKENS: Record<string, CorpusTokenSpec> = {
           { signature: 'function nominateIssuer(address)', args: (c) => [c.deployer] },
           { signature: 'function acceptIssuer()' },
           { signature: 'function issue(address,uint256)', args: (c) => [c.deployer, c.supply * 10n] },
+        ],
+      },
+    },
+  },
+  t_late_slot: {
+    contract: 'TnLateSlotToken',
+    name: 'Deep Storage',
+    symbol: 'DPST',
+    args: (c) => ['Deep Storage', 'DPST', c.supply],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      'topUpTreasury(uint256) mints any amount for a keeper written into the source as a literal and kept in the 27th slot; the owner renounced',
+    labels: scam('mint'),
+    proofs: {
+      mint: {
+        steps: [
+          {
+            signature: 'function topUpTreasury(uint256)',
+            args: (c) => [c.supply * 10n],
+            from: 'tn.late-keeper',
+          },
         ],
       },
     },
