@@ -19,6 +19,7 @@ const PUSH20 = 0x73;
 const PUSH32 = 0x7f;
 const DELEGATECALL = 0xf4;
 const SELFDESTRUCT = 0xff;
+const INVALID = 0xfe;
 const MINIMAL_PROXY = /^0x363d3d373d3d3d363d73([0-9a-f]{40})5af43d82803e903d91602b57fd5bf3$/i;
 
 /**
@@ -66,4 +67,24 @@ function executableLength(bytes: Buffer): number {
   // A CBOR map header (0xa1..0xa5) where the metadata should start; otherwise keep everything.
   if (start > 0 && first !== undefined && first >= 0xa1 && first <= 0xa5) return start;
   return bytes.length;
+}
+
+/**
+ * Addresses pushed by a contract's creation code before the code it deploys: solc ends the
+ * constructor with INVALID, and what follows (the runtime code, its metadata hash, the
+ * constructor's arguments) is data whose random bytes would read as PUSH20 operands.
+ */
+export function creationCodeAddresses(initcode: Hex): Set<Hex> {
+  const bytes = Buffer.from(initcode.slice(2), 'hex');
+  const addresses = new Set<Hex>();
+  for (let i = 0; i < bytes.length; i++) {
+    const op = bytes[i] ?? 0;
+    if (op === INVALID) break;
+    if (op >= PUSH1 && op <= PUSH32) {
+      if (op === PUSH20 && i + 20 < bytes.length)
+        addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
+      i += op - PUSH1 + 1;
+    }
+  }
+  return addresses;
 }

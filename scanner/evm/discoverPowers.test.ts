@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { creationCodeAddresses } from './analyzeBytecode.ts';
 import type { DetectorLeg } from './detectorLeg.ts';
 import {
   classify,
@@ -247,5 +248,13 @@ describe('writtenAddress: which PUSH20 operands name an account', () => {
     expect(writtenAddress('0xffffffffffffffffffffffffffffffffffffffff')).toBe(false);
     expect(writtenAddress('0x000000000000000000000000000000000000dEaD')).toBe(false);
     expect(writtenAddress('0xED46235A0000000000c2b3216b6F900E2C8C8F12')).toBe(false);
+  });
+
+  it("reads a creation code's constructor up to its INVALID, not the data after it", () => {
+    const keeper = 'ed46235a07ab07bb5327c2b3216b6f900e2c8c8f';
+    const junk = 'f47a7eae2376cb5be1d072b286d1768eec60ca9e';
+    // PUSH20 keeper, POP, PUSH2 0x7373 (operand bytes are no opcodes), INVALID, then PUSH20 junk.
+    const code: Hex = `0x73${keeper}50617373fe73${junk}`;
+    expect([...creationCodeAddresses(code)]).toEqual([`0x${keeper}`]);
   });
 });

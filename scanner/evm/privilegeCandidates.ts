@@ -13,7 +13,7 @@ import {
   zeroAddress,
 } from 'viem';
 import type { Creation } from '../core/schema.ts';
-import { analyzeBytecode } from './analyzeBytecode.ts';
+import { creationCodeAddresses } from './analyzeBytecode.ts';
 import { tryRead } from './tryRead.ts';
 
 /** Getters tokens use for accounts with powers of their own (USDC-style roles, "dev" wallets). */
@@ -222,7 +222,7 @@ async function constructorAccounts(client: PublicClient, creation: Creation): Pr
   // runtime code never names them). A factory's call is no code, so it is not read as one.
   const written =
     creation.via === 'create_tx'
-      ? [...analyzeBytecode(tx.input).addresses].flatMap((value) =>
+      ? [...creationCodeAddresses(tx.input)].flatMap((value) =>
           writtenAddress(value)
             ? [{ address: getAddress(value), source: 'address in the creation code' }]
             : [],
