@@ -12,6 +12,7 @@ import {
   distinctCandidates,
   type PrivilegeCandidate,
   readRoleAccounts,
+  creationCodeAccounts,
   readCallerAccounts,
   readStorageAccounts,
   writtenAddress,
@@ -112,9 +113,12 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   });
 
   // Every account that might hold a power, whatever the owner getter says.
-  const codeAddresses = [...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
-    writtenAddress(value) ? [{ address: getAddress(value), source: 'address in the code' }] : [],
-  );
+  const codeAddresses = [
+    ...[...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
+      writtenAddress(value) ? [{ address: getAddress(value), source: 'address in the code' }] : [],
+    ),
+    ...creationCodeAccounts(told.creationCode, code),
+  ];
   const suspects = distinctCandidates(
     [
       ...(owner.kind === 'live' ? [{ address: owner.owner, source: ownerInfo.getter ?? 'owner()' }] : []),

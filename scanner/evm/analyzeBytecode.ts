@@ -70,19 +70,24 @@ function executableLength(bytes: Buffer): number {
 }
 
 /**
- * Addresses pushed by a contract's creation code before the code it deploys: solc ends the
- * constructor with INVALID, and what follows (the runtime code, its metadata hash, the
- * constructor's arguments) is data whose random bytes would read as PUSH20 operands.
+ * Addresses pushed by a contract's constructor: the creation code up to where the code it deploys
+ * begins (found by that code's first 64 bytes), or, when that is not found (immutables filled in
+ * near its start), up to the INVALID solc ends a constructor with. What follows (the runtime code,
+ * its metadata hash, the constructor's arguments) is data whose random bytes would read as PUSH20
+ * operands.
  */
-export function creationCodeAddresses(initcode: Hex): Set<Hex> {
-  const bytes = Buffer.from(initcode.slice(2), 'hex');
+export function creationCodeAddresses(creationCode: Hex, runtimeCode?: Hex): Set<Hex> {
+  const bytes = Buffer.from(creationCode.slice(2), 'hex');
+  const runtime =
+    runtimeCode && runtimeCode.length > 2 ? Buffer.from(runtimeCode.slice(2), 'hex') : undefined;
+  const cut = runtime ? bytes.indexOf(runtime.subarray(0, 64), 1) : -1;
+  const end = cut > 0 ? cut : bytes.length;
   const addresses = new Set<Hex>();
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = 0; i < end; i++) {
     const op = bytes[i] ?? 0;
-    if (op === INVALID) break;
+    if (op === INVALID && cut <= 0) break;
     if (op >= PUSH1 && op <= PUSH32) {
-      if (op === PUSH20 && i + 20 < bytes.length)
-        addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
+      if (op === PUSH20 && i + 20 < end) addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
       i += op - PUSH1 + 1;
     }
   }

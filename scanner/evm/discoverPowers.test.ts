@@ -183,9 +183,10 @@ describe('pairPlan: which two-call sequences a cut budget keeps', () => {
   const failed = [0, 1, 2, 3, 4, 5, 6].map((sequence) => planned(refused, sequence));
 
   it('plans every pair, and puts each setter once before the refused function ahead of the rest', () => {
-    const plan = pairPlan(succeeded, failed, selectors);
+    const { planned: count, pairs: plan } = pairPlan(succeeded, failed, selectors);
     // 80 first calls (20 setters × 4 shapes), each followed by the 60 second calls (3 shapes) of
     // the 20 other functions.
+    expect(count).toBe(80 * 60);
     expect(plan.length).toBe(80 * 60);
     const first = plan.slice(0, 60);
     expect(first.every((entry) => entry.selector === refused)).toBe(true);
@@ -193,11 +194,22 @@ describe('pairPlan: which two-call sequences a cut budget keeps', () => {
     const staged = plan.findIndex(
       (entry) => entry.prelude?.selector === selector(7) && entry.selector === refused,
     );
-    expect(staged).toBeLessThan(288);
+    expect(staged).toBeGreaterThanOrEqual(0);
+    expect(staged).toBeLessThan(60);
+  });
+
+  it('cuts to the budget before encoding, and still counts what it planned', () => {
+    const { planned: count, pairs: plan } = pairPlan(succeeded, failed, selectors, { limit: 288 });
+    expect(count).toBe(80 * 60);
+    expect(plan.length).toBe(288);
+    expect(plan.slice(0, 60).every((entry) => entry.selector === refused)).toBe(true);
   });
 
   it('a year on, only first calls the clock let through', () => {
-    const plan = pairPlan(succeeded, failed, selectors, (entry) => entry.selector === selector(3));
+    const { pairs: plan } = pairPlan(succeeded, failed, selectors, {
+      firstOnlyIf: (entry) => entry.selector === selector(3),
+    });
+    expect(plan.length).toBeGreaterThan(0);
     expect(new Set(plan.map((entry) => entry.prelude?.selector))).toEqual(new Set([selector(3)]));
   });
 });
@@ -250,11 +262,18 @@ describe('writtenAddress: which PUSH20 operands name an account', () => {
     expect(writtenAddress('0xED46235A0000000000c2b3216b6F900E2C8C8F12')).toBe(false);
   });
 
-  it("reads a creation code's constructor up to its INVALID, not the data after it", () => {
+  it("reads a creation code's constructor, not the code it deploys or the data after it", () => {
     const keeper = 'ed46235a07ab07bb5327c2b3216b6f900e2c8c8f';
+    const late = '33a117fa7c83ed5993ce8c9c0607009a57e5af21';
     const junk = 'f47a7eae2376cb5be1d072b286d1768eec60ca9e';
-    // PUSH20 keeper, POP, PUSH2 0x7373 (operand bytes are no opcodes), INVALID, then PUSH20 junk.
-    const code: Hex = `0x73${keeper}50617373fe73${junk}`;
+    // A runtime code of 64 bytes whose PUSH20 (junk) is its own, not the constructor's.
+    const runtime = `73${junk}50${'5b'.repeat(42)}`;
+    // PUSH20 keeper, POP, an INVALID inside the constructor (an assert before solc 0.8), PUSH20
+    // late, POP, then the runtime code and a constructor argument holding 0x73 bytes.
+    const code: Hex = `0x73${keeper}50fe73${late}50${runtime}${'73'.repeat(32)}`;
+    expect([...creationCodeAddresses(code, `0x${runtime}`)]).toEqual([`0x${keeper}`, `0x${late}`]);
+    // Without the runtime code (or when it is not found), up to the first INVALID.
     expect([...creationCodeAddresses(code)]).toEqual([`0x${keeper}`]);
+    expect([...creationCodeAddresses(code, `0x${'00'.repeat(64)}`)]).toEqual([`0x${keeper}`]);
   });
 });

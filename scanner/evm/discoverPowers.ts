@@ -92,8 +92,12 @@ const WRITE_GAS = 5_000n;
 const GETTER_MAX_GAS = 3_000n;
 /** Two-call simulations per account: three round trips. */
 const MAX_PAIRS_PER_CANDIDATE = 288;
+/** Two-call simulations a year on per account, for first calls the clock let through: two round trips. */
+const MAX_LATER_PAIRS_PER_CANDIDATE = 96;
 /** Three-call simulations per account: two round trips. */
 const MAX_TRIPLES_PER_CANDIDATE = 96;
+/** Calls repeated with a stored small number at another scale, per account: two round trips. */
+const MAX_RESCALES_PER_CANDIDATE = 96;
 /**
  * A rate or limit a setter accepted and stored, tried again at the scales setters count in: 99 %
  * in percent, per mille and basis points. A setter capped at its own scale refuses a percent-sized
@@ -345,30 +349,41 @@ export async function discoverPowers(
       const shown = new Set(
         result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
       );
-      const pairs = shown.size === 3 ? [] : pairPlan(now.succeeded, now.failed, selectors);
+      const done = shown.size === 3;
+      const pairs = done
+        ? { planned: 0, pairs: [] }
+        : pairPlan(now.succeeded, now.failed, selectors, { limit: MAX_PAIRS_PER_CANDIDATE });
       // A first call that works only once the clock has moved (a renounce for show, reclaimed
-      // after a date), followed a year on.
+      // after a date), followed a year on, on a budget of its own.
       const refusedNow = new Set(now.failed.map((entry) => entry.call.data));
-      const laterPairs =
-        shown.size === 3
-          ? []
-          : pairPlan(later.succeeded, later.failed, selectors, (entry) => refusedNow.has(entry.call.data));
-      result.pairs.planned += pairs.length + laterPairs.length;
-      const kept = pairs.slice(0, MAX_PAIRS_PER_CANDIDATE);
-      const keptLater = laterPairs.slice(0, MAX_PAIRS_PER_CANDIDATE - kept.length);
+      const laterPairs = done
+        ? { planned: 0, pairs: [] }
+        : pairPlan(later.succeeded, later.failed, selectors, {
+            firstOnlyIf: (entry) => refusedNow.has(entry.call.data),
+            limit: MAX_LATER_PAIRS_PER_CANDIDATE,
+          });
+      result.pairs.planned += pairs.planned + laterPairs.planned;
+      const kept = pairs.pairs;
+      const keptLater = laterPairs.pairs;
       result.pairs.tried += kept.length + keptLater.length;
       // Small numbers a function took and stored (it wrote to storage and showed nothing), again
-      // at the other scales a rate is counted in.
-      const rescales: Planned[] = now.succeeded
-        .filter(({ entry, effect }) => !entry.prelude && effect.gasUsed >= WRITE_GAS)
-        .flatMap(({ entry }) =>
-          rescaled(sequences[entry.sequence] ?? []).map((words) => ({
-            selector: entry.selector,
-            sequence: entry.sequence,
-            args: words.map((word) => word.name),
-            call: { label: entry.selector, data: encode(entry.selector, words) },
-          })),
-        );
+      // at the other scales a rate is counted in: each distinct call once, on a budget.
+      const rescaledCalls = new Map<Hex, Planned>();
+      if (!done)
+        for (const { entry, effect } of now.succeeded) {
+          if (entry.prelude || effect.gasUsed < WRITE_GAS) continue;
+          for (const words of rescaled(sequences[entry.sequence] ?? [])) {
+            const data = encode(entry.selector, words);
+            if (!rescaledCalls.has(data))
+              rescaledCalls.set(data, {
+                selector: entry.selector,
+                sequence: entry.sequence,
+                args: words.map((word) => word.name),
+                call: { label: entry.selector, data },
+              });
+          }
+        }
+      const rescales = [...rescaledCalls.values()].slice(0, MAX_RESCALES_PER_CANDIDATE);
       result.rescaled += rescales.length;
       const [, pairRun] = await Promise.all([
         waiting.length > 0 ? runAt(TIME_OFFSETS_SECONDS[0], waiting) : undefined,
@@ -462,8 +477,11 @@ export function pairPlan(
   succeeded: readonly Outcome[],
   failed: readonly Planned[],
   selectors: readonly Hex[],
-  firstOnlyIf: (entry: Planned) => boolean = () => true,
-): Planned[] {
+  {
+    firstOnlyIf = () => true,
+    limit = Number.POSITIVE_INFINITY,
+  }: { firstOnlyIf?: (entry: Planned) => boolean; limit?: number } = {},
+): { planned: number; pairs: Planned[] } {
   const firsts = succeeded
     .filter(
       ({ entry, effect }) =>
@@ -474,7 +492,7 @@ export function pairPlan(
     )
     .map(({ entry }) => entry)
     .sort((a, b) => a.sequence - b.sequence);
-  if (firsts.length === 0) return [];
+  if (firsts.length === 0) return { planned: 0, pairs: [] };
   // A getter: every call to it worked and cost no more than reading a slot or two.
   const gas = new Map<Hex, bigint>();
   for (const { entry, effect } of succeeded)
@@ -509,7 +527,8 @@ export function pairPlan(
       .map((second, secondIndex) => ({ first, second, rank: rank(first, second), firstIndex, secondIndex })),
   );
   pairs.sort((a, b) => a.rank - b.rank || a.firstIndex - b.firstIndex || a.secondIndex - b.secondIndex);
-  return pairs.map(({ first, second }) => ({
+  // Encoded only once cut to the budget: a token with many setters offers thousands.
+  const kept = pairs.slice(0, limit).map(({ first, second }) => ({
     selector: second.selector,
     sequence: second.sequence,
     args: second.args,
@@ -523,6 +542,7 @@ export function pairPlan(
       ]),
     },
   }));
+  return { planned: pairs.length, pairs: kept };
 }
 
 /**

@@ -198,37 +198,52 @@ export async function readCallerAccounts(
     creation,
     blockNumber,
   }: { token: Address; creation: Creation | null | undefined; blockNumber: bigint },
-): Promise<{ candidates: PrivilegeCandidate[]; traces: TraceReading }> {
+): Promise<{ candidates: PrivilegeCandidate[]; creationCode: Hex | null; traces: TraceReading }> {
   // Without the creation (a provider that keeps no old state) the calls are still read, from the
   // chain's start: trace indexes answer an address filter without walking every block.
-  const [constructorArguments, calls] = await Promise.all([
-    creation ? constructorAccounts(client, creation) : [],
+  const [constructor, calls] = await Promise.all([
+    creation ? constructorAccounts(client, creation) : { named: [], creationCode: null },
     tracedCalls(client, { token, fromBlock: creation ? BigInt(creation.block) : 0n, toBlock: blockNumber }),
   ]);
-  return { candidates: [...constructorArguments, ...calls.found], traces: calls.reading };
+  return {
+    candidates: [...constructor.named, ...calls.found],
+    creationCode: constructor.creationCode,
+    traces: calls.reading,
+  };
 }
 
-async function constructorAccounts(client: PublicClient, creation: Creation): Promise<PrivilegeCandidate[]> {
+/**
+ * The creation transaction's constructor arguments, and its input when that is creation code (a
+ * transaction that created the token itself, not a call to a factory).
+ */
+async function constructorAccounts(
+  client: PublicClient,
+  creation: Creation,
+): Promise<{ named: PrivilegeCandidate[]; creationCode: Hex | null }> {
   const tx = await client.getTransaction({ hash: creation.tx as Hash }).catch(() => undefined);
-  if (!tx) return [];
+  if (!tx) return { named: [], creationCode: null };
   const words = Math.floor((tx.input.length - 2) / 64);
   const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
-  const argumentsNamed = addressesInWords(tx.input, start).map((address) => ({
+  const named = addressesInWords(tx.input, start).map((address) => ({
     address,
     source: creation.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
   }));
-  // A creation transaction's input is the creation code: addresses written into the source as a
-  // state variable's initial value are pushed there only (the constructor stores them; the
-  // runtime code never names them). A factory's call is no code, so it is not read as one.
-  const written =
-    creation.via === 'create_tx'
-      ? [...creationCodeAddresses(tx.input)].flatMap((value) =>
-          writtenAddress(value)
-            ? [{ address: getAddress(value), source: 'address in the creation code' }]
-            : [],
-        )
-      : [];
-  return [...argumentsNamed, ...written];
+  return { named, creationCode: creation.via === 'create_tx' ? tx.input : null };
+}
+
+/**
+ * Accounts written into the creation code as a state variable's initial value (`address private
+ * keeper = 0x…;`, as tax tokens keep their team wallets): the constructor stores them and the
+ * runtime code never names them.
+ */
+export function creationCodeAccounts(
+  creationCode: Hex | null,
+  runtimeCode: Hex | undefined,
+): PrivilegeCandidate[] {
+  if (!creationCode) return [];
+  return [...creationCodeAddresses(creationCode, runtimeCode)].flatMap((value) =>
+    writtenAddress(value) ? [{ address: getAddress(value), source: 'address in the creation code' }] : [],
+  );
 }
 
 /**
