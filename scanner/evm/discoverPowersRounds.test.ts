@@ -1,0 +1,127 @@
+import {
+  type Address,
+  decodeAbiParameters,
+  decodeFunctionData,
+  encodeFunctionResult,
+  type Hex,
+  keccak256,
+  type PublicClient,
+  stringToHex,
+  zeroAddress,
+} from 'viem';
+import { describe, expect, it } from 'vitest';
+import { discoverPowers } from './discoverPowers.ts';
+import { honeypotDetectorAbi } from './honeypotDetector.ts';
+
+// How discoverPowers wires its rounds together, against a token simulated in the test (the
+// detector's eth_call answered here): a dozen setters that store anything, a `wake` that works
+// only a year on, and a `mint` that works only after `wake`. The pairs at the block far exceed
+// their budget; the year-on pair (wake, then mint) must still be tried.
+
+const SEQUENCE = keccak256(stringToHex('vigil.sequence')).slice(0, 10);
+const YEAR = 365 * 86_400;
+const BLOCK_TIME = 1_700_000_000n;
+const selector = (index: number): Hex => `0x${index.toString(16).padStart(8, '0')}`;
+const SETTERS = Array.from({ length: 12 }, (_, index) => selector(0x100 + index));
+const WAKE = selector(0xaaa);
+const MINT = selector(0xbbb);
+
+const leg = {
+  attempted: true,
+  ok: true,
+  amountIn: 10n,
+  expected: 10n,
+  received: 10n,
+  gasUsed: 1n,
+  revertData: '0x' as Hex,
+};
+const around = {
+  actorBefore: 0n,
+  actorAfter: 0n,
+  pairBefore: 0n,
+  pairAfter: 0n,
+  selfBefore: 0n,
+  selfAfter: 0n,
+  pairWethBefore: 0n,
+  pairWethAfter: 0n,
+};
+const effect = (ok: boolean, minted = false) => ({
+  ok,
+  revertData: '0x' as Hex,
+  gasUsed: ok ? 30_000n : 500n,
+  supplyBefore: 1_000n,
+  supplyAfter: minted ? 3_000n : 1_000n,
+  victimBefore: 100n,
+  victimAfter: 100n,
+  ownerAfter: zeroAddress,
+  victimTransfer: leg,
+  victimSell: { ...leg, attempted: false },
+  around,
+});
+
+function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
+  const call = async ({ data, blockOverrides }: { data: Hex; blockOverrides?: { time?: bigint } }) => {
+    const offset = blockOverrides?.time === undefined ? 0 : Number(blockOverrides.time - BLOCK_TIME);
+    const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
+    const calls = (args as readonly unknown[])[5] as readonly Hex[];
+    const effects = calls.map((callData) => {
+      const steps = callData.startsWith(SEQUENCE)
+        ? [...decodeAbiParameters([{ type: 'bytes[]' }], `0x${callData.slice(10)}`)[0]]
+        : [callData];
+      seen.push({ offset, steps });
+      let woken = false;
+      let last = effect(false);
+      for (const step of steps) {
+        const sel = step.slice(0, 10) as Hex;
+        if (SETTERS.includes(sel)) last = effect(true);
+        else if (sel === WAKE) {
+          woken = offset >= YEAR;
+          last = effect(woken);
+        } else if (sel === MINT) last = woken ? effect(true, true) : effect(false);
+        else last = effect(false);
+      }
+      return last;
+    });
+    return {
+      data: encodeFunctionResult({
+        abi: honeypotDetectorAbi,
+        functionName: 'probe',
+        result: [{ ...leg, attempted: false }, effect(true), effects],
+      }),
+    };
+  };
+  return { call } as unknown as PublicClient;
+}
+
+describe('discoverPowers: the rounds together', () => {
+  it('tries the year-on pair of a first call that waits, when the pairs at the block overflow their budget', async () => {
+    const seen: { offset: number; steps: Hex[] }[] = [];
+    const actor: Address = '0x1111111111111111111111111111111111111111';
+    const result = await discoverPowers(fakeClient(seen), {
+      token: '0x2222222222222222222222222222222222222222',
+      selectors: new Set([...SETTERS, WAKE, MINT]),
+      candidates: [{ address: actor, source: 'deployer' }],
+      victim: '0x3333333333333333333333333333333333333333',
+      router: undefined,
+      pair: undefined,
+      supply: 1_000n,
+      blockNumber: 100n,
+      blockTimestamp: BLOCK_TIME,
+    });
+    // The pairs at the block alone are more than 288: the budget was cut, and yet...
+    expect(result.pairs.planned).toBeGreaterThan(288);
+    expect(result.pairs.tried).toBeGreaterThan(288);
+    // ...wake, then mint, a year on, was tried and demonstrated the mint.
+    const mint = result.findings.find((finding) => finding.class === 'mint');
+    expect(mint?.selector).toBe(MINT);
+    expect(mint?.prelude?.selector).toBe(WAKE);
+    expect(mint?.timeOffsetSeconds).toBe(YEAR);
+    // Rescaled calls and three-call sequences stay within their budgets.
+    expect(result.rescaled).toBeLessThanOrEqual(96);
+    expect(result.triples.tried).toBeLessThanOrEqual(96);
+    // Nothing paired at the block was followed a year on: year-on pairs begin with wake.
+    const yearPairs = seen.filter((entry) => entry.offset === YEAR && entry.steps.length === 2);
+    expect(yearPairs.length).toBeGreaterThan(0);
+    expect(yearPairs.every((entry) => entry.steps[0]?.startsWith(WAKE))).toBe(true);
+  });
+});
