@@ -60,7 +60,7 @@ const effect = (ok: boolean, minted = false) => ({
 });
 
 function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
-  const call = async ({ data, blockOverrides }: { data: Hex; blockOverrides?: { time?: bigint } }) => {
+  const call = ({ data, blockOverrides }: { data: Hex; blockOverrides?: { time?: bigint } }) => {
     const offset = blockOverrides?.time === undefined ? 0 : Number(blockOverrides.time - BLOCK_TIME);
     const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
     const calls = (args as readonly unknown[])[5] as readonly Hex[];
@@ -82,13 +82,13 @@ function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
       }
       return last;
     });
-    return {
+    return Promise.resolve({
       data: encodeFunctionResult({
         abi: honeypotDetectorAbi,
         functionName: 'probe',
         result: [{ ...leg, attempted: false }, effect(true), effects],
       }),
-    };
+    });
   };
   return { call } as unknown as PublicClient;
 }
