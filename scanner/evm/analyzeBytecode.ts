@@ -34,16 +34,12 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
   const addresses = new Set<Hex>();
   let hasSelfdestruct = false;
   let hasDelegatecall = false;
-  for (let i = 0; i < end; i++) {
-    const op = bytes[i] ?? 0;
-    if (op >= PUSH1 && op <= PUSH32) {
-      const size = op - PUSH1 + 1;
-      if (op === PUSH4 && i + 4 < bytes.length)
-        selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
-      else if (op === PUSH20 && i + 20 < bytes.length)
-        addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
-      i += size;
-    } else if (op === SELFDESTRUCT) hasSelfdestruct = true;
+  for (const [op, i] of instructions(bytes, end)) {
+    if (op === PUSH4 && i + 4 < bytes.length)
+      selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
+    else if (op === PUSH20 && i + 20 < bytes.length)
+      addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
+    else if (op === SELFDESTRUCT) hasSelfdestruct = true;
     else if (op === DELEGATECALL) hasDelegatecall = true;
   }
   const proxy = MINIMAL_PROXY.exec(code);
@@ -83,13 +79,18 @@ export function creationCodeAddresses(creationCode: Hex, runtimeCode?: Hex): Set
   const cut = runtime ? bytes.indexOf(runtime.subarray(0, 64), 1) : -1;
   const end = cut > 0 ? cut : bytes.length;
   const addresses = new Set<Hex>();
-  for (let i = 0; i < end; i++) {
-    const op = bytes[i] ?? 0;
+  for (const [op, i] of instructions(bytes, end)) {
     if (op === INVALID && cut <= 0) break;
-    if (op >= PUSH1 && op <= PUSH32) {
-      if (op === PUSH20 && i + 20 < end) addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
-      i += op - PUSH1 + 1;
-    }
+    if (op === PUSH20 && i + 20 < end) addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
   }
   return addresses;
+}
+
+/** The opcodes of code up to `end` with their offsets, PUSH data skipped (bytes inside constants are no instructions). */
+function* instructions(bytes: Buffer, end: number): Generator<[op: number, at: number]> {
+  for (let i = 0; i < end; i++) {
+    const op = bytes[i] ?? 0;
+    yield [op, i];
+    if (op >= PUSH1 && op <= PUSH32) i += op - PUSH1 + 1;
+  }
 }

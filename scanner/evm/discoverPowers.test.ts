@@ -161,16 +161,18 @@ describe('rescaled: a stored small number again at the scales a rate is counted 
   });
 });
 
+/** A function selector from a number, and a first-round call of it with one of the argument shapes. */
+const selector = (index: number): Hex => `0x${index.toString(16).padStart(8, '0')}`;
+const planned = (sel: Hex, sequence: number): Planned => ({
+  selector: sel,
+  sequence,
+  args: [`shape ${sequence}`],
+  call: { label: sel, data: `${sel}${sequence.toString(16).padStart(64, '0')}` as Hex },
+});
+
 describe('pairPlan: which two-call sequences a cut budget keeps', () => {
   // Twenty setters that took every first call and stored it, and one function that refused every
   // call: the staged power (setter 7, then the refused one) must come before the budget of 288.
-  const selector = (index: number): Hex => `0x${index.toString(16).padStart(8, '0')}`;
-  const planned = (sel: Hex, sequence: number): Planned => ({
-    selector: sel,
-    sequence,
-    args: [],
-    call: { label: sel, data: `${sel}${sequence.toString(16).padStart(64, '0')}` as Hex },
-  });
   const setters = Array.from({ length: 20 }, (_, index) => selector(index + 1));
   const refused = selector(0xbeef);
   const selectors = [...setters, refused];
@@ -215,13 +217,6 @@ describe('pairPlan: which two-call sequences a cut budget keeps', () => {
 });
 
 describe('triplePlan: a role nominated and accepted, then the function it opens', () => {
-  const selector = (index: number): Hex => `0x${index.toString(16).padStart(8, '0')}`;
-  const planned = (sel: Hex, sequence: number): Planned => ({
-    selector: sel,
-    sequence,
-    args: [`shape ${sequence}`],
-    call: { label: sel, data: `${sel}${sequence.toString(16).padStart(64, '0')}` as Hex },
-  });
   const nominate = planned(selector(1), 0);
   const accept = planned(selector(2), 4);
   const issue = selector(3);

@@ -346,10 +346,11 @@ export async function discoverPowers(
       );
       // Two calls in a row, beside the day-on retries; not for an account that has shown every
       // class already with one call.
-      const shown = new Set(
-        result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
-      );
-      const done = shown.size === 3;
+      const shownEvery = () =>
+        new Set(
+          result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
+        ).size === 3;
+      const done = shownEvery();
       const pairs = done
         ? { planned: 0, pairs: [] }
         : pairPlan(now.succeeded, now.failed, selectors, { limit: MAX_PAIRS_PER_CANDIDATE });
@@ -393,11 +394,8 @@ export async function discoverPowers(
       ]);
       // Three calls: a pair whose second call stored something too and showed nothing (a role
       // nominated, then accepted), then each function that refused every call in the first round.
-      const shownNow = new Set(
-        result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
-      );
       const triples =
-        pairRun && shownNow.size < 3 ? triplePlan(pairRun.succeeded, now.succeeded, now.failed) : [];
+        pairRun && !shownEvery() ? triplePlan(pairRun.succeeded, now.succeeded, now.failed) : [];
       result.triples.planned += triples.length;
       const keptTriples = triples.slice(0, MAX_TRIPLES_PER_CANDIDATE);
       result.triples.tried += keptTriples.length;
@@ -514,11 +512,14 @@ export function pairPlan(
   // What a cut budget keeps first: each function's first working call before its other shapes,
   // and functions that refused every call in the first round (a role or a staged value would
   // open them) before those that worked already.
-  const everWorked = new Set(succeeded.map(({ entry }) => entry.selector));
-  const closed = (selector: Hex) => !everWorked.has(selector);
+  const closed = closedFunctions(succeeded);
   const leading = new Set<Planned>();
+  const led = new Set<Hex>();
   for (const first of firsts)
-    if (![...leading].some((entry) => entry.selector === first.selector)) leading.add(first);
+    if (!led.has(first.selector)) {
+      led.add(first.selector);
+      leading.add(first);
+    }
   const rank = (first: Planned, second: Planned) =>
     (leading.has(first) ? 0 : 2) + (closed(second.selector) ? 0 : 1);
   const pairs = firsts.flatMap((first, firstIndex) =>
@@ -536,10 +537,7 @@ export function pairPlan(
     own: second.call.data,
     call: {
       label: `${first.selector}+${second.selector}`,
-      data: concatHex([
-        SEQUENCE,
-        encodeAbiParameters([{ type: 'bytes[]' }], [[first.call.data, second.call.data]]),
-      ]),
+      data: sequenceCall([first.call.data, second.call.data]),
     },
   }));
   return { planned: pairs.length, pairs: kept };
@@ -559,14 +557,10 @@ export function triplePlan(
     ({ entry, effect }) => entry.prelude && !entry.first && entry.own && effect.gasUsed >= WRITE_GAS,
   );
   if (staged.length === 0) return [];
-  const everWorked = new Set(succeeded.map(({ entry }) => entry.selector));
+  const closed = closedFunctions(succeeded);
   const thirds = new Map<string, Planned>();
   for (const entry of failed)
-    if (
-      !entry.prelude &&
-      (TRIGGERS as readonly number[]).includes(entry.sequence) &&
-      !everWorked.has(entry.selector)
-    )
+    if (!entry.prelude && (TRIGGERS as readonly number[]).includes(entry.sequence) && closed(entry.selector))
       thirds.set(`${entry.selector}:${entry.sequence}`, entry);
   return staged.flatMap(({ entry: pair }) => {
     const first = pair.prelude as Planned;
@@ -587,16 +581,21 @@ export function triplePlan(
         own: third.call.data,
         call: {
           label: `${first.selector}+${second.selector}+${third.selector}`,
-          data: concatHex([
-            SEQUENCE,
-            encodeAbiParameters(
-              [{ type: 'bytes[]' }],
-              [[first.call.data, second.call.data, third.call.data]],
-            ),
-          ]),
+          data: sequenceCall([first.call.data, second.call.data, third.call.data]),
         },
       }));
   });
+}
+
+/** Functions that refused every call of a round (what a staged value or a granted role would open). */
+function closedFunctions(succeeded: readonly Outcome[]): (selector: Hex) => boolean {
+  const worked = new Set(succeeded.map(({ entry }) => entry.selector));
+  return (selector) => !worked.has(selector);
+}
+
+/** Calls made one after another in one simulation: the detector's SEQUENCE. */
+function sequenceCall(steps: readonly Hex[]): Hex {
+  return concatHex([SEQUENCE, encodeAbiParameters([{ type: 'bytes[]' }], [steps])]);
 }
 
 const CLOCK: PrivilegeCandidate = { address: '0x0000000000000000000000000000000000000000', source: 'nobody' };
