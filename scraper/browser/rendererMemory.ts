@@ -15,8 +15,6 @@ export class RendererMemoryGuard {
   readonly #active: () => boolean;
   #timer: NodeJS.Timeout | undefined;
   #killed = 0;
-  /** Which processes are renderers (a process's command line does not change). */
-  readonly #renderers = new Map<string, boolean>();
 
   constructor(limitBytes: number, active: () => boolean) {
     this.#limitKb = Math.floor(limitBytes / 1024);
@@ -42,12 +40,9 @@ export class RendererMemoryGuard {
 
   #scan(): void {
     for (const pid of descendantsOf(String(process.pid))) {
-      let isRenderer = this.#renderers.get(pid);
-      if (isRenderer === undefined) {
-        isRenderer = read(`/proc/${pid}/cmdline`)?.includes('--type=renderer') ?? false;
-        this.#renderers.set(pid, isRenderer);
-      }
-      if (!isRenderer) continue;
+      // Read every time, never remembered: a renderer is forked from the zygote and names itself
+      // a moment later (until then its command line is the zygote's), and pids are reused.
+      if (!read(`/proc/${pid}/cmdline`)?.includes('--type=renderer')) continue;
       const rssKb = Number(/VmRSS:\s+(\d+)/.exec(read(`/proc/${pid}/status`) ?? '')?.[1] ?? 0);
       if (rssKb <= this.#limitKb) continue;
       try {
@@ -57,8 +52,6 @@ export class RendererMemoryGuard {
         // Gone already.
       }
     }
-    // Forget processes that are gone (pids are reused).
-    if (this.#renderers.size > 256) this.#renderers.clear();
   }
 }
 
