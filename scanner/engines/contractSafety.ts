@@ -228,6 +228,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       calls: discovery.calls,
       round_trips: discovery.roundTrips,
       rescaled_calls: discovery.rescaled,
+      repeated_calls: discovery.repeated,
       findings: discovery.findings.length,
       failures: discovery.failures.slice(0, 3),
       callers_from_traces: told.traces,

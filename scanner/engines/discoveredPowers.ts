@@ -51,7 +51,11 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     result.rescaled === 0
       ? ''
       : `; ${result.rescaled} calls again with a stored small number counted in per mille or basis points`;
-  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}`;
+  const repeated =
+    result.repeated === 0
+      ? ''
+      : `; ${result.repeated} calls that moved something short of a finding made again and again in a row`;
+  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}${repeated}`;
   for (const [kind, target] of Object.entries(CLASS_CHECK) as [
     PowerClass,
     (typeof CLASS_CHECK)[PowerClass],
@@ -139,6 +143,7 @@ function describe(finding: PowerFinding): string {
         `${call.signature ?? `function ${call.selector}`} (${call.args.join(', ') || 'no arguments'}), then `,
     )
     .join('');
+  const times = finding.repeats > 1 ? `, made ${finding.repeats} times in a row,` : '';
   const name = `${earlier}${finding.signature ?? `function ${finding.selector}`}`;
   const changes: string[] = [];
   if (finding.diff.supply_before !== finding.diff.supply_after)
@@ -159,7 +164,7 @@ function describe(finding: PowerFinding): string {
     changes.push(
       `the holder's transfer then ${finding.diff.holder_transfer}, sell ${finding.diff.holder_sell}`,
     );
-  return `${name} (${finding.args.join(', ') || 'no arguments'}) called as ${finding.caller} (${finding.callerSource})${when(finding)} succeeded: ${changes.join('; ')}`;
+  return `${name} (${finding.args.join(', ') || 'no arguments'})${times} called as ${finding.caller} (${finding.callerSource})${when(finding)} succeeded: ${changes.join('; ')}`;
 }
 
 function findingEvidence(finding: PowerFinding, block: string): Evidence {
@@ -188,6 +193,7 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
             first_calldata: finding.first.calldata,
           }
         : {}),
+      ...(finding.repeats > 1 ? { repeats: finding.repeats } : {}),
       time_offset_seconds: finding.timeOffsetSeconds,
       ...finding.diff,
     },

@@ -8,6 +8,7 @@ import {
   type Outcome,
   type Planned,
   pairPlan,
+  repeatPlan,
   rescaled,
   triplePlan,
 } from './discoverPowers.ts';
@@ -270,5 +271,91 @@ describe('writtenAddress: which PUSH20 operands name an account', () => {
     // Without the runtime code (or when it is not found), up to the first INVALID.
     expect([...creationCodeAddresses(code)]).toEqual([`0x${keeper}`]);
     expect([...creationCodeAddresses(code, `0x${'00'.repeat(64)}`)]).toEqual([`0x${keeper}`]);
+  });
+});
+
+describe('repeatPlan: a call that moved something short of a finding, made again and again', () => {
+  const word = (name: string, value: bigint) => ({ name, value });
+  const supply = 1_000n;
+  // Shape 0: no argument that matters; shape 1: an amount of 1; shape 2: the holder and 1.
+  const sequences = [[word('0', 0n)], [word('1/true', 1n)], [word('holder', 0xabcn), word('1/true', 1n)]];
+  const baseline = effect({ victimSell: leg({ taxBps: 200 }) });
+  const outcome = (sel: Hex, sequence: number, changes: Partial<CallEffect>): Outcome => ({
+    entry: planned(sel, sequence),
+    effect: effect({ victimSell: leg({ taxBps: 200 }), ...changes }),
+  });
+  /** The effect of a plan's call, had each repetition done what the one call did. */
+  const scaled = (plan: Planned, perCall: (times: bigint) => Partial<CallEffect>) =>
+    classify(effect({ victimSell: leg({ taxBps: 200 }), ...perCall(BigInt(plan.repeats ?? 1)) }), baseline);
+
+  it('a fixed dose minted a call is made as often as half the supply takes, and then tells', () => {
+    const plan = repeatPlan([outcome(selector(1), 0, { supplyAfter: 1_040n })], baseline, sequences, supply);
+    expect(plan).toHaveLength(1);
+    expect(plan[0]?.repeats).toBe(14);
+    expect(plan[0]?.call.data.startsWith('0x')).toBe(true);
+    expect(scaled(plan[0] as Planned, (n) => ({ supplyAfter: 1_000n + 40n * n }))).toEqual(['mint']);
+    // One call alone does not.
+    expect(classify(effect({ supplyAfter: 1_040n }), baseline)).toEqual([]);
+  });
+
+  it('a mint that took a small amount is tried at a tenth, a fortieth and a hundredth of the supply', () => {
+    const plan = repeatPlan([outcome(selector(2), 2, { supplyAfter: 1_001n })], baseline, sequences, supply);
+    expect(plan.map((entry) => [entry.args, entry.repeats])).toEqual([
+      [['holder', '1/10 of the supply'], 6],
+      [['holder', '1/40 of the supply'], 21],
+      [['holder', '1/100 of the supply'], 51],
+    ]);
+    for (const entry of plan) {
+      const rung = BigInt(/1\/(\d+)/.exec(entry.args[1] ?? '')?.[1] ?? '0');
+      expect(
+        scaled(entry, (n) => ({ supplyAfter: 1_000n + (supply / rung) * n })),
+        entry.args[1],
+      ).toEqual(['mint']);
+    }
+  });
+
+  it('a fee raised a step a call is raised until it passes the limit', () => {
+    const plan = repeatPlan(
+      [outcome(selector(3), 0, { victimSell: leg({ taxBps: 400 }) })],
+      baseline,
+      sequences,
+      supply,
+    );
+    expect(plan.map((entry) => entry.repeats)).toEqual([7]);
+    expect(
+      scaled(plan[0] as Planned, (n) => ({ victimSell: leg({ taxBps: Number(200n + 200n * n) }) })),
+    ).toEqual(['limit']);
+  });
+
+  it("a holder's share taken a little a call is taken until it passes a leak's threshold", () => {
+    const plan = repeatPlan(
+      [outcome(selector(4), 0, { victimBefore: 200n, victimAfter: 199n })],
+      baseline,
+      sequences,
+      supply,
+    );
+    expect(plan.map((entry) => entry.repeats)).toEqual([3]);
+    expect(scaled(plan[0] as Planned, (n) => ({ victimBefore: 200n, victimAfter: 200n - n }))).toEqual([
+      'leak',
+    ]);
+    expect(classify(effect({ victimBefore: 200n, victimAfter: 199n }), baseline)).toEqual([]);
+  });
+
+  it('leaves alone what moved nothing harmful, what would take more than 60 calls, and sequences', () => {
+    const plan = repeatPlan(
+      [
+        outcome(selector(5), 0, {}),
+        outcome(selector(6), 0, { victimSell: leg({ taxBps: 100 }) }),
+        outcome(selector(7), 0, { supplyAfter: 1_001n }),
+        {
+          entry: { ...planned(selector(8), 0), prelude: planned(selector(9), 0) },
+          effect: effect({ supplyAfter: 1_040n }),
+        },
+      ],
+      baseline,
+      sequences,
+      supply,
+    );
+    expect(plan).toEqual([]);
   });
 });

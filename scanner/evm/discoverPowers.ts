@@ -51,6 +51,8 @@ export interface PowerFinding {
   prelude: EarlierCall | null;
   /** The first call, when the power takes three (`prelude` is the second). */
   first: EarlierCall | null;
+  /** How many times the call was made in a row (a mint capped per call, made until it tells). */
+  repeats: number;
   calldata: Hex;
   timeOffsetSeconds: number;
   diff: {
@@ -82,6 +84,8 @@ export interface DiscoveryResult {
   triples: { tried: number; planned: number };
   /** Calls repeated with a stored small number at another scale (per mille, basis points). */
   rescaled: number;
+  /** Calls that moved something short of a finding, made again and again in one simulation. */
+  repeated: number;
 }
 
 /** Marks a call that is several calls (the detector's SEQUENCE): bytes4(keccak256("vigil.sequence")). */
@@ -104,6 +108,15 @@ const MAX_RESCALES_PER_CANDIDATE = 96;
  * number above the cap, and reads a small one as a fraction of a percent.
  */
 const RESCALES = [99n, 990n, 9_900n] as const;
+/** The most times one call is made in a row: a mint capped at 1 % of the supply a call shows in 51. */
+const MAX_REPEATS = 60;
+/** Repeated calls per account: one round trip (each may take most of an effect's 1M gas). */
+const MAX_REPEATED_PER_CANDIDATE = 24;
+/**
+ * A mint that worked with a small amount, tried at a tenth, a fortieth and a hundredth of the
+ * supply a call, as many times as half the supply takes: what a cap per call still lets through.
+ */
+const LADDER = [10n, 40n, 100n] as const;
 /** How far the clock is moved: a day (calls that reverted at the pinned block) and a year (all). */
 const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
 /** Calls per eth_call: a call with its transfer and sell measured after it costs up to ~400k gas, and nodes cap an eth_call near 25-50M. */
@@ -274,6 +287,8 @@ export interface Planned {
   first?: Planned;
   /** This call's own calldata when `call` is a sequence of several. */
   own?: Hex;
+  /** How many times `own` is made in a row, when `call` repeats one call. */
+  repeats?: number;
   /** Why the call reverted, once it has. */
   revertReason?: string | null;
 }
@@ -310,6 +325,7 @@ export async function discoverPowers(
     pairs: { tried: 0, planned: 0 },
     triples: { tried: 0, planned: 0 },
     rescaled: 0,
+    repeated: 0,
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
 
@@ -386,11 +402,21 @@ export async function discoverPowers(
         }
       const rescales = [...rescaledCalls.values()].slice(0, MAX_RESCALES_PER_CANDIDATE);
       result.rescaled += rescales.length;
+      // Calls that moved the supply, the holder's share or their tax, short of a finding, made
+      // again and again (a mint capped per call, a fee raised a step a call).
+      const repeats = done
+        ? []
+        : repeatPlan(now.succeeded, openings.get(0), sequences, parameters.supply).slice(
+            0,
+            MAX_REPEATED_PER_CANDIDATE,
+          );
+      result.repeated += repeats.length;
       const [, pairRun] = await Promise.all([
         waiting.length > 0 ? runAt(TIME_OFFSETS_SECONDS[0], waiting) : undefined,
         kept.length > 0 ? runAt(0, kept) : undefined,
         keptLater.length > 0 ? runAt(TIME_OFFSETS_SECONDS[1], keptLater) : undefined,
         rescales.length > 0 ? runAt(0, rescales) : undefined,
+        repeats.length > 0 ? runAt(0, repeats) : undefined,
       ]);
       // Three calls: a pair whose second call stored something too and showed nothing (a role
       // nominated, then accepted), then each function that refused every call in the first round.
@@ -587,6 +613,100 @@ export function triplePlan(
   });
 }
 
+/**
+ * The repeat round of one account: each first-round call that worked and moved something in a
+ * harmful direction short of a finding (the supply or the caller's balance up, the holder's share
+ * down, the holder's transfer or sell taxed more) is made again as many times in a row as would
+ * carry that step past the finding's threshold, when that is no more than MAX_REPEATS; and a call
+ * that raised the supply by a small amount is made with each of its amounts at a LADDER rung of
+ * the supply, as many times as half the supply takes. Distinct calls, in the first round's order.
+ */
+export function repeatPlan(
+  succeeded: readonly Outcome[],
+  baseline: CallEffect | undefined,
+  sequences: readonly (readonly Word[])[],
+  supply: bigint,
+): Planned[] {
+  const planned = new Map<Hex, Planned>();
+  const add = (entry: Planned, words: readonly Word[], times: number) => {
+    const data = encode(entry.selector, [...words]);
+    if (times < 2 || times > MAX_REPEATS || planned.has(data)) return;
+    planned.set(data, {
+      selector: entry.selector,
+      sequence: entry.sequence,
+      args: words.map((word) => word.name),
+      own: data,
+      repeats: times,
+      call: { label: `${entry.selector}×${times}`, data: sequenceCall(Array<Hex>(times).fill(data)) },
+    });
+  };
+  for (const { entry, effect } of succeeded) {
+    if (entry.prelude || entry.repeats) continue;
+    const words = sequences[entry.sequence];
+    if (!words) continue;
+    const times = timesToTell(effect, baseline);
+    if (times !== undefined) add(entry, words, times);
+    if (supply === 0n || mintedBy(effect) === 0n) continue;
+    words.forEach((word, index) => {
+      if (!AMOUNT_WORDS.has(word.name)) return;
+      for (const rung of LADDER)
+        add(
+          entry,
+          words.map((other, at) =>
+            at === index ? { name: `1/${rung} of the supply`, value: supply / rung } : other,
+          ),
+          Number(rung / MINT_MIN_RAISE_DENOMINATOR) + 1,
+        );
+    });
+  }
+  return [...planned.values()];
+}
+
+/** Word names that are amounts a ladder rung may replace. */
+const AMOUNT_WORDS = new Set(['1/true', '99', "half the holder's balance", '1× supply', '1000× supply']);
+
+/** Tokens one call brought into being: the supply's rise, or the balances' rise beyond it. */
+function mintedBy({ supplyBefore: s0, supplyAfter: s1, around }: CallEffect): bigint {
+  const raised = s1 > s0 ? s1 - s0 : 0n;
+  const before = around.actorBefore + around.pairBefore + around.selfBefore;
+  const after = around.actorAfter + around.pairAfter + around.selfAfter;
+  return after - before > raised ? after - before : raised;
+}
+
+/**
+ * How many times in a row a call that moved something short of a finding must be made for the
+ * step to reach the finding's threshold (one more, for rounding); undefined when it moved nothing
+ * harmful.
+ */
+function timesToTell(effect: CallEffect, baseline: CallEffect | undefined): number | undefined {
+  const { supplyBefore: s0, supplyAfter: s1, victimBefore: v0, victimAfter: v1 } = effect;
+  const counts: bigint[] = [];
+  const minted = mintedBy(effect);
+  // Half the supply again.
+  if (minted > 0n && s0 > 0n) counts.push(ceilDiv(s0, minted * MINT_MIN_RAISE_DENOMINATOR) + 1n);
+  // The holder's share down by LEAK_MIN_SHARE_LOSS_BPS, their balance taken (not only diluted).
+  if (v0 > 0n && v1 < v0 && s1 > 0n && v1 * s0 < v0 * s1) {
+    const lost = v0 * s1 - v1 * s0;
+    counts.push(ceilDiv(v0 * s1 * LEAK_MIN_SHARE_LOSS_BPS, lost * 10_000n) + 1n);
+  }
+  // The holder's transfer or sell taxed past LIMIT_MAX_TAX_BPS.
+  for (const [was, now] of [
+    [baseline?.victimTransfer, effect.victimTransfer],
+    [baseline?.victimSell, effect.victimSell],
+  ] as const) {
+    if (!was?.ok || !now.ok) continue;
+    const step = (now.taxBps ?? 0) - (was.taxBps ?? 0);
+    if (step > 0) counts.push(BigInt(Math.floor(LIMIT_MAX_TAX_BPS / step) + 2));
+  }
+  if (counts.length === 0) return undefined;
+  const fewest = counts.reduce((a, b) => (a < b ? a : b));
+  return fewest > BigInt(MAX_REPEATS) ? undefined : Number(fewest);
+}
+
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}
+
 /** Functions that refused every call of a round (what a staged value or a granted role would open). */
 function closedFunctions(succeeded: readonly Outcome[]): (selector: Hex) => boolean {
   const worked = new Set(succeeded.map(({ entry }) => entry.selector));
@@ -677,6 +797,7 @@ function finding(
     args: entry?.args ?? [],
     prelude: entry?.prelude ? earlierCall(entry.prelude) : null,
     first: entry?.first ? earlierCall(entry.first) : null,
+    repeats: entry?.repeats ?? 1,
     calldata: entry?.call.data ?? '0x',
     timeOffsetSeconds: offset,
     diff: {

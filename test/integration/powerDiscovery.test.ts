@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/6)', () => {
+describe('power discovery (vigil-risk/7)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -188,6 +188,36 @@ describe('power discovery (vigil-risk/6)', () => {
       expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: true });
     }
     for (const key of ['t_bps_capped_fee', 't_permille_capped_fee']) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: false });
+      expect(result.tier, key).toBe('low');
+    }
+  });
+
+  it('finds a mint capped per call and a fee raised a step a call, made again and again', async () => {
+    for (const [key, id, rise] of [
+      ['t_drip_mint', 'is_mintable', 'supply'],
+      ['t_fixed_dose', 'is_mintable', 'supply'],
+      ['t_fee_ramp', 'sells_blockable', 'tax'],
+    ] as const) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), `${key} ${discoveryFacts(result)}`).toEqual({
+        mint: rise === 'supply',
+        leak: false,
+        limit: rise === 'tax',
+      });
+      const repeated = simulations(result, id).find((evidence) => Number(evidence.data?.repeats) > 1);
+      expect(repeated?.summary, key).toMatch(/, made \d+ times in a row,/);
+      if (rise === 'supply')
+        expect(BigInt(String(repeated?.data?.supply_after)) * 2n, key).toBeGreaterThanOrEqual(
+          BigInt(String(repeated?.data?.supply_before)) * 3n,
+        );
+      expect(result.tier, key).toBe('critical');
+    }
+  });
+
+  it('keeps an emission capped per call and in all, and a fee stepped up to a ceiling, in the lowest tier', async () => {
+    for (const key of ['t_staking_emission', 't_fee_step']) {
       const result = await scan(key);
       expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: false });
       expect(result.tier, key).toBe('low');

@@ -1,3 +1,4 @@
+import { DRIP_TOKENS } from './drip.ts';
 import { ESCAPE_TOKENS } from './escapes.ts';
 import { LATER_TOKENS } from './later.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
@@ -266,4 +267,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   },
   ...ESCAPE_TOKENS,
   ...LATER_TOKENS,
+  ...DRIP_TOKENS,
 };
