@@ -88,6 +88,11 @@ export interface DiscoveryResult {
   repeated: number;
 }
 
+/**
+ * A selector no contract is meant to have (bytes4(keccak256("vigil.fallback"))): calling it reaches
+ * the fallback function, where a power can hide behind a dispatcher that names nothing.
+ */
+const FALLBACK: Hex = keccak256(stringToHex('vigil.fallback')).slice(0, 10) as Hex;
 /** Marks a call that is several calls (the detector's SEQUENCE): bytes4(keccak256("vigil.sequence")). */
 const SEQUENCE: Hex = keccak256(stringToHex('vigil.sequence')).slice(0, 10) as Hex;
 /** A first call that cost this much wrote to storage (a changed slot costs 2,900-22,100 gas). */
@@ -130,7 +135,11 @@ const LEAK_MIN_SHARE_LOSS_BPS = 100n;
 /** A transfer or sell losing more than this to the token, beyond what it lost before the call. */
 const LIMIT_MAX_TAX_BPS = 1_000;
 
-/** Selectors every ERC-20 has whose use by their caller harms nobody else. transferFrom stays. */
+/**
+ * Selectors every ERC-20 has that only read, or hand ownership on. transfer, approve and the
+ * allowance changes stay: a token can hide a power in them for one wallet (a send to itself that
+ * mints, an approval that blocks the spender), as transferFrom can in an allowance it skips.
+ */
 const HARMLESS = new Set<Hex>(
   [
     'balanceOf(address)',
@@ -140,10 +149,6 @@ const HARMLESS = new Set<Hex>(
     'name()',
     'symbol()',
     'owner()',
-    'transfer(address,uint256)',
-    'approve(address,uint256)',
-    'increaseAllowance(address,uint256)',
-    'decreaseAllowance(address,uint256)',
     'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)',
     'nonces(address)',
     'DOMAIN_SEPARATOR()',
@@ -157,6 +162,8 @@ const HARMLESS = new Set<Hex>(
 /** Names for the evidence when a selector happens to be a well-known one. */
 const KNOWN_NAMES = new Map<Hex, string>(
   [
+    'transfer(address,uint256)',
+    'approve(address,uint256)',
     'transferFrom(address,address,uint256)',
     'mint(address,uint256)',
     'mint(uint256)',
@@ -165,7 +172,9 @@ const KNOWN_NAMES = new Map<Hex, string>(
     'pause()',
     'unpause()',
     'setBalance(address,uint256)',
-  ].map((signature) => [toFunctionSelector(signature), signature]),
+  ]
+    .map((signature): [Hex, string] => [toFunctionSelector(signature), signature])
+    .concat([[FALLBACK, 'the fallback function (a selector the contract does not declare)']]),
 );
 
 type Word = { name: string; value: bigint };
@@ -316,6 +325,7 @@ export async function discoverPowers(
   parameters: DiscoverPowersParameters,
 ): Promise<DiscoveryResult> {
   const selectors = [...parameters.selectors].filter((selector) => !HARMLESS.has(selector));
+  if (selectors.length > 0 && !selectors.includes(FALLBACK)) selectors.push(FALLBACK);
   const result: DiscoveryResult = {
     findings: [],
     selectorsTried: selectors.length,

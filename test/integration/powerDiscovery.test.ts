@@ -216,6 +216,28 @@ describe('power discovery (vigil-risk/7)', () => {
     }
   });
 
+  it('finds powers hidden in transfer, in approve and in the fallback function, for one wallet', async () => {
+    for (const [key, id, signature] of [
+      ['t_self_send', 'is_mintable', 'transfer(address,uint256)'],
+      ['t_approve_block', 'sells_blockable', 'approve(address,uint256)'],
+      [
+        't_fallback_burn',
+        'owner_change_balance',
+        'the fallback function (a selector the contract does not declare)',
+      ],
+    ] as const) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), `${key} ${discoveryFacts(result)}`).toEqual({
+        mint: id === 'is_mintable',
+        leak: id === 'owner_change_balance',
+        limit: id === 'sells_blockable',
+      });
+      const signatures = simulations(result, id).map((evidence) => evidence.data?.signature);
+      expect(signatures, key).toContain(signature);
+      expect(result.tier, key).toBe('critical');
+    }
+  });
+
   it('keeps an emission capped per call and in all, and a fee stepped up to a ceiling, in the lowest tier', async () => {
     for (const key of ['t_staking_emission', 't_fee_step']) {
       const result = await scan(key);

@@ -1,5 +1,6 @@
 import { DRIP_TOKENS } from './drip.ts';
 import { ESCAPE_TOKENS } from './escapes.ts';
+import { HIDDEN_TOKENS } from './hidden.ts';
 import { LATER_TOKENS } from './later.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
@@ -268,4 +269,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...ESCAPE_TOKENS,
   ...LATER_TOKENS,
   ...DRIP_TOKENS,
+  ...HIDDEN_TOKENS,
 };

@@ -1,0 +1,57 @@
+import { type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
+
+// Tuning tokens written for vigil-risk/7 (Hidden.sol): powers hidden in transfer, in approve and
+// in the fallback function, for one wallet kept in storage; the owner renounces.
+
+const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
+
+export const HIDDEN_TOKENS: Record<string, CorpusTokenSpec> = {
+  t_self_send: {
+    contract: 'TnSelfSendToken',
+    name: 'Mirror Send',
+    symbol: 'MSND',
+    args: (c) => ['Mirror Send', 'MSND', c.supply],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      'transfer(address,uint256) from a treasurer kept in storage to itself mints the amount sent; the owner renounced',
+    labels: scam('mint'),
+    proofs: {
+      mint: {
+        steps: [
+          { signature: 'function transfer(address,uint256)', args: (c) => [c.deployer, c.supply * 10n] },
+        ],
+      },
+    },
+  },
+  t_approve_block: {
+    contract: 'TnApproveBlockToken',
+    name: 'Kind Approval',
+    symbol: 'KAPR',
+    args: (c) => ['Kind Approval', 'KAPR', c.supply, c.router],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      'approve(address,uint256) from a guardian kept in storage stops the spender selling; the owner renounced',
+    labels: scam('limit'),
+    proofs: {
+      limit: { steps: [{ signature: 'function approve(address,uint256)', args: (c) => [holder(c), 1n] }] },
+    },
+  },
+  t_fallback_burn: {
+    contract: 'TnFallbackToken',
+    name: 'Back Door',
+    symbol: 'BKDR',
+    args: (c) => ['Back Door', 'BKDR', c.supply],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      'the fallback function burns any amount from any account for a steward kept in storage, whatever selector is called; the owner renounced',
+    labels: scam('leak'),
+    proofs: {
+      leak: {
+        steps: [{ signature: 'function sweep(address,uint256)', args: (c) => [holder(c), 10n ** 18n] }],
+      },
+    },
+  },
+};
