@@ -238,6 +238,19 @@ describe('power discovery (vigil-risk/7)', () => {
     }
   });
 
+  it('counts what a sell takes from what the seller keeps as a tax on the sell', async () => {
+    const result = await scan('t_reserve_skim');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    const taken = simulations(result, 'sells_blockable').map((evidence) =>
+      Number(/ok, ([\d.]+) % taken/.exec(String(evidence.data?.holder_sell))?.[1] ?? 0),
+    );
+    expect(Math.max(...taken)).toBeGreaterThan(10);
+  });
+
   it('keeps an emission capped per call and in all, and a fee stepped up to a ceiling, in the lowest tier', async () => {
     for (const key of ['t_staking_emission', 't_fee_step']) {
       const result = await scan(key);

@@ -297,10 +297,14 @@ contract HoneypotDetector {
         leg.amountIn = amount;
         leg.expected = amount;
         uint256 balanceBefore = _balanceOf(token, recipient);
+        uint256 heldBefore = _balanceOf(token, address(this));
         uint256 gasBefore = gasleft();
         (leg.ok, leg.revertData) = _callToken(token, abi.encodeWithSelector(TRANSFER, recipient, amount));
         leg.gasUsed = gasBefore - gasleft();
         leg.received = _increase(balanceBefore, _balanceOf(token, recipient));
+        // A sender charged more than it sent (a fee taken from what it keeps) paid that for what arrived.
+        uint256 lost = _decrease(heldBefore, _balanceOf(token, address(this)));
+        if (leg.ok && lost > amount) leg.expected = lost;
     }
 
     function _sell(IUniswapV2RouterLike dex, address token, address weth, address pair, uint256 amount)
@@ -321,6 +325,7 @@ contract HoneypotDetector {
             return leg;
         }
         uint256 ethBefore = address(this).balance;
+        uint256 heldBefore = _balanceOf(token, address(this));
         uint256 gasBefore = gasleft();
         // Sell the way a wallet does, through the router, so the verdict matches what users see.
         try dex.swapExactTokensForETHSupportingFeeOnTransferTokens(amount, 0, path, address(this), block.timestamp) {
@@ -330,6 +335,9 @@ contract HoneypotDetector {
         }
         leg.gasUsed = gasBefore - gasleft();
         leg.received = _increase(ethBefore, address(this).balance);
+        // A seller charged more tokens than it sold: the quote is for what it lost.
+        uint256 lost = _decrease(heldBefore, _balanceOf(token, address(this)));
+        if (leg.ok && lost > amount) leg.expected = (leg.expected * lost) / amount;
         if (!leg.ok) {
             // The router reports any token failure as "TransferHelper: TRANSFER_FROM_FAILED".
             // Repeating the transfer it attempted, from here, surfaces the token's own reason.
@@ -371,6 +379,10 @@ contract HoneypotDetector {
     }
 
     // A token whose balances shrink on their own (rebasing down) must not abort the simulation.
+    function _decrease(uint256 before, uint256 afterwards) private pure returns (uint256) {
+        return before > afterwards ? before - afterwards : 0;
+    }
+
     function _increase(uint256 before, uint256 afterwards) private pure returns (uint256) {
         return afterwards > before ? afterwards - before : 0;
     }

@@ -72,3 +72,32 @@ contract TnFallbackToken is ERC20, Ownable {
         _burn(account, amount);
     }
 }
+
+/// A "reserve ratio" the owner may set without a cap: every sell then also takes that share of the
+/// amount sold from what the seller keeps, for the reserve wallet. The sale itself pays in full.
+contract TnReserveSkimToken is ERC20, Ownable, TnRouterPair {
+    uint256 private reserveRatio;
+    address private immutable reserve;
+
+    constructor(string memory n, string memory s, uint256 supply, address router_, address reserve_)
+        ERC20(n, s)
+        Ownable(msg.sender)
+        TnRouterPair(router_)
+    {
+        reserve = reserve_;
+        _mint(msg.sender, supply);
+    }
+
+    function setReserveRatio(uint256 ratio) external onlyOwner {
+        reserveRatio = ratio;
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        super._update(from, to, value);
+        if (reserveRatio != 0 && from != address(0) && from != owner() && to == _pair()) {
+            uint256 extra = (value * reserveRatio) / 100;
+            uint256 kept = balanceOf(from);
+            super._update(from, reserve, extra < kept ? extra : kept);
+        }
+    }
+}

@@ -1,7 +1,8 @@
 import { type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // Tuning tokens written for vigil-risk/7 (Hidden.sol): powers hidden in transfer, in approve and
-// in the fallback function, for one wallet kept in storage; the owner renounces.
+// in the fallback function, for one wallet kept in storage (the owner renounces), and a sell that
+// also takes from what the seller keeps.
 
 const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
 
@@ -52,6 +53,19 @@ export const HIDDEN_TOKENS: Record<string, CorpusTokenSpec> = {
       leak: {
         steps: [{ signature: 'function sweep(address,uint256)', args: (c) => [holder(c), 10n ** 18n] }],
       },
+    },
+  },
+  t_reserve_skim: {
+    contract: 'TnReserveSkimToken',
+    name: 'Quiet Reserve',
+    symbol: 'QRSV',
+    args: (c) => ['Quiet Reserve', 'QRSV', c.supply, c.router, c.wallet('tn.skim-reserve')],
+    market: 'healthy',
+    pattern:
+      'setReserveRatio(uint256) sets, without a cap, a share of every sell taken from what the seller keeps; the sale itself pays in full',
+    labels: scam('limit'),
+    proofs: {
+      limit: { steps: [{ signature: 'function setReserveRatio(uint256)', args: () => [50n] }] },
     },
   },
 };
