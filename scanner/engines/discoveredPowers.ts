@@ -193,7 +193,7 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
             first_calldata: finding.first.calldata,
           }
         : {}),
-      ...(finding.repeats > 1 ? { repeats: finding.repeats } : {}),
+      ...(finding.repeats > 1 ? { repeats: finding.repeats, repeated_calldata: finding.repeatedCall } : {}),
       time_offset_seconds: finding.timeOffsetSeconds,
       ...finding.diff,
     },

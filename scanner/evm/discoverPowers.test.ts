@@ -299,14 +299,20 @@ describe('repeatPlan: a call that moved something short of a finding, made again
   });
 
   it('a mint that took a small amount is tried at a tenth, a fortieth and a hundredth of the supply', () => {
-    const plan = repeatPlan([outcome(selector(2), 2, { supplyAfter: 1_001n })], baseline, sequences, supply);
+    const plan = repeatPlan(
+      [outcome(selector(2), 1, { supplyAfter: 1_001n }), outcome(selector(2), 3, { supplyAfter: 1_001n })],
+      baseline,
+      sequences,
+      supply,
+    );
+    // Once per function, on its first amount.
     expect(plan.map((entry) => [entry.args, entry.repeats])).toEqual([
-      [['holder', '1/10 of the supply'], 6],
-      [['holder', '1/40 of the supply'], 21],
-      [['holder', '1/100 of the supply'], 51],
+      [['1/10 of the supply'], 6],
+      [['1/40 of the supply'], 21],
+      [['1/100 of the supply'], 51],
     ]);
     for (const entry of plan) {
-      const rung = BigInt(/1\/(\d+)/.exec(entry.args[1] ?? '')?.[1] ?? '0');
+      const rung = BigInt(/1\/(\d+)/.exec(entry.args[0] ?? '')?.[1] ?? '0');
       expect(
         scaled(entry, (n) => ({ supplyAfter: 1_000n + (supply / rung) * n })),
         entry.args[1],
@@ -339,6 +345,32 @@ describe('repeatPlan: a call that moved something short of a finding, made again
       'leak',
     ]);
     expect(classify(effect({ victimBefore: 200n, victimAfter: 199n }), baseline)).toEqual([]);
+  });
+
+  it('makes one run per function, and ends each with a read so a run refused partway still counts', () => {
+    const plan = repeatPlan(
+      [outcome(selector(1), 0, { supplyAfter: 1_040n }), outcome(selector(1), 2, { supplyAfter: 1_040n })],
+      baseline,
+      sequences,
+      supply,
+    );
+    expect(plan).toHaveLength(1);
+    expect(
+      plan[0]?.call.data.endsWith('18160ddd00000000000000000000000000000000000000000000000000000000'),
+    ).toBe(true);
+  });
+
+  it("leaves alone a call that raised the holder's own balance, and a ladder for the holder", () => {
+    const plan = repeatPlan(
+      [
+        outcome(selector(1), 0, { supplyAfter: 1_040n, victimAfter: 140n }),
+        outcome(selector(2), 2, { supplyAfter: 1_001n }),
+      ],
+      baseline,
+      sequences,
+      supply,
+    );
+    expect(plan).toEqual([]);
   });
 
   it('leaves alone what moved nothing harmful, what would take more than 60 calls, and sequences', () => {

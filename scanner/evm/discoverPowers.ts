@@ -53,6 +53,8 @@ export interface PowerFinding {
   first: EarlierCall | null;
   /** How many times the call was made in a row (a mint capped per call, made until it tells). */
   repeats: number;
+  /** The one call made `repeats` times, when more than once (`calldata` is then the whole run). */
+  repeatedCall: Hex | null;
   calldata: Hex;
   timeOffsetSeconds: number;
   diff: {
@@ -93,6 +95,8 @@ export interface DiscoveryResult {
  * the fallback function, where a power can hide behind a dispatcher that names nothing.
  */
 const FALLBACK: Hex = keccak256(stringToHex('vigil.fallback')).slice(0, 10) as Hex;
+/** A read every ERC-20 answers: the last step of a repeated run, so the run's `ok` means it ran. */
+const TOTAL_SUPPLY: Hex = toFunctionSelector('totalSupply()');
 /** Marks a call that is several calls (the detector's SEQUENCE): bytes4(keccak256("vigil.sequence")). */
 const SEQUENCE: Hex = keccak256(stringToHex('vigil.sequence')).slice(0, 10) as Hex;
 /** A first call that cost this much wrote to storage (a changed slot costs 2,900-22,100 gas). */
@@ -115,8 +119,10 @@ const MAX_RESCALES_PER_CANDIDATE = 96;
 const RESCALES = [99n, 990n, 9_900n] as const;
 /** The most times one call is made in a row: a mint capped at 1 % of the supply a call shows in 51. */
 const MAX_REPEATS = 60;
-/** Repeated calls per account: one round trip (each may take most of an effect's 1M gas). */
-const MAX_REPEATED_PER_CANDIDATE = 24;
+/** Repeated calls per account: one round trip. */
+const MAX_REPEATED_PER_CANDIDATE = 16;
+/** Repeated calls per eth_call: each may take most of an effect's 1M gas, of the call's 25M. */
+const REPEATS_PER_ROUND_TRIP = 16;
 /**
  * A mint that worked with a small amount, tried at a tenth, a fortieth and a hundredth of the
  * supply a call, as many times as half the supply takes: what a cap per call still lets through.
@@ -174,8 +180,25 @@ const KNOWN_NAMES = new Map<Hex, string>(
     'setBalance(address,uint256)',
   ]
     .map((signature): [Hex, string] => [toFunctionSelector(signature), signature])
-    .concat([[FALLBACK, 'the fallback function (a selector the contract does not declare)']]),
+    .concat([[FALLBACK, 'fallback()']]),
 );
+
+/**
+ * Selectors probed on their own and made again and again, but never a step of two or three calls:
+ * an approval or a send writes storage from any account, and the fallback refuses most calls, so
+ * as first calls or as "functions that refused everything" they would fill the budgets every
+ * token's setters need.
+ */
+const ALONE = new Set<Hex>([
+  ...[
+    'transfer(address,uint256)',
+    'approve(address,uint256)',
+    'increaseAllowance(address,uint256)',
+    'decreaseAllowance(address,uint256)',
+  ].map((signature) => toFunctionSelector(signature)),
+  FALLBACK,
+]);
+const chained = (entry: Planned) => !ALONE.has(entry.selector);
 
 type Word = { name: string; value: bigint };
 
@@ -364,6 +387,13 @@ export async function discoverPowers(
       // call that reverted now and either worked a year on or reverted for another reason, and
       // not for the caller's lack of rights (which no day changes).
       const [now, later] = await Promise.all([runAt(0, planned), runAt(TIME_OFFSETS_SECONDS[1], planned)]);
+      // What steps of two or three calls are made from (not the selectors probed ALONE).
+      const steps = {
+        succeeded: now.succeeded.filter(({ entry }) => chained(entry)),
+        failed: now.failed.filter(chained),
+        laterSucceeded: later.succeeded.filter(({ entry }) => chained(entry)),
+        laterFailed: later.failed.filter(chained),
+      };
       const laterReason = new Map(later.failed.map((entry) => [entry.call.data, entry.revertReason]));
       const waiting = now.failed.filter(
         (entry) =>
@@ -379,13 +409,13 @@ export async function discoverPowers(
       const done = shownEvery();
       const pairs = done
         ? { planned: 0, pairs: [] }
-        : pairPlan(now.succeeded, now.failed, selectors, { limit: MAX_PAIRS_PER_CANDIDATE });
+        : pairPlan(steps.succeeded, steps.failed, selectors, { limit: MAX_PAIRS_PER_CANDIDATE });
       // A first call that works only once the clock has moved (a renounce for show, reclaimed
       // after a date), followed a year on, on a budget of its own.
       const refusedNow = new Set(now.failed.map((entry) => entry.call.data));
       const laterPairs = done
         ? { planned: 0, pairs: [] }
-        : pairPlan(later.succeeded, later.failed, selectors, {
+        : pairPlan(steps.laterSucceeded, steps.laterFailed, selectors, {
             firstOnlyIf: (entry) => refusedNow.has(entry.call.data),
             limit: MAX_LATER_PAIRS_PER_CANDIDATE,
           });
@@ -397,7 +427,7 @@ export async function discoverPowers(
       // at the other scales a rate is counted in: each distinct call once, on a budget.
       const rescaledCalls = new Map<Hex, Planned>();
       if (!done)
-        for (const { entry, effect } of now.succeeded) {
+        for (const { entry, effect } of steps.succeeded) {
           if (entry.prelude || effect.gasUsed < WRITE_GAS) continue;
           for (const words of rescaled(sequences[entry.sequence] ?? [])) {
             const data = encode(entry.selector, words);
@@ -416,7 +446,7 @@ export async function discoverPowers(
       // again and again (a mint capped per call, a fee raised a step a call).
       const repeats = done
         ? []
-        : repeatPlan(now.succeeded, openings.get(0), sequences, parameters.supply).slice(
+        : repeatPlan(now.succeeded, now.baseline, sequences, parameters.supply).slice(
             0,
             MAX_REPEATED_PER_CANDIDATE,
           );
@@ -426,12 +456,12 @@ export async function discoverPowers(
         kept.length > 0 ? runAt(0, kept) : undefined,
         keptLater.length > 0 ? runAt(TIME_OFFSETS_SECONDS[1], keptLater) : undefined,
         rescales.length > 0 ? runAt(0, rescales) : undefined,
-        repeats.length > 0 ? runAt(0, repeats) : undefined,
+        repeats.length > 0 ? runAt(0, repeats, REPEATS_PER_ROUND_TRIP) : undefined,
       ]);
       // Three calls: a pair whose second call stored something too and showed nothing (a role
       // nominated, then accepted), then each function that refused every call in the first round.
       const triples =
-        pairRun && !shownEvery() ? triplePlan(pairRun.succeeded, now.succeeded, now.failed) : [];
+        pairRun && !shownEvery() ? triplePlan(pairRun.succeeded, steps.succeeded, steps.failed) : [];
       result.triples.planned += triples.length;
       const keptTriples = triples.slice(0, MAX_TRIPLES_PER_CANDIDATE);
       result.triples.tried += keptTriples.length;
@@ -440,12 +470,14 @@ export async function discoverPowers(
       async function runAt(
         offset: number,
         calls: Planned[],
-      ): Promise<{ failed: Planned[]; succeeded: Outcome[] }> {
+        perTrip = CALLS_PER_ROUND_TRIP,
+      ): Promise<{ failed: Planned[]; succeeded: Outcome[]; baseline: CallEffect | undefined }> {
         const failed: Planned[] = [];
         const succeeded: Outcome[] = [];
+        let opening: CallEffect | undefined;
         const chunks: Planned[][] = [];
-        for (let start = 0; start < calls.length; start += CALLS_PER_ROUND_TRIP)
-          chunks.push(calls.slice(start, start + CALLS_PER_ROUND_TRIP));
+        for (let start = 0; start < calls.length; start += perTrip)
+          chunks.push(calls.slice(start, start + perTrip));
         while (chunks.length > 0) {
           const chunk = chunks.shift() as Planned[];
           result.calls += chunk.length;
@@ -476,7 +508,10 @@ export async function discoverPowers(
           }
           const done = probe.value;
           const baseline = done.baselineEffect;
-          if (!openings.has(offset)) openings.set(offset, baseline);
+          opening ??= baseline;
+          // The clock's test needs a holder who could trade: not the opening of the pair's account,
+          // whose code the detector replaces (the holder's buy through it fails).
+          if (!openings.has(offset) && baseline.victimTransfer.attempted) openings.set(offset, baseline);
           done.effects.forEach((effect, index) => {
             const entry = chunk[index] as Planned;
             if (!effect.ok) {
@@ -488,7 +523,7 @@ export async function discoverPowers(
             for (const kind of kinds) result.findings.push(finding(kind, entry, candidate, offset, effect));
           });
         }
-        return { failed, succeeded };
+        return { failed, succeeded, baseline: opening };
       }
     }),
   );
@@ -624,12 +659,16 @@ export function triplePlan(
 }
 
 /**
- * The repeat round of one account: each first-round call that worked and moved something in a
- * harmful direction short of a finding (the supply or the caller's balance up, the holder's share
- * down, the holder's transfer or sell taxed more) is made again as many times in a row as would
- * carry that step past the finding's threshold, when that is no more than MAX_REPEATS; and a call
- * that raised the supply by a small amount is made with each of its amounts at a LADDER rung of
- * the supply, as many times as half the supply takes. Distinct calls, in the first round's order.
+ * The repeat round of one account: a first-round call that worked and moved something in a
+ * harmful direction short of a finding (the supply or the caller's balance up, the holder's
+ * balance taken, the holder's transfer or sell taxed more) is made again as many times in a row
+ * as would carry that step past the finding's threshold, when that is no more than MAX_REPEATS;
+ * and a mint that took a small amount is made with its first amount at each LADDER rung of the
+ * supply, as many times as half the supply takes. One of each per function (the first shape that
+ * moved something, in the first round's order), never for a call that raised the holder's own
+ * balance (a holder given half the supply trips every max-wallet limit, which is no harm). The run
+ * ends with a read of totalSupply(), so a repeat the contract refuses partway (a cap in all) is
+ * measured at what went through, not dropped.
  */
 export function repeatPlan(
   succeeded: readonly Outcome[],
@@ -647,27 +686,36 @@ export function repeatPlan(
       args: words.map((word) => word.name),
       own: data,
       repeats: times,
-      call: { label: `${entry.selector}×${times}`, data: sequenceCall(Array<Hex>(times).fill(data)) },
+      call: {
+        label: `${entry.selector}×${times}`,
+        data: sequenceCall([...Array<Hex>(times).fill(data), TOTAL_SUPPLY]),
+      },
     });
   };
+  const repeated = new Set<Hex>();
+  const laddered = new Set<Hex>();
   for (const { entry, effect } of succeeded) {
-    if (entry.prelude || entry.repeats) continue;
+    if (entry.prelude || entry.repeats || effect.victimAfter > effect.victimBefore) continue;
     const words = sequences[entry.sequence];
     if (!words) continue;
-    const times = timesToTell(effect, baseline);
-    if (times !== undefined) add(entry, words, times);
-    if (supply === 0n || mintedBy(effect) === 0n) continue;
-    words.forEach((word, index) => {
-      if (!AMOUNT_WORDS.has(word.name)) return;
-      for (const rung of LADDER)
-        add(
-          entry,
-          words.map((other, at) =>
-            at === index ? { name: `1/${rung} of the supply`, value: supply / rung } : other,
-          ),
-          Number(rung / MINT_MIN_RAISE_DENOMINATOR) + 1,
-        );
-    });
+    const times = repeated.has(entry.selector) ? undefined : timesToTell(effect, baseline);
+    if (times !== undefined) {
+      repeated.add(entry.selector);
+      add(entry, words, times);
+    }
+    if (supply === 0n || mintedBy(effect) === 0n || laddered.has(entry.selector)) continue;
+    if (words.some((word) => word.name === 'holder')) continue;
+    const index = words.findIndex((word) => AMOUNT_WORDS.has(word.name));
+    if (index < 0) continue;
+    laddered.add(entry.selector);
+    for (const rung of LADDER)
+      add(
+        entry,
+        words.map((other, at) =>
+          at === index ? { name: `1/${rung} of the supply`, value: supply / rung } : other,
+        ),
+        Number(rung / MINT_MIN_RAISE_DENOMINATOR) + 1,
+      );
   }
   return [...planned.values()];
 }
@@ -686,7 +734,7 @@ function mintedBy({ supplyBefore: s0, supplyAfter: s1, around }: CallEffect): bi
 /**
  * How many times in a row a call that moved something short of a finding must be made for the
  * step to reach the finding's threshold (one more, for rounding); undefined when it moved nothing
- * harmful.
+ * harmful, or would take more than MAX_REPEATS.
  */
 function timesToTell(effect: CallEffect, baseline: CallEffect | undefined): number | undefined {
   const { supplyBefore: s0, supplyAfter: s1, victimBefore: v0, victimAfter: v1 } = effect;
@@ -808,6 +856,7 @@ function finding(
     prelude: entry?.prelude ? earlierCall(entry.prelude) : null,
     first: entry?.first ? earlierCall(entry.first) : null,
     repeats: entry?.repeats ?? 1,
+    repeatedCall: entry?.repeats ? (entry.own ?? null) : null,
     calldata: entry?.call.data ?? '0x',
     timeOffsetSeconds: offset,
     diff: {
