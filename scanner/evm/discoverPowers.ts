@@ -199,6 +199,8 @@ const ALONE = new Set<Hex>([
   FALLBACK,
 ]);
 const chained = (entry: Planned) => !ALONE.has(entry.selector);
+/** How many of argumentSequences the selectors probed ALONE are called with. */
+const ALONE_SHAPES = 7;
 
 type Word = { name: string; value: bigint };
 
@@ -373,20 +375,37 @@ export async function discoverPowers(
         pair: parameters.pair,
         supply: parameters.supply,
       });
-      const planned: Planned[] = selectors.flatMap((selector) =>
-        sequences.map((words, sequence) => ({
-          selector,
-          sequence,
-          args: words.map((word) => word.name),
-          call: { label: selector, data: encode(selector, words) },
-        })),
-      );
+      const plan = (selector: Hex, words: Word[], sequence: number): Planned => ({
+        selector,
+        sequence,
+        args: words.map((word) => word.name),
+        call: { label: selector, data: encode(selector, words) },
+      });
+      const planned: Planned[] = selectors
+        .filter((selector) => !ALONE.has(selector))
+        .flatMap((selector) => sequences.map((words, sequence) => plan(selector, words, sequence)));
+      // The selectors probed alone: the first seven shapes (an account or a number, then an
+      // account and an amount), at the block only, beside the first round.
+      const alone: Planned[] = selectors
+        .filter((selector) => ALONE.has(selector))
+        .flatMap((selector) =>
+          sequences.slice(0, ALONE_SHAPES).map((words, sequence) => plan(selector, words, sequence)),
+        );
       // Calls that reverted now are tried a day on; every call a year on, where a power that
       // waits for a date (or whose effect does) shows.
       // A year on runs beside the pinned block. A day on then retries what the clock changed: a
       // call that reverted now and either worked a year on or reverted for another reason, and
       // not for the caller's lack of rights (which no day changes).
-      const [now, later] = await Promise.all([runAt(0, planned), runAt(TIME_OFFSETS_SECONDS[1], planned)]);
+      const [first, later, aloneRun] = await Promise.all([
+        runAt(0, planned),
+        runAt(TIME_OFFSETS_SECONDS[1], planned),
+        alone.length > 0 ? runAt(0, alone) : undefined,
+      ]);
+      const now = {
+        failed: [...first.failed, ...(aloneRun?.failed ?? [])],
+        succeeded: [...first.succeeded, ...(aloneRun?.succeeded ?? [])],
+        baseline: first.baseline ?? aloneRun?.baseline,
+      };
       // What steps of two or three calls are made from (not the selectors probed ALONE).
       const steps = {
         succeeded: now.succeeded.filter(({ entry }) => chained(entry)),
@@ -395,7 +414,7 @@ export async function discoverPowers(
         laterFailed: later.failed.filter(chained),
       };
       const laterReason = new Map(later.failed.map((entry) => [entry.call.data, entry.revertReason]));
-      const waiting = now.failed.filter(
+      const waiting = first.failed.filter(
         (entry) =>
           !deniedToCaller(entry.revertReason) &&
           (!laterReason.has(entry.call.data) || laterReason.get(entry.call.data) !== entry.revertReason),

@@ -378,11 +378,12 @@ contract HoneypotDetector {
         return (true, abi.decode(body, (bytes)));
     }
 
-    // A token whose balances shrink on their own (rebasing down) must not abort the simulation.
+    // What a balance lost; nothing when it grew (a reflection paid to the sender meanwhile).
     function _decrease(uint256 before, uint256 afterwards) private pure returns (uint256) {
         return before > afterwards ? before - afterwards : 0;
     }
 
+    // A token whose balances shrink on their own (rebasing down) must not abort the simulation.
     function _increase(uint256 before, uint256 afterwards) private pure returns (uint256) {
         return afterwards > before ? afterwards - before : 0;
     }
