@@ -125,3 +125,80 @@ describe('discoverPowers: the rounds together', () => {
     expect(yearPairs.every((entry) => entry.steps[0]?.startsWith(WAKE))).toBe(true);
   });
 });
+
+describe('discoverPowers: the repeat round', () => {
+  // A sell fee of 2 % that RAMP raises two points a call, for the owner only. The pair is a
+  // candidate too, and its opening (the detector's code in the pair's place: no holder could
+  // trade through it) answers first.
+  const RAMP = selector(0xccc);
+  const owner: Address = '0x1111111111111111111111111111111111111111';
+  const pair: Address = '0x4444444444444444444444444444444444444444';
+  const sell = (feePoints: number) => ({
+    ...leg,
+    amountIn: 10_000n,
+    expected: 10_000n,
+    received: BigInt(10_000 - feePoints * 100),
+  });
+  const rampEffect = (ramps: number, holderCanTrade: boolean) => ({
+    ...effect(true),
+    victimTransfer: holderCanTrade ? leg : { ...leg, attempted: false },
+    victimSell: holderCanTrade ? sell(2 + 2 * ramps) : { ...leg, attempted: false },
+  });
+
+  function rampClient(seen: Hex[][]): PublicClient {
+    const call = async ({ data, account }: { data: Hex; account: Address }) => {
+      const caller = (
+        typeof account === 'string' ? account : (account as { address: Address }).address
+      ).toLowerCase();
+      const fromPair = caller === pair.toLowerCase();
+      // The owner's answers come later than the pair's.
+      if (!fromPair) await new Promise((resolve) => setTimeout(resolve, 20));
+      const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
+      const calls = (args as readonly unknown[])[5] as readonly Hex[];
+      const effects = calls.map((callData) => {
+        const steps = callData.startsWith(SEQUENCE)
+          ? [...decodeAbiParameters([{ type: 'bytes[]' }], `0x${callData.slice(10)}`)[0]]
+          : [callData];
+        if (!fromPair) seen.push(steps);
+        const ramps = fromPair ? 0 : steps.filter((step) => step.startsWith(RAMP)).length;
+        const known = steps.every((step) => step.startsWith(RAMP) || step.startsWith('0x18160ddd'));
+        return known && (ramps > 0 || steps.length > 1) ? rampEffect(ramps, !fromPair) : effect(false);
+      });
+      return {
+        data: encodeFunctionResult({
+          abi: honeypotDetectorAbi,
+          functionName: 'probe',
+          result: [{ ...leg, attempted: false }, rampEffect(0, !fromPair), effects],
+        }),
+      };
+    };
+    return { call } as unknown as PublicClient;
+  }
+
+  it("raises a fee a step at a time until it tells, measured against the account's own opening", async () => {
+    const seen: Hex[][] = [];
+    const result = await discoverPowers(rampClient(seen), {
+      token: '0x2222222222222222222222222222222222222222',
+      selectors: new Set([RAMP]),
+      candidates: [
+        { address: pair, source: 'the pair' },
+        { address: owner, source: 'deployer' },
+      ],
+      victim: '0x3333333333333333333333333333333333333333',
+      router: undefined,
+      pair,
+      supply: 1_000n,
+      blockNumber: 100n,
+      blockTimestamp: BLOCK_TIME,
+    });
+    const limit = result.findings.find((finding) => finding.class === 'limit');
+    expect(limit?.caller).toBe(owner);
+    expect(limit?.selector).toBe(RAMP);
+    // 2 % → 4 % a call: seven calls in a row take it past 10 % more than before.
+    expect(limit?.repeats).toBe(7);
+    expect(limit?.repeatedCall?.startsWith(RAMP)).toBe(true);
+    // The run ends with a read of totalSupply().
+    const run = seen.find((steps) => steps.length === 8);
+    expect(run?.at(-1)).toBe('0x18160ddd');
+  });
+});
