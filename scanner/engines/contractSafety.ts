@@ -26,6 +26,7 @@ import { tryRead } from '../evm/tryRead.ts';
 import type { EngineOutput, EvmEngineInput } from './context.ts';
 import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
+import { simulationGasPrice } from '../evm/simulateRoundTrip.ts';
 
 export type { EngineOutput } from './context.ts';
 
@@ -131,7 +132,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ],
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);
-  const blockTimestamp = (await client.getBlock({ blockNumber })).timestamp;
+  const pinned = await client.getBlock({ blockNumber });
   const discovery = await discoverPowers(client, {
     token: address,
     // Dispatcher comparisons only (PUSH4 … EQ): error selectors and other 4-byte constants are
@@ -145,7 +146,8 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     pair: pool?.pair,
     supply,
     blockNumber,
-    blockTimestamp,
+    blockTimestamp: pinned.timestamp,
+    gasPrice: simulationGasPrice(pinned),
   });
   const checks: Check[] = applyDiscovery(
     privilegeChecks({

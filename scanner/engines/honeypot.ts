@@ -4,7 +4,7 @@ import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import { ENGINE_CHECKS } from '../core/engines.ts';
 import type { Check, Evidence } from '../core/schema.ts';
 import { findPool } from '../evm/findPool.ts';
-import { type RoundTripLeg, simulateRoundTrip } from '../evm/simulateRoundTrip.ts';
+import { type RoundTripLeg, simulateRoundTrip, simulationGasPrice } from '../evm/simulateRoundTrip.ts';
 import { tryRead } from '../evm/tryRead.ts';
 import type { EngineOutput, EvmEngineInput } from './context.ts';
 
@@ -46,13 +46,14 @@ export async function honeypot({
 }: EvmEngineInput): Promise<EngineOutput> {
   const dexes = chain.dexes;
   const block = blockNumber.toString();
-  const [pool, limits] = await Promise.all([
+  const [pool, limits, gasPrice] = await Promise.all([
     findPool(client, { token: address, dexes, blockNumber }),
     Promise.all(
       [...LIMIT_GETTERS, 'totalSupply' as const].map((functionName) =>
         tryRead(() => client.readContract({ address, abi: limitAbi, functionName, blockNumber })),
       ),
     ),
+    client.getBlock({ blockNumber }).then(simulationGasPrice),
   ]);
   if (!pool) {
     const reason =
@@ -80,6 +81,7 @@ export async function honeypot({
     amountIn,
     largeAmountIn,
     blockNumber,
+    gasPrice,
   });
   const simEvidence = (leg: string, result: RoundTripLeg): Evidence => ({
     kind: 'simulation',

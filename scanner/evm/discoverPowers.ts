@@ -307,6 +307,8 @@ export interface DiscoverPowersParameters {
   supply: bigint;
   blockNumber: bigint;
   blockTimestamp: bigint;
+  /** The gas price the simulations pay (simulationGasPrice); 0 when omitted. */
+  gasPrice?: bigint;
 }
 
 export interface Planned {
@@ -510,6 +512,7 @@ export async function discoverPowers(
             blockNumber: parameters.blockNumber,
             timeOffsetSeconds: offset,
             blockTimestamp: parameters.blockTimestamp,
+            ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
           }).then(
             (value) => ({ value }),
             (error: unknown) => ({ error }),

@@ -83,6 +83,8 @@ export async function probePrivileges(
     timeOffsetSeconds?: number;
     /** The block's timestamp, needed with a time offset. */
     blockTimestamp?: bigint;
+    /** The gas price the simulation pays (simulationGasPrice); 0 when omitted. */
+    gasPrice?: bigint;
   },
 ): Promise<ProbePrivilegesReturnType> {
   const { token, actor, calls, router, blockNumber } = parameters;
@@ -109,8 +111,13 @@ export async function probePrivileges(
         ],
       }),
       gas: PROBE_GAS,
+      ...(parameters.gasPrice ? { gasPrice: parameters.gasPrice } : {}),
       stateOverride: [
-        { address: actor, code: HONEYPOT_DETECTOR_CODE, balance: VICTIM_BUY_WEI * 2n },
+        {
+          address: actor,
+          code: HONEYPOT_DETECTOR_CODE,
+          balance: VICTIM_BUY_WEI * 2n + PROBE_GAS * (parameters.gasPrice ?? 0n),
+        },
         { address: PROBE_VICTIM, code: HONEYPOT_DETECTOR_CODE },
       ],
       blockNumber,

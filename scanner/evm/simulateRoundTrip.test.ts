@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PublicClient, createPublicClient, http } from 'viem';
+import { type PublicClient, createPublicClient, encodeFunctionData, http, parseAbi } from 'viem';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
+import { createDevnetClient } from '../../infra/devnet/client.ts';
 import {
   buildHoneypotDetectorArtifact,
   formatHoneypotDetectorArtifact,
@@ -14,6 +15,7 @@ import {
   type SimulateRoundTripReturnType,
   roundTripToJson,
   simulateRoundTrip,
+  simulationGasPrice,
 } from './simulateRoundTrip.ts';
 
 // Taxes are measured against the router's quote at the same reserves, so they come out exact up
@@ -172,6 +174,38 @@ describe('simulateRoundTrip', () => {
     });
     expect(result.blockNumber).toBe(blockNumber);
     expect(result.buy).toMatchObject({ ok: true, amountIn: 10n ** 17n });
+  });
+
+  it('trades at the gas price a wallet pays when given one: a sell gated on tx.gasprice shows', async () => {
+    // The corpus token whose owner may lower a sell gas-price ceiling; lowered here to 1 wei.
+    const token = scenario.corpus.t_gas_ceiling?.address;
+    const owner = scenario.deployers.t_gas_ceiling;
+    if (!token || !owner) throw new Error('no corpus token t_gas_ceiling');
+    const devnet = createDevnetClient(node.url);
+    await devnet.impersonateAccount({ address: owner });
+    await devnet.setBalance({ address: owner, value: 10n ** 19n });
+    const hash = await devnet.sendUnsignedTransaction({
+      from: owner,
+      to: token,
+      data: encodeFunctionData({
+        abi: parseAbi(['function setGasCeiling(uint256)']),
+        functionName: 'setGasCeiling',
+        args: [1n],
+      }),
+    });
+    expect((await devnet.waitForTransactionReceipt({ hash })).status).toBe('success');
+    const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
+    const gasPrice = simulationGasPrice(await client.getBlock({ blockNumber }));
+    const atZero = await simulateRoundTrip(client, { router: scenario.dex.router, token, blockNumber });
+    const atWalletPrice = await simulateRoundTrip(client, {
+      router: scenario.dex.router,
+      token,
+      blockNumber,
+      gasPrice,
+    });
+    expect(atZero.sell.ok).toBe(true);
+    expect(atWalletPrice.buy.ok).toBe(true);
+    expect(atWalletPrice.sell).toMatchObject({ ok: false, revertReason: 'gas price above the ceiling' });
   });
 
   it('reports a token without a WETH pair as untradeable rather than failing', async () => {

@@ -41,6 +41,19 @@ export interface SimulateRoundTripParameters {
   /** Simulate on top of this block; the latest block otherwise. */
   blockNumber?: bigint;
   gas?: bigint;
+  /**
+   * The gas price the simulated trades pay (see simulationGasPrice): a sell gated on
+   * tx.gasprice fails at what a wallet pays, not at the zero an eth_call has by default.
+   */
+  gasPrice?: bigint;
+}
+
+/** The tip a wallet adds above the base fee, in the price simulations pay. */
+const SIMULATED_TIP_WEI = 1_000_000_000n;
+
+/** What a wallet's trade would pay per gas in `block`: its base fee and a 1 gwei tip. */
+export function simulationGasPrice(block: { baseFeePerGas: bigint | null }): bigint {
+  return (block.baseFeePerGas ?? 0n) + SIMULATED_TIP_WEI;
 }
 
 export interface SimulateRoundTripReturnType {
@@ -78,22 +91,26 @@ export async function simulateRoundTrip(
   const { router, token } = parameters;
   const amountIn = parameters.amountIn ?? DEFAULT_ROUND_TRIP_AMOUNT_IN;
   const largeAmountIn = parameters.largeAmountIn ?? 0n;
+  const gas = parameters.gas ?? ROUND_TRIP_GAS;
+  const gasPrice = parameters.gasPrice ?? 0n;
   let data: Hex | undefined;
   try {
     ({ data } = await client.call({
+      // With a gas price the sender pays for the gas: the detector, from the balance given to it.
+      ...(gasPrice > 0n ? { account: HONEYPOT_DETECTOR_ADDRESS, gasPrice } : {}),
       to: HONEYPOT_DETECTOR_ADDRESS,
       data: encodeFunctionData({
         abi: honeypotDetectorAbi,
         functionName: 'roundTrip',
         args: [router, token, amountIn, largeAmountIn],
       }),
-      gas: parameters.gas ?? ROUND_TRIP_GAS,
+      gas,
       stateOverride: [
         {
           address: HONEYPOT_DETECTOR_ADDRESS,
           code: HONEYPOT_DETECTOR_CODE,
-          // Two buys, and the large one (undone, but it needs the funds while it runs).
-          balance: amountIn * 2n + largeAmountIn,
+          // Two buys, and the large one (undone, but it needs the funds while it runs), and the gas.
+          balance: amountIn * 2n + largeAmountIn + gas * gasPrice,
         },
       ],
       ...(parameters.blockNumber === undefined ? {} : { blockNumber: parameters.blockNumber }),

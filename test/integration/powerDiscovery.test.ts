@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/7)', () => {
+describe('power discovery (vigil-risk/8)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -246,6 +246,19 @@ describe('power discovery (vigil-risk/7)', () => {
       Number(/ok, ([\d.]+) % taken/.exec(String(evidence.data?.holder_sell))?.[1] ?? 0),
     );
     expect(Math.max(...taken)).toBeGreaterThan(10);
+  });
+
+  it('finds a sell gas-price ceiling lowered to nothing, trading at the price a wallet pays', async () => {
+    const result = await scan('t_gas_ceiling');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    const sells = simulations(result, 'sells_blockable').map((evidence) =>
+      String(evidence.data?.holder_sell),
+    );
+    expect(sells.some((sell) => sell.includes('gas price above the ceiling'))).toBe(true);
   });
 
   it('keeps an emission capped per call and in all, and a fee stepped up to a ceiling, in the lowest tier', async () => {

@@ -101,3 +101,28 @@ contract TnReserveSkimToken is ERC20, Ownable, TnRouterPair {
         }
     }
 }
+
+/// An "anti-bot" gas price ceiling for sells that the owner may set to anything: set to 1 wei, no
+/// wallet can sell, while a simulation at a gas price of zero still can.
+contract TnGasCeilingToken is ERC20, Ownable, TnRouterPair {
+    uint256 private maxSellGasPrice = 500 gwei;
+
+    constructor(string memory n, string memory s, uint256 supply, address router_)
+        ERC20(n, s)
+        Ownable(msg.sender)
+        TnRouterPair(router_)
+    {
+        _mint(msg.sender, supply);
+    }
+
+    function setGasCeiling(uint256 weiPerGas) external onlyOwner {
+        maxSellGasPrice = weiPerGas;
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        if (from != address(0) && from != owner() && to == _pair()) {
+            require(tx.gasprice <= maxSellGasPrice, "gas price above the ceiling");
+        }
+        super._update(from, to, value);
+    }
+}

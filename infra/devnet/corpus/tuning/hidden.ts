@@ -1,8 +1,8 @@
 import { type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // Tuning tokens written for vigil-risk/7 (Hidden.sol): powers hidden in transfer, in approve and
-// in the fallback function, for one wallet kept in storage (the owner renounces), and a sell that
-// also takes from what the seller keeps.
+// in the fallback function, for one wallet kept in storage (the owner renounces), a sell that
+// also takes from what the seller keeps, and a sell gated on the gas price a wallet pays.
 
 const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
 
@@ -67,5 +67,16 @@ export const HIDDEN_TOKENS: Record<string, CorpusTokenSpec> = {
     proofs: {
       limit: { steps: [{ signature: 'function setReserveRatio(uint256)', args: () => [50n] }] },
     },
+  },
+  t_gas_ceiling: {
+    contract: 'TnGasCeilingToken',
+    name: 'Calm Launch',
+    symbol: 'CALM',
+    args: (c) => ['Calm Launch', 'CALM', c.supply, c.router],
+    market: 'healthy',
+    pattern:
+      'an anti-bot gas price ceiling for sells, 500 gwei at launch, that setGasCeiling(uint256) may lower to 1 wei',
+    labels: scam('limit'),
+    proofs: { limit: { steps: [{ signature: 'function setGasCeiling(uint256)', args: () => [1n] }] } },
   },
 };
