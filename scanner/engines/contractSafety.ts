@@ -26,7 +26,7 @@ import { tryRead } from '../evm/tryRead.ts';
 import type { EngineOutput, EvmEngineInput } from './context.ts';
 import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
-import { simulationGasPrice } from '../evm/simulateRoundTrip.ts';
+import { simulationGasPrice } from '../evm/simulationGasPrice.ts';
 
 export type { EngineOutput } from './context.ts';
 
@@ -52,7 +52,7 @@ const PROBED_GROUPS: PrivilegeGroup[] = [
 export async function contractSafety(input: EvmEngineInput): Promise<EngineOutput> {
   const { client, address, blockNumber, chain } = input;
   const block = blockNumber.toString();
-  const [code, proxy, ownerInfo, token, roles, stored, pool, told] = await Promise.all([
+  const [code, proxy, ownerInfo, token, roles, stored, pool, told, gasPrice] = await Promise.all([
     client.getCode({ address, blockNumber }),
     readProxy(client, { address, blockNumber }),
     readOwner(client, { address, blockNumber }),
@@ -61,6 +61,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     readStorageAccounts(client, { token: address, blockNumber }),
     findPool(client, { token: address, dexes: chain.dexes, blockNumber }),
     readCallerAccounts(client, { token: address, creation: input.creation, blockNumber }),
+    simulationGasPrice(client, blockNumber),
   ]);
   const own = analyzeBytecode(code ?? '0x');
   const implementation = await resolveImplementation(client, proxy, own.minimalProxyTarget, blockNumber);
@@ -110,6 +111,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     reclaim: owner.kind === 'renounced',
     amount: supply / 100n + 1n,
     router: pool?.dex.router,
+    gasPrice,
     blockNumber,
   });
 
@@ -147,7 +149,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     supply,
     blockNumber,
     blockTimestamp: pinned.timestamp,
-    gasPrice: simulationGasPrice(pinned),
+    ...(gasPrice === undefined ? {} : { gasPrice }),
   });
   const checks: Check[] = applyDiscovery(
     privilegeChecks({
@@ -248,6 +250,7 @@ interface RunProbesParameters {
   amount: bigint;
   router: Address | undefined;
   blockNumber: bigint;
+  gasPrice: bigint | undefined;
 }
 
 /** One probe per account, in parallel; an account whose probe cannot run is left out. */
@@ -278,6 +281,7 @@ async function runProbes(client: PublicClient, parameters: RunProbesParameters):
           calls,
           router: parameters.router,
           blockNumber: parameters.blockNumber,
+          ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
         });
         return { actor, result };
       } catch (error) {

@@ -4,7 +4,8 @@ import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import { ENGINE_CHECKS } from '../core/engines.ts';
 import type { Check, Evidence } from '../core/schema.ts';
 import { findPool } from '../evm/findPool.ts';
-import { type RoundTripLeg, simulateRoundTrip, simulationGasPrice } from '../evm/simulateRoundTrip.ts';
+import { type RoundTripLeg, simulateRoundTrip } from '../evm/simulateRoundTrip.ts';
+import { simulationGasPrice } from '../evm/simulationGasPrice.ts';
 import { tryRead } from '../evm/tryRead.ts';
 import type { EngineOutput, EvmEngineInput } from './context.ts';
 
@@ -53,7 +54,7 @@ export async function honeypot({
         tryRead(() => client.readContract({ address, abi: limitAbi, functionName, blockNumber })),
       ),
     ),
-    client.getBlock({ blockNumber }).then(simulationGasPrice),
+    simulationGasPrice(client, blockNumber),
   ]);
   if (!pool) {
     const reason =
@@ -81,7 +82,7 @@ export async function honeypot({
     amountIn,
     largeAmountIn,
     blockNumber,
-    gasPrice,
+    ...(gasPrice === undefined ? {} : { gasPrice }),
   });
   const simEvidence = (leg: string, result: RoundTripLeg): Evidence => ({
     kind: 'simulation',
@@ -96,6 +97,7 @@ export async function honeypot({
       router: pool.dex.router,
       pair: pool.pair,
       amount_in_wei: amountIn.toString(),
+      gas_price_wei: (gasPrice ?? 0n).toString(),
     },
     block,
   });

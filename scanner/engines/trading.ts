@@ -5,6 +5,7 @@ import type { Check, Evidence } from '../core/schema.ts';
 import { findPools } from '../evm/findPool.ts';
 import { readLogs } from '../evm/readLogs.ts';
 import { simulateHolderSell } from '../evm/simulateHolderSell.ts';
+import { simulationGasPrice } from '../evm/simulationGasPrice.ts';
 import type { EngineOutput, EvmEngineInput } from './context.ts';
 
 const swapEvent = parseAbiItem(
@@ -166,8 +167,11 @@ export async function trading(input: EvmEngineInput): Promise<EngineOutput> {
       ),
     );
   } else {
+    const gasPrice = await simulationGasPrice(client, blockNumber);
     const legs = await Promise.all(
-      sample.map((holder) => simulateHolderSell(client, { router, token: address, holder, blockNumber })),
+      sample.map((holder) =>
+        simulateHolderSell(client, { router, token: address, holder, blockNumber, gasPrice }),
+      ),
     );
     const failed = sample.filter((_, index) => !legs[index]?.ok);
     const evidence: Evidence[] = sample.map((holder, index) => ({

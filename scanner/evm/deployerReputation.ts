@@ -16,6 +16,7 @@ import type { ScanLimits } from '../config.ts';
 import { findPools } from './findPool.ts';
 import { readLogs } from './readLogs.ts';
 import { simulateRoundTrip } from './simulateRoundTrip.ts';
+import { simulationGasPrice } from './simulationGasPrice.ts';
 
 /** A pool holding less native asset than this (wei) is drained; simulating it says nothing. */
 const DRAINED_POOL_WEI = 10n ** 12n;
@@ -295,11 +296,13 @@ async function analyseToken(
   }
   if (pool.reserveNative >= DRAINED_POOL_WEI) {
     const amountIn = pool.reserveNative / 200n > 0n ? pool.reserveNative / 200n : 1n;
+    const gasPrice = await simulationGasPrice(client, blockNumber).catch(() => undefined);
     const sim = await simulateRoundTrip(client, {
       router: pool.dex.router,
       token,
       amountIn,
       blockNumber,
+      ...(gasPrice === undefined ? {} : { gasPrice }),
     }).catch(() => undefined);
     if (sim?.buy.ok && sim.sell.attempted) result.honeypot = !sim.sell.ok && !sim.sellPartial.ok;
   }

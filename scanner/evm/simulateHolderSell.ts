@@ -8,6 +8,8 @@ import { HONEYPOT_DETECTOR_CODE, honeypotDetectorAbi } from './honeypotDetector.
  * that let a fresh wallet trade but trap the wallets that actually bought (blacklisted buyers,
  * per-holder taxes).
  */
+const HOLDER_SELL_GAS = 5_000_000n;
+
 export async function simulateHolderSell(
   client: PublicClient,
   {
@@ -15,15 +17,32 @@ export async function simulateHolderSell(
     token,
     holder,
     blockNumber,
-  }: { router: Address; token: Address; holder: Address; blockNumber: bigint },
+    gasPrice,
+  }: {
+    router: Address;
+    token: Address;
+    holder: Address;
+    blockNumber: bigint;
+    /** The gas price the sell pays (simulationGasPrice); zero when omitted. */
+    gasPrice?: bigint | undefined;
+  },
 ): Promise<DetectorLeg> {
   try {
     const { data } = await client.call({
       account: holder,
       to: holder,
       data: encodeFunctionData({ abi: honeypotDetectorAbi, functionName: 'sellAll', args: [router, token] }),
-      gas: 5_000_000n,
-      stateOverride: [{ address: holder, code: HONEYPOT_DETECTOR_CODE }],
+      gas: HOLDER_SELL_GAS,
+      // At a price, the holder pays for the gas: a balance for it is given (the sell's proceeds are
+      // measured as a difference, so the holder's real balance does not matter).
+      ...(gasPrice ? { gasPrice } : {}),
+      stateOverride: [
+        {
+          address: holder,
+          code: HONEYPOT_DETECTOR_CODE,
+          ...(gasPrice ? { balance: HOLDER_SELL_GAS * gasPrice + 10n ** 18n } : {}),
+        },
+      ],
       blockNumber,
     });
     if (data === undefined) throw new Error('the call returned no data');

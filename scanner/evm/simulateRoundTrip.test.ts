@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PublicClient, createPublicClient, encodeFunctionData, http, parseAbi } from 'viem';
+import { type PublicClient, createPublicClient, encodeFunctionData, erc20Abi, http, parseAbi } from 'viem';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient } from '../../infra/devnet/client.ts';
 import {
@@ -15,8 +15,9 @@ import {
   type SimulateRoundTripReturnType,
   roundTripToJson,
   simulateRoundTrip,
-  simulationGasPrice,
 } from './simulateRoundTrip.ts';
+import { simulateHolderSell } from './simulateHolderSell.ts';
+import { simulationGasPrice } from './simulationGasPrice.ts';
 
 // Taxes are measured against the router's quote at the same reserves, so they come out exact up
 // to integer rounding; the sell tax is quoted in ETH and the pool's curve adds a little.
@@ -195,17 +196,33 @@ describe('simulateRoundTrip', () => {
     });
     expect((await devnet.waitForTransactionReceipt({ hash })).status).toBe('success');
     const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
-    const gasPrice = simulationGasPrice(await client.getBlock({ blockNumber }));
+    const gasPrice = await simulationGasPrice(client, blockNumber);
+    expect(gasPrice).toBeGreaterThan(1n);
     const atZero = await simulateRoundTrip(client, { router: scenario.dex.router, token, blockNumber });
     const atWalletPrice = await simulateRoundTrip(client, {
       router: scenario.dex.router,
       token,
       blockNumber,
-      gasPrice,
+      ...(gasPrice === undefined ? {} : { gasPrice }),
     });
     expect(atZero.sell.ok).toBe(true);
     expect(atWalletPrice.buy.ok).toBe(true);
     expect(atWalletPrice.sell).toMatchObject({ ok: false, revertReason: 'gas price above the ceiling' });
+    // A real holder's sell, as the trading engine simulates it: the same.
+    const accounts = scenario.traders;
+    const balances = await Promise.all(
+      accounts.map((account) =>
+        client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
+      ),
+    );
+    const holder = accounts.find((account, index) => account !== owner && (balances[index] ?? 0n) > 0n);
+    if (!holder) throw new Error('no holder of t_gas_ceiling among the traders');
+    const router = scenario.dex.router;
+    expect((await simulateHolderSell(client, { router, token, holder, blockNumber })).ok).toBe(true);
+    expect(await simulateHolderSell(client, { router, token, holder, blockNumber, gasPrice })).toMatchObject({
+      ok: false,
+      revertReason: 'gas price above the ceiling',
+    });
   });
 
   it('reports a token without a WETH pair as untradeable rather than failing', async () => {

@@ -48,14 +48,6 @@ export interface SimulateRoundTripParameters {
   gasPrice?: bigint;
 }
 
-/** The tip a wallet adds above the base fee, in the price simulations pay. */
-const SIMULATED_TIP_WEI = 1_000_000_000n;
-
-/** What a wallet's trade would pay per gas in `block`: its base fee and a 1 gwei tip. */
-export function simulationGasPrice(block: { baseFeePerGas: bigint | null }): bigint {
-  return (block.baseFeePerGas ?? 0n) + SIMULATED_TIP_WEI;
-}
-
 export interface SimulateRoundTripReturnType {
   token: Address;
   router: Address;
@@ -96,8 +88,9 @@ export async function simulateRoundTrip(
   let data: Hex | undefined;
   try {
     ({ data } = await client.call({
-      // With a gas price the sender pays for the gas: the detector, from the balance given to it.
-      ...(gasPrice > 0n ? { account: HONEYPOT_DETECTOR_ADDRESS, gasPrice } : {}),
+      // The detector sends the call, and pays for its gas (at a price) from the balance given to it.
+      account: HONEYPOT_DETECTOR_ADDRESS,
+      ...(gasPrice > 0n ? { gasPrice } : {}),
       to: HONEYPOT_DETECTOR_ADDRESS,
       data: encodeFunctionData({
         abi: honeypotDetectorAbi,
