@@ -55,9 +55,20 @@ const SCROLL_TO_RENDER = `(async ({ maxSteps, quietMs, patientMs, stepMs }) => {
     const grown = () =>
       document.documentElement.scrollHeight > before ||
       (document.body ? document.body.innerText.length : 0) > textBefore;
-    // A page that has already rendered on scroll may be slow to render its next part (a busy
-    // machine, a slow API behind it): it gets one patient wait before the scroll stops.
-    if (!grown() && grew > 0) await quiet(patientMs);
+    if (!grown()) {
+      // An IntersectionObserver reports changes seen at a rendering update: when the bottom left
+      // the view and came back within one frame (the page grew just as it was scrolled), it
+      // reports nothing. Step back up two screens, let a frame pass, and come down again. A page
+      // that has already rendered on scroll may also be slow to render its next part (a busy
+      // machine, a slow API behind it): it gets a patient wait before the scroll stops.
+      window.scrollTo(0, Math.max(0, before - window.innerHeight * 2));
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 100);
+        requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(timer); resolve(); }));
+      });
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      await quiet(grew > 0 ? patientMs : quietMs);
+    }
     if (!grown()) break;
     grew++;
   }
