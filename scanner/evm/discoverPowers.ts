@@ -746,11 +746,24 @@ export function repeatPlan(
 const AMOUNT_WORDS = new Set(['1/true', '99', "half the holder's balance", '1× supply', '1000× supply']);
 
 /** Tokens one call brought into being: the supply's rise, or the balances' rise beyond it. */
-function mintedBy({ supplyBefore: s0, supplyAfter: s1, around }: CallEffect): bigint {
-  const raised = s1 > s0 ? s1 - s0 : 0n;
-  const before = around.actorBefore + around.pairBefore + around.selfBefore;
-  const after = around.actorAfter + around.pairAfter + around.selfAfter;
-  return after - before > raised ? after - before : raised;
+function mintedBy(effect: CallEffect): bigint {
+  const { raised, held } = rises(effect);
+  return held > raised ? held : raised;
+}
+
+/**
+ * What one call raised: the supply, and the balances of the caller, the pair and the token
+ * contract together (where a move from them would show as a fall); `held` is negative when they fell.
+ */
+function rises({ supplyBefore: s0, supplyAfter: s1, around }: CallEffect): { raised: bigint; held: bigint } {
+  return {
+    raised: s1 > s0 ? s1 - s0 : 0n,
+    held:
+      around.actorAfter +
+      around.pairAfter +
+      around.selfAfter -
+      (around.actorBefore + around.pairBefore + around.selfBefore),
+  };
 }
 
 /**
@@ -834,11 +847,13 @@ export function classify(effect: CallEffect, baseline: CallEffect): PowerClass[]
  * contract's, where a move from them would show as a fall) grew by half the supply or more beyond
  * what the supply rose, so tokens were written into being that totalSupply() does not count.
  */
-function hiddenMint({ supplyBefore: s0, supplyAfter: s1, around }: CallEffect): boolean {
-  const before = around.actorBefore + around.pairBefore + around.selfBefore;
-  const after = around.actorAfter + around.pairAfter + around.selfAfter;
-  const raised = s1 > s0 ? s1 - s0 : 0n;
-  return s0 > 0n && after > before && (after - before - raised) * MINT_MIN_RAISE_DENOMINATOR >= s0;
+function hiddenMint(effect: CallEffect): boolean {
+  const { raised, held } = rises(effect);
+  return (
+    effect.supplyBefore > 0n &&
+    held > 0n &&
+    (held - raised) * MINT_MIN_RAISE_DENOMINATOR >= effect.supplyBefore
+  );
 }
 
 /** The holder could transfer or sell in `before` and cannot (or loses > 10 % more) in `after`. */

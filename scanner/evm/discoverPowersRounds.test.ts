@@ -26,6 +26,12 @@ const SETTERS = Array.from({ length: 12 }, (_, index) => selector(0x100 + index)
 const WAKE = selector(0xaaa);
 const MINT = selector(0xbbb);
 
+/** The calls one probe entry makes: the steps of a SEQUENCE, or the one call. */
+const stepsOf = (callData: Hex): Hex[] =>
+  callData.startsWith(SEQUENCE)
+    ? [...decodeAbiParameters([{ type: 'bytes[]' }], `0x${callData.slice(10)}`)[0]]
+    : [callData];
+
 const leg = {
   attempted: true,
   ok: true,
@@ -65,9 +71,7 @@ function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
     const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
     const calls = (args as readonly unknown[])[5] as readonly Hex[];
     const effects = calls.map((callData) => {
-      const steps = callData.startsWith(SEQUENCE)
-        ? [...decodeAbiParameters([{ type: 'bytes[]' }], `0x${callData.slice(10)}`)[0]]
-        : [callData];
+      const steps = stepsOf(callData);
       seen.push({ offset, steps });
       let woken = false;
       let last = effect(false);
@@ -146,24 +150,27 @@ describe('discoverPowers: the repeat round', () => {
   });
 
   function rampClient(seen: Hex[][]): PublicClient {
+    let answerPair = () => {};
+    const pairAnswered = new Promise<void>((resolve) => {
+      answerPair = resolve;
+    });
     const call = async ({ data, account }: { data: Hex; account: Address }) => {
       const caller = (
         typeof account === 'string' ? account : (account as { address: Address }).address
       ).toLowerCase();
       const fromPair = caller === pair.toLowerCase();
-      // The owner's answers come later than the pair's.
-      if (!fromPair) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The owner's answers wait until the pair has been answered once.
+      if (!fromPair) await pairAnswered;
       const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
       const calls = (args as readonly unknown[])[5] as readonly Hex[];
       const effects = calls.map((callData) => {
-        const steps = callData.startsWith(SEQUENCE)
-          ? [...decodeAbiParameters([{ type: 'bytes[]' }], `0x${callData.slice(10)}`)[0]]
-          : [callData];
+        const steps = stepsOf(callData);
         if (!fromPair) seen.push(steps);
         const ramps = fromPair ? 0 : steps.filter((step) => step.startsWith(RAMP)).length;
         const known = steps.every((step) => step.startsWith(RAMP) || step.startsWith('0x18160ddd'));
         return known && (ramps > 0 || steps.length > 1) ? rampEffect(ramps, !fromPair) : effect(false);
       });
+      if (fromPair) answerPair();
       return {
         data: encodeFunctionResult({
           abi: honeypotDetectorAbi,
