@@ -9,10 +9,26 @@ import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
  * Each chain's own tip is read, not a constant: Polygon's wallets tip 25-30 gwei, Base's and BSC's
  * a hundredth of one. Undefined when the block cannot be read (the simulation then runs at zero).
  */
-export async function simulationGasPrice(
-  client: PublicClient,
-  blockNumber: bigint,
-): Promise<bigint | undefined> {
+export function simulationGasPrice(client: PublicClient, blockNumber: bigint): Promise<bigint | undefined> {
+  // Read once per block: the honeypot, contract-safety and trading engines of a scan all ask.
+  let byBlock = READ.get(client);
+  if (!byBlock) READ.set(client, (byBlock = new Map<bigint, Promise<bigint | undefined>>()));
+  const known = byBlock.get(blockNumber);
+  if (known) return known;
+  const price = readGasPrice(client, blockNumber);
+  byBlock.set(blockNumber, price);
+  const oldest = byBlock.keys().next();
+  if (byBlock.size > REMEMBERED_BLOCKS && !oldest.done) byBlock.delete(oldest.value);
+  // An unreachable node is asked again next time.
+  price.catch(() => byBlock.delete(blockNumber));
+  return price;
+}
+
+/** Prices read, per client (one per chain and process) and block; the latest few blocks kept. */
+const READ = new WeakMap<PublicClient, Map<bigint, Promise<bigint | undefined>>>();
+const REMEMBERED_BLOCKS = 64;
+
+async function readGasPrice(client: PublicClient, blockNumber: bigint): Promise<bigint | undefined> {
   const tolerate = <T>(error: unknown): T | undefined => {
     if (isRpcUnreachable(error)) throw error;
     return undefined;
