@@ -50,31 +50,38 @@ contract TnFixedDoseToken is ERC20, Ownable {
     }
 }
 
-/// A 2 % sell fee; `raiseMarketingFee` adds two points a call and nothing caps it.
-contract TnFeeRampToken is ERC20, Ownable, TnRouterPair {
-    uint256 private sellFee = 2;
-    address private immutable marketing;
+/// A sell fee in percent, taken for a wallet from every sell but the owner's.
+abstract contract TnPercentSellFee is ERC20, Ownable, TnRouterPair {
+    uint256 internal sellFee;
+    address private immutable feeWallet;
 
-    constructor(string memory n, string memory s, uint256 supply, address router_, address marketing_)
-        ERC20(n, s)
-        Ownable(msg.sender)
-        TnRouterPair(router_)
-    {
-        marketing = marketing_;
-        _mint(msg.sender, supply);
-    }
-
-    function raiseMarketingFee() external onlyOwner {
-        if (sellFee + 2 <= 100) sellFee += 2;
+    constructor(address router_, address wallet, uint256 fee) TnRouterPair(router_) {
+        feeWallet = wallet;
+        sellFee = fee;
     }
 
     function _update(address from, address to, uint256 value) internal override {
         if (from != address(0) && from != owner() && to == _pair()) {
             uint256 fee = (value * sellFee) / 100;
-            super._update(from, marketing, fee);
+            super._update(from, feeWallet, fee);
             value -= fee;
         }
         super._update(from, to, value);
+    }
+}
+
+/// A 2 % sell fee; `raiseMarketingFee` adds two points a call and nothing caps it.
+contract TnFeeRampToken is TnPercentSellFee {
+    constructor(string memory n, string memory s, uint256 supply, address router_, address marketing_)
+        ERC20(n, s)
+        Ownable(msg.sender)
+        TnPercentSellFee(router_, marketing_, 2)
+    {
+        _mint(msg.sender, supply);
+    }
+
+    function raiseMarketingFee() external onlyOwner {
+        if (sellFee + 2 <= 100) sellFee += 2;
     }
 }
 
@@ -96,29 +103,16 @@ contract TnStakingEmissionToken is ERC20, Ownable {
 }
 
 /// A 1 % sell fee the owner may raise a point at a time, never above 5 %.
-contract TnFeeStepToken is ERC20, Ownable, TnRouterPair {
-    uint256 private sellFee = 1;
-    address private immutable treasury;
-
+contract TnFeeStepToken is TnPercentSellFee {
     constructor(string memory n, string memory s, uint256 supply, address router_, address treasury_)
         ERC20(n, s)
         Ownable(msg.sender)
-        TnRouterPair(router_)
+        TnPercentSellFee(router_, treasury_, 1)
     {
-        treasury = treasury_;
         _mint(msg.sender, supply);
     }
 
     function stepFeeUp() external onlyOwner {
         if (sellFee < 5) sellFee += 1;
-    }
-
-    function _update(address from, address to, uint256 value) internal override {
-        if (from != address(0) && from != owner() && to == _pair()) {
-            uint256 fee = (value * sellFee) / 100;
-            super._update(from, treasury, fee);
-            value -= fee;
-        }
-        super._update(from, to, value);
     }
 }
