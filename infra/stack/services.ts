@@ -13,6 +13,15 @@ export interface RunningService {
   readonly process: ManagedProcess;
 }
 
+/** The history shard's queue readers the embedded server lets read as often as work arrives. */
+const SHARD_READ_RATES = [
+  'history.transferProcessorMaxPollRPS',
+  'history.timerProcessorMaxPollRPS',
+  'history.visibilityProcessorMaxPollRPS',
+  'history.outboundProcessorMaxPollRPS',
+] as const;
+const SHARD_READS_PER_SECOND = 2_000;
+
 function requireTool(name: string, hint: string): string {
   const found = resolveTool(name);
   if (!found) throw new Error(`${name} is not installed: run 'bash infra/provision.sh' (${hint})`);
@@ -44,6 +53,16 @@ export async function startTemporal(options: {
     // (docs/benchmarks.md: ~10 % less server CPU per workflow, measured in memory with one).
     '--dynamic-config-value',
     'matching.numTaskqueueWritePartitions=1',
+    // The dev server has one history shard, and each shard reads its task queues at most 20
+    // times a second by default (a rate sized for clusters of hundreds of shards). Every workflow
+    // task and every dispatched activity passes through the transfer queue, so on one shard
+    // back-to-back workflows waited for the next of 20 reads a second: an empty workflow took
+    // 50 ms instead of 11, and the whole server topped out near 20 workflows a second
+    // (docs/benchmarks.md, "The dev server's read rate").
+    ...SHARD_READ_RATES.flatMap((setting) => [
+      '--dynamic-config-value',
+      `${setting}=${SHARD_READS_PER_SECOND}`,
+    ]),
   ];
   // Read from one too only where no backlog can wait in the others: a server in memory. A kept
   // database may hold tasks written to four partitions by an earlier start, and pollers must
