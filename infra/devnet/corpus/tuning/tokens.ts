@@ -2,6 +2,7 @@ import { DRIP_TOKENS } from './drip.ts';
 import { ESCAPE_TOKENS } from './escapes.ts';
 import { HIDDEN_TOKENS } from './hidden.ts';
 import { LATER_TOKENS } from './later.ts';
+import { REDTEAM_TOKENS } from './redteam.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -270,4 +271,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...LATER_TOKENS,
   ...DRIP_TOKENS,
   ...HIDDEN_TOKENS,
+  ...REDTEAM_TOKENS,
 };
