@@ -150,6 +150,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     blockNumber,
     blockTimestamp: pinned.timestamp,
     ...(gasPrice === undefined ? {} : { gasPrice }),
+    readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
   });
   const checks: Check[] = applyDiscovery(
     privilegeChecks({

@@ -22,6 +22,18 @@ describe('analyzeBytecode', () => {
     expect(analyzeBytecode('0x6000f4').hasDelegatecall).toBe(true);
   });
 
+  it('finds ORIGIN as an instruction, not inside push data', () => {
+    expect(analyzeBytecode('0x3200').hasOrigin).toBe(true);
+    expect(analyzeBytecode('0x613232').hasOrigin).toBe(false);
+  });
+
+  it('reads an immutable address from a PUSH32 word with twelve zero bytes on top', () => {
+    const wallet = '8ba1f109551bd432803012645ac136ddd64dba72';
+    const code = `0x7f${'00'.repeat(12)}${wallet}7f${'11'.repeat(12)}${wallet}00` as const;
+    // The second word has non-zero upper bytes: a number, not an address.
+    expect([...analyzeBytecode(code).addresses]).toEqual([`0x${wallet}`]);
+  });
+
   it('ignores the Solidity metadata tail', () => {
     // executable part `00`, then a 3-byte CBOR map a1 ff ff and its length 0x0003
     const result = analyzeBytecode('0x00a1ffff0003');

@@ -3,10 +3,15 @@ import { getAddress, type Hex } from 'viem';
 export interface AnalyzeBytecodeReturnType {
   /** 4-byte values pushed by PUSH4: the function selectors the dispatcher compares against. */
   selectors: Set<Hex>;
-  /** 20-byte values pushed by PUSH20: addresses written into the code (a "dev" wallet, say). */
+  /**
+   * Addresses written into the code (a "dev" wallet, say): PUSH20 operands, and PUSH32 operands
+   * whose upper 12 bytes are zero (an immutable address).
+   */
   addresses: Set<Hex>;
   hasSelfdestruct: boolean;
   hasDelegatecall: boolean;
+  /** The code reads tx.origin (ORIGIN), so who sent the transaction may change what a call does. */
+  hasOrigin: boolean;
   /** Target of an EIP-1167 minimal proxy, when the code is one. */
   minimalProxyTarget?: `0x${string}`;
   /** Bytes of executable code analysed (the Solidity metadata tail excluded). */
@@ -17,6 +22,7 @@ const PUSH1 = 0x60;
 const PUSH4 = 0x63;
 const PUSH20 = 0x73;
 const PUSH32 = 0x7f;
+const ORIGIN = 0x32;
 const DELEGATECALL = 0xf4;
 const SELFDESTRUCT = 0xff;
 const INVALID = 0xfe;
@@ -34,13 +40,22 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
   const addresses = new Set<Hex>();
   let hasSelfdestruct = false;
   let hasDelegatecall = false;
+  let hasOrigin = false;
   for (const [op, i] of instructions(bytes, end)) {
     if (op === PUSH4 && i + 4 < bytes.length)
       selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
     else if (op === PUSH20 && i + 20 < bytes.length)
       addresses.add(`0x${bytes.subarray(i + 1, i + 21).toString('hex')}`);
+    // An immutable address: solc writes its value into the deployed code as a 32-byte word.
+    else if (
+      op === PUSH32 &&
+      i + 32 < bytes.length &&
+      bytes.subarray(i + 1, i + 13).every((byte) => byte === 0)
+    )
+      addresses.add(`0x${bytes.subarray(i + 13, i + 33).toString('hex')}`);
     else if (op === SELFDESTRUCT) hasSelfdestruct = true;
     else if (op === DELEGATECALL) hasDelegatecall = true;
+    else if (op === ORIGIN) hasOrigin = true;
   }
   const proxy = MINIMAL_PROXY.exec(code);
   const result: AnalyzeBytecodeReturnType = {
@@ -48,6 +63,7 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
     addresses,
     hasSelfdestruct,
     hasDelegatecall,
+    hasOrigin,
     codeSize: end,
   };
   if (proxy?.[1]) result.minimalProxyTarget = getAddress(`0x${proxy[1]}`);

@@ -11,7 +11,7 @@ import {
 } from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
-import { type CallEffect, type ProbeCall, probePrivileges } from './probePrivileges.ts';
+import { type CallEffect, PROBE_ORIGIN, type ProbeCall, probePrivileges } from './probePrivileges.ts';
 
 /**
  * Power discovery that does not depend on names. Every selector the dispatcher compares against
@@ -293,6 +293,30 @@ function argumentSequences(context: WordContext): Word[][] {
   return sequences;
 }
 
+/**
+ * Shapes tried at the pinned block only, after argumentSequences: batches of two (a function that
+ * refuses a batch of one, as airdrops and reward drops may) of the caller with huge amounts and of
+ * the holder with half its balance, and an array of one (from, to, amount, deadline) record taking
+ * the holder's tokens for the caller (an order book or batch transfer settled by an agent).
+ */
+function blockOnlySequences(context: WordContext): Word[][] {
+  const address = (name: string, value: Address): Word => ({ name, value: BigInt(value) });
+  const victim = address('holder', context.victim);
+  const actor = address('caller', context.actor);
+  const amount = (name: string, value: bigint): Word => ({ name, value });
+  const at = (offset: number) => amount(`offset ${offset}`, BigInt(offset));
+  const length = (count: number) => amount(`length ${count}`, BigInt(count));
+  const huge = amount('1000× supply', context.supply * 1000n + 1n);
+  const half = amount("half the holder's balance", HOLDER_HALF);
+  // A deadline that fits the uint32 or uint64 a record may keep it in: 2100-01-01.
+  const deadline = amount('2100-01-01', 4_102_444_800n);
+  return [
+    [at(64), at(160), length(2), actor, actor, length(2), huge, huge],
+    [at(64), at(160), length(2), victim, victim, length(2), half, half],
+    [at(32), length(1), victim, actor, half, deadline],
+  ];
+}
+
 function encode(selector: Hex, words: Word[]): Hex {
   return concatHex([selector, ...words.map((word) => pad(numberToHex(word.value), { size: 32 }))]);
 }
@@ -309,6 +333,12 @@ export interface DiscoverPowersParameters {
   blockTimestamp: bigint;
   /** The gas price the simulations pay (simulationGasPrice); 0 when omitted. */
   gasPrice?: bigint;
+  /**
+   * The code reads tx.origin (the ORIGIN opcode): every account is then also tried inside an
+   * ordinary wallet's transaction, where an insider's own transactions may be exempt from a limit
+   * and a helper contract's calls may only count.
+   */
+  readsOrigin?: boolean;
 }
 
 export interface Planned {
@@ -369,14 +399,27 @@ export async function discoverPowers(
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
   const openings = new Map<number, CallEffect>();
+  const candidates = parameters.readsOrigin
+    ? [
+        ...parameters.candidates,
+        ...parameters.candidates.map((candidate) => ({
+          ...candidate,
+          origin: PROBE_ORIGIN,
+          source: `${candidate.source}, in another wallet's transaction`,
+        })),
+      ]
+    : parameters.candidates;
   await Promise.all(
-    parameters.candidates.map(async (candidate) => {
-      const sequences = argumentSequences({
+    candidates.map(async (candidate) => {
+      const context = {
         victim: parameters.victim,
         actor: candidate.address,
         pair: parameters.pair,
         supply: parameters.supply,
-      });
+      };
+      const common = argumentSequences(context);
+      // The block-only shapes follow the common ones, so a call's `sequence` indexes either.
+      const sequences = [...common, ...blockOnlySequences(context)];
       const plan = (selector: Hex, words: Word[], sequence: number): Planned => ({
         selector,
         sequence,
@@ -385,7 +428,7 @@ export async function discoverPowers(
       });
       const planned: Planned[] = selectors
         .filter((selector) => !ALONE.has(selector))
-        .flatMap((selector) => sequences.map((words, sequence) => plan(selector, words, sequence)));
+        .flatMap((selector) => common.map((words, sequence) => plan(selector, words, sequence)));
       // The selectors probed alone: the first seven shapes (an account or a number, then an
       // account and an amount), at the block only, beside the first round.
       const alone: Planned[] = selectors
@@ -393,6 +436,13 @@ export async function discoverPowers(
         .flatMap((selector) =>
           sequences.slice(0, ALONE_SHAPES).map((words, sequence) => plan(selector, words, sequence)),
         );
+      // The block-only shapes, for the other selectors, in the same round trips.
+      const blockOnly: Planned[] = selectors
+        .filter((selector) => !ALONE.has(selector))
+        .flatMap((selector) =>
+          sequences.slice(common.length).map((words, index) => plan(selector, words, common.length + index)),
+        );
+      const atBlockOnly = [...alone, ...blockOnly];
       // Calls that reverted now are tried a day on; every call a year on, where a power that
       // waits for a date (or whose effect does) shows.
       // A year on runs beside the pinned block. A day on then retries what the clock changed: a
@@ -401,7 +451,7 @@ export async function discoverPowers(
       const [first, later, aloneRun] = await Promise.all([
         runAt(0, planned),
         runAt(TIME_OFFSETS_SECONDS[1], planned),
-        alone.length > 0 ? runAt(0, alone) : undefined,
+        atBlockOnly.length > 0 ? runAt(0, atBlockOnly) : undefined,
       ]);
       const now = {
         failed: [...first.failed, ...(aloneRun?.failed ?? [])],
@@ -513,6 +563,7 @@ export async function discoverPowers(
             timeOffsetSeconds: offset,
             blockTimestamp: parameters.blockTimestamp,
             ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
+            ...(candidate.origin ? { origin: candidate.origin } : {}),
           }).then(
             (value) => ({ value }),
             (error: unknown) => ({ error }),

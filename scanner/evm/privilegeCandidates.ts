@@ -39,6 +39,12 @@ export interface PrivilegeCandidate {
   address: Address;
   /** Where it was found: `deployer`, `slot 3`, `pauser()`... */
   source: string;
+  /**
+   * The wallet whose transaction the calls run in (tx.origin), when it is not the caller: a
+   * contract that reads tx.origin may exempt its insider's own transactions from a limit, or take
+   * calls only from its helper contract inside someone else's transaction.
+   */
+  origin?: Address;
 }
 
 /**

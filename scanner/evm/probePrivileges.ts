@@ -16,6 +16,8 @@ import { HONEYPOT_DETECTOR_CODE, honeypotDetectorAbi } from './honeypotDetector.
 
 /** Where the probe puts its ordinary holder: derived from a label, so it holds nothing anywhere. */
 export const PROBE_VICTIM: Address = `0x${keccak256(stringToHex('vigil.probe-victim')).slice(-40)}`;
+/** An ordinary wallet with no powers, whose transaction a caller's calls run in when tx.origin matters. */
+export const PROBE_ORIGIN: Address = `0x${keccak256(stringToHex('vigil.probe-origin')).slice(-40)}`;
 const PROBE_GAS = 25_000_000n;
 const VICTIM_BUY_WEI = parseEther('0.01');
 
@@ -85,6 +87,8 @@ export async function probePrivileges(
     blockTimestamp?: bigint;
     /** The gas price the simulation pays (simulationGasPrice); 0 when omitted. */
     gasPrice?: bigint;
+    /** The transaction's sender (tx.origin) when not the actor itself; it pays the gas. */
+    origin?: Address;
   },
 ): Promise<ProbePrivilegesReturnType> {
   const { token, actor, calls, router, blockNumber } = parameters;
@@ -95,8 +99,10 @@ export async function probePrivileges(
       : undefined;
   let data: Hex | undefined;
   try {
+    const origin = parameters.origin ?? actor;
+    const gasFee = PROBE_GAS * (parameters.gasPrice ?? 0n);
     ({ data } = await client.call({
-      account: actor,
+      account: origin,
       to: actor,
       data: encodeFunctionData({
         abi: honeypotDetectorAbi,
@@ -116,9 +122,10 @@ export async function probePrivileges(
         {
           address: actor,
           code: HONEYPOT_DETECTOR_CODE,
-          balance: VICTIM_BUY_WEI * 2n + PROBE_GAS * (parameters.gasPrice ?? 0n),
+          balance: VICTIM_BUY_WEI * 2n + (origin === actor ? gasFee : 0n),
         },
         { address: PROBE_VICTIM, code: HONEYPOT_DETECTOR_CODE },
+        ...(origin === actor ? [] : [{ address: origin, balance: gasFee }]),
       ],
       blockNumber,
       ...(blockOverrides ? { blockOverrides } : {}),

@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/8)', () => {
+describe('power discovery (vigil-risk/9)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -298,5 +298,36 @@ describe('power discovery (vigil-risk/8)', () => {
     );
     expect(drained?.summary).toMatch(/the pair's balance/);
     expect(drained?.data?.holder_balance_after).toBe(drained?.data?.holder_balance_before);
+  });
+
+  it("finds a mint a relay contract may make only inside another wallet's transaction (tx.origin)", async () => {
+    const result = await scan('t_rt_bridge_relay');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    const [evidence] = simulations(result, 'is_mintable');
+    // Called as the relay (a constructor argument, and an immutable in the code), with an ordinary
+    // wallet as the transaction's sender: the relay's own transaction is refused.
+    expect(String(evidence?.data?.caller_source)).toMatch(/in another wallet's transaction$/);
+    expect(result.tier).toBe('critical');
+  });
+
+  it('finds a batch mint that refuses a batch of one, and an agent settling order records', async () => {
+    const batch = await scan('t_rt_batch_rewards');
+    expect(harmClasses(batch.checks), discoveryFacts(batch)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    expect(simulations(batch, 'is_mintable')[0]?.data?.args).toMatch(/length 2/);
+    const settlement = await scan('t_rt_settlement');
+    expect(harmClasses(settlement.checks), discoveryFacts(settlement)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
+    expect(simulations(settlement, 'owner_change_balance')[0]?.data?.args).toMatch(/2100-01-01/);
   });
 });
