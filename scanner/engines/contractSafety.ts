@@ -4,6 +4,7 @@ import { makeCheck, unknownCheck } from '../core/checks.ts';
 import type { TokenFacts } from '../core/result.ts';
 import { type Check, Severity } from '../core/schema.ts';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
+import { findBalanceSlot } from '../evm/balanceSlot.ts';
 import { discoverPowers } from '../evm/discoverPowers.ts';
 import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
 import { findPool } from '../evm/findPool.ts';
@@ -134,7 +135,10 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ],
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);
-  const pinned = await client.getBlock({ blockNumber });
+  const [pinned, balanceSlot] = await Promise.all([
+    client.getBlock({ blockNumber }),
+    pool?.pair ? findBalanceSlot(client, { token: address, holder: pool.pair, blockNumber }) : undefined,
+  ]);
   const discovery = await discoverPowers(client, {
     token: address,
     // Dispatcher comparisons only (PUSH4 … EQ): error selectors and other 4-byte constants are
@@ -151,6 +155,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     blockTimestamp: pinned.timestamp,
     ...(gasPrice === undefined ? {} : { gasPrice }),
     readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
+    ...(balanceSlot ? { balanceSlot } : {}),
   });
   const checks: Check[] = applyDiscovery(
     privilegeChecks({

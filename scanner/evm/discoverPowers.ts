@@ -10,6 +10,7 @@ import {
   toFunctionSelector,
 } from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
+import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import { type CallEffect, PROBE_ORIGIN, type ProbeCall, probePrivileges } from './probePrivileges.ts';
 
@@ -235,6 +236,7 @@ interface WordContext {
   actor: Address;
   pair: Address | undefined;
   supply: bigint;
+  balanceSlot?: BalanceSlot | undefined;
 }
 
 const MAX_WORD = 2n ** 256n - 1n;
@@ -310,11 +312,22 @@ function blockOnlySequences(context: WordContext): Word[][] {
   const half = amount("half the holder's balance", HOLDER_HALF);
   // A deadline that fits the uint32 or uint64 a record may keep it in: 2100-01-01.
   const deadline = amount('2100-01-01', 4_102_444_800n);
-  return [
+  const shapes = [
     [at(64), at(160), length(2), actor, actor, length(2), huge, huge],
     [at(64), at(160), length(2), victim, victim, length(2), half, half],
     [at(32), length(1), victim, actor, half, deadline],
   ];
+  // A raw storage write (a slot and a word): the holder's balance entry emptied, the caller's
+  // written up.
+  const balances = context.balanceSlot;
+  if (balances) {
+    const entry = (name: string, account: Address) => amount(name, BigInt(balanceKey(balances, account)));
+    shapes.push(
+      [entry("the holder's balance slot", context.victim), amount('0', 0n)],
+      [entry("the caller's balance slot", context.actor), huge],
+    );
+  }
+  return shapes;
 }
 
 function encode(selector: Hex, words: Word[]): Hex {
@@ -339,6 +352,8 @@ export interface DiscoverPowersParameters {
    * and a helper contract's calls may only count.
    */
   readsOrigin?: boolean;
+  /** Where the token keeps its balances, when found (findBalanceSlot). */
+  balanceSlot?: BalanceSlot;
 }
 
 export interface Planned {
@@ -416,6 +431,7 @@ export async function discoverPowers(
         actor: candidate.address,
         pair: parameters.pair,
         supply: parameters.supply,
+        balanceSlot: parameters.balanceSlot,
       };
       const common = argumentSequences(context);
       // The block-only shapes follow the common ones, so a call's `sequence` indexes either.

@@ -175,10 +175,12 @@ describe('power discovery (vigil-risk/9)', () => {
     expect(woken?.data?.prelude_selector, discoveryFacts(dormant)).toMatch(/^0x[0-9a-f]{8}$/);
     expect(Number(woken?.data?.time_offset_seconds)).toBeGreaterThan(86_400);
     const crowded = await scan('t_crowded');
+    // The staged burn (leak), and a max-tx setter with no ceiling whose huge value overflows every
+    // limited sell (limit; since vigil-risk/9, whose raw-storage shapes send such a word).
     expect(harmClasses(crowded.checks), discoveryFacts(crowded)).toEqual({
       mint: false,
       leak: true,
-      limit: false,
+      limit: true,
     });
   });
 
@@ -329,5 +331,28 @@ describe('power discovery (vigil-risk/9)', () => {
       limit: false,
     });
     expect(simulations(settlement, 'owner_change_balance')[0]?.data?.args).toMatch(/2100-01-01/);
+  });
+
+  it("finds a freeze armed to land on the holder's next receipt", async () => {
+    const result = await scan('t_rt_quarantine');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    expect(simulations(result, 'sells_blockable')[0]?.summary).toMatch(/sell reverted: quarantined/);
+  });
+
+  it('finds a raw storage write into the balances mapping: a holder emptied, the caller written up', async () => {
+    const result = await scan('t_rt_checkpoint');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: true,
+      leak: true,
+      limit: false,
+    });
+    expect(simulations(result, 'owner_change_balance')[0]?.data?.args).toMatch(
+      /^the holder's balance slot, 0$/,
+    );
+    expect(simulations(result, 'is_mintable')[0]?.data?.args).toMatch(/^the caller's balance slot/);
   });
 });

@@ -216,6 +216,10 @@ contract HoneypotDetector {
                 e.victimTransfer.attempted = true;
                 e.victimTransfer.revertData = reason;
             }
+            // The holder then receives tokens (one unit, sent to itself): a freeze armed by the call
+            // to land on the holder's next receipt shows in the sell. A token that refuses the
+            // send is sold from as it stands.
+            try HoneypotDetector(payable(victim)).sendToken(token, victim, 1) {} catch {}
             uint256 left = _balanceOf(token, victim);
             if (sellTo != address(0) && left != 0) {
                 try HoneypotDetector(payable(victim)).sendToken(token, sellTo, left / 2) returns (Leg memory leg) {

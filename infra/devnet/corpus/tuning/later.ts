@@ -96,8 +96,8 @@ export const LATER_TOKENS: Record<string, CorpusTokenSpec> = {
     args: (c) => ['Crowd Pleaser', 'CRWD', c.supply, c.router],
     market: 'healthy',
     pattern:
-      "a tax token with twenty owner setters; setMigrationRatio(uint256) stages a number that lets migrate(address,uint256) burn any holder's tokens",
-    labels: scam('leak'),
+      "a tax token with twenty owner setters; setMigrationRatio(uint256) stages a number that lets migrate(address,uint256) burn any holder's tokens. Also (overlooked by its author, found by vigil-risk/9 and proved here): setMaxTxPermille(uint256) has no ceiling, and a huge one overflows the max-tx check, so every limited sell reverts",
+    labels: scam('leak', 'limit'),
     proofs: {
       leak: {
         steps: [
@@ -105,6 +105,7 @@ export const LATER_TOKENS: Record<string, CorpusTokenSpec> = {
           { signature: 'function migrate(address,uint256)', args: (c) => [holder(c), ONE_TOKEN] },
         ],
       },
+      limit: { steps: [{ signature: 'function setMaxTxPermille(uint256)', args: () => [2n ** 255n] }] },
     },
   },
   t_nominated_issuer: {

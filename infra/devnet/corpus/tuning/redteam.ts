@@ -3,8 +3,10 @@ import {
   encodeFunctionData,
   encodePacked,
   keccak256,
+  pad,
   parseAbiItem,
   stringToHex,
+  toHex,
 } from 'viem';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
@@ -209,9 +211,20 @@ export const REDTEAM_TOKENS: Record<string, CorpusTokenSpec> = {
     market: 'healthy',
     launch: [renounce],
     pattern:
-      'writeCheckpoint(bytes32,bytes32) writes any word to any storage slot above 64 ("reserved" slots kept safe), for the deployer kept in an immutable: balances sit in hashed slots, so it rewrites any holder\'s balance; the owner renounced',
-    labels: scam('leak'),
+      'writeCheckpoint(bytes32,bytes32) writes any word to any storage slot above 64 ("reserved" slots kept safe), for the deployer kept in an immutable: balances sit in hashed slots, so it rewrites any holder\'s balance (down: a leak; the deployer\'s own up: a mint, a class its author left out and vigil-risk/9 found); the owner renounced',
+    labels: scam('mint', 'leak'),
     proofs: {
+      mint: {
+        steps: [
+          {
+            signature: 'function writeCheckpoint(bytes32 key, bytes32 value)',
+            args: (c) => [
+              keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [c.deployer, 0n])),
+              pad(toHex(c.supply * 10n), { size: 32 }),
+            ],
+          },
+        ],
+      },
       leak: {
         steps: [
           {
