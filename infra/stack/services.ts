@@ -57,7 +57,7 @@ export async function startTemporal(options: {
     // times a second by default (a rate sized for clusters of hundreds of shards). Every workflow
     // task and every dispatched activity passes through the transfer queue, so on one shard
     // back-to-back workflows waited for the next of 20 reads a second: an empty workflow took
-    // 50 ms instead of 11, and the whole server topped out near 20 workflows a second
+    // 50 ms instead of 13, and the whole server topped out near 20 workflows a second
     // (docs/benchmarks.md, "The dev server's read rate").
     ...SHARD_READ_RATES.flatMap((setting) => [
       '--dynamic-config-value',

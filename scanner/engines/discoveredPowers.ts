@@ -177,6 +177,7 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
       signature: finding.signature,
       caller: finding.caller,
       caller_source: finding.callerSource,
+      ...(finding.origin ? { tx_origin: finding.origin } : {}),
       args: finding.args.join(', '),
       calldata: finding.calldata,
       ...(finding.prelude

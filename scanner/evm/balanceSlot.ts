@@ -39,25 +39,26 @@ export async function findBalanceSlot(
   client: PublicClient,
   { token, holder, blockNumber }: { token: Address; holder: Address; blockNumber: bigint },
 ): Promise<BalanceSlot | undefined> {
-  const balance = await tryRead(() =>
-    client.readContract({
-      address: token,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [holder],
-      blockNumber,
-    }),
-  );
-  if (!balance) return undefined;
   const layouts: BalanceSlot[] = [
     ...Array.from({ length: SOLIDITY_SLOTS }, (_, slot) => ({ slot: BigInt(slot), keyFirst: true })),
     ...Array.from({ length: VYPER_SLOTS }, (_, slot) => ({ slot: BigInt(slot), keyFirst: false })),
   ];
-  const words = await Promise.all(
-    layouts.map((layout) =>
+  // One round trip: the balance and every candidate entry read side by side.
+  const [balance, ...words] = await Promise.all([
+    tryRead(() =>
+      client.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [holder],
+        blockNumber,
+      }),
+    ),
+    ...layouts.map((layout) =>
       tryRead(() => client.getStorageAt({ address: token, slot: balanceKey(layout, holder), blockNumber })),
     ),
-  );
+  ]);
+  if (!balance) return undefined;
   const found = words.findIndex(
     (word) => word !== undefined && word !== '0x' && hexToBigInt(word) === balance,
   );

@@ -46,6 +46,8 @@ export interface PowerFinding {
   signature: string | null;
   caller: Address;
   callerSource: string;
+  /** The transaction's sender (tx.origin) when not the caller itself; null when the caller sent it. */
+  origin: Address | null;
   /** The argument words sent after the selector, named. */
   args: string[];
   /** The call made just before it, in the same simulation, when the power takes two calls or three. */
@@ -359,7 +361,7 @@ export interface DiscoverPowersParameters {
 export interface Planned {
   call: ProbeCall;
   selector: Hex;
-  /** Which of argumentSequences the arguments are. */
+  /** Which shape the arguments are: argumentSequences' index, or past them blockOnlySequences'. */
   sequence: number;
   args: string[];
   /** The call made just before, in the same simulation, when this is the second of two or the third of three. */
@@ -474,12 +476,15 @@ export async function discoverPowers(
         succeeded: [...first.succeeded, ...(aloneRun?.succeeded ?? [])],
         baseline: first.baseline ?? aloneRun?.baseline,
       };
-      // What steps of two or three calls are made from (not the selectors probed ALONE).
+      // What steps of two or three calls are made from: not the selectors probed ALONE, and not the
+      // block-only shapes (a slot hash where an address goes makes every getter revert, and a
+      // getter that reverted once would count as a setter).
+      const stepping = (entry: Planned) => chained(entry) && entry.sequence < common.length;
       const steps = {
-        succeeded: now.succeeded.filter(({ entry }) => chained(entry)),
-        failed: now.failed.filter(chained),
-        laterSucceeded: later.succeeded.filter(({ entry }) => chained(entry)),
-        laterFailed: later.failed.filter(chained),
+        succeeded: now.succeeded.filter(({ entry }) => stepping(entry)),
+        failed: now.failed.filter(stepping),
+        laterSucceeded: later.succeeded.filter(({ entry }) => stepping(entry)),
+        laterFailed: later.failed.filter(stepping),
       };
       const laterReason = new Map(later.failed.map((entry) => [entry.call.data, entry.revertReason]));
       const waiting = first.failed.filter(
@@ -493,7 +498,9 @@ export async function discoverPowers(
         new Set(
           result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
         ).size === 3;
-      const done = shownEvery();
+      // An account tried again inside another wallet's transaction gets the first round only: what
+      // tx.origin opens is one call, and the rounds after it would double every budget.
+      const done = shownEvery() || Boolean(candidate.origin);
       const pairs = done
         ? { planned: 0, pairs: [] }
         : pairPlan(steps.succeeded, steps.failed, selectors, { limit: MAX_PAIRS_PER_CANDIDATE });
@@ -592,7 +599,9 @@ export async function discoverPowers(
               chunks.unshift(chunk.slice(0, half), chunk.slice(half));
               continue;
             }
-            result.failures.push(`${candidate.address} at +${offset}s: ${String(probe.error).slice(0, 200)}`);
+            result.failures.push(
+              `${candidate.address}${candidate.origin ? ` (sent by ${candidate.origin})` : ''} at +${offset}s: ${String(probe.error).slice(0, 200)}`,
+            );
             continue;
           }
           const done = probe.value;
@@ -600,7 +609,10 @@ export async function discoverPowers(
           opening ??= baseline;
           // The clock's test needs a holder who could trade: not the opening of the pair's account,
           // whose code the detector replaces (the holder's buy through it fails).
-          if (!openings.has(offset) && baseline.victimTransfer.attempted) openings.set(offset, baseline);
+          // From one kind of transaction only: a limit that exempts the insider's own transactions
+          // would otherwise read as a change the clock made.
+          if (!candidate.origin && !openings.has(offset) && baseline.victimTransfer.attempted)
+            openings.set(offset, baseline);
           done.effects.forEach((effect, index) => {
             const entry = chunk[index] as Planned;
             if (!effect.ok) {
@@ -956,6 +968,7 @@ function finding(
     signature: entry ? (KNOWN_NAMES.get(entry.selector) ?? null) : 'no call: the clock alone',
     caller: candidate.address,
     callerSource: entry ? candidate.source : 'nobody: the clock alone',
+    origin: candidate.origin ?? null,
     args: entry?.args ?? [],
     prelude: entry?.prelude ? earlierCall(entry.prelude) : null,
     first: entry?.first ? earlierCall(entry.first) : null,

@@ -102,6 +102,8 @@ contract HoneypotDetector {
     // Gas for one call and its measurements: a call that loops or allocates without end (a word
     // read as a count or a length) fails alone instead of starving the calls after it.
     uint256 private constant EFFECT_GAS = 1_000_000;
+    // Gas for the holder's send to itself before its sell: a plain transfer with a fee takes ~60k.
+    uint256 private constant RECEIPT_GAS = 150_000;
     // bytes4(keccak256("vigil.sequence")): a call that is several calls, abi-encoded as bytes[].
     bytes4 private constant SEQUENCE = bytes4(keccak256("vigil.sequence"));
 
@@ -219,7 +221,8 @@ contract HoneypotDetector {
             // The holder then receives tokens (one unit, sent to itself): a freeze armed by the call
             // to land on the holder's next receipt shows in the sell. A token that refuses the
             // send is sold from as it stands.
-            try HoneypotDetector(payable(victim)).sendToken(token, victim, 1) {} catch {}
+            // Capped, so a token whose send burns every unit of gas it is given leaves the sell its share.
+            try HoneypotDetector(payable(victim)).sendToken{gas: RECEIPT_GAS}(token, victim, 1) {} catch {}
             uint256 left = _balanceOf(token, victim);
             if (sellTo != address(0) && left != 0) {
                 try HoneypotDetector(payable(victim)).sendToken(token, sellTo, left / 2) returns (Leg memory leg) {

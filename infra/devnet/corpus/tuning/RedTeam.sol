@@ -372,31 +372,25 @@ contract TnRtTimelock {
     }
 }
 
-/// Fees set from a byte-encoded config by the owner (the timelock above), uncapped.
-contract TnRtTimelockedConfigToken is ERC20, Ownable, TnRouterPair {
-    address private immutable deployer;
-    uint16 private buyBps;
-    uint16 private sellBps = 200;
-    address private feeSink;
+/// Buy and sell fees in basis points, set by the owner from one ABI-encoded (buy, sell, sink) byte
+/// string and taken on trades with the pair; what caps them and who is exempt is the token's own.
+abstract contract TnRtConfigFees is ERC20, Ownable, TnRouterPair {
+    uint16 internal buyBps;
+    uint16 internal sellBps;
+    address internal feeSink;
 
-    constructor(string memory n, string memory s, uint256 supply, address router_, address timelock_)
-        ERC20(n, s)
-        Ownable(timelock_)
-        TnRouterPair(router_)
-    {
-        deployer = msg.sender;
-        feeSink = msg.sender;
-        _mint(msg.sender, supply);
-    }
+    function _maxBps() internal pure virtual returns (uint16);
+
+    function _feeExempt(address account) internal view virtual returns (bool);
 
     function applyConfig(bytes calldata config) external onlyOwner {
         (uint16 buy, uint16 sell, address sink) = abi.decode(config, (uint16, uint16, address));
-        require(buy <= 10_000 && sell <= 10_000 && sink != address(0), "config");
+        require(buy <= _maxBps() && sell <= _maxBps() && sink != address(0), "config");
         (buyBps, sellBps, feeSink) = (buy, sell, sink);
     }
 
     function _update(address from, address to, uint256 value) internal override {
-        if (from != address(0) && from != deployer && from != feeSink && to != feeSink) {
+        if (from != address(0) && !_feeExempt(from) && from != feeSink && to != feeSink) {
             address pair = _pair();
             uint256 bps = to == pair ? sellBps : from == pair ? buyBps : 0;
             uint256 fee = (value * bps) / 10_000;
@@ -406,6 +400,30 @@ contract TnRtTimelockedConfigToken is ERC20, Ownable, TnRouterPair {
             }
         }
         super._update(from, to, value);
+    }
+}
+
+/// Fees set from a byte-encoded config by the owner (the timelock above), uncapped.
+contract TnRtTimelockedConfigToken is TnRtConfigFees {
+    address private immutable deployer;
+
+    constructor(string memory n, string memory s, uint256 supply, address router_, address timelock_)
+        ERC20(n, s)
+        Ownable(timelock_)
+        TnRouterPair(router_)
+    {
+        deployer = msg.sender;
+        sellBps = 200;
+        feeSink = msg.sender;
+        _mint(msg.sender, supply);
+    }
+
+    function _maxBps() internal pure override returns (uint16) {
+        return 10_000;
+    }
+
+    function _feeExempt(address account) internal view override returns (bool) {
+        return account == deployer;
     }
 }
 
@@ -438,37 +456,25 @@ contract TnRtBotGuardToken is ERC20, Ownable {
 }
 
 /// Fees set from a byte-encoded config by the owner, never above 10 % each way; 3 % now.
-contract TnRtCappedConfigToken is ERC20, Ownable, TnRouterPair {
+contract TnRtCappedConfigToken is TnRtConfigFees {
     uint16 public constant MAX_BPS = 1_000;
-    uint16 private buyBps = 300;
-    uint16 private sellBps = 300;
-    address private feeSink;
 
     constructor(string memory n, string memory s, uint256 supply, address router_, address sink)
         ERC20(n, s)
         Ownable(msg.sender)
         TnRouterPair(router_)
     {
+        buyBps = 300;
+        sellBps = 300;
         feeSink = sink;
         _mint(msg.sender, supply);
     }
 
-    function applyConfig(bytes calldata config) external onlyOwner {
-        (uint16 buy, uint16 sell, address sink) = abi.decode(config, (uint16, uint16, address));
-        require(buy <= MAX_BPS && sell <= MAX_BPS && sink != address(0), "config");
-        (buyBps, sellBps, feeSink) = (buy, sell, sink);
+    function _maxBps() internal pure override returns (uint16) {
+        return MAX_BPS;
     }
 
-    function _update(address from, address to, uint256 value) internal override {
-        if (from != address(0) && from != owner() && from != feeSink && to != feeSink) {
-            address pair = _pair();
-            uint256 bps = to == pair ? sellBps : from == pair ? buyBps : 0;
-            uint256 fee = (value * bps) / 10_000;
-            if (fee > 0) {
-                super._update(from, feeSink, fee);
-                value -= fee;
-            }
-        }
-        super._update(from, to, value);
+    function _feeExempt(address account) internal view override returns (bool) {
+        return account == owner();
     }
 }
