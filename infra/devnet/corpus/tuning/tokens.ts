@@ -3,6 +3,7 @@ import { ESCAPE_TOKENS } from './escapes.ts';
 import { HIDDEN_TOKENS } from './hidden.ts';
 import { LATER_TOKENS } from './later.ts';
 import { REDTEAM_TOKENS } from './redteam.ts';
+import { REDTEAM2_TOKENS } from './redteam2.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -272,4 +273,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...DRIP_TOKENS,
   ...HIDDEN_TOKENS,
   ...REDTEAM_TOKENS,
+  ...REDTEAM2_TOKENS,
 };
