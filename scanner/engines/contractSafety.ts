@@ -5,6 +5,7 @@ import type { TokenFacts } from '../core/result.ts';
 import { type Check, Severity } from '../core/schema.ts';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
 import { findBalanceSlot } from '../evm/balanceSlot.ts';
+import { pinnedBlock } from '../evm/perBlock.ts';
 import { discoverPowers } from '../evm/discoverPowers.ts';
 import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
 import { findPool } from '../evm/findPool.ts';
@@ -136,7 +137,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);
   const [pinned, balanceSlot] = await Promise.all([
-    client.getBlock({ blockNumber }),
+    pinnedBlock(client, blockNumber),
     pool?.pair ? findBalanceSlot(client, { token: address, holder: pool.pair, blockNumber }) : undefined,
   ]);
   const discovery = await discoverPowers(client, {

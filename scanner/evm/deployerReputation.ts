@@ -16,6 +16,7 @@ import type { ScanLimits } from '../config.ts';
 import { findPools } from './findPool.ts';
 import { readLogs } from './readLogs.ts';
 import { simulateRoundTrip } from './simulateRoundTrip.ts';
+import { pinnedBlock } from './perBlock.ts';
 import { simulationGasPrice } from './simulationGasPrice.ts';
 
 /** A pool holding less native asset than this (wei) is drained; simulating it says nothing. */
@@ -92,7 +93,7 @@ export async function deployerReputation(
   const wallet = getAddress(deployer);
   const [nonce, pinned, firstSeen] = await Promise.all([
     client.getTransactionCount({ address: wallet, blockNumber }),
-    client.getBlock({ blockNumber }),
+    pinnedBlock(client, blockNumber),
     // Without state at past blocks (a non-archive provider) the wallet's age stays unknown.
     firstActivity(client, wallet, blockNumber).catch((error: unknown) => {
       if (isHistoricalStateError(error)) return undefined;

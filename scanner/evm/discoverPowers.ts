@@ -246,23 +246,32 @@ const MAX_WORD = 2n ** 256n - 1n;
 /** Replaced by the detector with half the holder's balance at the time of the call. */
 const HOLDER_HALF = BigInt(keccak256(stringToHex('vigil.holder-half')));
 
+const address = (name: string, value: Address): Word => ({ name, value: BigInt(value) });
+const amount = (name: string, value: bigint): Word => ({ name, value });
+// Dynamic arguments: a head word per argument (an array's offset), then each array's length and
+// elements.
+const at = (offset: number) => amount(`offset ${offset}`, BigInt(offset));
+const length = (count: number) => amount(`length ${count}`, BigInt(count));
+
+/** The named words argument shapes are made of, for one account's calls. */
+function wordsFor(context: WordContext) {
+  return {
+    victim: address('holder', context.victim),
+    actor: address('caller', context.actor),
+    zero: amount('0', 0n),
+    one: amount('1/true', 1n),
+    huge: amount('1000× supply', context.supply * 1000n + 1n),
+    whole: amount('1× supply', context.supply + 1n),
+    half: amount("half the holder's balance", HOLDER_HALF),
+    fee: amount('99', 99n),
+    max: amount('max', MAX_WORD),
+  };
+}
+
 /** The argument sequences tried for every selector (extra words are ignored by the callee). */
 function argumentSequences(context: WordContext): Word[][] {
-  const address = (name: string, value: Address): Word => ({ name, value: BigInt(value) });
-  const victim = address('holder', context.victim);
-  const actor = address('caller', context.actor);
-  const amount = (name: string, value: bigint): Word => ({ name, value });
-  const zero = amount('0', 0n);
-  const one = amount('1/true', 1n);
-  const huge = amount('1000× supply', context.supply * 1000n + 1n);
-  const whole = amount('1× supply', context.supply + 1n);
-  const half = amount("half the holder's balance", HOLDER_HALF);
-  const fee = amount('99', 99n);
-  const max = amount('max', MAX_WORD);
-  // Dynamic arguments: a head word per argument (an array's offset), then each array's length
-  // and element.
-  const at = (offset: number) => amount(`offset ${offset}`, BigInt(offset));
-  const length1 = amount('length 1', 1n);
+  const { victim, actor, zero, one, huge, whole, half, fee, max } = wordsFor(context);
+  const length1 = length(1);
   const sequences: Word[][] = [
     // The first seven, in this order, are also the two-call round's (PRELUDES, TRIGGERS).
     [actor, one],
@@ -304,14 +313,7 @@ function argumentSequences(context: WordContext): Word[][] {
  * the holder's tokens for the caller (an order book or batch transfer settled by an agent).
  */
 function blockOnlySequences(context: WordContext): Word[][] {
-  const address = (name: string, value: Address): Word => ({ name, value: BigInt(value) });
-  const victim = address('holder', context.victim);
-  const actor = address('caller', context.actor);
-  const amount = (name: string, value: bigint): Word => ({ name, value });
-  const at = (offset: number) => amount(`offset ${offset}`, BigInt(offset));
-  const length = (count: number) => amount(`length ${count}`, BigInt(count));
-  const huge = amount('1000× supply', context.supply * 1000n + 1n);
-  const half = amount("half the holder's balance", HOLDER_HALF);
+  const { victim, actor, zero, huge, half } = wordsFor(context);
   // A deadline that fits the uint32 or uint64 a record may keep it in: 2100-01-01.
   const deadline = amount('2100-01-01', 4_102_444_800n);
   const shapes = [
@@ -325,7 +327,7 @@ function blockOnlySequences(context: WordContext): Word[][] {
   if (balances) {
     const entry = (name: string, account: Address) => amount(name, BigInt(balanceKey(balances, account)));
     shapes.push(
-      [entry("the holder's balance slot", context.victim), amount('0', 0n)],
+      [entry("the holder's balance slot", context.victim), zero],
       [entry("the caller's balance slot", context.actor), huge],
     );
   }

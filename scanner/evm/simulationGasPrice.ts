@@ -1,5 +1,6 @@
 import { hexToBigInt, type PublicClient } from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
+import { perBlock, pinnedBlock } from './perBlock.ts';
 
 /**
  * The gas price a wallet's trade would pay at `blockNumber`: the block's base fee and the tip the
@@ -8,25 +9,10 @@ import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
  * tx.gasprice (an "anti-bot" ceiling lowered to 1 wei) fails there as it does for every wallet.
  * Each chain's own tip is read, not a constant: Polygon's wallets tip 25-30 gwei, Base's and BSC's
  * a hundredth of one. Undefined when the block cannot be read (the simulation then runs at zero).
+ * Read once per block: the honeypot, contract-safety and trading engines of a scan all ask.
  */
-export function simulationGasPrice(client: PublicClient, blockNumber: bigint): Promise<bigint | undefined> {
-  // Read once per block: the honeypot, contract-safety and trading engines of a scan all ask.
-  let byBlock = READ.get(client);
-  if (!byBlock) READ.set(client, (byBlock = new Map<bigint, Promise<bigint | undefined>>()));
-  const known = byBlock.get(blockNumber);
-  if (known) return known;
-  const price = readGasPrice(client, blockNumber);
-  byBlock.set(blockNumber, price);
-  const oldest = byBlock.keys().next();
-  if (byBlock.size > REMEMBERED_BLOCKS && !oldest.done) byBlock.delete(oldest.value);
-  // An unreachable node is asked again next time.
-  price.catch(() => byBlock.delete(blockNumber));
-  return price;
-}
-
-/** Prices read, per client (one per chain and process) and block; the latest few blocks kept. */
-const READ = new WeakMap<PublicClient, Map<bigint, Promise<bigint | undefined>>>();
-const REMEMBERED_BLOCKS = 64;
+export const simulationGasPrice: (client: PublicClient, blockNumber: bigint) => Promise<bigint | undefined> =
+  perBlock(readGasPrice);
 
 async function readGasPrice(client: PublicClient, blockNumber: bigint): Promise<bigint | undefined> {
   const tolerate = <T>(error: unknown): T | undefined => {
@@ -34,7 +20,7 @@ async function readGasPrice(client: PublicClient, blockNumber: bigint): Promise<
     return undefined;
   };
   const [block, tip, price] = await Promise.all([
-    client.getBlock({ blockNumber }).catch((error: unknown) => tolerate<never>(error)),
+    pinnedBlock(client, blockNumber).catch((error: unknown) => tolerate<never>(error)),
     client
       .request({ method: 'eth_maxPriorityFeePerGas' })
       .then((value) => hexToBigInt(value))
