@@ -6,21 +6,42 @@ import { RendererMemoryGuard } from './rendererMemory.ts';
 const MIB = 1024 * 1024;
 
 /**
- * A child that keeps 64 MiB resident and, after `renameAfterMs`, takes `title` as its command
- * line, as a Chromium renderer does after the zygote forks it (Node writes process.title over its
- * own argv, which is what /proc/<pid>/cmdline shows). The padding argument makes room for it.
+ * A child that keeps 64 MiB resident and takes `title` as its command line, at once or, with
+ * `later`, when sent SIGUSR2, as a Chromium renderer does after the zygote forks it (Node writes
+ * process.title over its own argv, which is what /proc/<pid>/cmdline shows). The padding argument
+ * makes room for it. It prints a line once it is ready for the signal.
  */
-function child(title: string, renameAfterMs: number): ChildProcess {
+async function child(title: string, { later = false } = {}): Promise<ChildProcess> {
+  const rename = 'process.title = process.env.TITLE;';
   const script = `const kept = Buffer.alloc(${64 * MIB}, 7);
-setTimeout(() => { process.title = process.env.TITLE; }, ${renameAfterMs});
-setInterval(() => kept[0]++, 1000);`;
+${later ? `process.on('SIGUSR2', () => { ${rename} });` : rename}
+setInterval(() => kept[0]++, 1000);
+console.log('ready');`;
   const spawned = spawn(process.execPath, ['-e', script, 'x'.repeat(200)], {
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'ignore'],
     // Passed by the environment: were it in the script, the command line would hold it at once.
     env: { ...process.env, TITLE: title },
   });
   children.push(spawned);
+  await once(spawned.stdout, 'data');
   return spawned;
+}
+
+/** A guard whose scans are counted, and a wait until it has made `count` more of them. */
+function countedGuard(limitBytes: number) {
+  let scans = 0;
+  const waiters: { at: number; resolve: () => void }[] = [];
+  const counted = new RendererMemoryGuard(limitBytes, () => {
+    scans++;
+    for (const waiter of waiters.filter((entry) => entry.at <= scans)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    return true;
+  });
+  const scansMore = (count: number) =>
+    new Promise<void>((resolve) => waiters.push({ at: scans + count, resolve }));
+  return { guard: counted, scansMore };
 }
 
 const children: ChildProcess[] = [];
@@ -39,27 +60,39 @@ async function exitWithin(spawned: ChildProcess, ms: number): Promise<NodeJS.Sig
 
 describe.runIf(process.platform === 'linux')('the renderer memory guard', () => {
   it('kills a renderer over the limit that named itself only after the guard first saw it', async () => {
-    const spawned = child('chromium --type=renderer --test', 1_500);
-    guard = new RendererMemoryGuard(32 * MIB, () => true);
+    const spawned = await child('chromium --type=renderer --test', { later: true });
+    const counted = countedGuard(32 * MIB);
+    guard = counted.guard;
     guard.start();
-    // Scanned at least twice as a process that is not (yet) a renderer, then killed once it is.
+    // Scanned twice as a process that is not (yet) a renderer, then killed once it names itself one.
+    await counted.scansMore(2);
+    expect(spawned.exitCode).toBe(null);
+    spawned.kill('SIGUSR2');
     expect(await exitWithin(spawned, 6_000)).toBe('SIGKILL');
     expect(guard.killed).toBe(1);
   });
 
   it('leaves a process that is not a renderer alone, however much it holds', async () => {
-    const spawned = child('chromium --type=gpu-process --test', 0);
-    guard = new RendererMemoryGuard(32 * MIB, () => true);
+    const spawned = await child('chromium --type=gpu-process --test');
+    const counted = countedGuard(32 * MIB);
+    guard = counted.guard;
     guard.start();
-    expect(await exitWithin(spawned, 2_000)).toBe('running');
+    // Four scans later it is still running.
+    await counted.scansMore(4);
+    expect(spawned.exitCode).toBe(null);
+    expect(spawned.signalCode).toBe(null);
     expect(guard.killed).toBe(0);
   });
 
   it('leaves a renderer under the limit alone', async () => {
-    const spawned = child('chromium --type=renderer --test', 0);
-    guard = new RendererMemoryGuard(512 * MIB, () => true);
+    const spawned = await child('chromium --type=renderer --test');
+    const counted = countedGuard(512 * MIB);
+    guard = counted.guard;
     guard.start();
-    expect(await exitWithin(spawned, 2_000)).toBe('running');
+    // Four scans later it is still running.
+    await counted.scansMore(4);
+    expect(spawned.exitCode).toBe(null);
+    expect(spawned.signalCode).toBe(null);
     expect(guard.killed).toBe(0);
   });
 });
