@@ -29,6 +29,7 @@ import type { EngineOutput, EvmEngineInput } from './context.ts';
 import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
 import { simulationGasPrice } from '../evm/simulationGasPrice.ts';
+import { traceHolderHashes } from '../evm/traceComparisons.ts';
 
 export type { EngineOutput } from './context.ts';
 
@@ -136,9 +137,15 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ],
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);
-  const [pinned, balanceSlot] = await Promise.all([
+  const [pinned, balanceSlot, holderHashes] = await Promise.all([
     pinnedBlock(client, blockNumber),
     pool?.pair ? findBalanceSlot(client, { token: address, holder: pool.pair, blockNumber }) : undefined,
+    traceHolderHashes(client, {
+      token: address,
+      holder: PROBE_VICTIM,
+      to: pool?.pair ?? address,
+      blockNumber,
+    }),
   ]);
   const discovery = await discoverPowers(client, {
     token: address,
@@ -157,6 +164,8 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ...(gasPrice === undefined ? {} : { gasPrice }),
     readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
     ...(balanceSlot ? { balanceSlot } : {}),
+    holderHashes,
+    excluded: exclude,
   });
   const checks: Check[] = applyDiscovery(
     privilegeChecks({
@@ -242,6 +251,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       repeated_calls: discovery.repeated,
       findings: discovery.findings.length,
       failures: discovery.failures.slice(0, 3),
+      comparisons: discovery.comparisons,
       callers_from_traces: told.traces,
     },
   };

@@ -13,6 +13,7 @@ import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import { type CallEffect, PROBE_ORIGIN, type ProbeCall, probePrivileges } from './probePrivileges.ts';
+import { traceComparisons } from './traceComparisons.ts';
 
 /**
  * Power discovery that does not depend on names. Every selector the dispatcher compares against
@@ -91,6 +92,12 @@ export interface DiscoveryResult {
   rescaled: number;
   /** Calls that moved something short of a finding, made again and again in one simulation. */
   repeated: number;
+  /**
+   * The comparison round: refused calls traced, comparison steps read in them, calls made again
+   * with what the comparisons wanted, accounts explored because a function compared its caller
+   * with them, and the first error a trace answered (a node without debug_traceCall).
+   */
+  comparisons: { traced: number; comparisons: number; calls: number; callers: number; error: string | null };
 }
 
 /**
@@ -239,9 +246,12 @@ interface WordContext {
   pair: Address | undefined;
   supply: bigint;
   balanceSlot?: BalanceSlot | undefined;
+  holderHashes?: readonly bigint[] | undefined;
 }
 
 const MAX_WORD = 2n ** 256n - 1n;
+/** Hashes of the holder's transfer tried as keys, at most. */
+const MAX_HOLDER_HASHES = 3;
 
 /** Replaced by the detector with half the holder's balance at the time of the call. */
 const HOLDER_HALF = BigInt(keccak256(stringToHex('vigil.holder-half')));
@@ -313,7 +323,7 @@ function argumentSequences(context: WordContext): Word[][] {
  * the holder's tokens for the caller (an order book or batch transfer settled by an agent).
  */
 function blockOnlySequences(context: WordContext): Word[][] {
-  const { victim, actor, zero, huge, half } = wordsFor(context);
+  const { victim, actor, zero, one, huge, half } = wordsFor(context);
   // A deadline that fits the uint32 or uint64 a record may keep it in: 2100-01-01.
   const deadline = amount('2100-01-01', 4_102_444_800n);
   const shapes = [
@@ -321,9 +331,17 @@ function blockOnlySequences(context: WordContext): Word[][] {
     [at(64), at(160), length(2), victim, victim, length(2), half, half],
     [at(32), length(1), victim, actor, half, deadline],
   ];
+  // A key the holder's own transfer hashed (a list keyed by a hash of the account), set: with a
+  // true after it for a function that takes one. The balances mapping's own entries are not keys
+  // a list needs.
+  const balances = context.balanceSlot;
+  const own = balances ? BigInt(balanceKey(balances, context.victim)) : undefined;
+  for (const hash of (context.holderHashes ?? [])
+    .filter((value) => value !== own)
+    .slice(0, MAX_HOLDER_HASHES))
+    shapes.push([amount("a hash the holder's transfer computed", hash), one]);
   // A raw storage write (a slot and a word): the holder's balance entry emptied, the caller's
   // written up.
-  const balances = context.balanceSlot;
   if (balances) {
     const entry = (name: string, account: Address) => amount(name, BigInt(balanceKey(balances, account)));
     shapes.push(
@@ -358,6 +376,10 @@ export interface DiscoverPowersParameters {
   readsOrigin?: boolean;
   /** Where the token keeps its balances, when found (findBalanceSlot). */
   balanceSlot?: BalanceSlot;
+  /** Hashes an ordinary holder's transfer computed (traceHolderHashes): keys a list may use. */
+  holderHashes?: readonly bigint[];
+  /** Accounts never explored as callers (the router, the implementation, a proxy's admin). */
+  excluded?: readonly (Address | undefined)[];
 }
 
 export interface Planned {
@@ -395,6 +417,126 @@ export function deniedToCaller(reason: string | null | undefined): boolean {
   return reason !== null && reason !== undefined && DENIED.test(reason);
 }
 
+interface RunOutcome {
+  failed: Planned[];
+  succeeded: Outcome[];
+  baseline: CallEffect | undefined;
+}
+type RunAt = (offset: number, calls: Planned[], perTrip?: number) => Promise<RunOutcome>;
+
+/** Refused calls traced per token at most (one JSON-RPC batch). */
+const MAX_TRACED_CALLS = 32;
+/** Refused calls of one function traced per account: its first shapes (an account word, a number). */
+const MAX_TRACED_PER_FUNCTION = 3;
+/** Calls made with what the comparisons wanted, per account. */
+const MAX_WANTED_CALLS_PER_CANDIDATE = 48;
+/** Accounts found compared with the caller that are explored in full. */
+const MAX_COMPARED_CALLERS = 3;
+
+/** A word as the evidence shows it: small numbers in decimal, the rest in hex. */
+function shown(value: bigint): string {
+  return value < 2n ** 64n ? value.toString() : numberToHex(value);
+}
+
+/**
+ * The comparison round (traceComparisons): the calls each account had refused for a reason other
+ * than its rights are traced, and made again with what their comparisons wanted in a word's
+ * place; the accounts a function compared its caller with are explored as every other account is.
+ */
+async function comparisonRound(
+  client: Parameters<typeof probePrivileges>[0],
+  parameters: DiscoverPowersParameters,
+  state: {
+    explored: Map<PrivilegeCandidate, { runAt: RunAt; sequences: Word[][]; refused: Planned[] }>;
+    explore: (candidate: PrivilegeCandidate) => Promise<void>;
+    result: DiscoveryResult;
+    known: readonly PrivilegeCandidate[];
+  },
+): Promise<void> {
+  // Round-robin over accounts and functions, so one account's refusals do not take the budget.
+  const queues = [...state.explored]
+    .filter(([candidate]) => !candidate.origin)
+    .map(([candidate, { refused }]) => {
+      const perFunction = new Map<Hex, number>();
+      return {
+        candidate,
+        entries: refused.filter((entry) => {
+          const count = perFunction.get(entry.selector) ?? 0;
+          perFunction.set(entry.selector, count + 1);
+          return count < MAX_TRACED_PER_FUNCTION;
+        }),
+      };
+    });
+  const traced: { candidate: PrivilegeCandidate; entry: Planned }[] = [];
+  for (let index = 0; traced.length < MAX_TRACED_CALLS; index++) {
+    const row = queues.filter((queue) => index < queue.entries.length);
+    if (row.length === 0) break;
+    for (const queue of row)
+      if (traced.length < MAX_TRACED_CALLS)
+        traced.push({ candidate: queue.candidate, entry: queue.entries[index] as Planned });
+  }
+  if (traced.length === 0) return;
+  const { harvests, error } = await traceComparisons(client, {
+    token: parameters.token,
+    blockNumber: parameters.blockNumber,
+    calls: traced.map(({ candidate, entry }) => ({ from: candidate.address, data: entry.call.data })),
+  });
+  const round = state.result.comparisons;
+  round.traced += traced.length;
+  round.error = error;
+
+  const wantedBy = new Map<PrivilegeCandidate, Map<Hex, Planned>>();
+  const seen = new Set<string>();
+  for (const address of [
+    ...state.known.map((candidate) => candidate.address),
+    ...(parameters.excluded ?? []),
+    parameters.token,
+    parameters.victim,
+    PROBE_ORIGIN,
+    parameters.router,
+    parameters.pair,
+  ])
+    if (address) seen.add(address.toLowerCase());
+  const callers: PrivilegeCandidate[] = [];
+  harvests.forEach((harvest, index) => {
+    const { candidate, entry } = traced[index] as (typeof traced)[number];
+    if (!harvest) return;
+    round.comparisons += harvest.comparisons;
+    const words = state.explored.get(candidate)?.sequences[entry.sequence];
+    if (words) {
+      let planned = wantedBy.get(candidate);
+      if (!planned) wantedBy.set(candidate, (planned = new Map<Hex, Planned>()));
+      for (const { index: at, value } of harvest.wanted) {
+        const changed = words.map((word, position) =>
+          position === at ? { name: `${shown(value)} (what the call compared it with)`, value } : word,
+        );
+        const data = encode(entry.selector, changed);
+        if (!planned.has(data))
+          planned.set(data, {
+            selector: entry.selector,
+            sequence: entry.sequence,
+            args: changed.map((word) => word.name),
+            call: { label: entry.selector, data },
+          });
+      }
+    }
+    for (const address of harvest.callers) {
+      if (seen.has(address.toLowerCase())) continue;
+      seen.add(address.toLowerCase());
+      callers.push({ address, source: `compared with the caller by ${entry.selector}` });
+    }
+  });
+  const again = [...wantedBy].flatMap(([candidate, planned]) => {
+    const calls = [...planned.values()].slice(0, MAX_WANTED_CALLS_PER_CANDIDATE);
+    round.calls += calls.length;
+    const runAt = state.explored.get(candidate)?.runAt;
+    return calls.length > 0 && runAt ? [runAt(0, calls)] : [];
+  });
+  const newcomers = callers.slice(0, MAX_COMPARED_CALLERS);
+  round.callers += newcomers.length;
+  await Promise.all([...again, ...newcomers.map((candidate) => state.explore(candidate))]);
+}
+
 /** Runs the probes (a few eth_calls per account) and returns what they demonstrated. */
 export async function discoverPowers(
   client: Parameters<typeof probePrivileges>[0],
@@ -412,6 +554,7 @@ export async function discoverPowers(
     triples: { tried: 0, planned: 0 },
     rescaled: 0,
     repeated: 0,
+    comparisons: { traced: 0, comparisons: 0, calls: 0, callers: 0, error: null },
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
 
@@ -428,208 +571,217 @@ export async function discoverPowers(
         })),
       ]
     : parameters.candidates;
-  await Promise.all(
-    candidates.map(async (candidate) => {
-      const context = {
-        victim: parameters.victim,
-        actor: candidate.address,
-        pair: parameters.pair,
-        supply: parameters.supply,
-        balanceSlot: parameters.balanceSlot,
-      };
-      const common = argumentSequences(context);
-      // The block-only shapes follow the common ones, so a call's `sequence` indexes either.
-      const sequences = [...common, ...blockOnlySequences(context)];
-      const plan = (selector: Hex, words: Word[], sequence: number): Planned => ({
-        selector,
-        sequence,
-        args: words.map((word) => word.name),
-        call: { label: selector, data: encode(selector, words) },
-      });
-      const planned: Planned[] = selectors
-        .filter((selector) => !ALONE.has(selector))
-        .flatMap((selector) => common.map((words, sequence) => plan(selector, words, sequence)));
-      // The selectors probed alone: the first seven shapes (an account or a number, then an
-      // account and an amount), at the block only, beside the first round.
-      const alone: Planned[] = selectors
-        .filter((selector) => ALONE.has(selector))
-        .flatMap((selector) =>
-          sequences.slice(0, ALONE_SHAPES).map((words, sequence) => plan(selector, words, sequence)),
-        );
-      // The block-only shapes, for the other selectors, in the same round trips.
-      const blockOnly: Planned[] = selectors
-        .filter((selector) => !ALONE.has(selector))
-        .flatMap((selector) =>
-          sequences.slice(common.length).map((words, index) => plan(selector, words, common.length + index)),
-        );
-      const atBlockOnly = [...alone, ...blockOnly];
-      // Calls that reverted now are tried a day on; every call a year on, where a power that
-      // waits for a date (or whose effect does) shows.
-      // A year on runs beside the pinned block. A day on then retries what the clock changed: a
-      // call that reverted now and either worked a year on or reverted for another reason, and
-      // not for the caller's lack of rights (which no day changes).
-      const [first, later, aloneRun] = await Promise.all([
-        runAt(0, planned),
-        runAt(TIME_OFFSETS_SECONDS[1], planned),
-        atBlockOnly.length > 0 ? runAt(0, atBlockOnly) : undefined,
-      ]);
-      const now = {
-        failed: [...first.failed, ...(aloneRun?.failed ?? [])],
-        succeeded: [...first.succeeded, ...(aloneRun?.succeeded ?? [])],
-        baseline: first.baseline ?? aloneRun?.baseline,
-      };
-      // What steps of two or three calls are made from: not the selectors probed ALONE, and not the
-      // block-only shapes (a slot hash where an address goes makes every getter revert, and a
-      // getter that reverted once would count as a setter).
-      const stepping = (entry: Planned) => chained(entry) && entry.sequence < common.length;
-      const steps = {
-        succeeded: now.succeeded.filter(({ entry }) => stepping(entry)),
-        failed: now.failed.filter(stepping),
-        laterSucceeded: later.succeeded.filter(({ entry }) => stepping(entry)),
-        laterFailed: later.failed.filter(stepping),
-      };
-      const laterReason = new Map(later.failed.map((entry) => [entry.call.data, entry.revertReason]));
-      const waiting = first.failed.filter(
-        (entry) =>
-          !deniedToCaller(entry.revertReason) &&
-          (!laterReason.has(entry.call.data) || laterReason.get(entry.call.data) !== entry.revertReason),
+  // Per account explored: its runner, its argument shapes, and the calls refused for a reason other
+  // than its rights (what the comparison round traces).
+  const explored = new Map<PrivilegeCandidate, { runAt: RunAt; sequences: Word[][]; refused: Planned[] }>();
+  const explore = async (candidate: PrivilegeCandidate): Promise<void> => {
+    const context = {
+      victim: parameters.victim,
+      actor: candidate.address,
+      pair: parameters.pair,
+      supply: parameters.supply,
+      balanceSlot: parameters.balanceSlot,
+      holderHashes: parameters.holderHashes,
+    };
+    const common = argumentSequences(context);
+    // The block-only shapes follow the common ones, so a call's `sequence` indexes either.
+    const sequences = [...common, ...blockOnlySequences(context)];
+    const plan = (selector: Hex, words: Word[], sequence: number): Planned => ({
+      selector,
+      sequence,
+      args: words.map((word) => word.name),
+      call: { label: selector, data: encode(selector, words) },
+    });
+    const planned: Planned[] = selectors
+      .filter((selector) => !ALONE.has(selector))
+      .flatMap((selector) => common.map((words, sequence) => plan(selector, words, sequence)));
+    // The selectors probed alone: the first seven shapes (an account or a number, then an
+    // account and an amount), at the block only, beside the first round.
+    const alone: Planned[] = selectors
+      .filter((selector) => ALONE.has(selector))
+      .flatMap((selector) =>
+        sequences.slice(0, ALONE_SHAPES).map((words, sequence) => plan(selector, words, sequence)),
       );
-      // Two calls in a row, beside the day-on retries; not for an account that has shown every
-      // class already with one call.
-      const shownEvery = () =>
-        new Set(
-          result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
-        ).size === 3;
-      // An account tried again inside another wallet's transaction gets the first round only: what
-      // tx.origin opens is one call, and the rounds after it would double every budget.
-      const done = shownEvery() || Boolean(candidate.origin);
-      const pairs = done
-        ? { planned: 0, pairs: [] }
-        : pairPlan(steps.succeeded, steps.failed, selectors, { limit: MAX_PAIRS_PER_CANDIDATE });
-      // A first call that works only once the clock has moved (a renounce for show, reclaimed
-      // after a date), followed a year on, on a budget of its own.
-      const refusedNow = new Set(now.failed.map((entry) => entry.call.data));
-      const laterPairs = done
-        ? { planned: 0, pairs: [] }
-        : pairPlan(steps.laterSucceeded, steps.laterFailed, selectors, {
-            firstOnlyIf: (entry) => refusedNow.has(entry.call.data),
-            limit: MAX_LATER_PAIRS_PER_CANDIDATE,
-          });
-      result.pairs.planned += pairs.planned + laterPairs.planned;
-      const kept = pairs.pairs;
-      const keptLater = laterPairs.pairs;
-      result.pairs.tried += kept.length + keptLater.length;
-      // Small numbers a function took and stored (it wrote to storage and showed nothing), again
-      // at the other scales a rate is counted in: each distinct call once, on a budget.
-      const rescaledCalls = new Map<Hex, Planned>();
-      if (!done)
-        for (const { entry, effect } of steps.succeeded) {
-          if (entry.prelude || effect.gasUsed < WRITE_GAS) continue;
-          for (const words of rescaled(sequences[entry.sequence] ?? [])) {
-            const data = encode(entry.selector, words);
-            if (!rescaledCalls.has(data))
-              rescaledCalls.set(data, {
-                selector: entry.selector,
-                sequence: entry.sequence,
-                args: words.map((word) => word.name),
-                call: { label: entry.selector, data },
-              });
-          }
+    // The block-only shapes, for the other selectors, in the same round trips.
+    const blockOnly: Planned[] = selectors
+      .filter((selector) => !ALONE.has(selector))
+      .flatMap((selector) =>
+        sequences.slice(common.length).map((words, index) => plan(selector, words, common.length + index)),
+      );
+    const atBlockOnly = [...alone, ...blockOnly];
+    // Calls that reverted now are tried a day on; every call a year on, where a power that
+    // waits for a date (or whose effect does) shows.
+    // A year on runs beside the pinned block. A day on then retries what the clock changed: a
+    // call that reverted now and either worked a year on or reverted for another reason, and
+    // not for the caller's lack of rights (which no day changes).
+    const [first, later, aloneRun] = await Promise.all([
+      runAt(0, planned),
+      runAt(TIME_OFFSETS_SECONDS[1], planned),
+      atBlockOnly.length > 0 ? runAt(0, atBlockOnly) : undefined,
+    ]);
+    const now = {
+      failed: [...first.failed, ...(aloneRun?.failed ?? [])],
+      succeeded: [...first.succeeded, ...(aloneRun?.succeeded ?? [])],
+      baseline: first.baseline ?? aloneRun?.baseline,
+    };
+    // What steps of two or three calls are made from: not the selectors probed ALONE, and not the
+    // block-only shapes (a slot hash where an address goes makes every getter revert, and a
+    // getter that reverted once would count as a setter).
+    const stepping = (entry: Planned) => chained(entry) && entry.sequence < common.length;
+    explored.set(candidate, {
+      runAt,
+      sequences,
+      refused: now.failed.filter((entry) => stepping(entry) && !deniedToCaller(entry.revertReason)),
+    });
+    const steps = {
+      succeeded: now.succeeded.filter(({ entry }) => stepping(entry)),
+      failed: now.failed.filter(stepping),
+      laterSucceeded: later.succeeded.filter(({ entry }) => stepping(entry)),
+      laterFailed: later.failed.filter(stepping),
+    };
+    const laterReason = new Map(later.failed.map((entry) => [entry.call.data, entry.revertReason]));
+    const waiting = first.failed.filter(
+      (entry) =>
+        !deniedToCaller(entry.revertReason) &&
+        (!laterReason.has(entry.call.data) || laterReason.get(entry.call.data) !== entry.revertReason),
+    );
+    // Two calls in a row, beside the day-on retries; not for an account that has shown every
+    // class already with one call.
+    const shownEvery = () =>
+      new Set(
+        result.findings.filter((entry) => entry.caller === candidate.address).map((entry) => entry.class),
+      ).size === 3;
+    // An account tried again inside another wallet's transaction gets the first round only: what
+    // tx.origin opens is one call, and the rounds after it would double every budget.
+    const done = shownEvery() || Boolean(candidate.origin);
+    const pairs = done
+      ? { planned: 0, pairs: [] }
+      : pairPlan(steps.succeeded, steps.failed, selectors, { limit: MAX_PAIRS_PER_CANDIDATE });
+    // A first call that works only once the clock has moved (a renounce for show, reclaimed
+    // after a date), followed a year on, on a budget of its own.
+    const refusedNow = new Set(now.failed.map((entry) => entry.call.data));
+    const laterPairs = done
+      ? { planned: 0, pairs: [] }
+      : pairPlan(steps.laterSucceeded, steps.laterFailed, selectors, {
+          firstOnlyIf: (entry) => refusedNow.has(entry.call.data),
+          limit: MAX_LATER_PAIRS_PER_CANDIDATE,
+        });
+    result.pairs.planned += pairs.planned + laterPairs.planned;
+    const kept = pairs.pairs;
+    const keptLater = laterPairs.pairs;
+    result.pairs.tried += kept.length + keptLater.length;
+    // Small numbers a function took and stored (it wrote to storage and showed nothing), again
+    // at the other scales a rate is counted in: each distinct call once, on a budget.
+    const rescaledCalls = new Map<Hex, Planned>();
+    if (!done)
+      for (const { entry, effect } of steps.succeeded) {
+        if (entry.prelude || effect.gasUsed < WRITE_GAS) continue;
+        for (const words of rescaled(sequences[entry.sequence] ?? [])) {
+          const data = encode(entry.selector, words);
+          if (!rescaledCalls.has(data))
+            rescaledCalls.set(data, {
+              selector: entry.selector,
+              sequence: entry.sequence,
+              args: words.map((word) => word.name),
+              call: { label: entry.selector, data },
+            });
         }
-      const rescales = [...rescaledCalls.values()].slice(0, MAX_RESCALES_PER_CANDIDATE);
-      result.rescaled += rescales.length;
-      // Calls that moved the supply, the holder's share or their tax, short of a finding, made
-      // again and again (a mint capped per call, a fee raised a step a call).
-      const repeats = done
-        ? []
-        : repeatPlan(now.succeeded, now.baseline, sequences, parameters.supply).slice(
-            0,
-            MAX_REPEATED_PER_CANDIDATE,
-          );
-      result.repeated += repeats.length;
-      const [, pairRun] = await Promise.all([
-        waiting.length > 0 ? runAt(TIME_OFFSETS_SECONDS[0], waiting) : undefined,
-        kept.length > 0 ? runAt(0, kept) : undefined,
-        keptLater.length > 0 ? runAt(TIME_OFFSETS_SECONDS[1], keptLater) : undefined,
-        rescales.length > 0 ? runAt(0, rescales) : undefined,
-        repeats.length > 0 ? runAt(0, repeats, REPEATS_PER_ROUND_TRIP) : undefined,
-      ]);
-      // Three calls: a pair whose second call stored something too and showed nothing (a role
-      // nominated, then accepted), then each function that refused every call in the first round.
-      const triples =
-        pairRun && !shownEvery() ? triplePlan(pairRun.succeeded, steps.succeeded, steps.failed) : [];
-      result.triples.planned += triples.length;
-      const keptTriples = triples.slice(0, MAX_TRIPLES_PER_CANDIDATE);
-      result.triples.tried += keptTriples.length;
-      if (keptTriples.length > 0) await runAt(0, keptTriples);
+      }
+    const rescales = [...rescaledCalls.values()].slice(0, MAX_RESCALES_PER_CANDIDATE);
+    result.rescaled += rescales.length;
+    // Calls that moved the supply, the holder's share or their tax, short of a finding, made
+    // again and again (a mint capped per call, a fee raised a step a call).
+    const repeats = done
+      ? []
+      : repeatPlan(now.succeeded, now.baseline, sequences, parameters.supply).slice(
+          0,
+          MAX_REPEATED_PER_CANDIDATE,
+        );
+    result.repeated += repeats.length;
+    const [, pairRun] = await Promise.all([
+      waiting.length > 0 ? runAt(TIME_OFFSETS_SECONDS[0], waiting) : undefined,
+      kept.length > 0 ? runAt(0, kept) : undefined,
+      keptLater.length > 0 ? runAt(TIME_OFFSETS_SECONDS[1], keptLater) : undefined,
+      rescales.length > 0 ? runAt(0, rescales) : undefined,
+      repeats.length > 0 ? runAt(0, repeats, REPEATS_PER_ROUND_TRIP) : undefined,
+    ]);
+    // Three calls: a pair whose second call stored something too and showed nothing (a role
+    // nominated, then accepted), then each function that refused every call in the first round.
+    const triples =
+      pairRun && !shownEvery() ? triplePlan(pairRun.succeeded, steps.succeeded, steps.failed) : [];
+    result.triples.planned += triples.length;
+    const keptTriples = triples.slice(0, MAX_TRIPLES_PER_CANDIDATE);
+    result.triples.tried += keptTriples.length;
+    if (keptTriples.length > 0) await runAt(0, keptTriples);
 
-      async function runAt(
-        offset: number,
-        calls: Planned[],
-        perTrip = CALLS_PER_ROUND_TRIP,
-      ): Promise<{ failed: Planned[]; succeeded: Outcome[]; baseline: CallEffect | undefined }> {
-        const failed: Planned[] = [];
-        const succeeded: Outcome[] = [];
-        let opening: CallEffect | undefined;
-        const chunks: Planned[][] = [];
-        for (let start = 0; start < calls.length; start += perTrip)
-          chunks.push(calls.slice(start, start + perTrip));
-        while (chunks.length > 0) {
-          const chunk = chunks.shift() as Planned[];
-          result.calls += chunk.length;
-          result.roundTrips++;
-          const probe = await probePrivileges(client, {
-            token: parameters.token,
-            actor: candidate.address,
-            calls: chunk.map((entry) => entry.call),
-            router: parameters.router,
-            sellTo: parameters.pair,
-            blockNumber: parameters.blockNumber,
-            timeOffsetSeconds: offset,
-            blockTimestamp: parameters.blockTimestamp,
-            ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
-            ...(candidate.origin ? { origin: candidate.origin } : {}),
-          }).then(
-            (value) => ({ value }),
-            (error: unknown) => ({ error }),
-          );
-          if ('error' in probe) {
-            if (isRpcUnreachable(probe.error)) throw probe.error;
-            // A costly token can exhaust one call's gas with many effects: halve and try again.
-            if (chunk.length > MIN_CHUNK) {
-              const half = Math.ceil(chunk.length / 2);
-              chunks.unshift(chunk.slice(0, half), chunk.slice(half));
-              continue;
-            }
-            result.failures.push(
-              `${candidate.address}${candidate.origin ? ` (sent by ${candidate.origin})` : ''} at +${offset}s: ${String(probe.error).slice(0, 200)}`,
-            );
+    async function runAt(
+      offset: number,
+      calls: Planned[],
+      perTrip = CALLS_PER_ROUND_TRIP,
+    ): Promise<RunOutcome> {
+      const failed: Planned[] = [];
+      const succeeded: Outcome[] = [];
+      let opening: CallEffect | undefined;
+      const chunks: Planned[][] = [];
+      for (let start = 0; start < calls.length; start += perTrip)
+        chunks.push(calls.slice(start, start + perTrip));
+      while (chunks.length > 0) {
+        const chunk = chunks.shift() as Planned[];
+        result.calls += chunk.length;
+        result.roundTrips++;
+        const probe = await probePrivileges(client, {
+          token: parameters.token,
+          actor: candidate.address,
+          calls: chunk.map((entry) => entry.call),
+          router: parameters.router,
+          sellTo: parameters.pair,
+          blockNumber: parameters.blockNumber,
+          timeOffsetSeconds: offset,
+          blockTimestamp: parameters.blockTimestamp,
+          ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
+          ...(candidate.origin ? { origin: candidate.origin } : {}),
+        }).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+        if ('error' in probe) {
+          if (isRpcUnreachable(probe.error)) throw probe.error;
+          // A costly token can exhaust one call's gas with many effects: halve and try again.
+          if (chunk.length > MIN_CHUNK) {
+            const half = Math.ceil(chunk.length / 2);
+            chunks.unshift(chunk.slice(0, half), chunk.slice(half));
             continue;
           }
-          const done = probe.value;
-          const baseline = done.baselineEffect;
-          opening ??= baseline;
-          // The clock's test needs a holder who could trade: not the opening of the pair's account,
-          // whose code the detector replaces (the holder's buy through it fails).
-          // From one kind of transaction only: a limit that exempts the insider's own transactions
-          // would otherwise read as a change the clock made.
-          if (!candidate.origin && !openings.has(offset) && baseline.victimTransfer.attempted)
-            openings.set(offset, baseline);
-          done.effects.forEach((effect, index) => {
-            const entry = chunk[index] as Planned;
-            if (!effect.ok) {
-              failed.push({ ...entry, revertReason: effect.revertReason });
-              return;
-            }
-            const kinds = classify(asSeenBy(candidate.address, parameters.pair, effect), baseline);
-            if (kinds.length === 0) succeeded.push({ entry, effect });
-            for (const kind of kinds) result.findings.push(finding(kind, entry, candidate, offset, effect));
-          });
+          result.failures.push(
+            `${candidate.address}${candidate.origin ? ` (sent by ${candidate.origin})` : ''} at +${offset}s: ${String(probe.error).slice(0, 200)}`,
+          );
+          continue;
         }
-        return { failed, succeeded, baseline: opening };
+        const done = probe.value;
+        const baseline = done.baselineEffect;
+        opening ??= baseline;
+        // The clock's test needs a holder who could trade: not the opening of the pair's account,
+        // whose code the detector replaces (the holder's buy through it fails).
+        // From one kind of transaction only: a limit that exempts the insider's own transactions
+        // would otherwise read as a change the clock made.
+        if (!candidate.origin && !openings.has(offset) && baseline.victimTransfer.attempted)
+          openings.set(offset, baseline);
+        done.effects.forEach((effect, index) => {
+          const entry = chunk[index] as Planned;
+          if (!effect.ok) {
+            failed.push({ ...entry, revertReason: effect.revertReason });
+            return;
+          }
+          const kinds = classify(asSeenBy(candidate.address, parameters.pair, effect), baseline);
+          if (kinds.length === 0) succeeded.push({ entry, effect });
+          for (const kind of kinds) result.findings.push(finding(kind, entry, candidate, offset, effect));
+        });
       }
-    }),
-  );
+      return { failed, succeeded, baseline: opening };
+    }
+  };
+  await Promise.all(candidates.map(explore));
+  await comparisonRound(client, parameters, { explored, explore, result, known: candidates });
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
     const later = openings.get(offset);

@@ -355,4 +355,31 @@ describe('power discovery (vigil-risk/9)', () => {
     );
     expect(simulations(result, 'is_mintable')[0]?.data?.args).toMatch(/^the caller's balance slot/);
   });
+
+  it('finds a mint for a caller computed at run time, from the comparison that refused everyone else', async () => {
+    const result = await scan('t_rt2_counterfactual');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    const [evidence] = simulations(result, 'is_mintable');
+    // The vesting contract's CREATE2 address: stored nowhere, named by the comparison with it.
+    expect(String(evidence?.data?.caller_source)).toMatch(/^compared with the caller by 0x[0-9a-f]{8}$/);
+    expect(result.facts.contract_safety?.discovery).toMatchObject({
+      comparisons: { callers: 1, error: null },
+    });
+  });
+
+  it("finds a blocklist keyed by a hash of the account, from the hashes the holder's transfer computes", async () => {
+    const result = await scan('t_rt2_hashed_list');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    const [evidence] = simulations(result, 'sells_blockable');
+    expect(evidence?.data?.args).toMatch(/^a hash the holder's transfer computed, 1\/true$/);
+    expect(evidence?.summary).toMatch(/reverted: reported/);
+  });
 });
