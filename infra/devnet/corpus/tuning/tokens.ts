@@ -4,6 +4,7 @@ import { HIDDEN_TOKENS } from './hidden.ts';
 import { LATER_TOKENS } from './later.ts';
 import { REDTEAM_TOKENS } from './redteam.ts';
 import { REDTEAM2_TOKENS } from './redteam2.ts';
+import { REDTEAM3_TOKENS } from './redteam3.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -274,4 +275,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...HIDDEN_TOKENS,
   ...REDTEAM_TOKENS,
   ...REDTEAM2_TOKENS,
+  ...REDTEAM3_TOKENS,
 };
