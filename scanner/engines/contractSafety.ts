@@ -29,7 +29,8 @@ import type { EngineOutput, EvmEngineInput } from './context.ts';
 import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
 import { simulationGasPrice } from '../evm/simulationGasPrice.ts';
-import { traceHolderHashes } from '../evm/traceComparisons.ts';
+import { traceHolderTransfer } from '../evm/traceComparisons.ts';
+import { readReliedOn } from './reliedOn.ts';
 
 export type { EngineOutput } from './context.ts';
 
@@ -125,6 +126,27 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ),
     ...creationCodeAccounts(told.creationCode, code),
   ];
+  const [pinned, balanceSlot, holderTrace] = await Promise.all([
+    pinnedBlock(client, blockNumber),
+    pool?.pair ? findBalanceSlot(client, { token: address, holder: pool.pair, blockNumber }) : undefined,
+    // An ordinary holder's send, traced: the keys it hashes and the contracts it calls.
+    traceHolderTransfer(client, {
+      token: address,
+      holder: PROBE_VICTIM,
+      to: pool?.pair ?? address,
+      blockNumber,
+    }),
+  ]);
+  // Best effort: a contract that cannot be read is one fewer to follow, not a failed engine.
+  const reliedOn = await readReliedOn(client, {
+    callees: holderTrace.callees,
+    stored: [...stored, ...codeAddresses, ...told.candidates],
+    exclude: [...exclude, pool?.pair, ...chain.dexes.map((dex) => dex.factory)],
+    blockNumber,
+  }).catch((error: unknown) => {
+    if (isRpcUnreachable(error)) throw error;
+    return { contracts: [], accounts: [] };
+  });
   const suspects = distinctCandidates(
     [
       ...(owner.kind === 'live' ? [{ address: owner.owner, source: ownerInfo.getter ?? 'owner()' }] : []),
@@ -132,21 +154,12 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       ...(deployer ? [{ address: deployer, source: 'deployer' }] : []),
       ...told.candidates,
       ...stored,
+      ...reliedOn.accounts,
       ...codeAddresses,
       ...(pool?.pair ? [{ address: pool.pair, source: 'the pair' }] : []),
     ],
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);
-  const [pinned, balanceSlot, holderHashes] = await Promise.all([
-    pinnedBlock(client, blockNumber),
-    pool?.pair ? findBalanceSlot(client, { token: address, holder: pool.pair, blockNumber }) : undefined,
-    traceHolderHashes(client, {
-      token: address,
-      holder: PROBE_VICTIM,
-      to: pool?.pair ?? address,
-      blockNumber,
-    }),
-  ]);
   const discovery = await discoverPowers(client, {
     token: address,
     // Dispatcher comparisons only (PUSH4 … EQ): error selectors and other 4-byte constants are
@@ -164,7 +177,8 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ...(gasPrice === undefined ? {} : { gasPrice }),
     readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
     ...(balanceSlot ? { balanceSlot } : {}),
-    holderHashes,
+    holderHashes: holderTrace.hashes,
+    elsewhere: reliedOn.contracts,
     excluded: exclude,
   });
   const checks: Check[] = applyDiscovery(
@@ -252,6 +266,15 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       findings: discovery.findings.length,
       failures: discovery.failures.slice(0, 3),
       comparisons: discovery.comparisons,
+      holder_trace: {
+        hashes: holderTrace.hashes.length,
+        callees: holderTrace.callees,
+        error: holderTrace.error,
+      },
+      relied_on: reliedOn.contracts.map((entry) => ({
+        address: entry.target,
+        functions: entry.selectors.length,
+      })),
       callers_from_traces: told.traces,
     },
   };

@@ -133,6 +133,11 @@ function when(finding: PowerFinding): string {
   return days >= 365 ? ' with the clock a year on' : ` with the clock ${days} day${days === 1 ? '' : 's'} on`;
 }
 
+/** Where a call went, when not to the token itself. */
+function on(target: string | null): string {
+  return target ? ` of the contract ${target} the token relies on` : '';
+}
+
 function describe(finding: PowerFinding): string {
   if (finding.selector === '0x')
     return `With no call at all${when(finding)}, a holder's transfer or sell fails or is taxed (${finding.diff.holder_transfer}; sell ${finding.diff.holder_sell})`;
@@ -140,11 +145,11 @@ function describe(finding: PowerFinding): string {
     .filter((call) => call !== null)
     .map(
       (call) =>
-        `${call.signature ?? `function ${call.selector}`} (${call.args.join(', ') || 'no arguments'}), then `,
+        `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'}), then `,
     )
     .join('');
   const times = finding.repeats > 1 ? `, made ${finding.repeats} times in a row,` : '';
-  const name = `${earlier}${finding.signature ?? `function ${finding.selector}`}`;
+  const name = `${earlier}${finding.signature ?? `function ${finding.selector}`}${on(finding.target)}`;
   const changes: string[] = [];
   if (finding.diff.supply_before !== finding.diff.supply_after)
     changes.push(`supply ${finding.diff.supply_before} → ${finding.diff.supply_after}`);
@@ -174,6 +179,7 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
     data: {
       class: finding.class,
       selector: finding.selector,
+      ...(finding.target ? { target: finding.target } : {}),
       signature: finding.signature,
       caller: finding.caller,
       caller_source: finding.callerSource,
@@ -183,6 +189,7 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
       ...(finding.prelude
         ? {
             prelude_selector: finding.prelude.selector,
+            ...(finding.prelude.target ? { prelude_target: finding.prelude.target } : {}),
             prelude_args: finding.prelude.args.join(', '),
             prelude_calldata: finding.prelude.calldata,
           }

@@ -1,6 +1,7 @@
 import {
   type Address,
   concatHex,
+  decodeAbiParameters,
   encodeAbiParameters,
   type Hex,
   keccak256,
@@ -13,7 +14,7 @@ import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import { type CallEffect, PROBE_ORIGIN, type ProbeCall, probePrivileges } from './probePrivileges.ts';
-import { traceComparisons } from './traceComparisons.ts';
+import { argumentWords, harvestComparisons, traceCalls } from './traceComparisons.ts';
 
 /**
  * Power discovery that does not depend on names. Every selector the dispatcher compares against
@@ -35,6 +36,8 @@ export type PowerClass = 'mint' | 'leak' | 'limit';
 
 interface EarlierCall {
   selector: Hex;
+  /** The contract the call went to, when not the token (elsewhere: a policy, an oracle). */
+  target: Address | null;
   signature: string | null;
   args: string[];
   calldata: Hex;
@@ -43,6 +46,8 @@ interface EarlierCall {
 export interface PowerFinding {
   class: PowerClass;
   selector: Hex;
+  /** The contract the call went to, when not the token (a contract the token relies on). */
+  target: Address | null;
   /** A readable name when the selector is a well-known one; null otherwise (most hidden powers). */
   signature: string | null;
   caller: Address;
@@ -109,6 +114,8 @@ const FALLBACK: Hex = keccak256(stringToHex('vigil.fallback')).slice(0, 10) as H
 const TOTAL_SUPPLY: Hex = toFunctionSelector('totalSupply()');
 /** Marks a call that is several calls (the detector's SEQUENCE): bytes4(keccak256("vigil.sequence")). */
 const SEQUENCE: Hex = keccak256(stringToHex('vigil.sequence')).slice(0, 10) as Hex;
+/** Marks a call to another contract (the detector's ELSEWHERE): bytes4(keccak256("vigil.elsewhere")). */
+const ELSEWHERE: Hex = keccak256(stringToHex('vigil.elsewhere')).slice(0, 10) as Hex;
 /** A first call that cost this much wrote to storage (a changed slot costs 2,900-22,100 gas). */
 const WRITE_GAS = 5_000n;
 /** A function every call to which worked for less than this only read a slot or two. */
@@ -356,6 +363,14 @@ function encode(selector: Hex, words: Word[]): Hex {
   return concatHex([selector, ...words.map((word) => pad(numberToHex(word.value), { size: 32 }))]);
 }
 
+/** A call to `target` instead of the token, as the detector's ELSEWHERE step. */
+export function elsewhereCall(target: Address, data: Hex): Hex {
+  return concatHex([
+    ELSEWHERE,
+    encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }], [target, data]),
+  ]);
+}
+
 export interface DiscoverPowersParameters {
   token: Address;
   selectors: ReadonlySet<Hex>;
@@ -378,6 +393,13 @@ export interface DiscoverPowersParameters {
   balanceSlot?: BalanceSlot;
   /** Hashes an ordinary holder's transfer computed (traceHolderHashes): keys a list may use. */
   holderHashes?: readonly bigint[];
+  /**
+   * Contracts the token relies on (one its holder's transfer calls, one whose address it keeps):
+   * their functions are called too, from every account, and what they do to the token's holder
+   * is measured the same way (a policy contract's admin blocking sends, an oracle's reporter
+   * feeding a rebase). First calls and first calls of pairs only.
+   */
+  elsewhere?: readonly { target: Address; selectors: readonly Hex[] }[];
   /** Accounts never explored as callers (the router, the implementation, a proxy's admin). */
   excluded?: readonly (Address | undefined)[];
 }
@@ -385,6 +407,8 @@ export interface DiscoverPowersParameters {
 export interface Planned {
   call: ProbeCall;
   selector: Hex;
+  /** Another contract the call goes to (DiscoverPowersParameters.elsewhere); the token when absent. */
+  target?: Address;
   /** Which shape the arguments are: argumentSequences' index, or past them blockOnlySequences'. */
   sequence: number;
   args: string[];
@@ -441,30 +465,36 @@ function shown(value: bigint): string {
 /**
  * The comparison round (traceComparisons): the calls each account had refused for a reason other
  * than its rights are traced, and made again with what their comparisons wanted in a word's
- * place; the accounts a function compared its caller with are explored as every other account is.
+ * place; the accounts a function compared its caller with are explored on that function as every
+ * other account is. Deterministic: accounts in their candidate order, each account's refusals
+ * shape by shape (every function's first shape, then every function's second).
  */
 async function comparisonRound(
   client: Parameters<typeof probePrivileges>[0],
   parameters: DiscoverPowersParameters,
   state: {
     explored: Map<PrivilegeCandidate, { runAt: RunAt; sequences: Word[][]; refused: Planned[] }>;
-    explore: (candidate: PrivilegeCandidate) => Promise<void>;
+    explore: (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>) => Promise<void>;
     result: DiscoveryResult;
     known: readonly PrivilegeCandidate[];
   },
 ): Promise<void> {
-  // Round-robin over accounts and functions, so one account's refusals do not take the budget.
-  const queues = [...state.explored]
-    .filter(([candidate]) => !candidate.origin)
-    .map(([candidate, { refused }]) => {
+  const queues = state.known
+    .filter((candidate) => !candidate.origin && state.explored.has(candidate))
+    .map((candidate) => {
       const perFunction = new Map<Hex, number>();
+      const refused = state.explored.get(candidate)?.refused ?? [];
       return {
         candidate,
-        entries: refused.filter((entry) => {
-          const count = perFunction.get(entry.selector) ?? 0;
-          perFunction.set(entry.selector, count + 1);
-          return count < MAX_TRACED_PER_FUNCTION;
-        }),
+        entries: refused
+          .filter((entry) => {
+            const count = perFunction.get(entry.selector) ?? 0;
+            perFunction.set(entry.selector, count + 1);
+            return count < MAX_TRACED_PER_FUNCTION;
+          })
+          .map((entry, order) => ({ entry, order }))
+          .sort((a, b) => a.entry.sequence - b.entry.sequence || a.order - b.order)
+          .map(({ entry }) => entry),
       };
     });
   const traced: { candidate: PrivilegeCandidate; entry: Planned }[] = [];
@@ -476,13 +506,15 @@ async function comparisonRound(
         traced.push({ candidate: queue.candidate, entry: queue.entries[index] as Planned });
   }
   if (traced.length === 0) return;
-  const { harvests, error } = await traceComparisons(client, {
-    token: parameters.token,
+  const { traces, error } = await traceCalls(client, {
     blockNumber: parameters.blockNumber,
-    calls: traced.map(({ candidate, entry }) => ({ from: candidate.address, data: entry.call.data })),
+    calls: traced.map(({ candidate, entry }) => ({
+      from: candidate.address,
+      to: parameters.token,
+      data: entry.call.data,
+    })),
   });
   const round = state.result.comparisons;
-  round.traced += traced.length;
   round.error = error;
 
   const wantedBy = new Map<PrivilegeCandidate, Map<Hex, Planned>>();
@@ -497,33 +529,51 @@ async function comparisonRound(
     parameters.pair,
   ])
     if (address) seen.add(address.toLowerCase());
-  const callers: PrivilegeCandidate[] = [];
-  harvests.forEach((harvest, index) => {
+  const callers = new Map<Address, { candidate: PrivilegeCandidate; only: Set<Hex> }>();
+  traces.forEach((trace, index) => {
     const { candidate, entry } = traced[index] as (typeof traced)[number];
-    if (!harvest) return;
-    round.comparisons += harvest.comparisons;
     const words = state.explored.get(candidate)?.sequences[entry.sequence];
-    if (words) {
-      let planned = wantedBy.get(candidate);
-      if (!planned) wantedBy.set(candidate, (planned = new Map<Hex, Planned>()));
-      for (const { index: at, value } of harvest.wanted) {
-        const changed = words.map((word, position) =>
-          position === at ? { name: `${shown(value)} (what the call compared it with)`, value } : word,
-        );
-        const data = encode(entry.selector, changed);
-        if (!planned.has(data))
-          planned.set(data, {
-            selector: entry.selector,
-            sequence: entry.sequence,
-            args: changed.map((word) => word.name),
-            call: { label: entry.selector, data },
-          });
-      }
+    if (!trace || !words) return;
+    round.traced++;
+    // Offsets and lengths shape the ABI encoding, and the placeholder is filled in by the
+    // detector: neither is a value a function compares.
+    const skip = new Set(
+      words.flatMap((word, at) =>
+        /^(offset|length) /.test(word.name) || word.value === HOLDER_HALF ? [at] : [],
+      ),
+    );
+    const harvest = harvestComparisons(trace.c, {
+      caller: candidate.address,
+      words: argumentWords(entry.call.data),
+      skip,
+    });
+    round.comparisons += harvest.comparisons;
+    let planned = wantedBy.get(candidate);
+    if (!planned) wantedBy.set(candidate, (planned = new Map<Hex, Planned>()));
+    for (const { index: at, value } of harvest.wanted) {
+      const changed = words.map((word, position) =>
+        position === at ? { name: `${shown(value)} (what the call compared it with)`, value } : word,
+      );
+      const data = encode(entry.selector, changed);
+      if (!planned.has(data))
+        planned.set(data, {
+          selector: entry.selector,
+          sequence: entry.sequence,
+          args: changed.map((word) => word.name),
+          call: { label: entry.selector, data },
+        });
     }
     for (const address of harvest.callers) {
+      const named = callers.get(address);
+      if (named) {
+        named.only.add(entry.selector);
+        continue;
+      }
       if (seen.has(address.toLowerCase())) continue;
-      seen.add(address.toLowerCase());
-      callers.push({ address, source: `compared with the caller by ${entry.selector}` });
+      callers.set(address, {
+        candidate: { address, source: `compared with the caller by ${entry.selector}` },
+        only: new Set([entry.selector]),
+      });
     }
   });
   const again = [...wantedBy].flatMap(([candidate, planned]) => {
@@ -532,9 +582,9 @@ async function comparisonRound(
     const runAt = state.explored.get(candidate)?.runAt;
     return calls.length > 0 && runAt ? [runAt(0, calls)] : [];
   });
-  const newcomers = callers.slice(0, MAX_COMPARED_CALLERS);
+  const newcomers = [...callers.values()].slice(0, MAX_COMPARED_CALLERS);
   round.callers += newcomers.length;
-  await Promise.all([...again, ...newcomers.map((candidate) => state.explore(candidate))]);
+  await Promise.all([...again, ...newcomers.map(({ candidate, only }) => state.explore(candidate, only))]);
 }
 
 /** Runs the probes (a few eth_calls per account) and returns what they demonstrated. */
@@ -574,7 +624,10 @@ export async function discoverPowers(
   // Per account explored: its runner, its argument shapes, and the calls refused for a reason other
   // than its rights (what the comparison round traces).
   const explored = new Map<PrivilegeCandidate, { runAt: RunAt; sequences: Word[][]; refused: Planned[] }>();
-  const explore = async (candidate: PrivilegeCandidate): Promise<void> => {
+  // `only`: the functions an account is tried on, when not all (an account a comparison named is
+  // tried on the functions that compared it, and not on the contracts the token relies on).
+  const explore = async (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>): Promise<void> => {
+    const mine = only ? selectors.filter((selector) => only.has(selector)) : selectors;
     const context = {
       victim: parameters.victim,
       actor: candidate.address,
@@ -592,18 +645,29 @@ export async function discoverPowers(
       args: words.map((word) => word.name),
       call: { label: selector, data: encode(selector, words) },
     });
-    const planned: Planned[] = selectors
+    const planned: Planned[] = mine
       .filter((selector) => !ALONE.has(selector))
       .flatMap((selector) => common.map((words, sequence) => plan(selector, words, sequence)));
+    // The functions of the contracts the token relies on, with the same shapes, at the same times.
+    for (const { target, selectors: theirs } of only ? [] : (parameters.elsewhere ?? []))
+      for (const selector of theirs)
+        common.forEach((words, sequence) => {
+          const entry = plan(selector, words, sequence);
+          planned.push({
+            ...entry,
+            target,
+            call: { label: `${target}:${selector}`, data: elsewhereCall(target, entry.call.data) },
+          });
+        });
     // The selectors probed alone: the first seven shapes (an account or a number, then an
     // account and an amount), at the block only, beside the first round.
-    const alone: Planned[] = selectors
+    const alone: Planned[] = mine
       .filter((selector) => ALONE.has(selector))
       .flatMap((selector) =>
         sequences.slice(0, ALONE_SHAPES).map((words, sequence) => plan(selector, words, sequence)),
       );
     // The block-only shapes, for the other selectors, in the same round trips.
-    const blockOnly: Planned[] = selectors
+    const blockOnly: Planned[] = mine
       .filter((selector) => !ALONE.has(selector))
       .flatMap((selector) =>
         sequences.slice(common.length).map((words, index) => plan(selector, words, common.length + index)),
@@ -631,7 +695,9 @@ export async function discoverPowers(
     explored.set(candidate, {
       runAt,
       sequences,
-      refused: now.failed.filter((entry) => stepping(entry) && !deniedToCaller(entry.revertReason)),
+      refused: now.failed.filter(
+        (entry) => stepping(entry) && !entry.target && !deniedToCaller(entry.revertReason),
+      ),
     });
     const steps = {
       succeeded: now.succeeded.filter(({ entry }) => stepping(entry)),
@@ -656,13 +722,13 @@ export async function discoverPowers(
     const done = shownEvery() || Boolean(candidate.origin);
     const pairs = done
       ? { planned: 0, pairs: [] }
-      : pairPlan(steps.succeeded, steps.failed, selectors, { limit: MAX_PAIRS_PER_CANDIDATE });
+      : pairPlan(steps.succeeded, steps.failed, mine, { limit: MAX_PAIRS_PER_CANDIDATE });
     // A first call that works only once the clock has moved (a renounce for show, reclaimed
     // after a date), followed a year on, on a budget of its own.
     const refusedNow = new Set(now.failed.map((entry) => entry.call.data));
     const laterPairs = done
       ? { planned: 0, pairs: [] }
-      : pairPlan(steps.laterSucceeded, steps.laterFailed, selectors, {
+      : pairPlan(steps.laterSucceeded, steps.laterFailed, mine, {
           firstOnlyIf: (entry) => refusedNow.has(entry.call.data),
           limit: MAX_LATER_PAIRS_PER_CANDIDATE,
         });
@@ -675,7 +741,7 @@ export async function discoverPowers(
     const rescaledCalls = new Map<Hex, Planned>();
     if (!done)
       for (const { entry, effect } of steps.succeeded) {
-        if (entry.prelude || effect.gasUsed < WRITE_GAS) continue;
+        if (entry.prelude || entry.target || effect.gasUsed < WRITE_GAS) continue;
         for (const words of rescaled(sequences[entry.sequence] ?? [])) {
           const data = encode(entry.selector, words);
           if (!rescaledCalls.has(data))
@@ -780,7 +846,7 @@ export async function discoverPowers(
       return { failed, succeeded, baseline: opening };
     }
   };
-  await Promise.all(candidates.map(explore));
+  await Promise.all(candidates.map((candidate) => explore(candidate)));
   await comparisonRound(client, parameters, { explored, explore, result, known: candidates });
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
@@ -818,17 +884,22 @@ export function pairPlan(
     .sort((a, b) => a.sequence - b.sequence);
   if (firsts.length === 0) return { planned: 0, pairs: [] };
   // A getter: every call to it worked and cost no more than reading a slot or two.
+  // The token's own functions only: a contract it relies on is called first, never second.
+  const own = (entry: Planned) => !entry.target;
   const gas = new Map<Hex, bigint>();
-  for (const { entry, effect } of succeeded)
+  for (const { entry, effect } of succeeded.filter(({ entry }) => own(entry)))
     gas.set(
       entry.selector,
       (gas.get(entry.selector) ?? 0n) > effect.gasUsed ? (gas.get(entry.selector) as bigint) : effect.gasUsed,
     );
-  const everFailed = new Set(failed.map((entry) => entry.selector));
+  const everFailed = new Set(failed.filter(own).map((entry) => entry.selector));
   const getter = (selector: Hex) => !everFailed.has(selector) && (gas.get(selector) ?? 0n) < GETTER_MAX_GAS;
   const seconds = [...succeeded.map(({ entry }) => entry), ...failed].filter(
     (entry) =>
-      !entry.prelude && (TRIGGERS as readonly number[]).includes(entry.sequence) && !getter(entry.selector),
+      own(entry) &&
+      !entry.prelude &&
+      (TRIGGERS as readonly number[]).includes(entry.sequence) &&
+      !getter(entry.selector),
   );
   const unique = new Map<string, Planned>();
   for (const entry of seconds) unique.set(`${entry.selector}:${entry.sequence}`, entry);
@@ -840,17 +911,17 @@ export function pairPlan(
   // open them) before those that worked already.
   const closed = closedFunctions(succeeded);
   const leading = new Set<Planned>();
-  const led = new Set<Hex>();
+  const led = new Set<string>();
   for (const first of firsts)
-    if (!led.has(first.selector)) {
-      led.add(first.selector);
+    if (!led.has(`${first.target ?? ''}${first.selector}`)) {
+      led.add(`${first.target ?? ''}${first.selector}`);
       leading.add(first);
     }
   const rank = (first: Planned, second: Planned) =>
     (leading.has(first) ? 0 : 2) + (closed(second.selector) ? 0 : 1);
   const pairs = firsts.flatMap((first, firstIndex) =>
     ordered
-      .filter((second) => second.selector !== first.selector)
+      .filter((second) => first.target !== undefined || second.selector !== first.selector)
       .map((second, secondIndex) => ({ first, second, rank: rank(first, second), firstIndex, secondIndex })),
   );
   pairs.sort((a, b) => a.rank - b.rank || a.firstIndex - b.firstIndex || a.secondIndex - b.secondIndex);
@@ -886,7 +957,12 @@ export function triplePlan(
   const closed = closedFunctions(succeeded);
   const thirds = new Map<string, Planned>();
   for (const entry of failed)
-    if (!entry.prelude && (TRIGGERS as readonly number[]).includes(entry.sequence) && closed(entry.selector))
+    if (
+      !entry.prelude &&
+      !entry.target &&
+      (TRIGGERS as readonly number[]).includes(entry.sequence) &&
+      closed(entry.selector)
+    )
       thirds.set(`${entry.selector}:${entry.sequence}`, entry);
   return staged.flatMap(({ entry: pair }) => {
     const first = pair.prelude as Planned;
@@ -950,7 +1026,7 @@ export function repeatPlan(
   const repeated = new Set<Hex>();
   const laddered = new Set<Hex>();
   for (const { entry, effect } of succeeded) {
-    if (entry.prelude || entry.repeats || effect.victimAfter > effect.victimBefore) continue;
+    if (entry.prelude || entry.repeats || entry.target || effect.victimAfter > effect.victimBefore) continue;
     const words = sequences[entry.sequence];
     if (!words) continue;
     const times = repeated.has(entry.selector) ? undefined : timesToTell(effect, baseline);
@@ -1119,7 +1195,12 @@ function finding(
   return {
     class: kind,
     selector: entry?.selector ?? '0x',
-    signature: entry ? (KNOWN_NAMES.get(entry.selector) ?? null) : 'no call: the clock alone',
+    target: entry?.target ?? null,
+    signature: entry
+      ? entry.target
+        ? null
+        : (KNOWN_NAMES.get(entry.selector) ?? null)
+      : 'no call: the clock alone',
     caller: candidate.address,
     callerSource: entry ? candidate.source : 'nobody: the clock alone',
     origin: candidate.origin ?? null,
@@ -1128,7 +1209,7 @@ function finding(
     first: entry?.first ? earlierCall(entry.first) : null,
     repeats: entry?.repeats ?? 1,
     repeatedCall: entry?.repeats ? (entry.own ?? null) : null,
-    calldata: entry?.call.data ?? '0x',
+    calldata: entry ? (entry.target && !entry.prelude ? innerCall(entry) : entry.call.data) : '0x',
     timeOffsetSeconds: offset,
     diff: {
       supply_before: effect.supplyBefore.toString(),
@@ -1148,8 +1229,18 @@ function finding(
 function earlierCall(entry: Planned): EarlierCall {
   return {
     selector: entry.selector,
-    signature: KNOWN_NAMES.get(entry.selector) ?? null,
+    target: entry.target ?? null,
+    signature: entry.target ? null : (KNOWN_NAMES.get(entry.selector) ?? null),
     args: entry.args,
-    calldata: entry.own ?? entry.call.data,
+    calldata: entry.target ? innerCall(entry) : (entry.own ?? entry.call.data),
   };
+}
+
+/** The call an ELSEWHERE step carries, as sent to its contract. */
+function innerCall(entry: Planned): Hex {
+  const [, data] = decodeAbiParameters(
+    [{ type: 'address' }, { type: 'bytes' }],
+    `0x${entry.call.data.slice(10)}`,
+  );
+  return data;
 }

@@ -1,36 +1,65 @@
+import type { PublicClient } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { argumentWords, harvestComparisons, harvestHashes, type StructLog } from './traceComparisons.ts';
+import {
+  argumentWords,
+  type CallTrace,
+  harvestComparisons,
+  traceCalls,
+  traceHolderTransfer,
+} from './traceComparisons.ts';
 
 const caller = '0xaa016ed72bd7207280b1bec96d97baef78a39376';
-const hex = (value: bigint) => `0x${value.toString(16)}`;
-/** A comparison step as geth's struct logger shows it: operands on top of the stack, top last. */
-const compare = (op: string, top: bigint, second: bigint, below: bigint[] = [7n]): StructLog => ({
+const hex = (value: bigint) => value.toString(16);
+/** A comparison as the tracer records it: the op, then the top of the stack, then the second. */
+const compare = (op: string, top: bigint, second: bigint): CallTrace['c'][number] => [
   op,
-  stack: [...below, second, top].map(hex),
-});
+  hex(top),
+  hex(second),
+];
+const values = (harvest: ReturnType<typeof harvestComparisons>) =>
+  harvest.wanted.map(({ index, value }) => `${index}:${value}`);
 
 describe('harvestComparisons', () => {
-  it('reads the bounds a setter compared its argument with, and their neighbours', () => {
-    // require(ppm >= 1_000 && ppm <= 50_000) with ppm = the caller's address as a number: LT, GT.
-    const harvest = harvestComparisons(
-      [compare('LT', BigInt(caller), 1_000n), compare('GT', BigInt(caller), 50_000n)],
-      { caller, words: [BigInt(caller), 1n] },
-    );
-    const values = harvest.wanted.map(({ index, value }) => `${index}:${value}`);
-    expect(values).toEqual(['0:999', '0:1000', '0:1001', '0:49999', '0:50000', '0:50001']);
+  it('reads the bounds a setter compared its argument with, and their neighbours, the last first', () => {
+    // require(ppm >= 1_000 && ppm <= 50_000) with ppm = a large number: LT, then GT.
+    const ppm = 2n ** 100n;
+    const harvest = harvestComparisons([compare('LT', ppm, 1_000n), compare('GT', ppm, 50_000n)], {
+      caller,
+      words: [ppm, 1n],
+    });
+    expect(values(harvest)).toEqual(['0:49999', '0:50000', '0:50001', '0:999', '0:1000', '0:1001']);
     expect(harvest.comparisons).toBe(2);
   });
 
   it('takes an exact value from an equality, never a word the call already sent', () => {
     const harvest = harvestComparisons(
-      [compare('EQ', 7n, 1n), compare('EQ', 1n, 2n ** 200n), compare('EQ', 5n, 1n)],
+      [compare('EQ', 5n, 1n), compare('EQ', 1n, 2n ** 200n), compare('EQ', 7n, 1n)],
       { caller, words: [5n, 1n] },
     );
-    // 7 for the 1 at index 1; 2^200 for it too; 5 and 1 are both sent words: nothing.
+    // Last first: 7 for the 1 at index 1, then 2^200; 5 and 1 are both sent words: nothing.
     expect(harvest.wanted).toEqual([
       { index: 1, value: 7n },
       { index: 1, value: 2n ** 200n },
     ]);
+  });
+
+  it('drops neighbours a word already holds, and values past a 256-bit word', () => {
+    const max = 2n ** 256n - 1n;
+    const harvest = harvestComparisons([compare('GT', 3n, max), compare('LT', 3n, 5n)], {
+      caller,
+      words: [3n, 4n],
+    });
+    // 5's neighbours: 4 is sent, so 5 and 6; max's: max - 1 and max (max + 1 does not fit).
+    expect(values(harvest)).toEqual(['0:5', '0:6', `0:${max - 1n}`, `0:${max}`]);
+  });
+
+  it('leaves the words it is told to skip (offsets, lengths, a placeholder) alone', () => {
+    const harvest = harvestComparisons([compare('EQ', 32n, 96n), compare('EQ', 9n, 4n)], {
+      caller,
+      words: [32n, 9n],
+      skip: new Set([0]),
+    });
+    expect(harvest.wanted).toEqual([{ index: 1, value: 4n }]);
   });
 
   it('names an account compared with the caller, not a small constant or the caller itself', () => {
@@ -40,6 +69,7 @@ describe('harvestComparisons', () => {
         compare('EQ', BigInt(caller), wanted),
         compare('EQ', BigInt(caller), 42n),
         compare('EQ', BigInt(caller), BigInt(caller)),
+        compare('EQ', BigInt(caller), 2n ** 160n),
       ],
       { caller, words: [] },
     );
@@ -47,36 +77,108 @@ describe('harvestComparisons', () => {
     expect(harvest.wanted).toEqual([]);
   });
 
-  it('skips steps without a stack and other op codes, and caps what one trace yields', () => {
-    const steps: StructLog[] = [{ op: 'EQ' }, { op: 'ADD', stack: ['0x1', '0x2'] }];
-    for (let value = 100n; value < 120n; value++) steps.push(compare('SLT', 3n, value));
+  it('names no caller from a call that sent the caller as a word (a list compared with the argument)', () => {
+    const listed = 0x1234567890abcdef1234567890abcdef12345678n;
+    const harvest = harvestComparisons([compare('EQ', BigInt(caller), listed)], {
+      caller,
+      words: [BigInt(caller)],
+    });
+    expect(harvest.callers).toEqual([]);
+    expect(harvest.wanted).toEqual([{ index: 0, value: listed }]);
+  });
+
+  it('caps what one trace yields', () => {
+    const steps = Array.from({ length: 20 }, (_, at) => compare('SLT', 3n, 100n + BigInt(at)));
     const harvest = harvestComparisons(steps, { caller, words: [3n] });
     expect(harvest.comparisons).toBe(20);
     expect(harvest.wanted).toHaveLength(8);
-  });
-
-  it('reads words geth prints without a 0x prefix', () => {
-    const harvest = harvestComparisons([{ op: 'GT', stack: ['0a', '3'] }], { caller, words: [3n] });
-    expect(harvest.wanted.map(({ value }) => value)).toEqual([9n, 10n, 11n]);
-  });
-});
-
-describe('harvestHashes', () => {
-  it('reads each keccak256 result off the next step at the same depth, once', () => {
-    const logs = [
-      { op: 'KECCAK256', depth: 1, stack: ['0x40', '0x0'] },
-      { op: 'SLOAD', depth: 1, stack: ['0xbeef'] },
-      { op: 'SHA3', depth: 1, stack: ['0x40', '0x0'] },
-      { op: 'SLOAD', depth: 1, stack: ['0xbeef'] },
-      { op: 'SHA3', depth: 1, stack: ['0x40', '0x0'] },
-      { op: 'STOP', depth: 2, stack: ['0xdead'] },
-    ];
-    expect(harvestHashes(logs)).toEqual([0xbeefn]);
   });
 });
 
 describe('argumentWords', () => {
   it('splits the words after the selector, leaving a partial word out', () => {
-    expect(argumentWords(`0x12345678${'0'.repeat(63)}1${'0'.repeat(62)}ff${'ab'}`)).toEqual([1n, 255n]);
+    expect(argumentWords(`0x12345678${'0'.repeat(63)}1${'0'.repeat(62)}ffab`)).toEqual([1n, 255n]);
+  });
+});
+
+/** A client whose debug_traceCall answers `answer(call index)`, counting the calls made. */
+function tracingClient(answer: (index: number) => unknown): { client: PublicClient; made: () => number } {
+  let made = 0;
+  const client = {
+    request: ({ method }: { method: string }) => {
+      if (method !== 'debug_traceCall') return Promise.reject(new Error(`unexpected ${method}`));
+      const reply = answer(made++);
+      return reply instanceof Error ? Promise.reject(reply) : Promise.resolve(reply);
+    },
+  } as unknown as PublicClient;
+  return { client, made: () => made };
+}
+
+const call = { from: caller, to: caller, data: '0x12345678' } as const;
+const trace = (extra: Partial<CallTrace> = {}): CallTrace => ({ c: [], h: [], s: [], a: [], ...extra });
+
+describe('traceCalls', () => {
+  it('answers nothing found, never an error, when the node cannot trace, and stops asking', async () => {
+    const { client, made } = tracingClient(() => new Error('the method debug_traceCall does not exist'));
+    const result = await traceCalls(client, {
+      blockNumber: 1n,
+      calls: Array.from({ length: 10 }, () => call),
+    });
+    expect(result.traces).toEqual(Array.from({ length: 10 }, () => null));
+    expect(result.error).toMatch(/does not exist/);
+    // The first batch of four said it; the other six were never sent.
+    expect(made()).toBe(4);
+  });
+
+  it('keeps the traces that came back beside the ones that failed or came back malformed', async () => {
+    const { client } = tracingClient((index) =>
+      index === 0
+        ? trace({ c: [['EQ', '1', '2']] })
+        : index === 1
+          ? { structLogs: [] }
+          : index === 2
+            ? trace({ c: [['EQ', 'not hex', '2']] })
+            : new Error('timeout'),
+    );
+    const result = await traceCalls(client, { blockNumber: 1n, calls: [call, call, call, call, call] });
+    expect(result.traces.map((entry) => entry !== null)).toEqual([true, false, false, false, false]);
+    expect(result.error).toMatch(/tracer/);
+  });
+});
+
+describe('traceHolderTransfer', () => {
+  it('keeps the hashes not read as a slot themselves, and the contracts called (not precompiles)', async () => {
+    const { client } = tracingClient(() =>
+      trace({
+        h: ['beef', 'cafe', 'beef'],
+        s: ['cafe'],
+        a: [
+          '1234567890abcdef1234567890abcdef12345678',
+          '4',
+          'ff00001234567890abcdef1234567890abcdef12345678',
+        ],
+      }),
+    );
+    const result = await traceHolderTransfer(client, {
+      token: caller,
+      holder: caller,
+      to: caller,
+      blockNumber: 1n,
+    });
+    expect(result.hashes).toEqual([0xbeefn]);
+    // Masked to 160 bits: the upper bytes of a word are not part of an address.
+    expect(result.callees).toEqual(['0x1234567890AbcdEF1234567890aBcdef12345678']);
+    expect(result.error).toBeNull();
+  });
+
+  it('answers nothing, with the reason, when the trace fails', async () => {
+    const { client } = tracingClient(() => new Error('HTTP request failed'));
+    const result = await traceHolderTransfer(client, {
+      token: caller,
+      holder: caller,
+      to: caller,
+      blockNumber: 1n,
+    });
+    expect(result).toEqual({ hashes: [], callees: [], error: 'HTTP request failed' });
   });
 });

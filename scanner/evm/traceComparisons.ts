@@ -1,38 +1,73 @@
 import type { Address, Hex, PublicClient } from 'viem';
 import { getAddress, numberToHex } from 'viem';
-import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 
 /**
  * What a refused call wanted, read from its own execution: input-to-state correspondence, the idea
  * behind REDQUEEN's fuzzing (Aschermann et al., NDSS 2019), for power discovery. A call that
- * reverted for a reason other than the caller's rights is traced once (debug_traceCall, the stack
- * only), and every comparison (EQ, LT, GT, SLT, SGT) one of whose operands is an argument word the
- * call sent names what the function wanted in that word's place: the other operand, and for an
- * order its neighbours too (a rate accepted only between two bounds, an exact "knock" amount, an
- * op code). A comparison with the caller's own address names the account the function wanted as
- * its caller instead: one computed at run time (an XOR of two constants, a CREATE2 address) that
- * no storage read or code scan finds.
+ * reverted for a reason other than the caller's rights is traced once, and every comparison (EQ,
+ * LT, GT, SLT, SGT) one of whose operands is an argument word the call sent names what the
+ * function wanted in that word's place: the other operand, and for an order its neighbours too (a
+ * rate accepted only between two bounds, an exact amount, an op code). A comparison with the
+ * caller's own address names the account the function wanted as its caller instead: one computed
+ * at run time (an XOR of two constants, a CREATE2 address) that no storage read or code scan finds.
  *
- * Hand-written because no library reads comparisons out of an EVM trace; the struct logger it
- * reads is the one geth, anvil, reth and erigon share. A node without debug_traceCall answers an
- * error, and the scan carries on without these calls.
+ * The trace is debug_traceCall with a small JavaScript tracer (geth's tracer API, which geth,
+ * erigon, reth and anvil run) that keeps only comparison operands, keccak256 results, the storage
+ * slots read and the contracts called, each list capped: what comes back is a few kilobytes
+ * whatever the token does, unlike the struct logger's full stack at every step. Hand-written
+ * because no library reads comparisons out of an EVM trace. A node without debug_traceCall or
+ * JavaScript tracers answers an error: every error here is an answer of "nothing found", never a
+ * failed scan.
  */
 
-const COMPARISONS = new Set(['EQ', 'LT', 'GT', 'SLT', 'SGT']);
-/** Steps a trace keeps at most: a refused call stops early; a long one is cut, not fetched whole. */
-const MAX_STEPS = 20_000;
-/** Gas a traced call may burn: enough for any gate and a loop or two, not for a runaway. */
-const TRACE_GAS = 2_000_000n;
+/** Gas a traced call may burn: a gate and a loop or two, not a runaway the tracer would step through. */
+const TRACE_GAS = 500_000n;
+/** How long the node may trace one call (geth and erigon honour it). */
+const TRACE_TIMEOUT = '2s';
 /** Replacements one traced call yields at most. */
 const MAX_WANTED_PER_CALL = 8;
+/** Traces sent together (one JSON-RPC batch each): small, so no batch's answer is large or slow. */
+const TRACES_PER_BATCH = 4;
 const MAX_WORD = 2n ** 256n - 1n;
 /** An account compared with the caller is a 160-bit word with many bits set (not a small constant). */
 const MIN_ACCOUNT = 2n ** 96n;
 const MAX_ACCOUNT = 2n ** 160n;
+const ADDRESS_MASK = MAX_ACCOUNT - 1n;
 
-export interface StructLog {
-  op: string;
-  stack?: string[];
+/**
+ * The tracer: comparisons (op and the two operands, top first; 400 at most), keccak256 results
+ * read off the next step at the same depth (32), storage slots read (256) and the addresses of
+ * the contracts called (16). Plain ES5, as the tracer engines take it.
+ */
+export const COMPARISON_TRACER = `{
+  c: [], h: [], s: {}, sn: 0, a: [], pending: 0,
+  step: function (log) {
+    var depth = log.getDepth();
+    if (this.pending) {
+      if (this.pending === depth && this.h.length < 32) this.h.push(log.stack.peek(0).toString(16));
+      this.pending = 0;
+    }
+    var op = log.op.toString();
+    if (op === 'EQ' || op === 'LT' || op === 'GT' || op === 'SLT' || op === 'SGT') {
+      if (this.c.length < 400) this.c.push([op, log.stack.peek(0).toString(16), log.stack.peek(1).toString(16)]);
+    } else if (op === 'SHA3' || op === 'KECCAK256') {
+      this.pending = depth;
+    } else if (op === 'SLOAD') {
+      if (this.sn < 256) { this.s[log.stack.peek(0).toString(16)] = 1; this.sn++; }
+    } else if (op === 'CALL' || op === 'STATICCALL' || op === 'DELEGATECALL' || op === 'CALLCODE') {
+      if (this.a.length < 16) this.a.push(log.stack.peek(1).toString(16));
+    }
+  },
+  fault: function () {},
+  result: function () { return { c: this.c, h: this.h, s: Object.keys(this.s), a: this.a }; }
+}`;
+
+/** What the tracer returns (hex words without a prefix). */
+export interface CallTrace {
+  c: [op: string, top: string, second: string][];
+  h: string[];
+  s: string[];
+  a: string[];
 }
 
 /** A word the function compared an argument word with: put `value` at argument `index` instead. */
@@ -55,33 +90,35 @@ function word(value: string): bigint {
 
 /**
  * The comparisons of one trace, against the words the call sent (its argument words, after the
- * selector) and its caller. Pure: the struct log in, what the function wanted out.
+ * selector) and its caller. The last comparisons first: the one nearest the revert is the one that
+ * refused, and the ABI decoder's checks come before it. Words at `skip` (offsets, lengths, a
+ * placeholder the detector fills in) are not replaced. An account compared with the caller is
+ * taken only from a call none of whose words is the caller (where it could be an argument
+ * compared with a list instead). Pure: the trace in, what the function wanted out.
  */
 export function harvestComparisons(
-  logs: readonly StructLog[],
-  call: { caller: Address; words: readonly bigint[] },
+  comparisons: CallTrace['c'],
+  call: { caller: Address; words: readonly bigint[]; skip?: ReadonlySet<number> },
 ): ComparisonHarvest {
   const caller = BigInt(call.caller);
   const sent = new Set(call.words);
+  const callerSent = sent.has(caller);
   const wanted = new Map<string, Wanted>();
   const callers = new Set<Address>();
-  let comparisons = 0;
-  for (const step of logs) {
-    if (!COMPARISONS.has(step.op) || !step.stack || step.stack.length < 2) continue;
-    comparisons++;
-    const a = word(step.stack[step.stack.length - 1] as string);
-    const b = word(step.stack[step.stack.length - 2] as string);
+  for (const [op, top, second] of [...comparisons].reverse()) {
+    const a = word(top);
+    const b = word(second);
     for (const [mine, other] of [
       [a, b],
       [b, a],
     ] as const) {
       if (mine === other) continue;
-      if (mine === caller && other >= MIN_ACCOUNT && other < MAX_ACCOUNT)
+      if (!callerSent && mine === caller && other >= MIN_ACCOUNT && other < MAX_ACCOUNT)
         callers.add(getAddress(numberToHex(other, { size: 20 })));
       if (sent.has(other)) continue;
       call.words.forEach((value, index) => {
-        if (value !== mine) return;
-        const values = step.op === 'EQ' ? [other] : [other - 1n, other, other + 1n];
+        if (value !== mine || call.skip?.has(index)) return;
+        const values = op === 'EQ' ? [other] : [other - 1n, other, other + 1n];
         for (const candidate of values) {
           if (candidate < 0n || candidate > MAX_WORD || sent.has(candidate)) continue;
           const key = `${index}:${candidate}`;
@@ -91,19 +128,7 @@ export function harvestComparisons(
       });
     }
   }
-  return { wanted: [...wanted.values()], callers: [...callers], comparisons };
-}
-
-export interface TracedCall {
-  from: Address;
-  data: Hex;
-}
-
-export interface TraceComparisonsResult {
-  /** One harvest per call, in order; null where that call's trace failed. */
-  harvests: (ComparisonHarvest | null)[];
-  /** The first error a trace answered (the node has no debug_traceCall, say); null when none. */
-  error: string | null;
+  return { wanted: [...wanted.values()], callers: [...callers], comparisons: comparisons.length };
 }
 
 /** The argument words of a call's data (after the selector), whole words only. */
@@ -114,89 +139,114 @@ export function argumentWords(data: Hex): bigint[] {
   return words;
 }
 
-/**
- * Traces each call at `blockNumber` (the requests made together travel as one JSON-RPC batch) and
- * harvests its comparisons. Throws only when the node is unreachable.
- */
-export async function traceComparisons(
+/** A trace answer as the tracer shapes it, or null for anything else a node might answer. */
+function asTrace(answer: unknown): CallTrace | null {
+  if (!answer || typeof answer !== 'object') return null;
+  const { c, h, s, a } = answer as Record<string, unknown>;
+  const strings = (value: unknown) =>
+    Array.isArray(value) &&
+    value.every((entry) => typeof entry === 'string' && /^(0x)?[0-9a-f]{1,64}$/i.test(entry));
+  if (!strings(h) || !strings(s) || !strings(a) || !Array.isArray(c)) return null;
+  const triples = c.every(
+    (entry) =>
+      Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string' && strings(entry.slice(1)),
+  );
+  return triples ? (answer as CallTrace) : null;
+}
+
+export interface TracedCall {
+  from: Address;
+  to: Address;
+  data: Hex;
+}
+
+export interface TraceCallsResult {
+  /** One trace per call, in order; null where that call's trace failed. */
+  traces: (CallTrace | null)[];
+  /** The first error a trace answered (the node has no debug_traceCall, say); null when none. */
+  error: string | null;
+}
+
+/** Traces each call at `blockNumber`, a few at a time. Never throws: a failed trace is null. */
+export async function traceCalls(
   client: PublicClient,
-  { token, blockNumber, calls }: { token: Address; blockNumber: bigint; calls: readonly TracedCall[] },
-): Promise<TraceComparisonsResult> {
+  { blockNumber, calls }: { blockNumber: bigint; calls: readonly TracedCall[] },
+): Promise<TraceCallsResult> {
   const request = client.request as unknown as (args: {
     method: string;
     params: unknown[];
   }) => Promise<unknown>;
   let error: string | null = null;
-  const harvests = await Promise.all(
-    calls.map(async (call) => {
-      try {
-        const trace = (await request({
-          method: 'debug_traceCall',
-          params: [
-            { from: call.from, to: token, data: call.data, gas: numberToHex(TRACE_GAS) },
-            numberToHex(blockNumber),
-            { disableMemory: true, disableStorage: true, enableReturnData: false, limit: MAX_STEPS },
-          ],
-        })) as { structLogs?: StructLog[] } | null;
-        if (!trace || !Array.isArray(trace.structLogs))
-          throw new Error('debug_traceCall answered no struct log');
-        return harvestComparisons(trace.structLogs, { caller: call.from, words: argumentWords(call.data) });
-      } catch (failure) {
-        if (isRpcUnreachable(failure)) throw failure;
-        error ??=
-          failure instanceof Error
-            ? (failure.message.split('\n')[0]?.slice(0, 200) ?? 'trace failed')
-            : String(failure);
-        return null;
-      }
-    }),
-  );
-  return { harvests, error };
+  const traces: (CallTrace | null)[] = [];
+  for (let start = 0; start < calls.length; start += TRACES_PER_BATCH) {
+    const batch = calls.slice(start, start + TRACES_PER_BATCH);
+    traces.push(
+      ...(await Promise.all(
+        batch.map(async (call) => {
+          try {
+            const trace = asTrace(
+              await request({
+                method: 'debug_traceCall',
+                params: [
+                  { from: call.from, to: call.to, data: call.data, gas: numberToHex(TRACE_GAS) },
+                  numberToHex(blockNumber),
+                  { tracer: COMPARISON_TRACER, timeout: TRACE_TIMEOUT },
+                ],
+              }),
+            );
+            if (!trace) throw new Error('debug_traceCall answered something other than the tracer’s result');
+            return trace;
+          } catch (failure) {
+            error ??= messageOf(failure);
+            return null;
+          }
+        }),
+      )),
+    );
+    // A node that cannot trace says so on the first batch: the rest would say it again.
+    if (traces.every((trace) => trace === null)) {
+      for (let rest = traces.length; rest < calls.length; rest++) traces.push(null);
+      break;
+    }
+  }
+  return { traces, error };
 }
 
-const HASHES = new Set(['SHA3', 'KECCAK256']);
+function messageOf(failure: unknown): string {
+  const text = failure instanceof Error ? failure.message : String(failure);
+  return (text.split('\n')[0] ?? 'trace failed').slice(0, 200);
+}
 
-/** The keccak256 results of one trace, in the order computed (each read off the next step's stack). */
-export function harvestHashes(logs: readonly (StructLog & { depth?: number })[]): bigint[] {
-  const hashes: bigint[] = [];
-  logs.forEach((step, index) => {
-    if (!HASHES.has(step.op)) return;
-    const next = logs[index + 1];
-    const top = next?.stack?.[next.stack.length - 1];
-    if (!next || top === undefined || next.depth !== step.depth) return;
-    const value = word(top);
-    if (!hashes.includes(value)) hashes.push(value);
-  });
-  return hashes;
+/** What an ordinary holder's transfer showed: the keys it hashed, and the contracts it called. */
+export interface HolderTransferTrace {
+  /** keccak256 results that were not themselves read as a storage slot: mapping keys, not entries. */
+  hashes: bigint[];
+  /** Contracts the transfer called (its policy, its fee module, the router of a swap-back). */
+  callees: Address[];
+  error: string | null;
 }
 
 /**
- * The hashes an ordinary holder's transfer computes: the keys of the mappings the token looks the
- * holder up in, a list keyed by a hash of the account (and the token) among them. Traced once (a
- * send of one unit, refused or not: the lookups that refuse it come first). Empty when the node
- * cannot trace.
+ * An ordinary holder's send of one unit, traced once (refused or not: the lookups that refuse it
+ * come first). A hash the transfer read storage at directly is a mapping's entry (the holder's
+ * balance, its allowance); one that was hashed again or compared is a key a list may be kept by
+ * (`keccak256(account, token)` in a blocklist). Empty when the node cannot trace.
  */
-export async function traceHolderHashes(
+export async function traceHolderTransfer(
   client: PublicClient,
   { token, holder, to, blockNumber }: { token: Address; holder: Address; to: Address; blockNumber: bigint },
-): Promise<bigint[]> {
-  const request = client.request as unknown as (args: {
-    method: string;
-    params: unknown[];
-  }) => Promise<unknown>;
+): Promise<HolderTransferTrace> {
   const data = `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, '0')}${'1'.padStart(64, '0')}` as Hex;
-  try {
-    const trace = (await request({
-      method: 'debug_traceCall',
-      params: [
-        { from: holder, to: token, data, gas: numberToHex(TRACE_GAS) },
-        numberToHex(blockNumber),
-        { disableMemory: true, disableStorage: true, enableReturnData: false, limit: MAX_STEPS },
-      ],
-    })) as { structLogs?: (StructLog & { depth?: number })[] } | null;
-    return trace && Array.isArray(trace.structLogs) ? harvestHashes(trace.structLogs) : [];
-  } catch (failure) {
-    if (isRpcUnreachable(failure)) throw failure;
-    return [];
-  }
+  const { traces, error } = await traceCalls(client, {
+    blockNumber,
+    calls: [{ from: holder, to: token, data }],
+  });
+  const trace = traces[0];
+  if (!trace) return { hashes: [], callees: [], error };
+  const read = new Set(trace.s.map(word));
+  const hashes = [...new Set(trace.h.map(word))].filter((hash) => !read.has(hash));
+  const callees = [...new Set(trace.a.map((value) => word(value) & ADDRESS_MASK))]
+    .filter((value) => value > 0xffffn)
+    .map((value) => getAddress(numberToHex(value, { size: 20 })));
+  return { hashes, callees, error: null };
 }

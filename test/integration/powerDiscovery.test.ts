@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/9)', () => {
+describe('power discovery (vigil-risk/10)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -381,5 +381,22 @@ describe('power discovery (vigil-risk/9)', () => {
     const [evidence] = simulations(result, 'sells_blockable');
     expect(evidence?.data?.args).toMatch(/^a hash the holder's transfer computed, 1\/true$/);
     expect(evidence?.summary).toMatch(/reverted: reported/);
+  });
+
+  it('follows a contract the token relies on: a price feed whose reporter sizes a rebase', async () => {
+    const result = await scan('t_rt2_peg_rebase');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
+    const [evidence] = simulations(result, 'owner_change_balance');
+    // The feed's function first (sent to the feed, not the token), then the token's rebase.
+    const feed = (
+      result.facts.contract_safety?.discovery as { relied_on?: { address: string }[] } | undefined
+    )?.relied_on?.[0]?.address;
+    expect(feed).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(evidence?.data?.prelude_target ?? evidence?.data?.target).toBe(feed);
+    expect(evidence?.summary).toContain(`of the contract ${String(feed)} the token relies on`);
   });
 });

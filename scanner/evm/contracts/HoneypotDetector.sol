@@ -106,6 +106,9 @@ contract HoneypotDetector {
     uint256 private constant RECEIPT_GAS = 150_000;
     // bytes4(keccak256("vigil.sequence")): a call that is several calls, abi-encoded as bytes[].
     bytes4 private constant SEQUENCE = bytes4(keccak256("vigil.sequence"));
+    // bytes4(keccak256("vigil.elsewhere")): a step sent to another contract the token relies on
+    // (a policy, an oracle, a module), abi-encoded as (address target, bytes data) after it.
+    bytes4 private constant ELSEWHERE = bytes4(keccak256("vigil.elsewhere"));
 
     function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn)
         external
@@ -185,17 +188,11 @@ contract HoneypotDetector {
             // whose effect is measured.
             bytes[] memory steps = abi.decode(call[4:], (bytes[]));
             for (uint256 i = 0; i < steps.length; i++) {
-                bytes memory data = _withHolderHalf(steps[i], e.victimBefore / 2);
-                uint256 gasBefore = gasleft();
-                (e.ok, e.revertData) = token.call(data);
-                e.gasUsed = gasBefore - gasleft();
+                (e.ok, e.revertData, e.gasUsed) = _send(token, steps[i], e.victimBefore / 2);
             }
             if (e.ok) e.revertData = "";
         } else if (call.length != 0) {
-            bytes memory data = _withHolderHalf(call, e.victimBefore / 2);
-            uint256 gasBefore = gasleft();
-            (e.ok, e.revertData) = token.call(data);
-            e.gasUsed = gasBefore - gasleft();
+            (e.ok, e.revertData, e.gasUsed) = _send(token, call, e.victimBefore / 2);
             if (e.ok) e.revertData = "";
         } else {
             e.ok = true;
@@ -234,6 +231,31 @@ contract HoneypotDetector {
             }
         }
         revert Isolated(abi.encode(e));
+    }
+
+    /// One step: a call to the token, or (ELSEWHERE) to another contract, with its placeholder words
+    /// filled in; the gas the call itself used (the other contract warmed first, so a read there
+    /// costs what a read on the token does).
+    function _send(address token, bytes memory step, uint256 half)
+        private
+        returns (bool ok, bytes memory revertData, uint256 gasUsed)
+    {
+        address target = token;
+        bytes memory data = step;
+        if (step.length >= 4 && bytes4(step) == ELSEWHERE) {
+            bytes memory body;
+            // The bytes after the marker, in place: `step` is not read again.
+            assembly {
+                body := add(step, 4)
+                mstore(body, sub(mload(step), 4))
+            }
+            (target, data) = abi.decode(body, (address, bytes));
+            _uintCall(target, "");
+        }
+        data = _withHolderHalf(data, half);
+        uint256 gasBefore = gasleft();
+        (ok, revertData) = target.call(data);
+        gasUsed = gasBefore - gasleft();
     }
 
     /// A call's argument words equal to HOLDER_HALF become `half` (half the holder's balance at the
