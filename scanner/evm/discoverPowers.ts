@@ -364,7 +364,7 @@ function encode(selector: Hex, words: Word[]): Hex {
 }
 
 /** A call to `target` instead of the token, as the detector's ELSEWHERE step. */
-export function elsewhereCall(target: Address, data: Hex): Hex {
+function elsewhereCall(target: Address, data: Hex): Hex {
   return concatHex([
     ELSEWHERE,
     encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }], [target, data]),

@@ -209,3 +209,94 @@ describe('discoverPowers: the repeat round', () => {
     expect(run?.at(-1)).toBe('0x18160ddd');
   });
 });
+
+describe('discoverPowers: the comparison round', () => {
+  // GATED mints only for COMPUTED, an account no candidate source names (the trace shows the
+  // caller compared with it); BOUNDED mints only when its argument is exactly the lower bound of
+  // the range it accepts (1,000 to 50,000; the trace shows both comparisons).
+  const GATED = selector(0xddd);
+  const BOUNDED = selector(0xeee);
+  const COMPUTED: Address = '0x5555555555555555555555555555555555555555';
+  const deployer: Address = '0x1111111111111111111111111111111111111111';
+  const token: Address = '0x2222222222222222222222222222222222222222';
+  const firstWord = (data: Hex) => BigInt(`0x${data.slice(10, 74) || '0'}`);
+
+  function comparingClient(traced: { from: Address; data: Hex }[], canTrace = true): PublicClient {
+    const call = ({ data, to }: { data: Hex; to: Address }) => {
+      const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
+      const calls = (args as readonly unknown[])[5] as readonly Hex[];
+      const effects = calls.map((callData) => {
+        const sel = callData.slice(0, 10) as Hex;
+        if (sel === GATED) return effect(to.toLowerCase() === COMPUTED.toLowerCase(), true);
+        if (sel === BOUNDED) return effect(firstWord(callData) === 1_000n, true);
+        return effect(false);
+      });
+      return Promise.resolve({
+        data: encodeFunctionResult({
+          abi: honeypotDetectorAbi,
+          functionName: 'probe',
+          result: [{ ...leg, attempted: false }, effect(true), effects],
+        }),
+      });
+    };
+    const request = ({ method, params }: { method: string; params: [{ from: Address; data: Hex }] }) => {
+      if (method !== 'debug_traceCall' || !canTrace)
+        return Promise.reject(new Error(`the method ${method} does not exist/is not available`));
+      const [{ from, data }] = params;
+      traced.push({ from, data });
+      const hex = (value: bigint) => value.toString(16);
+      const word = firstWord(data);
+      const c: [string, string, string][] =
+        data.slice(0, 10) === GATED
+          ? [['EQ', hex(BigInt(from)), hex(BigInt(COMPUTED))]]
+          : data.slice(0, 10) === BOUNDED
+            ? word < 1_000n
+              ? [['LT', hex(word), hex(1_000n)]]
+              : [
+                  ['LT', hex(word), hex(1_000n)],
+                  ['GT', hex(word), hex(50_000n)],
+                ]
+            : [];
+      return Promise.resolve({ c, h: [], s: [], a: [] });
+    };
+    return { call, request } as unknown as PublicClient;
+  }
+
+  const parameters = {
+    token,
+    selectors: new Set([GATED, BOUNDED]),
+    candidates: [{ address: deployer, source: 'deployer' }],
+    victim: '0x3333333333333333333333333333333333333333' as Address,
+    router: undefined,
+    pair: undefined,
+    supply: 1_000n,
+    blockNumber: 100n,
+    blockTimestamp: BLOCK_TIME,
+  };
+
+  it('finds a caller computed at run time and a value a range accepts, from the refused calls', async () => {
+    const traced: { from: Address; data: Hex }[] = [];
+    const result = await discoverPowers(comparingClient(traced), parameters);
+    const mints = result.findings.filter((finding) => finding.class === 'mint');
+    const byComputed = mints.find((finding) => finding.caller === COMPUTED);
+    expect(byComputed?.selector).toBe(GATED);
+    expect(byComputed?.callerSource).toBe(`compared with the caller by ${GATED}`);
+    const atBound = mints.find((finding) => finding.selector === BOUNDED);
+    expect(atBound?.caller).toBe(deployer);
+    expect(atBound?.args[0]).toBe('1000 (what the call compared it with)');
+    // Three shapes of each function, from the one account: six traces, within the budget.
+    expect(traced).toHaveLength(6);
+    expect(traced.every((entry) => entry.from === deployer)).toBe(true);
+    expect(result.comparisons).toMatchObject({ traced: 6, callers: 1, error: null });
+    expect(result.comparisons.calls).toBeGreaterThan(0);
+  });
+
+  it('carries on without the round when the node cannot trace, and says why', async () => {
+    const traced: { from: Address; data: Hex }[] = [];
+    const result = await discoverPowers(comparingClient(traced, false), parameters);
+    expect(result.findings).toEqual([]);
+    expect(result.comparisons).toMatchObject({ traced: 0, calls: 0, callers: 0 });
+    expect(result.comparisons.error).toMatch(/does not exist/);
+    expect(result.failures).toEqual([]);
+  });
+});

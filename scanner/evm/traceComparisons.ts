@@ -39,7 +39,7 @@ const ADDRESS_MASK = MAX_ACCOUNT - 1n;
  * read off the next step at the same depth (32), storage slots read (256) and the addresses of
  * the contracts called (16). Plain ES5, as the tracer engines take it.
  */
-export const COMPARISON_TRACER = `{
+const COMPARISON_TRACER = `{
   c: [], h: [], s: {}, sn: 0, a: [], pending: 0,
   step: function (log) {
     var depth = log.getDepth();
