@@ -449,13 +449,38 @@ interface RunOutcome {
 type RunAt = (offset: number, calls: Planned[], perTrip?: number) => Promise<RunOutcome>;
 
 /** Refused calls traced per token at most (one JSON-RPC batch). */
-const MAX_TRACED_CALLS = 32;
+const MAX_TRACED_CALLS = 24;
 /** Refused calls of one function traced per account: its first shapes (an account word, a number). */
 const MAX_TRACED_PER_FUNCTION = 3;
 /** Calls made with what the comparisons wanted, per account. */
 const MAX_WANTED_CALLS_PER_CANDIDATE = 48;
 /** Accounts found compared with the caller that are explored in full. */
 const MAX_COMPARED_CALLERS = 3;
+
+const SILENT = 'reverted without a reason';
+/** Refusals of an argument as malformed (the zero address where an account goes): nothing wanted. */
+const MALFORMED = /ERC20Invalid|zero address|invalid (receiver|recipient|sender|spender|approver)/i;
+
+/**
+ * A call refused for its arguments' form, not their value: one its function's ABI decoder refused
+ * (it reverted silently with fewer words than another call to the same function that got further:
+ * worked, or was refused with a reason), or one refused for a malformed account. Its trace would
+ * show the decoder's checks, nothing the function wanted.
+ */
+function shortOfDecoding(
+  entry: Planned,
+  round: { succeeded: readonly Outcome[]; failed: readonly Planned[] },
+  sequences: readonly (readonly Word[])[],
+): boolean {
+  if (entry.revertReason && MALFORMED.test(entry.revertReason)) return true;
+  if (entry.revertReason !== SILENT) return false;
+  const words = (planned: Planned) => sequences[planned.sequence]?.length ?? 0;
+  const further = [
+    ...round.succeeded.map((outcome) => outcome.entry),
+    ...round.failed.filter((other) => other.revertReason !== SILENT),
+  ].filter((other) => other.selector === entry.selector && !other.prelude && other.target === entry.target);
+  return further.some((other) => words(other) > words(entry));
+}
 
 /** A word as the evidence shows it: small numbers in decimal, the rest in hex. */
 function shown(value: bigint): string {
@@ -649,16 +674,24 @@ export async function discoverPowers(
       .filter((selector) => !ALONE.has(selector))
       .flatMap((selector) => common.map((words, sequence) => plan(selector, words, sequence)));
     // The functions of the contracts the token relies on, with the same shapes, at the same times.
-    for (const { target, selectors: theirs } of only ? [] : (parameters.elsewhere ?? []))
-      for (const selector of theirs)
-        common.forEach((words, sequence) => {
-          const entry = plan(selector, words, sequence);
-          planned.push({
-            ...entry,
-            target,
-            call: { label: `${target}:${selector}`, data: elsewhereCall(target, entry.call.data) },
-          });
-        });
+    // The functions of the contracts the token relies on (not the standard token functions such a
+    // contract may have too), with the same shapes, at the block only: first calls, and first
+    // calls of pairs.
+    const theirs: Planned[] = (only ? [] : (parameters.elsewhere ?? [])).flatMap(
+      ({ target, selectors: own }) =>
+        own
+          .filter((selector) => !HARMLESS.has(selector) && !ALONE.has(selector))
+          .flatMap((selector) =>
+            common.map((words, sequence): Planned => {
+              const entry = plan(selector, words, sequence);
+              return {
+                ...entry,
+                target,
+                call: { label: `${target}:${selector}`, data: elsewhereCall(target, entry.call.data) },
+              };
+            }),
+          ),
+    );
     // The selectors probed alone: the first seven shapes (an account or a number, then an
     // account and an amount), at the block only, beside the first round.
     const alone: Planned[] = mine
@@ -672,7 +705,7 @@ export async function discoverPowers(
       .flatMap((selector) =>
         sequences.slice(common.length).map((words, index) => plan(selector, words, common.length + index)),
       );
-    const atBlockOnly = [...alone, ...blockOnly];
+    const atBlockOnly = [...alone, ...blockOnly, ...theirs];
     // Calls that reverted now are tried a day on; every call a year on, where a power that
     // waits for a date (or whose effect does) shows.
     // A year on runs beside the pinned block. A day on then retries what the clock changed: a
@@ -696,7 +729,11 @@ export async function discoverPowers(
       runAt,
       sequences,
       refused: now.failed.filter(
-        (entry) => stepping(entry) && !entry.target && !deniedToCaller(entry.revertReason),
+        (entry) =>
+          stepping(entry) &&
+          !entry.target &&
+          !deniedToCaller(entry.revertReason) &&
+          !shortOfDecoding(entry, now, sequences),
       ),
     });
     const steps = {

@@ -45,12 +45,21 @@ describe('harvestComparisons', () => {
 
   it('drops neighbours a word already holds, and values past a 256-bit word', () => {
     const max = 2n ** 256n - 1n;
-    const harvest = harvestComparisons([compare('GT', 3n, max), compare('LT', 3n, 5n)], {
+    const harvest = harvestComparisons([compare('GT', 3n, max - 1n), compare('LT', 3n, 5n)], {
       caller,
       words: [3n, 4n],
     });
-    // 5's neighbours: 4 is sent, so 5 and 6; max's: max - 1 and max (max + 1 does not fit).
-    expect(values(harvest)).toEqual(['0:5', '0:6', `0:${max - 1n}`, `0:${max}`]);
+    // 5's neighbours: 4 is sent, so 5 and 6; max - 1's: max - 2, max - 1 and max (max + 1 does not fit).
+    expect(values(harvest)).toEqual(['0:5', '0:6', `0:${max - 2n}`, `0:${max - 1n}`, `0:${max}`]);
+  });
+
+  it('takes nothing from a comparison with 0, 1 or the largest word (every call tries those)', () => {
+    const max = 2n ** 256n - 1n;
+    const harvest = harvestComparisons(
+      [compare('LT', 3n, max), compare('EQ', 3n, 0n), compare('GT', 3n, 1n)],
+      { caller, words: [3n] },
+    );
+    expect(harvest.wanted).toEqual([]);
   });
 
   it('leaves the words it is told to skip (offsets, lengths, a placeholder) alone', () => {
@@ -126,8 +135,8 @@ describe('traceCalls', () => {
     });
     expect(result.traces).toEqual(Array.from({ length: 10 }, () => null));
     expect(result.error).toMatch(/does not exist/);
-    // The first batch of four said it; the other six were never sent.
-    expect(made()).toBe(4);
+    // The first batch of eight said it; the other two were never sent.
+    expect(made()).toBe(8);
   });
 
   it('keeps the traces that came back beside the ones that failed or came back malformed', async () => {

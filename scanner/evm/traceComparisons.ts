@@ -26,8 +26,8 @@ const TRACE_GAS = 500_000n;
 const TRACE_TIMEOUT = '2s';
 /** Replacements one traced call yields at most. */
 const MAX_WANTED_PER_CALL = 8;
-/** Traces sent together (one JSON-RPC batch each): small, so no batch's answer is large or slow. */
-const TRACES_PER_BATCH = 4;
+/** Traces sent together (one JSON-RPC batch each; the tracer's answers are a few kilobytes). */
+const TRACES_PER_BATCH = 8;
 const MAX_WORD = 2n ** 256n - 1n;
 /** An account compared with the caller is a 160-bit word with many bits set (not a small constant). */
 const MIN_ACCOUNT = 2n ** 96n;
@@ -115,7 +115,8 @@ export function harvestComparisons(
       if (mine === other) continue;
       if (!callerSent && mine === caller && other >= MIN_ACCOUNT && other < MAX_ACCOUNT)
         callers.add(getAddress(numberToHex(other, { size: 20 })));
-      if (sent.has(other)) continue;
+      // 0, 1 and the largest word are among every call's shapes already.
+      if (sent.has(other) || other === 0n || other === 1n || other === MAX_WORD) continue;
       call.words.forEach((value, index) => {
         if (value !== mine || call.skip?.has(index)) return;
         const values = op === 'EQ' ? [other] : [other - 1n, other, other + 1n];
