@@ -449,7 +449,7 @@ interface RunOutcome {
 type RunAt = (offset: number, calls: Planned[], perTrip?: number) => Promise<RunOutcome>;
 
 /** Refused calls traced per token at most (one JSON-RPC batch). */
-const MAX_TRACED_CALLS = 24;
+const MAX_TRACED_CALLS = 32;
 /** Refused calls of one function traced per account: its first shapes (an account word, a number). */
 const MAX_TRACED_PER_FUNCTION = 3;
 /** Calls made with what the comparisons wanted, per account. */

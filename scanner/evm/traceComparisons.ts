@@ -33,14 +33,16 @@ const MAX_WORD = 2n ** 256n - 1n;
 const MIN_ACCOUNT = 2n ** 96n;
 const MAX_ACCOUNT = 2n ** 160n;
 const ADDRESS_MASK = MAX_ACCOUNT - 1n;
+const COMMON = new Set([0n, 1n, MAX_WORD]);
 
 /**
- * The tracer: comparisons (op and the two operands, top first; 400 at most), keccak256 results
+ * The tracer: comparisons (op and the two operands, top first; the last 400, in order: the one
+ * that refused is near the end), keccak256 results
  * read off the next step at the same depth (32), storage slots read (256) and the addresses of
  * the contracts called (16). Plain ES5, as the tracer engines take it.
  */
-const COMPARISON_TRACER = `{
-  c: [], h: [], s: {}, sn: 0, a: [], pending: 0,
+export const COMPARISON_TRACER = `{
+  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0,
   step: function (log) {
     var depth = log.getDepth();
     if (this.pending) {
@@ -49,7 +51,8 @@ const COMPARISON_TRACER = `{
     }
     var op = log.op.toString();
     if (op === 'EQ' || op === 'LT' || op === 'GT' || op === 'SLT' || op === 'SGT') {
-      if (this.c.length < 400) this.c.push([op, log.stack.peek(0).toString(16), log.stack.peek(1).toString(16)]);
+      this.c[this.cn % 400] = [op, log.stack.peek(0).toString(16), log.stack.peek(1).toString(16)];
+      this.cn++;
     } else if (op === 'SHA3' || op === 'KECCAK256') {
       this.pending = depth;
     } else if (op === 'SLOAD') {
@@ -59,7 +62,11 @@ const COMPARISON_TRACER = `{
     }
   },
   fault: function () {},
-  result: function () { return { c: this.c, h: this.h, s: Object.keys(this.s), a: this.a }; }
+  result: function () {
+    var at = this.cn % 400;
+    var c = this.cn > 400 ? this.c.slice(at).concat(this.c.slice(0, at)) : this.c;
+    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a };
+  }
 }`;
 
 /** What the tracer returns (hex words without a prefix). */
@@ -115,13 +122,14 @@ export function harvestComparisons(
       if (mine === other) continue;
       if (!callerSent && mine === caller && other >= MIN_ACCOUNT && other < MAX_ACCOUNT)
         callers.add(getAddress(numberToHex(other, { size: 20 })));
-      // 0, 1 and the largest word are among every call's shapes already.
-      if (sent.has(other) || other === 0n || other === 1n || other === MAX_WORD) continue;
+      if (sent.has(other)) continue;
       call.words.forEach((value, index) => {
         if (value !== mine || call.skip?.has(index)) return;
         const values = op === 'EQ' ? [other] : [other - 1n, other, other + 1n];
         for (const candidate of values) {
-          if (candidate < 0n || candidate > MAX_WORD || sent.has(candidate)) continue;
+          // 0, 1 and the largest word are among every call's shapes already (`x > 1` still wants 2).
+          if (candidate < 0n || candidate > MAX_WORD || sent.has(candidate) || COMMON.has(candidate))
+            continue;
           const key = `${index}:${candidate}`;
           if (!wanted.has(key) && wanted.size < MAX_WANTED_PER_CALL)
             wanted.set(key, { index, value: candidate });
