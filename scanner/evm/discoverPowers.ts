@@ -363,6 +363,17 @@ function encode(selector: Hex, words: Word[]): Hex {
   return concatHex([selector, ...words.map((word) => pad(numberToHex(word.value), { size: 32 }))]);
 }
 
+/** The same function called again, with other words in the same shape. */
+function withWords(entry: Planned, words: Word[]): Planned {
+  const data = encode(entry.selector, words);
+  return {
+    selector: entry.selector,
+    sequence: entry.sequence,
+    args: words.map((word) => word.name),
+    call: { label: entry.selector, data },
+  };
+}
+
 /** A call to `target` instead of the token, as the detector's ELSEWHERE step. */
 function elsewhereCall(target: Address, data: Hex): Hex {
   return concatHex([
@@ -579,14 +590,8 @@ async function comparisonRound(
       const changed = words.map((word, position) =>
         position === at ? { name: `${shown(value)} (what the call compared it with)`, value } : word,
       );
-      const data = encode(entry.selector, changed);
-      if (!planned.has(data))
-        planned.set(data, {
-          selector: entry.selector,
-          sequence: entry.sequence,
-          args: changed.map((word) => word.name),
-          call: { label: entry.selector, data },
-        });
+      const again = withWords(entry, changed);
+      if (!planned.has(again.call.data)) planned.set(again.call.data, again);
     }
     for (const address of harvest.callers) {
       const named = callers.get(address);
@@ -780,14 +785,8 @@ export async function discoverPowers(
       for (const { entry, effect } of steps.succeeded) {
         if (entry.prelude || entry.target || effect.gasUsed < WRITE_GAS) continue;
         for (const words of rescaled(sequences[entry.sequence] ?? [])) {
-          const data = encode(entry.selector, words);
-          if (!rescaledCalls.has(data))
-            rescaledCalls.set(data, {
-              selector: entry.selector,
-              sequence: entry.sequence,
-              args: words.map((word) => word.name),
-              call: { label: entry.selector, data },
-            });
+          const again = withWords(entry, words);
+          if (!rescaledCalls.has(again.call.data)) rescaledCalls.set(again.call.data, again);
         }
       }
     const rescales = [...rescaledCalls.values()].slice(0, MAX_RESCALES_PER_CANDIDATE);
