@@ -13,6 +13,7 @@ export const honeypotDetectorAbi = parseAbi([
   'struct Result { address weth; address pair; Leg buy; Leg transfer; Leg sell; Leg sellPartial; Leg buyAgain; Leg sellAgain; Leg largeBuy; }',
   'struct Around { uint256 actorBefore; uint256 actorAfter; uint256 pairBefore; uint256 pairAfter; uint256 selfBefore; uint256 selfAfter; uint256 pairWethBefore; uint256 pairWethAfter; }',
   'struct Effect { bool ok; bytes revertData; uint256 gasUsed; uint256 supplyBefore; uint256 supplyAfter; uint256 victimBefore; uint256 victimAfter; address ownerAfter; Leg victimTransfer; Leg victimSell; Around around; }',
+  'function approveToken(address token, address spender)',
   'function buyIsolated(address router, address token, uint256 amountIn, address recipient)',
   'function effectOf(address token, address victim, address sellTo, address weth, bytes call)',
   'function probe(address token, address router, address victim, uint256 buyWei, address sellTo, bytes[] calls) returns (Leg victimBuy, Effect baseline, Effect[] effects)',

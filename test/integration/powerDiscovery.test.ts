@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/11)', () => {
+describe('power discovery (vigil-risk/12)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -398,5 +398,18 @@ describe('power discovery (vigil-risk/11)', () => {
     expect(feed).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(evidence?.data?.prelude_target ?? evidence?.data?.target).toBe(feed);
     expect(evidence?.summary).toContain(`of the contract ${String(feed)} the token relies on`);
+  });
+
+  it('finds a relayer spending the allowance a holder gave the router (holders who sold through it all have)', async () => {
+    const result = await scan('t_rt3_relay_sell');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
+    const [evidence] = simulations(result, 'owner_change_balance');
+    expect(BigInt(String(evidence?.data?.holder_balance_after))).toBeLessThan(
+      BigInt(String(evidence?.data?.holder_balance_before)),
+    );
   });
 });

@@ -159,6 +159,9 @@ contract HoneypotDetector {
         if (router != address(0) && buyWei != 0) {
             IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
             victimBuy = _buy(dex, token, dex.WETH(), buyWei, victim);
+            // The holder lets the router spend its tokens, as every holder who has sold through
+            // it has: a power that spends those allowances shows on it.
+            if (victimBuy.ok) try HoneypotDetector(payable(victim)).approveToken(token, router) {} catch {}
         }
         effects = new Effect[](calls.length);
         address weth = router == address(0) ? address(0) : IUniswapV2RouterLike(router).WETH();
@@ -276,6 +279,11 @@ contract HoneypotDetector {
     }
 
     /// Sends tokens from this address (a holder's, when the code was put there).
+    /// Lets `spender` move every token this address holds.
+    function approveToken(address token, address spender) external {
+        _callToken(token, abi.encodeWithSelector(APPROVE, spender, type(uint256).max));
+    }
+
     function sendToken(address token, address to, uint256 amount) external returns (Leg memory leg) {
         leg = _transfer(token, to, amount);
     }
