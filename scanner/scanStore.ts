@@ -107,12 +107,15 @@ export class ScanStore {
     const copies = this.#redis.multi().set(ScanStore.jobKey(jobId), json, 'EX', this.#jobTtlSeconds);
     if (this.#ttlSeconds > 0)
       copies.set(ScanStore.cacheKey(result.chain, result.address), json, 'EX', this.#ttlSeconds);
-    copies.publish(ScanStore.doneChannel(this.#redis), jobId);
     // The Redis copies and their word go out first; the record is compressed meanwhile.
     const copied = copies.exec().then((replies) => {
       const failed = replies?.find(([error]) => error)?.[0];
       if (failed) throw failed;
     });
+    // The word goes on the same connection right behind the copies (so it never arrives before
+    // them), outside their transaction: a deployment whose Redis user may not publish loses only
+    // the early word, never the copies.
+    this.#redis.publish(ScanStore.doneChannel(this.#redis), jobId).catch(() => undefined);
     const record: Omit<ScanDocument, 'result_gz'> = {
       _id: jobId,
       job_id: jobId,

@@ -3,11 +3,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployCleanTokens } from '../../infra/devnet/bulkTokens.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import { startMongo, startRedis } from '../../infra/stack/services.ts';
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
+import { ScanCompletions } from '../../api/backend/scanCompletions.ts';
+import type { ScanResult } from '../../scanner/core/result.ts';
+import { ScanStore } from '../../scanner/scanStore.ts';
 import { testPki, type TestPki } from '../support/certificates.ts';
 import {
   AUTHED,
@@ -242,6 +246,51 @@ describe('Redis through ACL users (infra/deploy/redis/users.acl)', () => {
       expect(await scraper.get('vigil:scraper:page:job:http:content')).toBe('"page"');
     } finally {
       anonymous.disconnect();
+      backend.disconnect();
+      scraper.disconnect();
+    }
+  });
+
+  it('lets the worker’s user store a scan and say so, and the backend’s user hear it; no one else', async () => {
+    const workers = new Redis(url('vigil-workers', passwords.__VIGIL_WORKERS_PASSWORD__), {
+      keyPrefix: 'vigil:',
+    });
+    const backend = new Redis(url('vigil-backend', passwords.__VIGIL_BACKEND_PASSWORD__), {
+      keyPrefix: 'vigil:',
+    });
+    const scraper = new Redis(url('vigil-scraper', passwords.__VIGIL_SCRAPER_PASSWORD__), {
+      keyPrefix: 'vigil:',
+    });
+    const completions = new ScanCompletions(backend);
+    // The permanent record is MongoDB's business, tested on its own: only Redis is under test.
+    const db = { collection: () => ({ insertOne: () => Promise.resolve() }) } as unknown as Db;
+    const scans = new ScanStore({ db, redis: workers, ttlSeconds: 60 });
+    const result = {
+      chain: 'devnet',
+      address: '0x00000000000000000000000000000000000000aa',
+      model_version: 'test',
+      risk_score: 1,
+      tier: 'low',
+      gates: [],
+      flags: [],
+      token: { name: 'T', symbol: 'T' },
+    } as unknown as ScanResult;
+    const jobId = `scan:acl-${randomBytes(4).toString('hex')}`;
+    try {
+      // The subscriber connects before the word is sent.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const heard = completions.stored(jobId, new AbortController().signal);
+      await scans.save(jobId, result);
+      await heard;
+      // The backend's user reads the copy the word announced.
+      expect(JSON.parse((await backend.get(ScanStore.jobKey(jobId))) ?? '{}')).toMatchObject({
+        job_id: jobId,
+      });
+      await expect(scraper.publish('vigil:scan:v1:done', jobId)).rejects.toThrow(/NOPERM/);
+      await expect(workers.publish('vigil:trial:x', jobId)).rejects.toThrow(/NOPERM/);
+    } finally {
+      completions.close();
+      workers.disconnect();
       backend.disconnect();
       scraper.disconnect();
     }
