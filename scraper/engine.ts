@@ -33,6 +33,11 @@ import type { Fetched } from './tiers/types.ts';
 export interface TierJob extends ScrapeJobInput {
   /** This tier's own budget (ms), within the request's deadline. */
   budgetMs: number;
+  /**
+   * The plan and the attempts before this one: a tier that gets the page tells the waiting
+   * request the whole answer at once (PageStore.announce), ahead of the workflow's result.
+   */
+  announce?: { domain: string; startReason: string; forcedStart: boolean; earlier: TierAttempt[] };
 }
 
 /** Challenge pages get this long to clear themselves: a little in the browser tier, more when hardened. */

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { ScrapeOutcome } from '../core/scrape/outcome.ts';
 import type { Content } from './convert/convert.ts';
 
 /**
@@ -27,6 +28,22 @@ export class PageStore {
     const key = `scraper:page:${jobId}:${tier}:screenshot`;
     await this.#redis.set(key, png, 'EX', this.#ttlSeconds);
     return key;
+  }
+
+  /**
+   * The channel a tier that got a page announces the scrape's answer on (`<job id> <outcome
+   * JSON>`), read by the service's waiting request (clients/jobWords.ts). ioredis does not prefix
+   * channels, so the deployment's key prefix is added here.
+   */
+  static doneChannel(redis: Redis): string {
+    return `${redis.options.keyPrefix ?? ''}scraper:done`;
+  }
+
+  /** Tells the waiting request the answer (best effort: a lost word costs only time). */
+  announce(jobId: string, outcome: ScrapeOutcome): void {
+    this.#redis
+      .publish(PageStore.doneChannel(this.#redis), `${jobId} ${JSON.stringify(outcome)}`)
+      .catch(() => undefined);
   }
 
   async content(key: string): Promise<Content> {

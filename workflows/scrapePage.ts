@@ -13,9 +13,9 @@ import {
   AttemptOutcome,
   type ScrapeJobInput,
   type ScrapeOutcome,
-  ScrapeOutcomeKind,
   type TierAttempt,
 } from '../core/scrape/outcome.ts';
+import { observedAttempts, summarize } from '../core/scrape/summarize.ts';
 import { isBrowserTier, type Tier } from '../core/scrape/tiers.ts';
 
 // Planning and recording are a few Redis reads and writes (and a DNS lookup): local activities,
@@ -104,7 +104,14 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
         : activities;
     let attempt: TierAttempt;
     try {
-      attempt = await runner[TIER_ACTIVITY[tier]]({ ...input, budgetMs });
+      // What the tier needs to tell the waiting request the whole answer, should it get the page.
+      const announce = {
+        domain: plan.domain,
+        startReason: plan.startReason,
+        forcedStart: plan.startReason.includes('forced_browser'),
+        earlier: [...attempts],
+      };
+      attempt = await runner[TIER_ACTIVITY[tier]]({ ...input, budgetMs, announce });
     } catch (error) {
       if (isCancellation(error)) throw error;
       attempt = {
@@ -121,62 +128,16 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
     index = next.index;
   }
 
-  // Vigil's own politeness limit says nothing about the target.
-  const observed = attempts.filter(
-    (attempt) => !(attempt.outcome === AttemptOutcome.rateLimited && attempt.status === null),
-  );
+  const observed = observedAttempts(attempts);
   if (observed.length > 0) {
+    // Once per job: a tier that got the page has recorded this already (before its word).
     await recordStrategy({
       domain: plan.domain,
       attempts: observed,
       forcedStart: plan.startReason.includes('forced_browser'),
+      jobId: input.jobId,
     });
   }
   progress.stage = 'done';
   return summarize(plan.domain, plan.startReason, attempts, outOfTime);
-}
-
-function summarize(
-  domain: string,
-  startReason: string,
-  attempts: TierAttempt[],
-  outOfTime: boolean,
-): ScrapeOutcome {
-  const base = { domain, startReason, attempts };
-  const last = attempts.at(-1);
-  if (last?.outcome === AttemptOutcome.ok && last.page) {
-    return {
-      ...base,
-      kind: ScrapeOutcomeKind.ok,
-      page: last.page,
-      tier: last.tier,
-      ...(last.status !== null ? { status: last.status } : {}),
-    };
-  }
-  const terminal: Partial<Record<AttemptOutcome, ScrapeOutcomeKind>> = {
-    refused: ScrapeOutcomeKind.refused,
-    failed: ScrapeOutcomeKind.failed,
-    disallowed: ScrapeOutcomeKind.disallowed,
-  };
-  const kind = last ? terminal[last.outcome] : undefined;
-  if (last && kind) return { ...base, kind, reason: last.reason };
-  if (last?.outcome === AttemptOutcome.rateLimited) {
-    const retryAfterS = Math.max(...attempts.map((attempt) => attempt.retry_after_s ?? 0), 1);
-    return { ...base, kind: ScrapeOutcomeKind.rateLimited, retryAfterS, reason: last.reason };
-  }
-  if (attempts.length > 0 && attempts.every((attempt) => attempt.outcome === AttemptOutcome.error)) {
-    return { ...base, kind: ScrapeOutcomeKind.error, reason: 'every tier failed to run' };
-  }
-  if (outOfTime || attempts.every((attempt) => attempt.outcome === AttemptOutcome.timeout)) {
-    return {
-      ...base,
-      kind: ScrapeOutcomeKind.timeout,
-      reason: 'timeout_ms ran out before a tier got the page',
-    };
-  }
-  return {
-    ...base,
-    kind: ScrapeOutcomeKind.blocked,
-    reason: 'every tier of the escalation chain was blocked',
-  };
 }

@@ -1,5 +1,11 @@
 import { Context } from '@temporalio/activity';
-import type { ScrapeJobInput, ScrapePlan, TierAttempt } from '../../core/scrape/outcome.ts';
+import {
+  AttemptOutcome,
+  type ScrapeJobInput,
+  type ScrapePlan,
+  type TierAttempt,
+} from '../../core/scrape/outcome.ts';
+import { observedAttempts, summarize } from '../../core/scrape/summarize.ts';
 import { type Tier, Tier as Tiers } from '../../core/scrape/tiers.ts';
 import type { ScraperEngine, TierJob } from '../../scraper/engine.ts';
 
@@ -11,6 +17,8 @@ export interface RecordStrategyInput {
   domain: string;
   attempts: TierAttempt[];
   forcedStart: boolean;
+  /** Recorded once per job (histories from before it have none, and record as they did). */
+  jobId?: string;
 }
 
 /** Browser tiers report liveness this often; the workflow's heartbeat timeout is a few times longer. */
@@ -29,7 +37,23 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
       // A local activity (the plain tier) has no heartbeat: the workflow task it runs in does.
       const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), HEARTBEAT_MS);
       try {
-        return await engine.runTier(tier, job, context.cancellationSignal);
+        const attempt = await engine.runTier(tier, job, context.cancellationSignal);
+        // A page ends the chain: the waiting request hears the answer now (the page is stored),
+        // ahead of the workflow's completion. What the domain taught is recorded first (once per
+        // job: the workflow's own record then changes nothing), so the answer never runs ahead
+        // of it. A retried tier may say it twice; the request takes the first.
+        const announce = job.announce;
+        if (attempt.outcome === AttemptOutcome.ok && announce) {
+          const attempts = [...announce.earlier, attempt];
+          await engine.strategies.record(
+            announce.domain,
+            { attempts: observedAttempts(attempts), forcedStart: announce.forcedStart },
+            Date.now(),
+            job.jobId,
+          );
+          engine.pages.announce(job.jobId, summarize(announce.domain, announce.startReason, attempts, false));
+        }
+        return attempt;
       } finally {
         clearInterval(beat);
       }
@@ -49,10 +73,12 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
     scrapeBrowserStealth: tierActivity(Tiers.browserStealth),
     scrapeBrowserProxy: tierActivity(Tiers.browserProxy),
     async recordStrategy(input: RecordStrategyInput): Promise<void> {
-      await engine.strategies.record(input.domain, {
-        attempts: input.attempts,
-        forcedStart: input.forcedStart,
-      });
+      await engine.strategies.record(
+        input.domain,
+        { attempts: input.attempts, forcedStart: input.forcedStart },
+        Date.now(),
+        input.jobId,
+      );
     },
   };
 }

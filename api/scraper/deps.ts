@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
+import { JobWords } from '../../clients/jobWords.ts';
 import { createRedis } from '../../clients/redis.ts';
 import { temporalClientPlugins, temporalConnectionOptions } from '../../clients/temporal.ts';
 import { TaskQueue, taskQueueName } from '../../core/temporal/taskQueues.ts';
@@ -22,6 +23,8 @@ export interface ScraperDeps {
   /** Who may call (SCRAPER_API_KEYS) and how the client address is read. */
   access: { apiKeys: ApiKeyEntry[]; trustProxy: TrustProxy; ipv6Prefix: number };
   pages: PageStore;
+  /** Word of a page a tier got, ahead of the workflow's result (PageStore.announce). */
+  words: JobWords;
   strategies: StrategyStore;
   callers: CallerLimiter;
   /** Read-only here: a domain's back-off, shown by the strategies route. */
@@ -55,6 +58,7 @@ export function createScraperDeps(env: ScraperApiEnv): ScraperDeps {
       ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
     },
     pages: new PageStore(redis, env.SCRAPER_PAGE_TTL_SECONDS),
+    words: new JobWords(redis, PageStore.doneChannel(redis)),
     strategies: new StrategyStore(redis, {
       ttlSeconds: env.SCRAPER_STRATEGY_TTL_SECONDS,
       halfLifeMs: env.SCRAPER_STRATEGY_DECAY_SECONDS * 1000,
@@ -83,5 +87,6 @@ export function createScraperDeps(env: ScraperApiEnv): ScraperDeps {
 }
 
 export async function closeScraperDeps(deps: ScraperDeps): Promise<void> {
+  deps.words.close();
   await Promise.allSettled([deps.temporal.connection.close(), deps.redis.quit()]);
 }

@@ -78,6 +78,11 @@ export class ScrapeJobs {
       ...(request.session_id ? { sessionId: scopedSessionId(owner, request.session_id) } : {}),
     };
     let outcome: ScrapeOutcome;
+    // Listening before the start, so a tier quicker than the start's answer is still heard.
+    const hearing = new AbortController();
+    const heard = this.#deps.words
+      .next(jobId, hearing.signal)
+      .then((payload) => parseOutcome(payload, jobId));
     try {
       const { client, connection } = this.#deps.temporal;
       const handle = await startWithin(connection, () =>
@@ -92,9 +97,13 @@ export class ScrapeJobs {
         }),
       );
       try {
-        outcome = await this.#deps.temporal.connection.withDeadline(deadline + RESULT_GRACE_MS, () =>
+        const result = this.#deps.temporal.connection.withDeadline(deadline + RESULT_GRACE_MS, () =>
           handle.result(),
         );
+        // The tier's word, when it got the page, else the workflow's own result. The result
+        // poll left behind ends with the run a moment later.
+        result.catch(() => undefined);
+        outcome = await Promise.race([heard.then((early) => early ?? result), result]);
       } catch (error) {
         if (isDeadlinePassed(error, deadline + RESULT_GRACE_MS)) {
           void handle.cancel().catch(() => undefined);
@@ -104,6 +113,8 @@ export class ScrapeJobs {
       }
     } catch (error) {
       throw asEngineError(error);
+    } finally {
+      hearing.abort();
     }
     return this.#answer(request, outcome, startedAt, timeoutMs, jobId);
   }
@@ -259,5 +270,23 @@ function hostOf(url: string): string {
     return new URL(url).host;
   } catch {
     return 'an invalid URL';
+  }
+}
+
+/**
+ * A tier's word: the scrape's answer, when it is one with a page of this job's own (anything else
+ * is ignored, and the workflow's result awaited).
+ */
+function parseOutcome(payload: string, jobId: string): ScrapeOutcome | undefined {
+  try {
+    const outcome = JSON.parse(payload) as ScrapeOutcome;
+    const own = `scraper:page:${jobId}:`;
+    const page = outcome.page;
+    if (outcome.kind !== 'ok' || !page || !Array.isArray(outcome.attempts)) return undefined;
+    if (!page.contentKey.startsWith(own) || (page.screenshotKey && !page.screenshotKey.startsWith(own)))
+      return undefined;
+    return outcome;
+  } catch {
+    return undefined;
   }
 }

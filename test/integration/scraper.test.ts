@@ -141,7 +141,10 @@ describe('POST /v1/scrape', () => {
     ]);
 
     // The escalation's history replays on the current workflow code (recorded for the offline replay test).
-    const history = await scraper.deps.temporal.client.workflow.getHandle(first.json().job_id).fetchHistory();
+    // The answer came on the browser tier's word; the run closes after the strategy record.
+    const run = scraper.deps.temporal.client.workflow.getHandle(first.json().job_id);
+    await run.result();
+    const history = await run.fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, first.json().job_id);
     // The plain tier ran inside the workflow task (a local activity's marker); the tiers it
     // escalated to were dispatched as activities, each under its own name.

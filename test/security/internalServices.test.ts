@@ -12,6 +12,9 @@ import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { ScanCompletions } from '../../api/backend/scanCompletions.ts';
 import type { ScanResult } from '../../scanner/core/result.ts';
 import { ScanStore } from '../../scanner/scanStore.ts';
+import { JobWords } from '../../clients/jobWords.ts';
+import type { ScrapeOutcome } from '../../core/scrape/outcome.ts';
+import { PageStore } from '../../scraper/pageStore.ts';
 import { testPki, type TestPki } from '../support/certificates.ts';
 import {
   AUTHED,
@@ -287,6 +290,16 @@ describe('Redis through ACL users (infra/deploy/redis/users.acl)', () => {
         job_id: jobId,
       });
       await expect(scraper.publish('vigil:scan:v1:done', jobId)).rejects.toThrow(/NOPERM/);
+      // The scraper's user says and hears its own word (a page a tier got), and only that.
+      const scraperWords = new JobWords(scraper, PageStore.doneChannel(scraper));
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const page = scraperWords.next('scrape:acl', new AbortController().signal);
+        new PageStore(scraper, 60).announce('scrape:acl', { kind: 'ok' } as unknown as ScrapeOutcome);
+        expect(JSON.parse(await page)).toEqual({ kind: 'ok' });
+      } finally {
+        scraperWords.close();
+      }
       await expect(workers.publish('vigil:trial:x', jobId)).rejects.toThrow(/NOPERM/);
     } finally {
       completions.close();

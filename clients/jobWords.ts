@@ -1,0 +1,78 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Word that a job's result is ready, pushed over a Redis channel to the requests waiting on it:
+ * a worker publishes `<job id>` or `<job id> <payload>` the moment the result is stored, and a
+ * request waiting on that job wakes then, instead of waiting for the workflow's completion and
+ * Temporal's answer to its result poll. Best effort by design: a message lost (a Redis restart, a
+ * subscriber reconnecting, a Redis user without the right) only costs that time, since the request
+ * still has the workflow's own result to wait for.
+ *
+ * One subscriber connection per process, whatever the number of waiting requests; every replica
+ * hears every job id (a few bytes per job, plus the payload) and wakes only its own waiters.
+ * ioredis does not prefix channels: `channel` is the full name.
+ */
+export class JobWords {
+  readonly #redis: Redis;
+  readonly #channel: string;
+  readonly #waiters = new Map<string, Set<(payload: string) => void>>();
+  #subscriber: Redis | undefined;
+  #closed = false;
+
+  constructor(redis: Redis, channel: string) {
+    this.#redis = redis;
+    this.#channel = channel;
+    // Subscribed from the start, so the first jobs' word is not missed while it connects.
+    this.#subscribe();
+  }
+
+  /** Resolves with the payload sent with `jobId`'s word ('' when none); never, if `signal` aborts first. */
+  next(jobId: string, signal: AbortSignal): Promise<string> {
+    return new Promise<string>((resolve) => {
+      if (signal.aborted || this.#closed) return;
+      let waiters = this.#waiters.get(jobId);
+      if (!waiters) this.#waiters.set(jobId, (waiters = new Set()));
+      const forget = () => {
+        waiters.delete(wake);
+        if (waiters.size === 0 && this.#waiters.get(jobId) === waiters) this.#waiters.delete(jobId);
+        signal.removeEventListener('abort', forget);
+      };
+      const wake = (payload: string) => {
+        forget();
+        resolve(payload);
+      };
+      waiters.add(wake);
+      signal.addEventListener('abort', forget, { once: true });
+    });
+  }
+
+  /** Requests waiting for word now (for tests and metrics). */
+  get waiting(): number {
+    let count = 0;
+    for (const waiters of this.#waiters.values()) count += waiters.size;
+    return count;
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#subscriber?.disconnect();
+    this.#subscriber = undefined;
+    this.#waiters.clear();
+  }
+
+  /** The subscriber connection (ioredis resubscribes after reconnecting). */
+  #subscribe(): void {
+    if (this.#subscriber || this.#closed) return;
+    const subscriber = this.#redis.duplicate();
+    this.#subscriber = subscriber;
+    // A failing subscriber only means no early word: requests still get the workflow's result.
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', (_channel: string, message: string) => {
+      const at = message.indexOf(' ');
+      const jobId = at < 0 ? message : message.slice(0, at);
+      const payload = at < 0 ? '' : message.slice(at + 1);
+      for (const wake of [...(this.#waiters.get(jobId) ?? [])]) wake(payload);
+    });
+    subscriber.subscribe(this.#channel).catch(() => undefined);
+  }
+}
