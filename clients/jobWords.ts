@@ -73,6 +73,10 @@ export class JobWords {
       const payload = at < 0 ? '' : message.slice(at + 1);
       for (const wake of [...(this.#waiters.get(jobId) ?? [])]) wake(payload);
     });
-    subscriber.subscribe(this.#channel).catch(() => undefined);
+    // Joined again whenever the connection is ready: ioredis resubscribes by itself only to a
+    // channel whose first SUBSCRIBE was answered (a Redis down at boot would leave none).
+    const join = () => void subscriber.subscribe(this.#channel).catch(() => undefined);
+    subscriber.on('ready', join);
+    join();
   }
 }

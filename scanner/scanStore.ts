@@ -96,8 +96,8 @@ export class ScanStore {
 
   /**
    * Stores a job's result once; a retried activity finds it stored and changes nothing. The Redis
-   * copies and the word that they are there (`doneChannel`) go in one round trip beside the
-   * permanent record's write.
+   * copies, then the word that they are there (`doneChannel`, right behind them on the same
+   * connection), go out beside the permanent record's write.
    */
   async save(jobId: string, result: ScanResult): Promise<StoredScan> {
     const stored: StoredScan = { job_id: jobId, result, stored_at: new Date().toISOString() };

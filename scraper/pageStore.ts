@@ -46,6 +46,11 @@ export class PageStore {
       .catch(() => undefined);
   }
 
+  /** Whether a stored page is still there. */
+  async has(key: string): Promise<boolean> {
+    return (await this.#redis.exists(key)) === 1;
+  }
+
   async content(key: string): Promise<Content> {
     const value = await this.#redis.get(key);
     return value === null ? undefined : (JSON.parse(value) as Content);

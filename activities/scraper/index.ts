@@ -45,13 +45,23 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
         const announce = job.announce;
         if (attempt.outcome === AttemptOutcome.ok && announce) {
           const attempts = [...announce.earlier, attempt];
-          await engine.strategies.record(
-            announce.domain,
-            { attempts: observedAttempts(attempts), forcedStart: announce.forcedStart },
-            Date.now(),
-            job.jobId,
-          );
-          engine.pages.announce(job.jobId, summarize(announce.domain, announce.startReason, attempts, false));
+          // Best effort: a record that fails sends no word, and the workflow's own record and
+          // result carry on as before; the page already got is never thrown away for it.
+          await engine.strategies
+            .record(
+              announce.domain,
+              { attempts: observedAttempts(attempts), forcedStart: announce.forcedStart },
+              Date.now(),
+              job.jobId,
+            )
+            .then(
+              () =>
+                engine.pages.announce(
+                  job.jobId,
+                  summarize(announce.domain, announce.startReason, attempts, false),
+                ),
+              () => undefined,
+            );
         }
         return attempt;
       } finally {

@@ -98,12 +98,16 @@ export class ScrapeJobs {
       );
       try {
         const result = this.#deps.temporal.connection.withDeadline(deadline + RESULT_GRACE_MS, () =>
-          handle.result(),
+          this.#deps.temporal.connection.withAbortSignal(hearing.signal, () => handle.result()),
         );
         // The tier's word, when it got the page, else the workflow's own result. The result
         // poll left behind ends with the run a moment later.
         result.catch(() => undefined);
-        outcome = await Promise.race([heard.then((early) => early ?? result), result]);
+        // A word whose page is gone from the store (expired, evicted) is no answer either.
+        const usable = heard.then(async (early) =>
+          early?.page && (await this.#deps.pages.has(early.page.contentKey)) ? early : result,
+        );
+        outcome = await Promise.race([usable, result]);
       } catch (error) {
         if (isDeadlinePassed(error, deadline + RESULT_GRACE_MS)) {
           void handle.cancel().catch(() => undefined);

@@ -55,6 +55,7 @@ describe('the word of a page a tier got', () => {
     // Temporal stands in only to withhold the result (the fault under test); everything else is real.
     const connection = {
       withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
+      withAbortSignal: <T>(_signal: AbortSignal, fn: () => Promise<T>) => fn(),
     };
     const client = {
       workflow: {
@@ -90,7 +91,10 @@ describe('the word of a page a tier got', () => {
   it('ignores a word whose page is not the job’s own, and waits for the workflow instead', async () => {
     let jobId = '';
     let release: (value: unknown) => void = () => undefined;
-    const connection = { withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn() };
+    const connection = {
+      withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
+      withAbortSignal: <T>(_signal: AbortSignal, fn: () => Promise<T>) => fn(),
+    };
     const client = {
       workflow: {
         start: (_type: string, options: { workflowId: string }) => {
@@ -123,5 +127,45 @@ describe('the word of a page a tier got', () => {
       'caller',
     );
     expect(answer.content).toBe('yours');
+  });
+
+  it('waits for the workflow when the word’s page is gone from the store', async () => {
+    let jobId = '';
+    let release: (value: unknown) => void = () => undefined;
+    const connection = {
+      withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
+      withAbortSignal: <T>(_signal: AbortSignal, fn: () => Promise<T>) => fn(),
+    };
+    const client = {
+      workflow: {
+        start: (_type: string, options: { workflowId: string }) => {
+          jobId = options.workflowId;
+          // The word names the job's own page, which is not (or no longer) stored.
+          pages.announce(jobId, summarize('example.org', 'default', [attempt(jobId)], false));
+          setTimeout(() => {
+            void pages
+              .putContent(jobId, 'http', 'stored later')
+              .then(() => release(summarize('example.org', 'default', [attempt(jobId)], false)));
+          }, 300);
+          return Promise.resolve({
+            result: () => new Promise((resolve) => (release = resolve)),
+            cancel: () => Promise.resolve(),
+          });
+        },
+      },
+    };
+    const jobs = new ScrapeJobs({
+      temporal: { client, connection },
+      pages,
+      words,
+      guard: new EgressGuard({}),
+      taskQueue: 'unused',
+      timeoutMaxMs: 5_000,
+    } as unknown as ScraperDeps);
+    const answer = await jobs.scrape(
+      ScrapeRequest.parse({ url: 'https://example.org/', timeout_ms: 5_000 }),
+      'caller',
+    );
+    expect(answer.content).toBe('stored later');
   });
 });

@@ -37,19 +37,17 @@ export class StrategyStore {
    * then finds the job's mark and changes nothing.
    */
   async record(domain: string, run: RecordedRun, now = Date.now(), jobId?: string): Promise<StrategyRecord> {
-    if (jobId) {
-      const first = await this.#redis.set(
-        `scraper:strategy:run:${jobId}`,
-        '1',
-        'EX',
-        RUN_MARK_TTL_SECONDS,
-        'NX',
-      );
-      if (first === null) return (await this.get(domain)) ?? emptyRecord(domain, now);
-    }
-    const current = (await this.get(domain)) ?? emptyRecord(domain, now);
+    const mark = jobId ? `scraper:strategy:run:${jobId}` : undefined;
+    const [marked, stored] = await Promise.all([mark ? this.#redis.exists(mark) : 0, this.get(domain)]);
+    const current = stored ?? emptyRecord(domain, now);
+    if (marked) return current;
     const next = applyRun(current, run, now, this.#halfLifeMs);
-    await this.#redis.set(this.#key(domain), JSON.stringify(next), 'EX', this.#ttlSeconds);
+    // The mark only with the record: a failure before both costs nothing, and a retry records then.
+    const write = this.#redis.multi().set(this.#key(domain), JSON.stringify(next), 'EX', this.#ttlSeconds);
+    if (mark) write.set(mark, '1', 'EX', RUN_MARK_TTL_SECONDS);
+    const replies = await write.exec();
+    const failed = replies?.find(([error]) => error)?.[0];
+    if (failed) throw failed;
     return next;
   }
 }
