@@ -18,6 +18,8 @@ export class JobWords {
   readonly #waiters = new Map<string, Set<(payload: string) => void>>();
   #subscriber: Redis | undefined;
   #closed = false;
+  #joined: () => void = () => undefined;
+  readonly #listening = new Promise<void>((resolve) => (this.#joined = resolve));
 
   constructor(redis: Redis, channel: string) {
     this.#redis = redis;
@@ -44,6 +46,11 @@ export class JobWords {
       waiters.add(wake);
       signal.addEventListener('abort', forget, { once: true });
     });
+  }
+
+  /** Resolves once the channel's first SUBSCRIBE is answered: words sent from then on are heard. */
+  listening(): Promise<void> {
+    return this.#listening;
   }
 
   /** Requests waiting for word now (for tests and metrics). */
@@ -75,7 +82,11 @@ export class JobWords {
     });
     // Joined again whenever the connection is ready: ioredis resubscribes by itself only to a
     // channel whose first SUBSCRIBE was answered (a Redis down at boot would leave none).
-    const join = () => void subscriber.subscribe(this.#channel).catch(() => undefined);
+    const join = () =>
+      void subscriber.subscribe(this.#channel).then(
+        () => this.#joined(),
+        () => undefined,
+      );
     subscriber.on('ready', join);
     join();
   }

@@ -20,6 +20,11 @@ export class ScanCompletions {
     return this.#words.next(jobId, signal).then(() => undefined);
   }
 
+  /** Resolves once the subscriber hears the channel. */
+  listening(): Promise<void> {
+    return this.#words.listening();
+  }
+
   /** Requests waiting for word now (for tests and metrics). */
   get waiting(): number {
     return this.#words.waiting;

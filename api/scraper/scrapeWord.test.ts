@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobWords } from '../../clients/jobWords.ts';
 import { createRedis } from '../../clients/redis.ts';
 import { AttemptOutcome, type TierAttempt } from '../../core/scrape/outcome.ts';
@@ -8,6 +8,7 @@ import { PageStore } from '../../scraper/pageStore.ts';
 import { EgressGuard } from '../../scraper/ssrf/guard.ts';
 import { StrategyStore } from '../../scraper/strategy/strategyStore.ts';
 import { isolatedEnv } from '../../test/support/fixtures.ts';
+import { until } from '../../test/support/until.ts';
 import type { ScraperDeps } from './deps.ts';
 import { ScrapeJobs } from './scrapeJobs.ts';
 import { ScrapeRequest } from './schemas.ts';
@@ -19,20 +20,21 @@ describe('the word of a page a tier got', () => {
   const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: env.REDIS_KEY_PREFIX ?? '' });
   const pages = new PageStore(redis, 60);
   const words = new JobWords(redis, PageStore.doneChannel(redis));
+  beforeAll(() => words.listening());
   afterAll(async () => {
     words.close();
     await redis.quit();
   });
 
-  const attempt = (jobId: string): TierAttempt => ({
-    tier: Tier.http,
+  const attempt = (jobId: string, tier: Tier = Tier.http): TierAttempt => ({
+    tier,
     outcome: AttemptOutcome.ok,
     status: 200,
     reason: 'ok',
     elapsed_ms: 3,
     page: {
       finalUrl: 'https://example.org/',
-      contentKey: `scraper:page:${jobId}:http:content`,
+      contentKey: `scraper:page:${jobId}:${tier}:content`,
       contentType: 'text/html',
       bytes: 5,
     },
@@ -50,9 +52,12 @@ describe('the word of a page a tier got', () => {
     expect(other.tiers.http?.ok).toBeGreaterThan(first.tiers.http?.ok ?? 0);
   });
 
-  it('answers on the word when the workflow’s own result never comes', async () => {
+  /**
+   * A scrape through the service whose workflow is stood in for only to control its result (the
+   * fault under test): `started` runs at the start and gives the result, or nothing (never comes).
+   */
+  async function scrapeWith(started: (jobId: string) => Promise<unknown> | undefined) {
     let jobId = '';
-    // Temporal stands in only to withhold the result (the fault under test); everything else is real.
     const connection = {
       withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
       withAbortSignal: <T>(_signal: AbortSignal, fn: () => Promise<T>) => fn(),
@@ -61,14 +66,8 @@ describe('the word of a page a tier got', () => {
       workflow: {
         start: (_type: string, options: { workflowId: string }) => {
           jobId = options.workflowId;
-          // The tier stores the page and says so, as the worker would.
-          void pages
-            .putContent(jobId, 'http', '# Hello from the word')
-            .then(() => pages.announce(jobId, summarize('example.org', 'default', [attempt(jobId)], false)));
-          return Promise.resolve({
-            result: () => new Promise<never>(() => undefined),
-            cancel: () => Promise.resolve(),
-          });
+          const result = started(jobId) ?? new Promise<never>(() => undefined);
+          return Promise.resolve({ result: () => result, cancel: () => Promise.resolve() });
         },
       },
     };
@@ -84,88 +83,51 @@ describe('the word of a page a tier got', () => {
       ScrapeRequest.parse({ url: 'https://example.org/', timeout_ms: 5_000 }),
       'caller',
     );
+    return { jobId, answer };
+  }
+
+  /** Once the request waiting on the job has been woken by its word. */
+  const heard = () => until(() => Promise.resolve(words.waiting === 0 ? true : undefined), { intervalMs: 5 });
+  const ok = (attempts: TierAttempt[]) => summarize('example.org', 'default', attempts, false);
+
+  it('answers on the word when the workflow’s own result never comes', async () => {
+    const { jobId, answer } = await scrapeWith((jobId) => {
+      // The tier stores the page and says so, as the worker would.
+      void pages
+        .putContent(jobId, 'http', '# Hello from the word')
+        .then(() => pages.announce(jobId, ok([attempt(jobId)])));
+      return undefined;
+    });
     expect(answer).toMatchObject({ job_id: jobId, content: '# Hello from the word', tier: 'http' });
     expect(words.waiting).toBe(0);
   });
 
   it('ignores a word whose page is not the job’s own, and waits for the workflow instead', async () => {
-    let jobId = '';
-    let release: (value: unknown) => void = () => undefined;
-    const connection = {
-      withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
-      withAbortSignal: <T>(_signal: AbortSignal, fn: () => Promise<T>) => fn(),
-    };
-    const client = {
-      workflow: {
-        start: (_type: string, options: { workflowId: string }) => {
-          jobId = options.workflowId;
-          void pages.putContent('scrape:someone-else', 'http', 'not yours').then(() => {
-            pages.announce(
-              jobId,
-              summarize('example.org', 'default', [attempt('scrape:someone-else')], false),
-            );
-            setTimeout(() => release(summarize('example.org', 'default', [attempt(jobId)], false)), 300);
-          });
-          void pages.putContent(jobId, 'http', 'yours');
-          return Promise.resolve({
-            result: () => new Promise((resolve) => (release = resolve)),
-            cancel: () => Promise.resolve(),
-          });
-        },
-      },
-    };
-    const jobs = new ScrapeJobs({
-      temporal: { client, connection },
-      pages,
-      words,
-      guard: new EgressGuard({}),
-      taskQueue: 'unused',
-      timeoutMaxMs: 5_000,
-    } as unknown as ScraperDeps);
-    const answer = await jobs.scrape(
-      ScrapeRequest.parse({ url: 'https://example.org/', timeout_ms: 5_000 }),
-      'caller',
+    const { answer } = await scrapeWith((jobId) =>
+      Promise.all([
+        pages.putContent('scrape:someone-else', 'http', 'not yours'),
+        pages.putContent(jobId, 'http', 'yours'),
+      ])
+        .then(() => {
+          pages.announce(jobId, ok([attempt('scrape:someone-else')]));
+          return heard();
+        })
+        .then(() => ok([attempt(jobId)])),
     );
     expect(answer.content).toBe('yours');
   });
 
   it('waits for the workflow when the word’s page is gone from the store', async () => {
-    let jobId = '';
-    let release: (value: unknown) => void = () => undefined;
-    const connection = {
-      withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
-      withAbortSignal: <T>(_signal: AbortSignal, fn: () => Promise<T>) => fn(),
-    };
-    const client = {
-      workflow: {
-        start: (_type: string, options: { workflowId: string }) => {
-          jobId = options.workflowId;
-          // The word names the job's own page, which is not (or no longer) stored.
-          pages.announce(jobId, summarize('example.org', 'default', [attempt(jobId)], false));
-          setTimeout(() => {
-            void pages
-              .putContent(jobId, 'http', 'stored later')
-              .then(() => release(summarize('example.org', 'default', [attempt(jobId)], false)));
-          }, 300);
-          return Promise.resolve({
-            result: () => new Promise((resolve) => (release = resolve)),
-            cancel: () => Promise.resolve(),
-          });
-        },
-      },
-    };
-    const jobs = new ScrapeJobs({
-      temporal: { client, connection },
-      pages,
-      words,
-      guard: new EgressGuard({}),
-      taskQueue: 'unused',
-      timeoutMaxMs: 5_000,
-    } as unknown as ScraperDeps);
-    const answer = await jobs.scrape(
-      ScrapeRequest.parse({ url: 'https://example.org/', timeout_ms: 5_000 }),
-      'caller',
+    const { answer } = await scrapeWith((jobId) =>
+      pages
+        .putContent(jobId, Tier.httpFingerprint, 'the run’s own page')
+        .then(() => {
+          // The word names the job's plain-tier page, which is not (or no longer) stored.
+          pages.announce(jobId, ok([attempt(jobId)]));
+          return heard();
+        })
+        .then(() => ok([attempt(jobId, Tier.httpFingerprint)])),
     );
-    expect(answer.content).toBe('stored later');
+    expect(answer.content).toBe('the run’s own page');
   });
 });

@@ -1,5 +1,5 @@
 import type { Address, Hex, PublicClient } from 'viem';
-import { getAddress, numberToHex } from 'viem';
+import { encodeFunctionData, erc20Abi, getAddress, numberToHex } from 'viem';
 
 /**
  * What a refused call wanted, read from its own execution: input-to-state correspondence, the idea
@@ -245,7 +245,7 @@ export async function traceHolderTransfer(
   client: PublicClient,
   { token, holder, to, blockNumber }: { token: Address; holder: Address; to: Address; blockNumber: bigint },
 ): Promise<HolderTransferTrace> {
-  const data = `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, '0')}${'1'.padStart(64, '0')}` as Hex;
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, 1n] });
   const { traces, error } = await traceCalls(client, {
     blockNumber,
     calls: [{ from: holder, to: token, data }],

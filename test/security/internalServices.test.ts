@@ -280,8 +280,8 @@ describe('Redis through ACL users (infra/deploy/redis/users.acl)', () => {
     } as unknown as ScanResult;
     const jobId = `scan:acl-${randomBytes(4).toString('hex')}`;
     try {
-      // The subscriber connects before the word is sent.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The subscriber hears the channel before the word is sent.
+      await completions.listening();
       const heard = completions.stored(jobId, new AbortController().signal);
       await scans.save(jobId, result);
       await heard;
@@ -293,7 +293,7 @@ describe('Redis through ACL users (infra/deploy/redis/users.acl)', () => {
       // The scraper's user says and hears its own word (a page a tier got), and only that.
       const scraperWords = new JobWords(scraper, PageStore.doneChannel(scraper));
       try {
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await scraperWords.listening();
         const page = scraperWords.next('scrape:acl', new AbortController().signal);
         new PageStore(scraper, 60).announce('scrape:acl', { kind: 'ok' } as unknown as ScrapeOutcome);
         expect(JSON.parse(await page)).toEqual({ kind: 'ok' });
