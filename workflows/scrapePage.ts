@@ -6,13 +6,14 @@ import {
   proxyLocalActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { ScraperActivities } from '../activities/scraper/index.ts';
+import type { ScraperActivities, TierResult } from '../activities/scraper/index.ts';
 import { nextStep, TIER_MIN_MS, tierBudgetMs } from '../core/scrape/escalation.ts';
 import { type ScrapeProgress, scrapeProgressQuery } from '../core/scrape/messages.ts';
 import {
   AttemptOutcome,
   type ScrapeJobInput,
   type ScrapeOutcome,
+  type ScrapePlan,
   type TierAttempt,
 } from '../core/scrape/outcome.ts';
 import { observedAttempts, summarize } from '../core/scrape/summarize.ts';
@@ -37,6 +38,11 @@ const TIER_ACTIVITY: Record<Tier, TierActivity> = {
 
 /** The patch that moved the plain tier to a local activity. */
 const PLAIN_TIER_LOCAL = 'plain-tier-local-activity';
+/**
+ * The patch that plans and runs the plain tier in one local activity, and leaves the strategy
+ * record to a tier that got the page and recorded it.
+ */
+const ONE_STEP = 'scrape-one-step';
 
 /** Slack beyond a tier's budget for it to return its own timeout verdict before Temporal's fires. */
 const TIER_SLACK_MS = 3_000;
@@ -51,7 +57,21 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
   const progress: ScrapeProgress = { stage: 'planning', attempts: [] };
   setHandler(scrapeProgressQuery, () => progress);
 
-  const plan = await planScrape(input);
+  // Histories from before the one-step patch replay as they ran: the plan as a step of its own.
+  const oneStep = patched(ONE_STEP);
+  let plan: ScrapePlan;
+  let first: TierResult | undefined;
+  if (oneStep) {
+    const remaining = input.deadline - Date.now();
+    const { scrapeFirst } = proxyLocalActivities<ScraperActivities>({
+      startToCloseTimeout: Math.max(remaining, 0) + TIER_SLACK_MS,
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 2 },
+    });
+    ({ plan, first } = await scrapeFirst(input));
+  } else {
+    plan = await planScrape(input);
+  }
   if (plan.stop) {
     progress.stage = 'done';
     return {
@@ -68,7 +88,18 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
   const attempts = progress.attempts;
   let index = 0;
   let outOfTime = false;
-  for (;;) {
+  let recorded = false;
+  const take = (result: TierResult): boolean => {
+    const { recorded: byTier, ...attempt } = result;
+    attempts.push(attempt);
+    recorded = byTier === true;
+    const next = nextStep(plan.tiers, index, attempt);
+    if (next.done) return true;
+    index = next.index;
+    return false;
+  };
+  let done = first !== undefined && take(first);
+  while (!done) {
     const tier = plan.tiers[index];
     if (!tier) break;
     const remaining = input.deadline - Date.now();
@@ -102,7 +133,7 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
             retry: { initialInterval: '200ms', maximumAttempts: 2 },
           })
         : activities;
-    let attempt: TierAttempt;
+    let attempt: TierResult;
     try {
       // What the tier needs to tell the waiting request the whole answer, should it get the page.
       const announce = {
@@ -122,15 +153,13 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
         elapsed_ms: 0,
       };
     }
-    attempts.push(attempt);
-    const next = nextStep(plan.tiers, index, attempt);
-    if (next.done) break;
-    index = next.index;
+    done = take(attempt);
   }
 
   const observed = observedAttempts(attempts);
-  if (observed.length > 0) {
-    // Once per job: a tier that got the page has recorded this already (before its word).
+  // A tier that got the page has recorded all of this already (before its word); histories from
+  // before the one-step patch record again, which changes nothing (once per job).
+  if (observed.length > 0 && !(oneStep && recorded)) {
     await recordStrategy({
       domain: plan.domain,
       attempts: observed,

@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { TIER_MIN_MS, tierBudgetMs } from '../../core/scrape/escalation.ts';
 import {
   AttemptOutcome,
   type ScrapeJobInput,
@@ -21,6 +22,18 @@ export interface RecordStrategyInput {
   jobId?: string;
 }
 
+/** A tier's attempt, and whether the tier recorded the domain's strategy itself (it got the page). */
+export type TierResult = TierAttempt & { recorded?: true };
+
+/**
+ * The first step of a scrape: its plan and, when the plan starts on the plain tier, that tier's
+ * attempt (absent when it did not run or broke: the workflow then runs it as a step of its own).
+ */
+export interface FirstStep {
+  plan: ScrapePlan;
+  first?: TierResult;
+}
+
 /** Browser tiers report liveness this often; the workflow's heartbeat timeout is a few times longer. */
 const HEARTBEAT_MS = 2_000;
 
@@ -30,40 +43,42 @@ const HEARTBEAT_MS = 2_000;
  * tier through its heartbeats and aborts its fetch or closes its browser context.
  */
 export function createScraperActivities({ engine }: ScraperActivityDeps) {
+  /**
+   * One tier's attempt. A page ends the chain: the waiting request hears the answer now (the page
+   * is stored), ahead of the workflow's completion. What the domain taught is recorded first
+   * (once per job), so the answer never runs ahead of it, and the workflow need not record it
+   * again. A retried tier may say it twice; the request takes the first.
+   */
+  const runTier = async (tier: Tier, job: TierJob, signal: AbortSignal): Promise<TierResult> => {
+    const attempt = await engine.runTier(tier, job, signal);
+    const announce = job.announce;
+    if (attempt.outcome !== AttemptOutcome.ok || !announce) return attempt;
+    const attempts = [...announce.earlier, attempt];
+    // Best effort: a record that fails sends no word, and the workflow's own record and result
+    // carry on as before; the page already got is never thrown away for it.
+    const recorded = await engine.strategies
+      .record(
+        announce.domain,
+        { attempts: observedAttempts(attempts), forcedStart: announce.forcedStart },
+        Date.now(),
+        job.jobId,
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!recorded) return attempt;
+    await engine.pages.announce(job.jobId, summarize(announce.domain, announce.startReason, attempts, false));
+    return { ...attempt, recorded: true };
+  };
   const tierActivity =
     (tier: Tier) =>
-    async (job: TierJob): Promise<TierAttempt> => {
+    async (job: TierJob): Promise<TierResult> => {
       const context = Context.current();
       // A local activity (the plain tier) has no heartbeat: the workflow task it runs in does.
       const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), HEARTBEAT_MS);
       try {
-        const attempt = await engine.runTier(tier, job, context.cancellationSignal);
-        // A page ends the chain: the waiting request hears the answer now (the page is stored),
-        // ahead of the workflow's completion. What the domain taught is recorded first (once per
-        // job: the workflow's own record then changes nothing), so the answer never runs ahead
-        // of it. A retried tier may say it twice; the request takes the first.
-        const announce = job.announce;
-        if (attempt.outcome === AttemptOutcome.ok && announce) {
-          const attempts = [...announce.earlier, attempt];
-          // Best effort: a record that fails sends no word, and the workflow's own record and
-          // result carry on as before; the page already got is never thrown away for it.
-          await engine.strategies
-            .record(
-              announce.domain,
-              { attempts: observedAttempts(attempts), forcedStart: announce.forcedStart },
-              Date.now(),
-              job.jobId,
-            )
-            .then(
-              () =>
-                engine.pages.announce(
-                  job.jobId,
-                  summarize(announce.domain, announce.startReason, attempts, false),
-                ),
-              () => undefined,
-            );
-        }
-        return attempt;
+        return await runTier(tier, job, context.cancellationSignal);
       } finally {
         clearInterval(beat);
       }
@@ -76,6 +91,36 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
     /** Checks the URL, the domain's back-off and robots, and picks the start tier. */
     async planScrape(job: ScrapeJobInput): Promise<ScrapePlan> {
       return engine.plan(job, Context.current().cancellationSignal);
+    },
+    /**
+     * The plan and, when it starts on the plain tier, that tier in the same local activity: a page
+     * the plain tier gets is then one step of one workflow task (docs/benchmarks.md). A tier that
+     * breaks is left to the workflow, which runs it again as its own step with its own retries.
+     */
+    async scrapeFirst(job: ScrapeJobInput): Promise<FirstStep> {
+      const context = Context.current();
+      const signal = context.cancellationSignal;
+      const plan = await engine.plan(job, signal);
+      const remaining = job.deadline - Date.now();
+      if (plan.stop || plan.tiers[0] !== Tiers.http || remaining < TIER_MIN_MS.http) return { plan };
+      const announce = {
+        domain: plan.domain,
+        startReason: plan.startReason,
+        forcedStart: plan.startReason.includes('forced_browser'),
+        earlier: [],
+      };
+      try {
+        const budgetMs = tierBudgetMs(Tiers.http, remaining);
+        return { plan, first: await runTier(Tiers.http, { ...job, budgetMs, announce }, signal) };
+      } catch (error) {
+        signal.throwIfAborted();
+        context.log.warn('the plain tier broke in the first step; the workflow runs it again', {
+          // The error's kind only: a message may quote the requested URL.
+          domain: plan.domain,
+          error: error instanceof Error ? error.name : 'unknown',
+        });
+        return { plan };
+      }
     },
     scrapeHttp: tierActivity(Tiers.http),
     scrapeHttpFingerprint: tierActivity(Tiers.httpFingerprint),

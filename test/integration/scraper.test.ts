@@ -38,6 +38,25 @@ afterAll(async () => {
 const scrape = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   scraper.app.inject({ method: 'POST', url: '/v1/scrape', payload: body, headers });
 
+/** A closed run's steps: the local activities it ran in its workflow tasks, the activities it dispatched. */
+async function stepsOf(jobId: string) {
+  const run = scraper.deps.temporal.client.workflow.getHandle(jobId);
+  await run.result();
+  const history = await run.fetchHistory();
+  const events = history.events ?? [];
+  const local = events.flatMap((event) => {
+    const marker = event.markerRecordedEventAttributes;
+    const data = marker?.details?.data?.payloads?.[0]?.data;
+    if (marker?.markerName !== 'core_local_activity' || !data) return [];
+    return [(JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type];
+  });
+  const dispatched = events.flatMap((event) => {
+    const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
+    return type ? [type] : [];
+  });
+  return { history, local, dispatched };
+}
+
 describe('POST /v1/scrape', () => {
   it('scrapes a static page over plain HTTP into markdown with absolute links and a GFM table', async () => {
     const response = await scrape({ url: sites.url('static') });
@@ -53,6 +72,17 @@ describe('POST /v1/scrape', () => {
     expect(body.content).not.toContain('Fixture footer');
     expect(body.elapsed_ms).toBeGreaterThan(0);
     expect(body.attempts).toEqual([expect.objectContaining({ tier: 'http', outcome: 'ok', status: 200 })]);
+
+    // A page the plain tier gets is one step: planned and got in one local activity, which also
+    // recorded what the domain taught, so the workflow records nothing after it.
+    const steps = await stepsOf(body.job_id);
+    expect(steps.local).toEqual(['scrapeFirst']);
+    expect(steps.dispatched).toEqual([]);
+    const strategy = await scraper.app.inject({
+      method: 'GET',
+      url: `/v1/strategies/${sites.host('static')}`,
+    });
+    expect(strategy.json()).toMatchObject({ known: true, preferred_tier: 'http' });
   });
 
   it('answers the other formats: text with block boundaries, json extraction and JSON passthrough', async () => {
@@ -141,21 +171,14 @@ describe('POST /v1/scrape', () => {
     ]);
 
     // The escalation's history replays on the current workflow code (recorded for the offline replay test).
-    // The answer came on the browser tier's word; the run closes after the strategy record.
-    const run = scraper.deps.temporal.client.workflow.getHandle(first.json().job_id);
-    await run.result();
-    const history = await run.fetchHistory();
+    // The answer came on the browser tier's word.
+    const { history, local, dispatched } = await stepsOf(first.json().job_id);
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_ENTRY }, history, first.json().job_id);
-    // The plain tier ran inside the workflow task (a local activity's marker); the tiers it
-    // escalated to were dispatched as activities, each under its own name.
-    const events = history.events ?? [];
-    const markers = events.filter((event) => event.markerRecordedEventAttributes).length;
-    const dispatched = events.flatMap((event) => {
-      const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
-      return type ? [type] : [];
-    });
+    // The plan and the plain tier ran in one local activity inside the workflow task; the tiers
+    // it escalated to were dispatched, each under its own name; the browser tier that got the
+    // page recorded the strategy, so the workflow did not record it again.
+    expect(local).toEqual(['scrapeFirst']);
     expect(dispatched).toEqual(['scrapeHttpFingerprint', 'scrapeBrowser']);
-    expect(markers).toBeGreaterThanOrEqual(3); // plan, the plain tier, the strategy record
     if (process.env.RECORD_HISTORIES) {
       recordHistory('scrapePage', history);
     }
