@@ -47,10 +47,6 @@ export class PageStore {
   }
 
   /** Whether a stored page is still there. */
-  async has(key: string): Promise<boolean> {
-    return (await this.#redis.exists(key)) === 1;
-  }
-
   async content(key: string): Promise<Content> {
     const value = await this.#redis.get(key);
     return value === null ? undefined : (JSON.parse(value) as Content);

@@ -9,7 +9,7 @@ import { isDeadlinePassed } from '../../core/temporal/deadline.ts';
 import { JobKind, SearchAttr } from '../../core/temporal/searchAttributes.ts';
 import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
 import type { scrapePage } from '../../workflows/scrapePage.ts';
-import type { Converted } from '../../scraper/convert/convert.ts';
+import type { Content, Converted } from '../../scraper/convert/convert.ts';
 import type { ScraperDeps } from './deps.ts';
 import type { Attempt, ScrapeRequest, ScrapeResponse } from './schemas.ts';
 
@@ -77,7 +77,7 @@ export class ScrapeJobs {
       ...(request.wait_for ? { waitFor: request.wait_for } : {}),
       ...(request.session_id ? { sessionId: scopedSessionId(owner, request.session_id) } : {}),
     };
-    let outcome: ScrapeOutcome;
+    let answer: { outcome: ScrapeOutcome; stored?: Content };
     // Listening before the start, so a tier quicker than the start's answer is still heard.
     const hearing = new AbortController();
     const heard = this.#deps.words
@@ -103,11 +103,15 @@ export class ScrapeJobs {
         // The tier's word, when it got the page, else the workflow's own result. The result
         // poll left behind ends with the run a moment later.
         result.catch(() => undefined);
-        // A word whose page is gone from the store (expired, evicted) is no answer either.
-        const usable = heard.then(async (early) =>
-          early?.page && (await this.#deps.pages.has(early.page.contentKey)) ? early : result,
-        );
-        outcome = await Promise.race([usable, result]);
+        const polled = result.then((outcome) => ({ outcome }));
+        // A word whose page is gone from the store (expired, evicted) is no answer either; the
+        // page read to know it is the one answered with.
+        const usable = heard.then(async (early) => {
+          if (!early?.page) return polled;
+          const stored = await this.#deps.pages.content(early.page.contentKey);
+          return stored === undefined ? polled : { outcome: early, stored };
+        });
+        answer = await Promise.race([usable, polled]);
       } catch (error) {
         if (isDeadlinePassed(error, deadline + RESULT_GRACE_MS)) {
           void handle.cancel().catch(() => undefined);
@@ -120,12 +124,12 @@ export class ScrapeJobs {
     } finally {
       hearing.abort();
     }
-    return this.#answer(request, outcome, startedAt, timeoutMs, jobId);
+    return this.#answer(request, answer, startedAt, timeoutMs, jobId);
   }
 
   async #answer(
     request: ScrapeRequest,
-    outcome: ScrapeOutcome,
+    { outcome, stored: read }: { outcome: ScrapeOutcome; stored?: Content },
     startedAt: number,
     timeoutMs: number,
     jobId: string,
@@ -135,7 +139,7 @@ export class ScrapeJobs {
     switch (outcome.kind) {
       case 'ok': {
         const page = outcome.page;
-        const stored = page ? await this.#deps.pages.content(page.contentKey) : undefined;
+        const stored = read ?? (page ? await this.#deps.pages.content(page.contentKey) : undefined);
         if (!page || stored === undefined || !outcome.tier)
           throw new Error('the scraped page is missing from the page store');
         const { content, links, chunks } = page.extras
