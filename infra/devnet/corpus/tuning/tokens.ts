@@ -5,6 +5,7 @@ import { LATER_TOKENS } from './later.ts';
 import { REDTEAM_TOKENS } from './redteam.ts';
 import { REDTEAM2_TOKENS } from './redteam2.ts';
 import { REDTEAM3_TOKENS } from './redteam3.ts';
+import { REDTEAM4_TOKENS } from './redteam4.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -276,4 +277,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...REDTEAM_TOKENS,
   ...REDTEAM2_TOKENS,
   ...REDTEAM3_TOKENS,
+  ...REDTEAM4_TOKENS,
 };
