@@ -46,7 +46,7 @@ export class PageStore {
       .catch(() => undefined);
   }
 
-  /** Whether a stored page is still there. */
+  /** A stored page's content; undefined once it expired or was evicted. */
   async content(key: string): Promise<Content> {
     const value = await this.#redis.get(key);
     return value === null ? undefined : (JSON.parse(value) as Content);

@@ -14,7 +14,6 @@ import {
   type ScrapeJobInput,
   type ScrapeOutcome,
   type ScrapePlan,
-  type TierAttempt,
 } from '../core/scrape/outcome.ts';
 import { observedAttempts, summarize } from '../core/scrape/summarize.ts';
 import { isBrowserTier, type Tier } from '../core/scrape/tiers.ts';

@@ -68,7 +68,7 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
         () => false,
       );
     if (!recorded) return attempt;
-    await engine.pages.announce(job.jobId, summarize(announce.domain, announce.startReason, attempts, false));
+    engine.pages.announce(job.jobId, summarize(announce.domain, announce.startReason, attempts, false));
     return { ...attempt, recorded: true };
   };
   const tierActivity =
