@@ -14,7 +14,7 @@ import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import { type CallEffect, PROBE_ORIGIN, type ProbeCall, probePrivileges } from './probePrivileges.ts';
-import { argumentWords, harvestComparisons, traceCalls } from './traceComparisons.ts';
+import { argumentWords, harvestComparisons, harvestTimes, traceCalls } from './traceComparisons.ts';
 
 /**
  * Power discovery that does not depend on names. Every selector the dispatcher compares against
@@ -99,10 +99,20 @@ export interface DiscoveryResult {
   repeated: number;
   /**
    * The comparison round: refused calls traced, comparison steps read in them, calls made again
-   * with what the comparisons wanted, accounts explored because a function compared its caller
-   * with them, and the first error a trace answered (a node without debug_traceCall).
+   * with what the comparisons wanted, calls made again at a time the call compared the clock
+   * with, accounts explored because a function compared its caller with them, and the first
+   * error a trace answered (a node without debug_traceCall).
    */
-  comparisons: { traced: number; comparisons: number; calls: number; callers: number; error: string | null };
+  comparisons: {
+    traced: number;
+    comparisons: number;
+    calls: number;
+    timed: number;
+    /** Calls that had the token call itself with a call refused to every other caller. */
+    wrapped: number;
+    callers: number;
+    error: string | null;
+  };
 }
 
 /**
@@ -251,6 +261,7 @@ interface WordContext {
   victim: Address;
   actor: Address;
   pair: Address | undefined;
+  router?: Address | undefined;
   supply: bigint;
   balanceSlot?: BalanceSlot | undefined;
   holderHashes?: readonly bigint[] | undefined;
@@ -337,6 +348,9 @@ function blockOnlySequences(context: WordContext): Word[][] {
     [at(64), at(160), length(2), actor, actor, length(2), huge, huge],
     [at(64), at(160), length(2), victim, victim, length(2), half, half],
     [at(32), length(1), victim, actor, half, deadline],
+    // One value to each of two accounts, the value half of 2^256: a batch that multiplies its
+    // total debit unchecked (the 2018 batchOverflow) debits nothing and credits both.
+    [at(64), amount('2^255 each', 2n ** 255n), length(2), actor, victim],
   ];
   // A key the holder's own transfer hashed (a list keyed by a hash of the account), set: with a
   // true after it for a function that takes one. The balances mapping's own entries are not keys
@@ -347,6 +361,9 @@ function blockOnlySequences(context: WordContext): Word[][] {
     .filter((value) => value !== own)
     .slice(0, MAX_HOLDER_HASHES))
     shapes.push([amount("a hash the holder's transfer computed", hash), one]);
+  // The router where an account goes: a fee wallet a sell pays out to, set to a contract that
+  // refuses the payment (the router takes ETH from WETH alone), makes every sell revert.
+  if (context.router) shapes.push([address('router', context.router), one]);
   // A raw storage write (a slot and a word): the holder's balance entry emptied, the caller's
   // written up.
   if (balances) {
@@ -465,6 +482,38 @@ const MAX_TRACED_CALLS = 32;
 const MAX_TRACED_PER_FUNCTION = 3;
 /** Calls made with what the comparisons wanted, per account. */
 const MAX_WANTED_CALLS_PER_CANDIDATE = 48;
+/** Calls refused for not being the token itself that are wrapped, per token at most. */
+const MAX_WRAPPED_INNER = 3;
+/** Wrapping calls (a function of the token given the refused call to make) per account at most. */
+const MAX_WRAPPING_CALLS_PER_CANDIDATE = 96;
+
+/**
+ * Ways a function takes a call for the token to make itself (multicall, batch, execute): a
+ * bytes[] of calls, one bytes, a target and its bytes, a target, a value and its bytes.
+ */
+function wrappings(token: Address, inner: Hex): { args: string[]; data: Hex }[] {
+  return [
+    {
+      args: ['[the refused call]'],
+      data: encodeAbiParameters([{ type: 'bytes[]' }], [[inner]]),
+    },
+    { args: ['the refused call'], data: encodeAbiParameters([{ type: 'bytes' }], [inner]) },
+    {
+      args: ['the token', 'the refused call'],
+      data: encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }], [token, inner]),
+    },
+    {
+      args: ['the token', '0', 'the refused call'],
+      data: encodeAbiParameters(
+        [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }],
+        [token, 0n, inner],
+      ),
+    },
+  ];
+}
+
+/** Times (clock offsets) a token's refused calls are made again at, at most. */
+const MAX_COMPARED_TIMES = 4;
 /** Accounts found compared with the caller that are explored in full. */
 const MAX_COMPARED_CALLERS = 3;
 
@@ -566,6 +615,16 @@ async function comparisonRound(
   ])
     if (address) seen.add(address.toLowerCase());
   const callers = new Map<Address, { candidate: PrivilegeCandidate; only: Set<Hex> }>();
+  // The same call at a time it compared the clock with (a window that opens after a day and
+  // closes before a year), per account and offset; the offsets the rounds ran at already are left.
+  const timed = new Map<PrivilegeCandidate, Map<bigint, Planned[]>>();
+  const offsets = new Set<bigint>();
+  // Calls a function refused because their caller was not the token itself: a power the token
+  // exercises on its own behalf, which an account reaches through a function that has the token
+  // call itself (multicall, batch, execute). Each is handed to every other function, by the
+  // account that was refused.
+  const selfOnly: { candidate: PrivilegeCandidate; entry: Planned }[] = [];
+  const token = parameters.token.toLowerCase();
   traces.forEach((trace, index) => {
     const { candidate, entry } = traced[index] as (typeof traced)[number];
     const words = state.explored.get(candidate)?.sequences[entry.sequence];
@@ -593,6 +652,22 @@ async function comparisonRound(
       const again = withWords(entry, changed);
       if (!planned.has(again.call.data)) planned.set(again.call.data, again);
     }
+    for (const offset of harvestTimes(trace, {
+      timestamp: parameters.blockTimestamp,
+      number: parameters.blockNumber,
+    })) {
+      if (TIME_OFFSETS_SECONDS.some((tried) => BigInt(tried) === offset)) continue;
+      if (!offsets.has(offset) && offsets.size >= MAX_COMPARED_TIMES) continue;
+      offsets.add(offset);
+      let at = timed.get(candidate);
+      if (!at) timed.set(candidate, (at = new Map<bigint, Planned[]>()));
+      at.set(offset, [...(at.get(offset) ?? []), entry]);
+    }
+    if (
+      selfOnly.length < MAX_WRAPPED_INNER &&
+      harvest.callers.some((address) => address.toLowerCase() === token)
+    )
+      selfOnly.push({ candidate, entry });
     for (const address of harvest.callers) {
       const named = callers.get(address);
       if (named) {
@@ -612,9 +687,56 @@ async function comparisonRound(
     const runAt = state.explored.get(candidate)?.runAt;
     return calls.length > 0 && runAt ? [runAt(0, calls)] : [];
   });
+  const later = [...timed].flatMap(([candidate, at]) => {
+    const runAt = state.explored.get(candidate)?.runAt;
+    if (!runAt) return [];
+    return [...at].map(([offset, calls]) => {
+      round.timed += calls.length;
+      return runAt(Number(offset), calls);
+    });
+  });
+  const outer = [...parameters.selectors].filter(
+    (selector) => !HARMLESS.has(selector) && !ALONE.has(selector),
+  );
+  // The inner calls: the refused function minting to the caller, taking the holder's tokens for
+  // it, burning them (the two-call round's triggers); wrapped one way after another, each way
+  // tried on every function before the next.
+  const wrapping = new Map<PrivilegeCandidate, Planned[]>();
+  for (const { candidate, entry } of selfOnly) {
+    const calls = wrapping.get(candidate) ?? [];
+    const sequences = state.explored.get(candidate)?.sequences ?? [];
+    const inner = TRIGGERS.flatMap((sequence) => {
+      const words = sequences[sequence];
+      return words ? [{ words, data: encode(entry.selector, words) }] : [];
+    });
+    for (let way = 0; way < 4; way++)
+      for (const { words, data: innerData } of inner)
+        for (const selector of outer) {
+          if (selector === entry.selector || calls.length >= MAX_WRAPPING_CALLS_PER_CANDIDATE) continue;
+          const { args, data } = wrappings(parameters.token, innerData)[way] as { args: string[]; data: Hex };
+          const shown = `${entry.selector}(${words.map((word) => word.name).join(', ')})`;
+          calls.push({
+            selector,
+            sequence: entry.sequence,
+            args: args.map((arg) => arg.replace('the refused call', shown)),
+            call: { label: selector, data: concatHex([selector, data]) },
+          });
+        }
+    wrapping.set(candidate, calls);
+  }
+  const wrapped = [...wrapping].flatMap(([candidate, calls]) => {
+    const runAt = state.explored.get(candidate)?.runAt;
+    round.wrapped += calls.length;
+    return runAt && calls.length > 0 ? [runAt(0, calls)] : [];
+  });
   const newcomers = [...callers.values()].slice(0, MAX_COMPARED_CALLERS);
   round.callers += newcomers.length;
-  await Promise.all([...again, ...newcomers.map(({ candidate, only }) => state.explore(candidate, only))]);
+  await Promise.all([
+    ...again,
+    ...later,
+    ...wrapped,
+    ...newcomers.map(({ candidate, only }) => state.explore(candidate, only)),
+  ]);
 }
 
 /** Runs the probes (a few eth_calls per account) and returns what they demonstrated. */
@@ -634,7 +756,7 @@ export async function discoverPowers(
     triples: { tried: 0, planned: 0 },
     rescaled: 0,
     repeated: 0,
-    comparisons: { traced: 0, comparisons: 0, calls: 0, callers: 0, error: null },
+    comparisons: { traced: 0, comparisons: 0, calls: 0, timed: 0, wrapped: 0, callers: 0, error: null },
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
 
@@ -662,6 +784,7 @@ export async function discoverPowers(
       victim: parameters.victim,
       actor: candidate.address,
       pair: parameters.pair,
+      router: parameters.router,
       supply: parameters.supply,
       balanceSlot: parameters.balanceSlot,
       holderHashes: parameters.holderHashes,

@@ -208,7 +208,7 @@ export async function readCallerAccounts(
   // Without the creation (a provider that keeps no old state) the calls are still read, from the
   // chain's start: trace indexes answer an address filter without walking every block.
   const [constructor, calls] = await Promise.all([
-    creation ? constructorAccounts(client, creation) : { named: [], creationCode: null },
+    creation ? constructorAccounts(client, creation, token) : { named: [], creationCode: null },
     tracedCalls(client, { token, fromBlock: creation ? BigInt(creation.block) : 0n, toBlock: blockNumber }),
   ]);
   return {
@@ -218,23 +218,47 @@ export async function readCallerAccounts(
   };
 }
 
+/** Transfer(address,address,uint256): a mint is one from the zero address. */
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+/** Accounts credited by the creation's mints, at most (a launch's team, marketing and reserve wallets). */
+const MINTED_TO = 8;
+
 /**
- * The creation transaction's constructor arguments, and its input when that is creation code (a
- * transaction that created the token itself, not a call to a factory).
+ * The creation transaction's constructor arguments, its input when that is creation code (a
+ * transaction that created the token itself, not a call to a factory), and the accounts its
+ * mints credited: a team wallet funded at launch and kept nowhere in storage is still an insider
+ * whose own transfers a token may treat apart (an "anti-sniper" lock on whoever it sends to).
  */
 async function constructorAccounts(
   client: PublicClient,
   creation: Creation,
+  token: Address,
 ): Promise<{ named: PrivilegeCandidate[]; creationCode: Hex | null }> {
-  const tx = await client.getTransaction({ hash: creation.tx as Hash }).catch(() => undefined);
-  if (!tx) return { named: [], creationCode: null };
+  const [tx, receipt] = await Promise.all([
+    client.getTransaction({ hash: creation.tx as Hash }).catch(() => undefined),
+    client.getTransactionReceipt({ hash: creation.tx as Hash }).catch(() => undefined),
+  ]);
+  const minted = (receipt?.logs ?? [])
+    .filter(
+      (log) =>
+        log.address.toLowerCase() === token.toLowerCase() &&
+        log.topics[0] === TRANSFER_TOPIC &&
+        log.topics[1] !== undefined &&
+        BigInt(log.topics[1]) === 0n &&
+        log.topics[2] !== undefined,
+    )
+    .map((log) => getAddress(`0x${(log.topics[2] as Hex).slice(26)}`))
+    .filter((address, index, all) => address !== zeroAddress && all.indexOf(address) === index)
+    .slice(0, MINTED_TO)
+    .map((address) => ({ address, source: 'credited by a mint at creation' }));
+  if (!tx) return { named: minted, creationCode: null };
   const words = Math.floor((tx.input.length - 2) / 64);
   const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
   const named = addressesInWords(tx.input, start).map((address) => ({
     address,
     source: creation.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
   }));
-  return { named, creationCode: creation.via === 'create_tx' ? tx.input : null };
+  return { named: [...named, ...minted], creationCode: creation.via === 'create_tx' ? tx.input : null };
 }
 
 /**

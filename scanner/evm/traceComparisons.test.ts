@@ -5,6 +5,7 @@ import {
   type CallTrace,
   COMPARISON_TRACER,
   harvestComparisons,
+  harvestTimes,
   traceCalls,
   traceHolderTransfer,
 } from './traceComparisons.ts';
@@ -103,6 +104,48 @@ describe('harvestComparisons', () => {
     const harvest = harvestComparisons(steps, { caller, words: [3n] });
     expect(harvest.comparisons).toBe(20);
     expect(harvest.wanted).toHaveLength(8);
+  });
+});
+
+describe('harvestTimes', () => {
+  const now = { timestamp: 1_800_000_000n, number: 5_000n };
+  const day = 86_400n;
+
+  it('moves the clock one second past a time ahead the call compared its timestamp with', () => {
+    // A window from two days on to thirty: the opening is what is ahead; the close is ahead too.
+    const trace = {
+      c: [
+        compare('LT', now.timestamp, now.timestamp + 2n * day),
+        compare('GT', now.timestamp, now.timestamp + 30n * day),
+      ],
+      t: hex(now.timestamp),
+    };
+    expect(harvestTimes(trace, now)).toEqual([30n * day + 1n, 2n * day + 1n]);
+  });
+
+  it('reads the clock the call read, which may differ from the pinned block’s', () => {
+    // The node traced a block later than the pin: the wanted time is absolute all the same.
+    const read = now.timestamp + 12n;
+    const trace = { c: [compare('LT', read, now.timestamp + day * 3n)], t: hex(read) };
+    expect(harvestTimes(trace, now)).toEqual([3n * day + 1n]);
+  });
+
+  it('moves the clock by twelve seconds a block for a compared block number', () => {
+    const trace = { c: [compare('GT', now.number + 100n, now.number)], n: hex(now.number) };
+    expect(harvestTimes(trace, now)).toEqual([101n * 12n]);
+  });
+
+  it('leaves times past, times more than ten years on, and a call that read no clock', () => {
+    const trace = {
+      c: [
+        compare('LT', now.timestamp, now.timestamp - day),
+        compare('LT', now.timestamp, now.timestamp + 11n * 365n * day),
+        compare('EQ', now.timestamp, now.timestamp),
+      ],
+      t: hex(now.timestamp),
+    };
+    expect(harvestTimes(trace, now)).toEqual([]);
+    expect(harvestTimes({ c: [compare('LT', now.timestamp, now.timestamp + day)] }, now)).toEqual([]);
   });
 });
 
@@ -234,6 +277,19 @@ describe('the tracer the node runs', () => {
     expect(trace.h).toEqual(['beef']);
     expect(trace.s).toEqual(['beef']);
     expect(trace.a).toEqual(['abc', 'def']);
+  });
+
+  it('reads the block time and number off the step after the first TIMESTAMP and NUMBER', () => {
+    const trace = run([
+      { op: 'TIMESTAMP', depth: 1, stack: [9n] },
+      { op: 'LT', depth: 1, stack: [0x6900n, 0x7000n] },
+      { op: 'TIMESTAMP', depth: 1, stack: [0x6900n] },
+      { op: 'NUMBER', depth: 1, stack: [1n] },
+      { op: 'GT', depth: 1, stack: [0x1388n, 0x1000n] },
+    ]);
+    expect(trace.t).toBe('6900');
+    expect(trace.n).toBe('1388');
+    expect(run([{ op: 'EQ', depth: 1, stack: [1n, 2n] }])).toMatchObject({ t: '', n: '' });
   });
 
   it('keeps fewer than 400 comparisons as they came', () => {

@@ -38,18 +38,24 @@ const COMMON = new Set([0n, 1n, MAX_WORD]);
 /**
  * The tracer: comparisons (op and the two operands, top first; the last 400, in order: the one
  * that refused is near the end), keccak256 results
- * read off the next step at the same depth (32), storage slots read (256) and the addresses of
- * the contracts called (16). Plain ES5, as the tracer engines take it.
+ * read off the next step at the same depth (32), storage slots read (256), the addresses of
+ * the contracts called (16), and the block's time and number as the call read them (the value
+ * TIMESTAMP or NUMBER pushed, read off the next step). Plain ES5, as the tracer engines take it.
  */
 export const COMPARISON_TRACER = `{
-  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0,
+  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0, clock: '', t: '', n: '',
   step: function (log) {
     var depth = log.getDepth();
     if (this.pending) {
       if (this.pending === depth && this.h.length < 32) this.h.push(log.stack.peek(0).toString(16));
       this.pending = 0;
     }
+    if (this.clock === 't') this.t = log.stack.peek(0).toString(16);
+    if (this.clock === 'n') this.n = log.stack.peek(0).toString(16);
+    this.clock = '';
     var op = log.op.toString();
+    if (op === 'TIMESTAMP' && !this.t) this.clock = 't';
+    else if (op === 'NUMBER' && !this.n) this.clock = 'n';
     if (op === 'EQ' || op === 'LT' || op === 'GT' || op === 'SLT' || op === 'SGT') {
       this.c[this.cn % 400] = [op, log.stack.peek(0).toString(16), log.stack.peek(1).toString(16)];
       this.cn++;
@@ -65,7 +71,7 @@ export const COMPARISON_TRACER = `{
   result: function () {
     var at = this.cn % 400;
     var c = this.cn > 400 ? this.c.slice(at).concat(this.c.slice(0, at)) : this.c;
-    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a };
+    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a, t: this.t, n: this.n };
   }
 }`;
 
@@ -75,6 +81,9 @@ export interface CallTrace {
   h: string[];
   s: string[];
   a: string[];
+  /** The block's timestamp and number as the call read them; empty when it read neither. */
+  t?: string;
+  n?: string;
 }
 
 /** A word the function compared an argument word with: put `value` at argument `index` instead. */
@@ -140,6 +149,47 @@ export function harvestComparisons(
   return { wanted: [...wanted.values()], callers: [...callers], comparisons: comparisons.length };
 }
 
+/** How far ahead a compared time may lie and still be tried: ten years. */
+const MAX_AHEAD_SECONDS = 10n * 365n * 86_400n;
+/** Seconds a block takes, as the detector moves the block number with the clock. */
+const BLOCK_SECONDS = 12n;
+
+/**
+ * The times a refused call compared the clock with: the other operand of each comparison of the
+ * block's timestamp (or number) as the call read it, when it lies ahead, as the seconds to move
+ * the clock on from `now` so the call runs one second (one block) past it. A power open only in
+ * a window (from two days after launch to thirty) shows neither at the block, a day on nor a year
+ * on; its own comparison says when. Latest comparisons first; pure.
+ */
+export function harvestTimes(
+  trace: Pick<CallTrace, 'c' | 't' | 'n'>,
+  now: { timestamp: bigint; number: bigint },
+): bigint[] {
+  const clocks: [read: bigint, toOffset: (other: bigint) => bigint, ahead: bigint][] = [];
+  if (trace.t) clocks.push([word(trace.t), (other) => other + 1n - now.timestamp, MAX_AHEAD_SECONDS]);
+  if (trace.n)
+    clocks.push([
+      word(trace.n),
+      (other) => (other + 1n - now.number) * BLOCK_SECONDS,
+      MAX_AHEAD_SECONDS / BLOCK_SECONDS,
+    ]);
+  const offsets = new Set<bigint>();
+  for (const [, top, second] of [...trace.c].reverse()) {
+    const a = word(top);
+    const b = word(second);
+    for (const [read, toOffset, ahead] of clocks)
+      for (const [mine, other] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        if (mine !== read || other <= read || other - read > ahead) continue;
+        const offset = toOffset(other);
+        if (offset > 0n) offsets.add(offset);
+      }
+  }
+  return [...offsets];
+}
+
 /** The argument words of a call's data (after the selector), whole words only. */
 export function argumentWords(data: Hex): bigint[] {
   const body = data.slice(10);
@@ -156,6 +206,9 @@ function asTrace(answer: unknown): CallTrace | null {
     Array.isArray(value) &&
     value.every((entry) => typeof entry === 'string' && /^(0x)?[0-9a-f]{1,64}$/i.test(entry));
   if (!strings(h) || !strings(s) || !strings(a) || !Array.isArray(c)) return null;
+  const { t, n } = answer as Record<string, unknown>;
+  const clock = (value: unknown) => value === undefined || value === '' || strings([value]);
+  if (!clock(t) || !clock(n)) return null;
   const triples = c.every(
     (entry) =>
       Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string' && strings(entry.slice(1)),

@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/12)', () => {
+describe('power discovery (vigil-risk/13)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -411,5 +411,64 @@ describe('power discovery (vigil-risk/12)', () => {
     expect(BigInt(String(evidence?.data?.holder_balance_after))).toBeLessThan(
       BigInt(String(evidence?.data?.holder_balance_before)),
     );
+  });
+  it('finds a power open only in a window, at the time its own comparison of the clock named', async () => {
+    const result = await scan('t_rt4_migration_window');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
+    // Refused at the block, a day on and a year on: the window opens two days after launch.
+    const [evidence] = simulations(result, 'owner_change_balance');
+    const offset = Number(evidence?.data?.time_offset_seconds);
+    expect(offset).toBeGreaterThan(86_400);
+    expect(offset).toBeLessThan(30 * 86_400);
+    expect(result.facts.contract_safety?.discovery).toMatchObject({ comparisons: { error: null } });
+    expect(
+      (result.facts.contract_safety?.discovery as { comparisons: { timed: number } }).comparisons.timed,
+    ).toBeGreaterThan(0);
+  });
+
+  it('finds a mint the token makes only for itself, reached through its own batch function', async () => {
+    const result = await scan('t_rt4_self_call');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    // The batch's argument is the refused call itself, which the evidence names.
+    const [evidence] = simulations(result, 'is_mintable');
+    expect(String(evidence?.data?.args)).toMatch(/^\[0x[0-9a-f]{8}\(caller, 1000× supply, 1\/true\)\]$/);
+  });
+
+  it('finds a batch transfer whose unchecked total overflows: two credits, no debit', async () => {
+    const result = await scan('t_rt4_batch_overflow');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    expect(String(simulations(result, 'is_mintable')[0]?.data?.args)).toContain('2^255 each');
+  });
+
+  it('finds a fee wallet set to a contract that refuses the payment every sell makes', async () => {
+    const result = await scan('t_rt4_refusing_wallet');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    expect(String(simulations(result, 'sells_blockable')[0]?.data?.args)).toMatch(/^router/);
+  });
+
+  it('keeps the same self-call batch behind a two-day queue in the lowest tier', async () => {
+    const result = await scan('t_rt4_queued_batch');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: false,
+    });
+    expect(result.tier).toBe('low');
   });
 });
