@@ -43,6 +43,9 @@ const PLAIN_TIER_LOCAL = 'plain-tier-local-activity';
  */
 const ONE_STEP = 'scrape-one-step';
 
+/** What planning a scrape may take: its Redis reads, a DNS lookup, a robots.txt fetch. */
+const PLAN_MS = 10_000;
+
 /** Slack beyond a tier's budget for it to return its own timeout verdict before Temporal's fires. */
 const TIER_SLACK_MS = 3_000;
 
@@ -61,11 +64,13 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
   let plan: ScrapePlan;
   let first: TierResult | undefined;
   if (oneStep) {
-    const remaining = input.deadline - Date.now();
+    // The plan's own allowance (a robots.txt fetch, a DNS lookup) and the plain tier's budget, as
+    // the two steps had; the tier's budget is taken from what is left of the request's time.
+    const tierMs = tierBudgetMs('http', input.deadline - Date.now());
     const { scrapeFirst } = proxyLocalActivities<ScraperActivities>({
-      startToCloseTimeout: Math.max(remaining, 0) + TIER_SLACK_MS,
+      startToCloseTimeout: PLAN_MS + tierMs + TIER_SLACK_MS,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 2 },
+      retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 },
     });
     ({ plan, first } = await scrapeFirst(input));
   } else {

@@ -108,7 +108,8 @@ export class ScrapeJobs {
         // page read to know it is the one answered with.
         const usable = heard.then(async (early) => {
           if (!early?.page) return polled;
-          const stored = await this.#deps.pages.content(early.page.contentKey);
+          // A store that cannot answer now leaves the answer to the workflow's result.
+          const stored = await this.#deps.pages.content(early.page.contentKey).catch(() => undefined);
           return stored === undefined ? polled : { outcome: early, stored };
         });
         answer = await Promise.race([usable, polled]);

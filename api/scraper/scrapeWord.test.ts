@@ -56,7 +56,10 @@ describe('the word of a page a tier got', () => {
    * A scrape through the service whose workflow is stood in for only to control its result (the
    * fault under test): `started` runs at the start and gives the result, or nothing (never comes).
    */
-  async function scrapeWith(started: (jobId: string) => Promise<unknown> | undefined) {
+  async function scrapeWith(
+    started: (jobId: string) => Promise<unknown> | undefined,
+    store: Pick<PageStore, 'content' | 'screenshotBase64'> = pages,
+  ) {
     let jobId = '';
     const connection = {
       withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
@@ -73,7 +76,7 @@ describe('the word of a page a tier got', () => {
     };
     const jobs = new ScrapeJobs({
       temporal: { client, connection },
-      pages,
+      pages: store,
       words,
       guard: new EgressGuard({}),
       taskQueue: 'unused',
@@ -129,5 +132,28 @@ describe('the word of a page a tier got', () => {
         .then(() => ok([attempt(jobId, Tier.httpFingerprint)])),
     );
     expect(answer.content).toBe('the run’s own page');
+  });
+
+  it('waits for the workflow when the store cannot answer the word’s page read', async () => {
+    // The fault: the first read (the word's) fails as a lost connection would; the next works.
+    let reads = 0;
+    const flaky = {
+      content: (key: string) =>
+        reads++ === 0 ? Promise.reject(new Error('Connection is closed.')) : pages.content(key),
+      screenshotBase64: (key: string) => pages.screenshotBase64(key),
+    };
+    const { answer } = await scrapeWith(
+      (jobId) =>
+        pages
+          .putContent(jobId, 'http', 'from the workflow’s result')
+          .then(() => {
+            pages.announce(jobId, ok([attempt(jobId)]));
+            return heard();
+          })
+          .then(() => ok([attempt(jobId)])),
+      flaky,
+    );
+    expect(answer.content).toBe('from the workflow’s result');
+    expect(reads).toBe(2);
   });
 });

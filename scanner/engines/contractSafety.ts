@@ -157,6 +157,8 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       ...reliedOn.accounts,
       ...codeAddresses,
       ...(pool?.pair ? [{ address: pool.pair, source: 'the pair' }] : []),
+      // Last: a launch that funds many wallets must not push the kept ones, or the pair, out.
+      ...told.minted,
     ],
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);

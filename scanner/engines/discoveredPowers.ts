@@ -55,7 +55,14 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     result.repeated === 0
       ? ''
       : `; ${result.repeated} calls that moved something short of a finding made again and again in a row`;
-  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}${repeated}`;
+  const { timed, wrapped } = result.comparisons;
+  const compared =
+    timed === 0 ? '' : `; ${timed} calls again at a time their own comparison of the clock named`;
+  const handed =
+    wrapped === 0
+      ? ''
+      : `; ${wrapped} calls handing a function that takes calls from the token alone to the token's other functions`;
+  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}${repeated}${compared}${handed}`;
   for (const [kind, target] of Object.entries(CLASS_CHECK) as [
     PowerClass,
     (typeof CLASS_CHECK)[PowerClass],
@@ -128,9 +135,20 @@ function replace(checks: Check[], check: Check): Check[] {
 }
 
 function when(finding: PowerFinding): string {
-  if (finding.timeOffsetSeconds === 0) return '';
-  const days = Math.round(finding.timeOffsetSeconds / 86_400);
-  return days >= 365 ? ' with the clock a year on' : ` with the clock ${days} day${days === 1 ? '' : 's'} on`;
+  const seconds = finding.timeOffsetSeconds;
+  if (seconds === 0) return '';
+  if (seconds === 86_400) return ' with the clock a day on';
+  if (seconds === 365 * 86_400) return ' with the clock a year on';
+  // A time the call's own comparison named: exact, in the largest whole unit that fits.
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  const [size, name] = units.find(([unit]) => seconds >= unit) ?? [1, 'second'];
+  const whole = Math.floor(seconds / size);
+  const rest = seconds - whole * size;
+  return ` with the clock ${whole} ${name}${whole === 1 ? '' : 's'}${rest ? ` and ${rest} s` : ''} on (a time the call compared the clock with)`;
 }
 
 /** Where a call went, when not to the token itself. */

@@ -14,7 +14,13 @@ import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import { type CallEffect, PROBE_ORIGIN, type ProbeCall, probePrivileges } from './probePrivileges.ts';
-import { argumentWords, harvestComparisons, harvestTimes, traceCalls } from './traceComparisons.ts';
+import {
+  argumentWords,
+  type CallTrace,
+  harvestComparisons,
+  harvestTimes,
+  traceCalls,
+} from './traceComparisons.ts';
 
 /**
  * Power discovery that does not depend on names. Every selector the dispatcher compares against
@@ -482,34 +488,53 @@ const MAX_TRACED_CALLS = 32;
 const MAX_TRACED_PER_FUNCTION = 3;
 /** Calls made with what the comparisons wanted, per account. */
 const MAX_WANTED_CALLS_PER_CANDIDATE = 48;
-/** Calls refused for not being the token itself that are wrapped, per token at most. */
-const MAX_WRAPPED_INNER = 3;
-/** Wrapping calls (a function of the token given the refused call to make) per account at most. */
-const MAX_WRAPPING_CALLS_PER_CANDIDATE = 96;
+/** Functions found refusing every caller but the token itself, wrapped per token at most. */
+const MAX_SELF_ONLY_FUNCTIONS = 2;
+/**
+ * Accounts each such function is wrapped for, at most, in the candidates' order: who may call
+ * the function that has the token call itself (a keeper, the owner) is not what refused the inner one.
+ */
+const MAX_SELF_ONLY_ACCOUNTS = 4;
+/** Wrapping calls per function and account at most. */
+const MAX_WRAPPING_CALLS = 48;
 
 /**
  * Ways a function takes a call for the token to make itself (multicall, batch, execute): a
- * bytes[] of calls, one bytes, a target and its bytes, a target, a value and its bytes.
+ * bytes[] of calls, one bytes, a target and its bytes, a target, a value and its bytes. `shown`
+ * names the inner call in the evidence.
  */
-function wrappings(token: Address, inner: Hex): { args: string[]; data: Hex }[] {
+function wrappings(token: Address, inner: Hex, shown: string): { args: string[]; data: Hex }[] {
   return [
+    { args: [`[${shown}]`], data: encodeAbiParameters([{ type: 'bytes[]' }], [[inner]]) },
+    { args: [shown], data: encodeAbiParameters([{ type: 'bytes' }], [inner]) },
     {
-      args: ['[the refused call]'],
-      data: encodeAbiParameters([{ type: 'bytes[]' }], [[inner]]),
-    },
-    { args: ['the refused call'], data: encodeAbiParameters([{ type: 'bytes' }], [inner]) },
-    {
-      args: ['the token', 'the refused call'],
+      args: ['the token', shown],
       data: encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }], [token, inner]),
     },
     {
-      args: ['the token', '0', 'the refused call'],
+      args: ['the token', '0', shown],
       data: encodeAbiParameters(
         [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }],
         [token, 0n, inner],
       ),
     },
   ];
+}
+
+/**
+ * Whether the last comparison a refused call made of its caller was an equality with the token
+ * itself (`require(msg.sender == address(this))`): the function takes calls from the token alone.
+ */
+function refusedAllButSelf(comparisons: CallTrace['c'], caller: Address, token: Address): boolean {
+  const mine = BigInt(caller);
+  const self = BigInt(token);
+  for (const [op, top, second] of [...comparisons].reverse()) {
+    const a = BigInt(`0x${top}`);
+    const b = BigInt(`0x${second}`);
+    if (a !== mine && b !== mine) continue;
+    return op === 'EQ' && (a === self || b === self);
+  }
+  return false;
 }
 
 /** Times (clock offsets) a token's refused calls are made again at, at most. */
@@ -623,8 +648,7 @@ async function comparisonRound(
   // exercises on its own behalf, which an account reaches through a function that has the token
   // call itself (multicall, batch, execute). Each is handed to every other function, by the
   // account that was refused.
-  const selfOnly: { candidate: PrivilegeCandidate; entry: Planned }[] = [];
-  const token = parameters.token.toLowerCase();
+  const selfOnly = new Map<Hex, Planned>();
   traces.forEach((trace, index) => {
     const { candidate, entry } = traced[index] as (typeof traced)[number];
     const words = state.explored.get(candidate)?.sequences[entry.sequence];
@@ -664,10 +688,11 @@ async function comparisonRound(
       at.set(offset, [...(at.get(offset) ?? []), entry]);
     }
     if (
-      selfOnly.length < MAX_WRAPPED_INNER &&
-      harvest.callers.some((address) => address.toLowerCase() === token)
+      refusedAllButSelf(trace.c, candidate.address, parameters.token) &&
+      !selfOnly.has(entry.selector) &&
+      selfOnly.size < MAX_SELF_ONLY_FUNCTIONS
     )
-      selfOnly.push({ candidate, entry });
+      selfOnly.set(entry.selector, entry);
     for (const address of harvest.callers) {
       const named = callers.get(address);
       if (named) {
@@ -696,39 +721,38 @@ async function comparisonRound(
     });
   });
   const outer = [...parameters.selectors].filter(
-    (selector) => !HARMLESS.has(selector) && !ALONE.has(selector),
+    (selector) => !HARMLESS.has(selector) && !ALONE.has(selector) && selector !== FALLBACK,
   );
-  // The inner calls: the refused function minting to the caller, taking the holder's tokens for
-  // it, burning them (the two-call round's triggers); wrapped one way after another, each way
-  // tried on every function before the next.
-  const wrapping = new Map<PrivilegeCandidate, Planned[]>();
-  for (const { candidate, entry } of selfOnly) {
-    const calls = wrapping.get(candidate) ?? [];
-    const sequences = state.explored.get(candidate)?.sequences ?? [];
-    const inner = TRIGGERS.flatMap((sequence) => {
-      const words = sequences[sequence];
-      return words ? [{ words, data: encode(entry.selector, words) }] : [];
-    });
-    for (let way = 0; way < 4; way++)
-      for (const { words, data: innerData } of inner)
-        for (const selector of outer) {
-          if (selector === entry.selector || calls.length >= MAX_WRAPPING_CALLS_PER_CANDIDATE) continue;
-          const { args, data } = wrappings(parameters.token, innerData)[way] as { args: string[]; data: Hex };
-          const shown = `${entry.selector}(${words.map((word) => word.name).join(', ')})`;
-          calls.push({
-            selector,
-            sequence: entry.sequence,
-            args: args.map((arg) => arg.replace('the refused call', shown)),
-            call: { label: selector, data: concatHex([selector, data]) },
-          });
-        }
-    wrapping.set(candidate, calls);
-  }
-  const wrapped = [...wrapping].flatMap(([candidate, calls]) => {
-    const runAt = state.explored.get(candidate)?.runAt;
-    round.wrapped += calls.length;
-    return runAt && calls.length > 0 ? [runAt(0, calls)] : [];
-  });
+  // Each function that takes calls from the token alone is handed to every other function, by the
+  // first accounts: the mint to the caller first (on every function, each way), then the take of
+  // the holder's tokens and their burn (the two-call round's triggers).
+  const wrapped: Promise<RunOutcome>[] = [];
+  const accounts = state.known
+    .filter((candidate) => !candidate.origin && state.explored.has(candidate))
+    .slice(0, MAX_SELF_ONLY_ACCOUNTS);
+  for (const entry of selfOnly.values())
+    for (const candidate of accounts) {
+      const explored = state.explored.get(candidate);
+      if (!explored) continue;
+      const calls: Planned[] = [];
+      for (const sequence of TRIGGERS) {
+        const words = explored.sequences[sequence];
+        if (!words) continue;
+        const shownInner = `${entry.selector}(${words.map((word) => word.name).join(', ')})`;
+        const ways = wrappings(parameters.token, encode(entry.selector, words), shownInner);
+        for (const selector of outer)
+          for (const { args, data } of ways)
+            if (selector !== entry.selector && calls.length < MAX_WRAPPING_CALLS)
+              calls.push({
+                selector,
+                sequence,
+                args,
+                call: { label: selector, data: concatHex([selector, data]) },
+              });
+      }
+      round.wrapped += calls.length;
+      if (calls.length > 0) wrapped.push(explored.runAt(0, calls));
+    }
   const newcomers = [...callers.values()].slice(0, MAX_COMPARED_CALLERS);
   round.callers += newcomers.length;
   await Promise.all([
@@ -1013,6 +1037,20 @@ export async function discoverPowers(
     if (later && limitedAgainst(openings.get(0), later))
       result.findings.push(finding('limit', undefined, CLOCK, offset, later));
   }
+  // Rounds run side by side and finish in whatever order the node answers: the findings are put
+  // in one order (the fewest calls, the earliest time, the accounts' order, the call) so a scan's
+  // first evidence does not depend on it.
+  const rank = new Map(candidates.map((candidate, index) => [candidate.address.toLowerCase(), index]));
+  const key = (entry: PowerFinding) =>
+    [
+      (entry.first ? 2 : entry.prelude ? 1 : 0) + (entry.repeats > 1 ? 3 : 0),
+      entry.timeOffsetSeconds,
+      rank.get(entry.caller.toLowerCase()) ?? candidates.length,
+    ] as const;
+  result.findings.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || a.calldata.localeCompare(b.calldata);
+  });
   return result;
 }
 

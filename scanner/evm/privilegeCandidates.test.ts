@@ -1,5 +1,8 @@
+import { type Hex, type PublicClient, zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { rangeCap, traceWindows } from './privilegeCandidates.ts';
+import { rangeCap, readCallerAccounts, traceWindows } from './privilegeCandidates.ts';
+
+const TRANSFER: Hex = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 describe('reading a token’s calls from a trace index that caps its block range', () => {
   it('reads the cap a refusal names, and only from a refusal about the range', () => {
@@ -30,5 +33,52 @@ describe('reading a token’s calls from a trace index that caps its block range
     const whole = traceWindows(0n, 999n, 300n, 7);
     expect(whole.reduce((sum, [from, to]) => sum + (to - from + 1n), 0n)).toBe(1_000n);
     expect(whole).toHaveLength(4);
+  });
+});
+
+describe('accounts the creation told the token about', () => {
+  const token = '0x1111111111111111111111111111111111111111';
+  const deployer = '0x2222222222222222222222222222222222222222';
+  const word = (address: string) => `0x${address.slice(2).padStart(64, '0')}` as Hex;
+  const transfer = (from: string, to: string, address = token) => ({
+    address,
+    topics: [TRANSFER, word(from), word(to)],
+  });
+  const wallets = [1, 2, 3, 4, 5].map((at) => `0x${String(at).repeat(40)}`.toLowerCase());
+
+  function client(logs: { address: string; topics: Hex[] }[]) {
+    return {
+      getTransaction: () => Promise.resolve({ input: '0x' }),
+      getTransactionReceipt: () => Promise.resolve({ logs }),
+      // No trace index: only the creation is read.
+      request: () => Promise.reject(new Error('the method trace_filter does not exist')),
+    } as unknown as PublicClient;
+  }
+
+  it('names the accounts the creation’s mints credited, apart from the other candidates, three at most', async () => {
+    const read = await readCallerAccounts(
+      client([
+        transfer(zeroAddress, deployer),
+        // Another token's mint in the same transaction, and a transfer that is no mint.
+        transfer(zeroAddress, wallets[0] as string, '0x3333333333333333333333333333333333333333'),
+        transfer(deployer, wallets[1] as string),
+        transfer(zeroAddress, wallets[2] as string),
+        transfer(zeroAddress, deployer),
+        transfer(zeroAddress, wallets[3] as string),
+        transfer(zeroAddress, wallets[4] as string),
+      ]),
+      {
+        token,
+        creation: { block: '1', tx: `0x${'ab'.repeat(32)}`, deployer, via: 'create_tx' },
+        blockNumber: 10n,
+      },
+    );
+    expect(read.minted.map((entry) => entry.address.toLowerCase())).toEqual([
+      deployer,
+      wallets[2],
+      wallets[3],
+    ]);
+    expect(read.minted.every((entry) => entry.source === 'credited by a mint at creation')).toBe(true);
+    expect(read.candidates).toEqual([]);
   });
 });

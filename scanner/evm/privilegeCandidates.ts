@@ -204,15 +204,21 @@ export async function readCallerAccounts(
     creation,
     blockNumber,
   }: { token: Address; creation: Creation | null | undefined; blockNumber: bigint },
-): Promise<{ candidates: PrivilegeCandidate[]; creationCode: Hex | null; traces: TraceReading }> {
+): Promise<{
+  candidates: PrivilegeCandidate[];
+  minted: PrivilegeCandidate[];
+  creationCode: Hex | null;
+  traces: TraceReading;
+}> {
   // Without the creation (a provider that keeps no old state) the calls are still read, from the
   // chain's start: trace indexes answer an address filter without walking every block.
   const [constructor, calls] = await Promise.all([
-    creation ? constructorAccounts(client, creation, token) : { named: [], creationCode: null },
+    creation ? constructorAccounts(client, creation, token) : { named: [], minted: [], creationCode: null },
     tracedCalls(client, { token, fromBlock: creation ? BigInt(creation.block) : 0n, toBlock: blockNumber }),
   ]);
   return {
     candidates: [...constructor.named, ...calls.found],
+    minted: constructor.minted,
     creationCode: constructor.creationCode,
     traces: calls.reading,
   };
@@ -221,7 +227,7 @@ export async function readCallerAccounts(
 /** Transfer(address,address,uint256): a mint is one from the zero address. */
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 /** Accounts credited by the creation's mints, at most (a launch's team, marketing and reserve wallets). */
-const MINTED_TO = 8;
+const MINTED_TO = 3;
 
 /**
  * The creation transaction's constructor arguments, its input when that is creation code (a
@@ -233,7 +239,7 @@ async function constructorAccounts(
   client: PublicClient,
   creation: Creation,
   token: Address,
-): Promise<{ named: PrivilegeCandidate[]; creationCode: Hex | null }> {
+): Promise<{ named: PrivilegeCandidate[]; minted: PrivilegeCandidate[]; creationCode: Hex | null }> {
   const [tx, receipt] = await Promise.all([
     client.getTransaction({ hash: creation.tx as Hash }).catch(() => undefined),
     client.getTransactionReceipt({ hash: creation.tx as Hash }).catch(() => undefined),
@@ -251,14 +257,14 @@ async function constructorAccounts(
     .filter((address, index, all) => address !== zeroAddress && all.indexOf(address) === index)
     .slice(0, MINTED_TO)
     .map((address) => ({ address, source: 'credited by a mint at creation' }));
-  if (!tx) return { named: minted, creationCode: null };
+  if (!tx) return { named: [], minted, creationCode: null };
   const words = Math.floor((tx.input.length - 2) / 64);
   const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
   const named = addressesInWords(tx.input, start).map((address) => ({
     address,
     source: creation.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
   }));
-  return { named: [...named, ...minted], creationCode: creation.via === 'create_tx' ? tx.input : null };
+  return { named, minted, creationCode: creation.via === 'create_tx' ? tx.input : null };
 }
 
 /**

@@ -263,9 +263,11 @@ contract HoneypotDetector {
 
     /// A call's argument words equal to HOLDER_HALF become `half` (half the holder's balance at the
     /// time of the call), so a probe can name an amount the holder surely has without asking first.
+    /// Read every four bytes, not every word: a call handed to the token inside a byte string (a
+    /// batch, an execute) has its words four bytes off the outer call's.
     function _withHolderHalf(bytes memory call, uint256 half) private pure returns (bytes memory data) {
         data = call;
-        for (uint256 at = 4; at + 32 <= data.length; at += 32) {
+        for (uint256 at = 4; at + 32 <= data.length; at += 4) {
             uint256 word;
             assembly {
                 word := mload(add(add(data, 32), at))
