@@ -39,7 +39,7 @@ describe('reading a token’s calls from a trace index that caps its block range
 describe('accounts the creation told the token about', () => {
   const token = '0x1111111111111111111111111111111111111111';
   const deployer = '0x2222222222222222222222222222222222222222';
-  const word = (address: string) => `0x${address.slice(2).padStart(64, '0')}` as Hex;
+  const word = (address: string): Hex => `0x${address.slice(2).padStart(64, '0')}`;
   const transfer = (from: string, to: string, address = token) => ({
     address,
     topics: [TRANSFER, word(from), word(to)],
