@@ -1,5 +1,33 @@
 import type { Redis } from 'ioredis';
 
+/** What a publisher is told when a word could not be sent: the channel, and why. */
+export type WordLost = (channel: string, error: unknown) => void;
+
+/**
+ * Publishes a job's word (best effort: the request still has the workflow's result). A word Redis
+ * refuses, as it does when the deployment's user may not publish on the channel (another key
+ * prefix, the scraper pool on the main Redis without its grant), is reported to `onLost`.
+ */
+export function publishWord(redis: Redis, channel: string, message: string, onLost?: WordLost): void {
+  redis.publish(channel, message).catch((error: unknown) => onLost?.(channel, error));
+}
+
+/**
+ * `warn`, once per channel and process: a refused channel refuses every word, and one line says
+ * so without a line per job.
+ */
+export function warnOncePerChannel(warn: (message: string, meta: Record<string, unknown>) => void): WordLost {
+  const warned = new Set<string>();
+  return (channel, error) => {
+    if (warned.has(channel)) return;
+    warned.add(channel);
+    warn('a job word could not be published: waiting requests answer when the workflow completes', {
+      channel,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  };
+}
+
 /**
  * Word that a job's result is ready, pushed over a Redis channel to the requests waiting on it:
  * a worker publishes `<job id>` or `<job id> <payload>` the moment the result is stored, and a

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { WordLost } from './jobWords.ts';
 import type { StoresEnv } from '../core/config/stores.ts';
 import { InvoiceStore } from '../core/stores/invoices.ts';
 import { ReceiptStore } from '../core/stores/receipts.ts';
@@ -41,6 +42,8 @@ export interface StoreOptions {
    * workers wait for it instead, since Temporal retries their activities anyway.
    */
   failFast: boolean;
+  /** Told when a job's word could not be published (see clients/jobWords.ts). */
+  onWordLost?: WordLost;
 }
 
 /**
@@ -48,7 +51,7 @@ export interface StoreOptions {
  * same settings, so a store is configured the same way in every process. A new domain adds its
  * store to `Stores` and builds it here.
  */
-export function createStores(env: StoreSettings, { failFast }: StoreOptions): Stores {
+export function createStores(env: StoreSettings, { failFast, onWordLost }: StoreOptions): Stores {
   const mongo = createMongo(env.MONGODB_URI, env.MONGODB_DB);
   const redis = createRedis(env.REDIS_URL, {
     failFast,
@@ -63,6 +66,7 @@ export function createStores(env: StoreSettings, { failFast }: StoreOptions): St
       redis,
       ttlSeconds: env.SCAN_CACHE_TTL_SECONDS,
       jobTtlSeconds: env.SCAN_JOB_CACHE_TTL_SECONDS,
+      ...(onWordLost ? { onWordLost } : {}),
     }),
     fingerprints: new TokenFingerprintStore(mongo.db, redis),
     receipts: new ReceiptStore(mongo.db, redis),

@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { Binary, type Db, MongoServerError } from 'mongodb';
 import type { Redis } from 'ioredis';
+import { publishWord, type WordLost } from '../clients/jobWords.ts';
 import { ScanResult } from './core/result.ts';
 
 const gzipAsync = promisify(gzip);
@@ -50,6 +51,8 @@ export interface ScanStoreOptions {
   ttlSeconds: number;
   /** How long a job's result stays in Redis for status reads. */
   jobTtlSeconds?: number;
+  /** Told when a job's word could not be published (the Redis user may not, say). */
+  onWordLost?: WordLost;
 }
 
 /**
@@ -64,8 +67,10 @@ export class ScanStore {
   readonly #redis: Redis;
   readonly #ttlSeconds: number;
   readonly #jobTtlSeconds: number;
+  readonly #onWordLost: WordLost | undefined;
 
   constructor(options: ScanStoreOptions) {
+    this.#onWordLost = options.onWordLost;
     this.#db = options.db;
     this.#redis = options.redis;
     this.#ttlSeconds = options.ttlSeconds;
@@ -115,7 +120,7 @@ export class ScanStore {
     // The word goes on the same connection right behind the copies (so it never arrives before
     // them), outside their transaction: a deployment whose Redis user may not publish loses only
     // the early word, never the copies.
-    this.#redis.publish(ScanStore.doneChannel(this.#redis), jobId).catch(() => undefined);
+    publishWord(this.#redis, ScanStore.doneChannel(this.#redis), jobId, this.#onWordLost);
     const record: Omit<ScanDocument, 'result_gz'> = {
       _id: jobId,
       job_id: jobId,

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Redis } from 'ioredis';
+import type { WordLost } from '../clients/jobWords.ts';
 import type { Agent } from 'undici';
 import {
   AttemptOutcome,
@@ -63,7 +64,8 @@ export class ScraperEngine {
   #pool: BrowserPool | undefined;
   #nextUpstream = 0;
 
-  constructor(redis: Redis, env: ScraperEngineEnv) {
+  /** `onWordLost`: told when a scrape's word could not be published (clients/jobWords.ts). */
+  constructor(redis: Redis, env: ScraperEngineEnv, onWordLost?: WordLost) {
     this.env = env;
     this.guard = new EgressGuard({
       allow: parseAllowlist(env.SCRAPER_ALLOWLIST),
@@ -84,7 +86,7 @@ export class ScraperEngine {
       burst: env.SCRAPER_DOMAIN_BURST,
       maxWaitMs: env.SCRAPER_DOMAIN_MAX_WAIT_MS,
     });
-    this.pages = new PageStore(redis, env.SCRAPER_PAGE_TTL_SECONDS);
+    this.pages = new PageStore(redis, env.SCRAPER_PAGE_TTL_SECONDS, onWordLost);
     this.#robots = new RobotsPolicy({ redis, guard: this.guard, dispatcher: this.#agents.plain });
     this.#proxies = proxyUrls(env);
     this.#convert = new ConvertPool(env.SCRAPER_CONVERT_THREADS ?? Math.min(4, availableParallelism()));

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { publishWord, type WordLost } from '../clients/jobWords.ts';
 import type { ScrapeOutcome } from '../core/scrape/outcome.ts';
 import type { Content } from './convert/convert.ts';
 
@@ -10,10 +11,13 @@ import type { Content } from './convert/convert.ts';
 export class PageStore {
   readonly #redis: Redis;
   readonly #ttlSeconds: number;
+  readonly #onWordLost: WordLost | undefined;
 
-  constructor(redis: Redis, ttlSeconds: number) {
+  /** `onWordLost`: told when a scrape's word could not be published (the Redis user may not, say). */
+  constructor(redis: Redis, ttlSeconds: number, onWordLost?: WordLost) {
     this.#redis = redis;
     this.#ttlSeconds = ttlSeconds;
+    this.#onWordLost = onWordLost;
   }
 
   /** Stores a page; returns its key and size in bytes. */
@@ -41,9 +45,12 @@ export class PageStore {
 
   /** Tells the waiting request the answer (best effort: a lost word costs only time). */
   announce(jobId: string, outcome: ScrapeOutcome): void {
-    this.#redis
-      .publish(PageStore.doneChannel(this.#redis), `${jobId} ${JSON.stringify(outcome)}`)
-      .catch(() => undefined);
+    publishWord(
+      this.#redis,
+      PageStore.doneChannel(this.#redis),
+      `${jobId} ${JSON.stringify(outcome)}`,
+      this.#onWordLost,
+    );
   }
 
   /** A stored page's content; undefined once it expired or was evicted. */

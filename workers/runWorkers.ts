@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ActivityInterceptorsFactory, NativeConnection, Worker } from '@temporalio/worker';
+import { type ActivityInterceptorsFactory, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { warnOncePerChannel } from '../clients/jobWords.ts';
 import type { Redis } from 'ioredis';
 import { scrubError } from '../core/errors/scrubError.ts';
 import type { Hex } from 'viem';
@@ -54,7 +55,12 @@ export async function runWorkers(
   // The main stores (scans, payments) are opened only by pools that use them: a scraper-only
   // worker holds no connection to them (its network policy gives it no route there either).
   let stores: Stores | undefined;
-  const mainStores = () => (stores ??= createStores(env, { failFast: false }));
+  // A job's word that Redis refuses (a user without the channel's grant) is said once per channel
+  // in the worker's log: every later word on it would be refused the same way.
+  const onWordLost = warnOncePerChannel((message, meta) => {
+    Runtime.instance().logger.warn(message, meta);
+  });
+  const mainStores = () => (stores ??= createStores(env, { failFast: false, onWordLost }));
   let chains: ChainClients | undefined;
   let scraper: { engine: ScraperEngine; redis: Redis; stopReports: () => Promise<void> } | undefined;
   let chaindata: IndexStore | undefined;
@@ -91,7 +97,7 @@ export async function runWorkers(
               tlsCaPath: env.REDIS_TLS_CA_PATH,
             })
           : mainStores().redis;
-        const engine = new ScraperEngine(redis, env);
+        const engine = new ScraperEngine(redis, env, onWordLost);
         const stopReports = startPoolReports(redis, `${hostname()}:${process.pid}`, () => engine.poolStats());
         scraper = { engine, redis, stopReports };
       }

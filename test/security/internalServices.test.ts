@@ -12,10 +12,11 @@ import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { ScanCompletions } from '../../api/backend/scanCompletions.ts';
 import type { ScanResult } from '../../scanner/core/result.ts';
 import { ScanStore } from '../../scanner/scanStore.ts';
-import { JobWords } from '../../clients/jobWords.ts';
+import { JobWords, warnOncePerChannel } from '../../clients/jobWords.ts';
 import type { ScrapeOutcome } from '../../core/scrape/outcome.ts';
 import { PageStore } from '../../scraper/pageStore.ts';
 import { testPki, type TestPki } from '../support/certificates.ts';
+import { until } from '../support/until.ts';
 import {
   AUTHED,
   isolatedEnv,
@@ -306,6 +307,35 @@ describe('Redis through ACL users (infra/deploy/redis/users.acl)', () => {
       workers.disconnect();
       backend.disconnect();
       scraper.disconnect();
+    }
+  });
+
+  it('says once, in the log, that a Redis user may not publish a job’s word on its channel', async () => {
+    // The scraper pool on the main Redis (no SCRAPER_REDIS_URL): the workers' user holds no grant
+    // for the scrape's channel, so every word is refused; the page itself is stored all the same.
+    const workers = new Redis(url('vigil-workers', passwords.__VIGIL_WORKERS_PASSWORD__), {
+      keyPrefix: 'vigil:',
+    });
+    const warned: { message: string; meta: Record<string, unknown> }[] = [];
+    const pages = new PageStore(
+      workers,
+      60,
+      warnOncePerChannel((message, meta) => warned.push({ message, meta })),
+    );
+    try {
+      for (const job of ['scrape:acl-1', 'scrape:acl-2'])
+        pages.announce(job, { kind: 'ok' } as unknown as ScrapeOutcome);
+      await until(() => Promise.resolve(warned.length > 0 ? true : undefined));
+      // Both words were refused; one line says so.
+      await workers.ping();
+      expect(warned).toEqual([
+        {
+          message: expect.stringContaining('could not be published') as string,
+          meta: { channel: 'vigil:scraper:done', error: expect.stringMatching(/NOPERM/) as string },
+        },
+      ]);
+    } finally {
+      workers.disconnect();
     }
   });
 });
