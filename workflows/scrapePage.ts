@@ -15,7 +15,7 @@ import {
   type ScrapeOutcome,
   type ScrapePlan,
 } from '../core/scrape/outcome.ts';
-import { observedAttempts, summarize } from '../core/scrape/summarize.ts';
+import { announcement, observedAttempts, summarize } from '../core/scrape/summarize.ts';
 import { isBrowserTier, type Tier } from '../core/scrape/tiers.ts';
 
 // Planning and recording are a few Redis reads and writes (and a DNS lookup): local activities,
@@ -140,12 +140,7 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
     let attempt: TierResult;
     try {
       // What the tier needs to tell the waiting request the whole answer, should it get the page.
-      const announce = {
-        domain: plan.domain,
-        startReason: plan.startReason,
-        forcedStart: plan.startReason.includes('forced_browser'),
-        earlier: [...attempts],
-      };
+      const announce = announcement(plan, [...attempts]);
       attempt = await runner[TIER_ACTIVITY[tier]]({ ...input, budgetMs, announce });
     } catch (error) {
       if (isCancellation(error)) throw error;

@@ -6,7 +6,7 @@ import {
   type ScrapePlan,
   type TierAttempt,
 } from '../../core/scrape/outcome.ts';
-import { observedAttempts, summarize } from '../../core/scrape/summarize.ts';
+import { announcement, observedAttempts, summarize } from '../../core/scrape/summarize.ts';
 import { type Tier, Tier as Tiers } from '../../core/scrape/tiers.ts';
 import type { ScraperEngine, TierJob } from '../../scraper/engine.ts';
 
@@ -103,12 +103,7 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
       const plan = await engine.plan(job, signal);
       const remaining = job.deadline - Date.now();
       if (plan.stop || plan.tiers[0] !== Tiers.http || remaining < TIER_MIN_MS.http) return { plan };
-      const announce = {
-        domain: plan.domain,
-        startReason: plan.startReason,
-        forcedStart: plan.startReason.includes('forced_browser'),
-        earlier: [],
-      };
+      const announce = announcement(plan, []);
       try {
         const budgetMs = tierBudgetMs(Tiers.http, remaining);
         return { plan, first: await runTier(Tiers.http, { ...job, budgetMs, announce }, signal) };

@@ -1,4 +1,10 @@
-import { AttemptOutcome, type ScrapeOutcome, ScrapeOutcomeKind, type TierAttempt } from './outcome.ts';
+import {
+  AttemptOutcome,
+  type ScrapeOutcome,
+  ScrapeOutcomeKind,
+  type ScrapePlan,
+  type TierAttempt,
+} from './outcome.ts';
 
 /**
  * What a scrape's attempts come to: the page of the last attempt when it got one, else the
@@ -55,4 +61,17 @@ export function observedAttempts(attempts: readonly TierAttempt[]): TierAttempt[
   return attempts.filter(
     (attempt) => !(attempt.outcome === AttemptOutcome.rateLimited && attempt.status === null),
   );
+}
+
+/**
+ * What a tier needs to tell the waiting request the whole answer, should it get the page: the
+ * plan's domain and start, and the attempts before it.
+ */
+export function announcement(plan: Pick<ScrapePlan, 'domain' | 'startReason'>, earlier: TierAttempt[]) {
+  return {
+    domain: plan.domain,
+    startReason: plan.startReason,
+    forcedStart: plan.startReason.includes('forced_browser'),
+    earlier,
+  };
 }

@@ -646,8 +646,7 @@ async function comparisonRound(
   const offsets = new Set<bigint>();
   // Calls a function refused because their caller was not the token itself: a power the token
   // exercises on its own behalf, which an account reaches through a function that has the token
-  // call itself (multicall, batch, execute). Each is handed to every other function, by the
-  // account that was refused.
+  // call itself (multicall, batch, execute). Each is handed to every other function below.
   const selfOnly = new Map<Hex, Planned>();
   traces.forEach((trace, index) => {
     const { candidate, entry } = traced[index] as (typeof traced)[number];
