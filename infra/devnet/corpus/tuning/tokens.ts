@@ -270,6 +270,18 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
     pattern: 'a plain ERC-20 whose owner renounced',
     labels: benign('benign_plain'),
   },
+  // Written after vigil-risk/13 by the model's authors, as a false-positive check of its router
+  // shape (SwapBack.sol): the common tax-token template whose payout may fail without harm.
+  t_swapback_tolerant: {
+    contract: 'TnSwapBackTolerantToken',
+    name: 'Growth Fund',
+    symbol: 'GRWF',
+    args: (c) => ['Growth Fund', 'GRWF', c.supply, c.router, c.wallet('swapback.marketing')],
+    market: 'healthy',
+    pattern:
+      'a 3 % fee each way, swapped to ETH on sells and paid to a marketing wallet the owner may change to any address; a payout the wallet refuses stays in the token for the next sell, which goes on; owner kept',
+    labels: benign('benign_unusual'),
+  },
   ...ESCAPE_TOKENS,
   ...LATER_TOKENS,
   ...DRIP_TOKENS,
