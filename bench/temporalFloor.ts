@@ -26,6 +26,9 @@ const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.err
 
 const temporal = await startTemporal({ port: await freePort() });
 const rows: { bundle: string; bundle_mb: number; workflow: string; p50_ms: number; p95_ms: number }[] = [];
+const round = (value: number) => Math.round(value * 10) / 10;
+/** Eager workflow start (the first task handed back with the start) against the same start without it. */
+const eager: { start: string; p50_ms: number; p95_ms: number; eagerly_started: number }[] = [];
 const timelines: string[] = [];
 try {
   for (const [bundle, entry] of [
@@ -64,7 +67,6 @@ try {
           runs.push({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId });
         }
         latencies.sort((a, b) => a - b);
-        const round = (value: number) => Math.round(value * 10) / 10;
         rows.push({
           bundle,
           bundle_mb: round(code.length / 1e6),
@@ -79,6 +81,35 @@ try {
               await workflowTimelines(temporal.address, runs, { localActivities: true }),
             ),
           );
+      }
+      // Eager start needs the client on the worker's own connection (one process starts the workflow
+      // and runs its first task): both ways are measured from that client, alternately.
+      if (rows.length === 3) {
+        const local = new Client({ connection: workerConnection });
+        const samples = { eager: [] as number[], plain: [] as number[] };
+        let eagerly = 0;
+        for (let i = 0; i < 2 * (n + WARMUP); i++) {
+          const requestEagerStart = i % 2 === 0;
+          const started = performance.now();
+          const handle = await local.workflow.start('floorOneStep', {
+            taskQueue,
+            workflowId: `${taskQueue}-eager-${i}`,
+            requestEagerStart,
+          });
+          await handle.result();
+          if (i < 2 * WARMUP) continue;
+          (requestEagerStart ? samples.eager : samples.plain).push(performance.now() - started);
+          if (requestEagerStart && handle.eagerlyStarted) eagerly++;
+        }
+        for (const [start, values] of Object.entries(samples)) {
+          values.sort((a, b) => a - b);
+          eager.push({
+            start: start === 'eager' ? 'eager (requestEagerStart)' : 'plain',
+            p50_ms: round(percentile(values, 50)),
+            p95_ms: round(percentile(values, 95)),
+            eagerly_started: start === 'eager' ? eagerly : 0,
+          });
+        }
       }
     } finally {
       worker.shutdown();
@@ -98,13 +129,18 @@ const table = [
     (row) => `| ${row.bundle} | ${row.bundle_mb} | ${row.workflow} | ${row.p50_ms} | ${row.p95_ms} |`,
   ),
 ].join('\n');
-const text = `${table}\n\n${timelines.join('\n\n')}`;
+const eagerTable = [
+  "| floorOneStep, started from the worker's own connection | client p50 ms | client p95 ms | eagerly started |",
+  '|---|---|---|---|',
+  ...eager.map((row) => `| ${row.start} | ${row.p50_ms} | ${row.p95_ms} | ${row.eagerly_started} of ${n} |`),
+].join('\n');
+const text = `${table}\n\n${eagerTable}\n\n${timelines.join('\n\n')}`;
 console.log(text);
 const date = new Date().toISOString();
 await mkdir(values.out, { recursive: true });
 await writeFile(
   path.join(values.out, 'temporal-floor.json'),
-  `${JSON.stringify({ benchmark: 'temporal-floor', date, cpus: os.cpus().length, node: process.version, n, rows }, null, 2)}\n`,
+  `${JSON.stringify({ benchmark: 'temporal-floor', date, cpus: os.cpus().length, node: process.version, n, rows, eager }, null, 2)}\n`,
 );
 await writeFile(
   path.join(values.out, 'temporal-floor.md'),
