@@ -482,6 +482,25 @@ interface RunOutcome {
 }
 type RunAt = (offset: number, calls: Planned[], perTrip?: number) => Promise<RunOutcome>;
 
+/**
+ * One account's first round, for the comparison round: its runner, its argument shapes, the calls
+ * refused for a reason other than its rights, and per function one call refused for its rights
+ * (one that does not send the caller as a word, where there is one).
+ */
+interface Explored {
+  runAt: RunAt;
+  sequences: Word[][];
+  refused: Planned[];
+  denied: Planned[];
+}
+
+/**
+ * Functions that refused every account for its rights, traced once each per token at most: the
+ * caller they compared with (computed at run time) or the token itself (a function for the token
+ * alone) shows in the trace whatever the revert's message says.
+ */
+const MAX_DENIED_TRACED = 8;
+
 /** Refused calls traced per token at most (one JSON-RPC batch). */
 const MAX_TRACED_CALLS = 32;
 /** Refused calls of one function traced per account: its first shapes (an account word, a number). */
@@ -573,6 +592,29 @@ function shown(value: bigint): string {
 }
 
 /**
+ * Per function that refused this account for its rights and let no call through, one of those
+ * calls: the first that does not send the caller as a word (a comparison of the caller with an
+ * account then names that account), else the first.
+ */
+function deniedOnce(
+  round: { succeeded: readonly Outcome[]; failed: readonly Planned[] },
+  sequences: readonly (readonly Word[])[],
+  stepping: (entry: Planned) => boolean,
+): Planned[] {
+  const through = new Set(round.succeeded.map(({ entry }) => entry.selector));
+  const chosen = new Map<Hex, Planned>();
+  for (const entry of round.failed) {
+    if (!stepping(entry) || entry.target || !deniedToCaller(entry.revertReason)) continue;
+    if (through.has(entry.selector)) continue;
+    const sendsCaller = (sequences[entry.sequence] ?? []).some((word) => word.name === 'caller');
+    const held = chosen.get(entry.selector);
+    const heldSends = held && (sequences[held.sequence] ?? []).some((word) => word.name === 'caller');
+    if (!held || (heldSends && !sendsCaller)) chosen.set(entry.selector, entry);
+  }
+  return [...chosen.values()];
+}
+
+/**
  * The comparison round (traceComparisons): the calls each account had refused for a reason other
  * than its rights are traced, and made again with what their comparisons wanted in a word's
  * place; the accounts a function compared its caller with are explored on that function as every
@@ -583,7 +625,7 @@ async function comparisonRound(
   client: Parameters<typeof probePrivileges>[0],
   parameters: DiscoverPowersParameters,
   state: {
-    explored: Map<PrivilegeCandidate, { runAt: RunAt; sequences: Word[][]; refused: Planned[] }>;
+    explored: Map<PrivilegeCandidate, Explored>;
     explore: (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>) => Promise<void>;
     result: DiscoveryResult;
     known: readonly PrivilegeCandidate[];
@@ -607,7 +649,7 @@ async function comparisonRound(
           .map(({ entry }) => entry),
       };
     });
-  const traced: { candidate: PrivilegeCandidate; entry: Planned }[] = [];
+  const traced: { candidate: PrivilegeCandidate; entry: Planned; denied?: true }[] = [];
   for (let index = 0; traced.length < MAX_TRACED_CALLS; index++) {
     const row = queues.filter((queue) => index < queue.entries.length);
     if (row.length === 0) break;
@@ -615,6 +657,17 @@ async function comparisonRound(
       if (traced.length < MAX_TRACED_CALLS)
         traced.push({ candidate: queue.candidate, entry: queue.entries[index] as Planned });
   }
+  // Functions every account was refused for its rights: the first account's call, once each.
+  const accountsExplored = queues.map((queue) => state.explored.get(queue.candidate) as Explored);
+  const [firstQueue] = queues;
+  const deniedEverywhere = (firstQueue ? (state.explored.get(firstQueue.candidate)?.denied ?? []) : [])
+    .filter((entry) =>
+      accountsExplored.every((other) => other.denied.some((call) => call.selector === entry.selector)),
+    )
+    .slice(0, MAX_DENIED_TRACED);
+  if (firstQueue)
+    for (const entry of deniedEverywhere)
+      traced.push({ candidate: firstQueue.candidate, entry, denied: true });
   if (traced.length === 0) return;
   const { traces, error } = await traceCalls(client, {
     blockNumber: parameters.blockNumber,
@@ -649,10 +702,16 @@ async function comparisonRound(
   // call itself (multicall, batch, execute). Each is handed to every other function below.
   const selfOnly = new Map<Hex, Planned>();
   traces.forEach((trace, index) => {
-    const { candidate, entry } = traced[index] as (typeof traced)[number];
+    const { candidate, entry, denied } = traced[index] as (typeof traced)[number];
     const words = state.explored.get(candidate)?.sequences[entry.sequence];
     if (!trace || !words) return;
     round.traced++;
+    if (
+      refusedAllButSelf(trace.c, candidate.address, parameters.token) &&
+      !selfOnly.has(entry.selector) &&
+      selfOnly.size < MAX_SELF_ONLY_FUNCTIONS
+    )
+      selfOnly.set(entry.selector, entry);
     // Offsets and lengths shape the ABI encoding, and the placeholder is filled in by the
     // detector: neither is a value a function compares.
     const skip = new Set(
@@ -666,32 +725,29 @@ async function comparisonRound(
       skip,
     });
     round.comparisons += harvest.comparisons;
-    let planned = wantedBy.get(candidate);
-    if (!planned) wantedBy.set(candidate, (planned = new Map<Hex, Planned>()));
-    for (const { index: at, value } of harvest.wanted) {
-      const changed = words.map((word, position) =>
-        position === at ? { name: `${shown(value)} (what the call compared it with)`, value } : word,
-      );
-      const again = withWords(entry, changed);
-      if (!planned.has(again.call.data)) planned.set(again.call.data, again);
+    // A call refused for its caller's rights wanted another caller, not other words or another time.
+    if (!denied) {
+      let planned = wantedBy.get(candidate);
+      if (!planned) wantedBy.set(candidate, (planned = new Map<Hex, Planned>()));
+      for (const { index: at, value } of harvest.wanted) {
+        const changed = words.map((word, position) =>
+          position === at ? { name: `${shown(value)} (what the call compared it with)`, value } : word,
+        );
+        const again = withWords(entry, changed);
+        if (!planned.has(again.call.data)) planned.set(again.call.data, again);
+      }
+      for (const offset of harvestTimes(trace, {
+        timestamp: parameters.blockTimestamp,
+        number: parameters.blockNumber,
+      })) {
+        if (TIME_OFFSETS_SECONDS.some((tried) => BigInt(tried) === offset)) continue;
+        if (!offsets.has(offset) && offsets.size >= MAX_COMPARED_TIMES) continue;
+        offsets.add(offset);
+        let at = timed.get(candidate);
+        if (!at) timed.set(candidate, (at = new Map<bigint, Planned[]>()));
+        at.set(offset, [...(at.get(offset) ?? []), entry]);
+      }
     }
-    for (const offset of harvestTimes(trace, {
-      timestamp: parameters.blockTimestamp,
-      number: parameters.blockNumber,
-    })) {
-      if (TIME_OFFSETS_SECONDS.some((tried) => BigInt(tried) === offset)) continue;
-      if (!offsets.has(offset) && offsets.size >= MAX_COMPARED_TIMES) continue;
-      offsets.add(offset);
-      let at = timed.get(candidate);
-      if (!at) timed.set(candidate, (at = new Map<bigint, Planned[]>()));
-      at.set(offset, [...(at.get(offset) ?? []), entry]);
-    }
-    if (
-      refusedAllButSelf(trace.c, candidate.address, parameters.token) &&
-      !selfOnly.has(entry.selector) &&
-      selfOnly.size < MAX_SELF_ONLY_FUNCTIONS
-    )
-      selfOnly.set(entry.selector, entry);
     for (const address of harvest.callers) {
       const named = callers.get(address);
       if (named) {
@@ -798,7 +854,7 @@ export async function discoverPowers(
     : parameters.candidates;
   // Per account explored: its runner, its argument shapes, and the calls refused for a reason other
   // than its rights (what the comparison round traces).
-  const explored = new Map<PrivilegeCandidate, { runAt: RunAt; sequences: Word[][]; refused: Planned[] }>();
+  const explored = new Map<PrivilegeCandidate, Explored>();
   // `only`: the functions an account is tried on, when not all (an account a comparison named is
   // tried on the functions that compared it, and not on the contracts the token relies on).
   const explore = async (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>): Promise<void> => {
@@ -886,6 +942,7 @@ export async function discoverPowers(
           !deniedToCaller(entry.revertReason) &&
           !shortOfDecoding(entry, now, sequences),
       ),
+      denied: deniedOnce(now, sequences, stepping),
     });
     const steps = {
       succeeded: now.succeeded.filter(({ entry }) => stepping(entry)),

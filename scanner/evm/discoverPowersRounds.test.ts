@@ -2,11 +2,13 @@ import {
   type Address,
   decodeAbiParameters,
   decodeFunctionData,
+  encodeErrorResult,
   encodeFunctionResult,
   type Hex,
   keccak256,
   type PublicClient,
   stringToHex,
+  parseAbi,
   zeroAddress,
 } from 'viem';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +20,7 @@ import { honeypotDetectorAbi } from './honeypotDetector.ts';
 // only a year on, and a `mint` that works only after `wake`. The pairs at the block far exceed
 // their budget; the year-on pair (wake, then mint) must still be tried.
 
+const errorAbi = parseAbi(['error Error(string)']);
 const SEQUENCE = keccak256(stringToHex('vigil.sequence')).slice(0, 10);
 const YEAR = 365 * 86_400;
 const BLOCK_TIME = 1_700_000_000n;
@@ -289,6 +292,53 @@ describe('discoverPowers: the comparison round', () => {
     expect(traced.every((entry) => entry.from === deployer)).toBe(true);
     expect(result.comparisons).toMatchObject({ traced: 6, callers: 1, error: null });
     expect(result.comparisons.calls).toBeGreaterThan(0);
+  });
+
+  it('traces a function that refused every account for its rights once, and finds the caller it wanted', async () => {
+    // DENIED mints only for ELSEWHERE_KEEPER and says "Unauthorized" to everyone else, as most
+    // access checks do: a reason that reads as the caller's lack of rights.
+    const DENIED = selector(0xfff);
+    const KEEPER: Address = '0x6666666666666666666666666666666666666666';
+    const unauthorized = encodeErrorResult({ abi: errorAbi, errorName: 'Error', args: ['Unauthorized'] });
+    const traced: { from: Address; data: Hex }[] = [];
+    const base = comparingClient(traced);
+    const client = {
+      call: ({ data, to }: { data: Hex; to: Address }) => {
+        const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
+        const calls = (args as readonly unknown[])[5] as readonly Hex[];
+        const effects = calls.map((callData) => {
+          if (callData.slice(0, 10) !== DENIED) return effect(false);
+          const ok = to.toLowerCase() === KEEPER.toLowerCase();
+          return { ...effect(ok, true), revertData: ok ? '0x' : unauthorized };
+        });
+        return Promise.resolve({
+          data: encodeFunctionResult({
+            abi: honeypotDetectorAbi,
+            functionName: 'probe',
+            result: [{ ...leg, attempted: false }, effect(true), effects],
+          }),
+        });
+      },
+      request: ({ method, params }: { method: string; params: [{ from: Address; data: Hex }] }) => {
+        if (params[0].data.slice(0, 10) !== DENIED) return base.request({ method, params } as never);
+        traced.push(params[0]);
+        const hex = (value: bigint) => value.toString(16);
+        return Promise.resolve({
+          c: [['EQ', hex(BigInt(params[0].from)), hex(BigInt(KEEPER))]],
+          h: [],
+          s: [],
+          a: [],
+        });
+      },
+    } as unknown as PublicClient;
+    const result = await discoverPowers(client, { ...parameters, selectors: new Set([DENIED]) });
+    // One trace of the denied function, from the first account, with a shape that does not send
+    // the caller (so the comparison with the caller names the account wanted).
+    expect(traced).toHaveLength(1);
+    expect(traced[0]?.data.slice(10, 74)).not.toBe(deployer.slice(2).padStart(64, '0'));
+    const mint = result.findings.find((finding) => finding.class === 'mint');
+    expect(mint?.caller).toBe(KEEPER);
+    expect(mint?.callerSource).toBe(`compared with the caller by ${DENIED}`);
   });
 
   it('carries on without the round when the node cannot trace, and says why', async () => {
