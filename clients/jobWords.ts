@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { scrubText } from '../core/errors/scrubError.ts';
 
 /** What a publisher is told when a word could not be sent: the channel, and why. */
 export type WordLost = (channel: string, error: unknown) => void;
@@ -9,21 +10,30 @@ export type WordLost = (channel: string, error: unknown) => void;
  * prefix, the scraper pool on the main Redis without its grant), is reported to `onLost`.
  */
 export function publishWord(redis: Redis, channel: string, message: string, onLost?: WordLost): void {
-  redis.publish(channel, message).catch((error: unknown) => onLost?.(channel, error));
+  redis.publish(channel, message).catch((error: unknown) => {
+    try {
+      onLost?.(channel, error);
+    } catch {
+      // A report that fails is no reason to fail anything else: the word was best effort.
+    }
+  });
 }
 
 /**
- * `warn`, once per channel and process: a refused channel refuses every word, and one line says
- * so without a line per job.
+ * `warn`, once per channel, kind of refusal and process: a channel the Redis user may not publish
+ * on refuses every word (NOPERM), and one line says so without a line per job; a passing refusal
+ * (Redis restarting, the worker shutting down) has its own line and cannot hide that one.
  */
 export function warnOncePerChannel(warn: (message: string, meta: Record<string, unknown>) => void): WordLost {
   const warned = new Set<string>();
   return (channel, error) => {
-    if (warned.has(channel)) return;
-    warned.add(channel);
+    const text = scrubText(error instanceof Error ? error.message : String(error));
+    const kind = /^NOPERM/.test(text) ? 'NOPERM' : 'other';
+    if (warned.has(`${kind} ${channel}`)) return;
+    warned.add(`${kind} ${channel}`);
     warn('a job word could not be published: waiting requests answer when the workflow completes', {
       channel,
-      error: error instanceof Error ? error.message : String(error),
+      error: text,
     });
   };
 }

@@ -57,8 +57,9 @@ export async function runWorkers(
   let stores: Stores | undefined;
   // A job's word that Redis refuses (a user without the channel's grant) is said once per channel
   // in the worker's log: every later word on it would be refused the same way.
+  const { logger } = Runtime.instance();
   const onWordLost = warnOncePerChannel((message, meta) => {
-    Runtime.instance().logger.warn(message, meta);
+    logger.warn(message, meta);
   });
   const mainStores = () => (stores ??= createStores(env, { failFast: false, onWordLost }));
   let chains: ChainClients | undefined;

@@ -66,9 +66,12 @@ export async function scrapePage(input: ScrapeJobInput): Promise<ScrapeOutcome> 
   if (oneStep) {
     // The plan's own allowance (a robots.txt fetch, a DNS lookup) and the plain tier's budget, as
     // the two steps had; the tier's budget is taken from what is left of the request's time.
-    const tierMs = tierBudgetMs('http', input.deadline - Date.now());
+    const remaining = input.deadline - Date.now();
+    const tierMs = tierBudgetMs('http', remaining);
     const { scrapeFirst } = proxyLocalActivities<ScraperActivities>({
       startToCloseTimeout: PLAN_MS + tierMs + TIER_SLACK_MS,
+      // Retries end with the request's time (or the plan's own allowance, when that is longer).
+      scheduleToCloseTimeout: Math.max(PLAN_MS, remaining) + TIER_SLACK_MS,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 },
     });

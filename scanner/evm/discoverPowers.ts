@@ -72,6 +72,8 @@ export interface PowerFinding {
   repeatedCall: Hex | null;
   calldata: Hex;
   timeOffsetSeconds: number;
+  /** The call went to the token inside another function's argument (ranked after plain calls). */
+  wrapped?: true;
   diff: {
     supply_before: string;
     supply_after: string;
@@ -456,6 +458,8 @@ export interface Planned {
   repeats?: number;
   /** Why the call reverted, once it has. */
   revertReason?: string | null;
+  /** A call handed to the token inside another function's argument (a batch, an execute). */
+  wrapped?: true;
 }
 
 export interface Outcome {
@@ -470,6 +474,10 @@ export interface Outcome {
  */
 const DENIED =
   /caller is not|not the owner|onlyowner|unauthori[sz]ed|access ?control|missing role|permission|forbidden|allowance|insufficient ?balance|exceeds balance|OwnableUnauthorizedAccount|ERC20Insufficient/i;
+
+/** Of those, the reasons that are about the caller's rights, not its funds or allowance. */
+const NO_RIGHT =
+  /caller is not|not the owner|onlyowner|unauthori[sz]ed|access ?control|missing role|permission|forbidden|OwnableUnauthorizedAccount/i;
 
 export function deniedToCaller(reason: string | null | undefined): boolean {
   return reason !== null && reason !== undefined && DENIED.test(reason);
@@ -501,7 +509,7 @@ interface Explored {
  */
 const MAX_DENIED_TRACED = 8;
 
-/** Refused calls traced per token at most (one JSON-RPC batch). */
+/** Refused calls traced per token at most (in batches of eight), besides MAX_DENIED_TRACED. */
 const MAX_TRACED_CALLS = 32;
 /** Refused calls of one function traced per account: its first shapes (an account word, a number). */
 const MAX_TRACED_PER_FUNCTION = 3;
@@ -592,7 +600,8 @@ function shown(value: bigint): string {
 }
 
 /**
- * Per function that refused this account for its rights and let no call through, one of those
+ * Per function that refused this account for its rights (not its funds: an allowance or a
+ * balance refuses every account alike) and let no call through, one of those
  * calls: the first that does not send the caller as a word (a comparison of the caller with an
  * account then names that account), else the first.
  */
@@ -600,11 +609,15 @@ function deniedOnce(
   round: { succeeded: readonly Outcome[]; failed: readonly Planned[] },
   sequences: readonly (readonly Word[])[],
   stepping: (entry: Planned) => boolean,
+  shown: ReadonlySet<Hex>,
 ): Planned[] {
-  const through = new Set(round.succeeded.map(({ entry }) => entry.selector));
+  // Let through: a call that worked, whether or not it showed a power.
+  const through = new Set([...round.succeeded.map(({ entry }) => entry.selector), ...shown]);
   const chosen = new Map<Hex, Planned>();
   for (const entry of round.failed) {
-    if (!stepping(entry) || entry.target || !deniedToCaller(entry.revertReason)) continue;
+    const reason = entry.revertReason;
+    if (!stepping(entry) || entry.target || reason === null || reason === undefined || !NO_RIGHT.test(reason))
+      continue;
     if (through.has(entry.selector)) continue;
     const sendsCaller = (sequences[entry.sequence] ?? []).some((word) => word.name === 'caller');
     const held = chosen.get(entry.selector);
@@ -803,6 +816,7 @@ async function comparisonRound(
                 sequence,
                 args,
                 call: { label: selector, data: concatHex([selector, data]) },
+                wrapped: true,
               });
       }
       round.wrapped += calls.length;
@@ -942,7 +956,16 @@ export async function discoverPowers(
           !deniedToCaller(entry.revertReason) &&
           !shortOfDecoding(entry, now, sequences),
       ),
-      denied: deniedOnce(now, sequences, stepping),
+      denied: deniedOnce(
+        now,
+        sequences,
+        stepping,
+        new Set(
+          result.findings
+            .filter((entry) => entry.caller === candidate.address && !entry.prelude && !entry.first)
+            .map((entry) => entry.selector),
+        ),
+      ),
     });
     const steps = {
       succeeded: now.succeeded.filter(({ entry }) => stepping(entry)),
@@ -1096,16 +1119,27 @@ export async function discoverPowers(
   // Rounds run side by side and finish in whatever order the node answers: the findings are put
   // in one order (the fewest calls, the earliest time, the accounts' order, the call) so a scan's
   // first evidence does not depend on it.
-  const rank = new Map(candidates.map((candidate, index) => [candidate.address.toLowerCase(), index]));
+  const rank = new Map<string, number>();
+  candidates.forEach((candidate, index) => {
+    const address = candidate.address.toLowerCase();
+    if (!rank.has(address)) rank.set(address, index);
+  });
   const key = (entry: PowerFinding) =>
     [
-      (entry.first ? 2 : entry.prelude ? 1 : 0) + (entry.repeats > 1 ? 3 : 0),
+      (entry.first ? 2 : entry.prelude ? 1 : 0) + (entry.wrapped ? 1 : 0) + (entry.repeats > 1 ? 3 : 0),
       entry.timeOffsetSeconds,
       rank.get(entry.caller.toLowerCase()) ?? candidates.length,
+      entry.origin ? 1 : 0,
     ] as const;
   result.findings.sort((a, b) => {
     const [x, y] = [key(a), key(b)];
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || a.calldata.localeCompare(b.calldata);
+    return (
+      x[0] - y[0] ||
+      x[1] - y[1] ||
+      x[2] - y[2] ||
+      x[3] - y[3] ||
+      (a.calldata < b.calldata ? -1 : a.calldata > b.calldata ? 1 : 0)
+    );
   });
   return result;
 }
@@ -1464,6 +1498,7 @@ function finding(
     repeatedCall: entry?.repeats ? (entry.own ?? null) : null,
     calldata: entry ? (entry.target && !entry.prelude ? innerCall(entry) : entry.call.data) : '0x',
     timeOffsetSeconds: offset,
+    ...(entry?.wrapped ? { wrapped: true as const } : {}),
     diff: {
       supply_before: effect.supplyBefore.toString(),
       supply_after: effect.supplyAfter.toString(),

@@ -295,21 +295,27 @@ describe('discoverPowers: the comparison round', () => {
   });
 
   it('traces a function that refused every account for its rights once, and finds the caller it wanted', async () => {
-    // DENIED mints only for ELSEWHERE_KEEPER and says "Unauthorized" to everyone else, as most
-    // access checks do: a reason that reads as the caller's lack of rights.
+    // DENIED mints only for KEEPER and says "Unauthorized" to everyone else, as most access checks
+    // do: a reason that reads as the caller's lack of rights. OWNED says the same to the deployer
+    // but works for OTHER (an ordinary owner-only setter): not refused everywhere, never traced.
     const DENIED = selector(0xfff);
+    const OWNED = selector(0xf0f);
     const KEEPER: Address = '0x6666666666666666666666666666666666666666';
+    const OTHER: Address = '0x7777777777777777777777777777777777777777';
     const unauthorized = encodeErrorResult({ abi: errorAbi, errorName: 'Error', args: ['Unauthorized'] });
     const traced: { from: Address; data: Hex }[] = [];
-    const base = comparingClient(traced);
     const client = {
       call: ({ data, to }: { data: Hex; to: Address }) => {
         const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
         const calls = (args as readonly unknown[])[5] as readonly Hex[];
+        const actor = to.toLowerCase();
         const effects = calls.map((callData) => {
-          if (callData.slice(0, 10) !== DENIED) return effect(false);
-          const ok = to.toLowerCase() === KEEPER.toLowerCase();
-          return { ...effect(ok, true), revertData: ok ? '0x' : unauthorized };
+          const sel = callData.slice(0, 10);
+          const ok =
+            (sel === DENIED && actor === KEEPER.toLowerCase()) ||
+            (sel === OWNED && actor === OTHER.toLowerCase());
+          if (sel !== DENIED && sel !== OWNED) return effect(false);
+          return { ...effect(ok, sel === DENIED), revertData: ok ? '0x' : unauthorized };
         });
         return Promise.resolve({
           data: encodeFunctionResult({
@@ -319,26 +325,42 @@ describe('discoverPowers: the comparison round', () => {
           }),
         });
       },
-      request: ({ method, params }: { method: string; params: [{ from: Address; data: Hex }] }) => {
-        if (params[0].data.slice(0, 10) !== DENIED) return base.request({ method, params } as never);
+      request: ({ params }: { params: [{ from: Address; data: Hex }] }) => {
         traced.push(params[0]);
         const hex = (value: bigint) => value.toString(16);
+        // The access check, and a later time and a bound the function also compares (which a
+        // call refused for its caller's rights must not be made again with).
         return Promise.resolve({
-          c: [['EQ', hex(BigInt(params[0].from)), hex(BigInt(KEEPER))]],
+          c: [
+            ['LT', hex(BLOCK_TIME), hex(BLOCK_TIME + 7n * 86_400n)],
+            ['LT', hex(BigInt(`0x${params[0].data.slice(74, 138) || '0'}`)), hex(5_000n)],
+            ['EQ', hex(BigInt(params[0].from)), hex(BigInt(KEEPER))],
+          ],
+          t: hex(BLOCK_TIME),
           h: [],
           s: [],
           a: [],
         });
       },
     } as unknown as PublicClient;
-    const result = await discoverPowers(client, { ...parameters, selectors: new Set([DENIED]) });
-    // One trace of the denied function, from the first account, with a shape that does not send
-    // the caller (so the comparison with the caller names the account wanted).
-    expect(traced).toHaveLength(1);
-    expect(traced[0]?.data.slice(10, 74)).not.toBe(deployer.slice(2).padStart(64, '0'));
-    const mint = result.findings.find((finding) => finding.class === 'mint');
+    const result = await discoverPowers(client, {
+      ...parameters,
+      selectors: new Set([DENIED, OWNED]),
+      candidates: [
+        { address: deployer, source: 'deployer' },
+        { address: OTHER, source: 'slot 1' },
+      ],
+    });
+    // One trace, of the function refused everywhere, from the first account, with a shape that
+    // does not send the caller (so the comparison with the caller names the account wanted).
+    expect(traced.map((entry) => entry.data.slice(0, 10))).toEqual([DENIED]);
+    expect(traced[0]?.from).toBe(deployer);
+    expect(traced[0]?.data.slice(10, 74)).not.toBe(deployer.slice(2).toLowerCase().padStart(64, '0'));
+    const mint = result.findings.find((finding) => finding.class === 'mint' && finding.selector === DENIED);
     expect(mint?.caller).toBe(KEEPER);
     expect(mint?.callerSource).toBe(`compared with the caller by ${DENIED}`);
+    // Another caller, not other words or another time.
+    expect(result.comparisons).toMatchObject({ traced: 1, calls: 0, timed: 0, callers: 1 });
   });
 
   it('carries on without the round when the node cannot trace, and says why', async () => {

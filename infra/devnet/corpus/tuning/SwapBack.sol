@@ -2,8 +2,9 @@
 pragma solidity ^0.8.24;
 
 // An honest tax token of the most common template: a fee each way, swapped to ETH on sells and
-// paid to a marketing wallet the owner may change. The payout's failure is ignored, so no wallet
-// the owner picks can stop a sell: written as a false-positive check for the router shape
+// paid to a marketing wallet the owner may change. The payout's failure is ignored (and it gets
+// 50,000 gas), so a wallet the owner picks can refuse the payment but not stop the sell: written
+// as a false-positive check for the router shape
 // (vigil-risk/13), which would read a payout that must succeed as a limit.
 
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
