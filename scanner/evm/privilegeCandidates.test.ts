@@ -40,13 +40,15 @@ describe('accounts the creation told the token about', () => {
   const token = '0x1111111111111111111111111111111111111111';
   const deployer = '0x2222222222222222222222222222222222222222';
   const word = (address: string): Hex => `0x${address.slice(2).padStart(64, '0')}`;
+  // A log as a node returns it: the indexed accounts in the topics, the amount in the data.
   const transfer = (from: string, to: string, address = token) => ({
     address,
     topics: [TRANSFER, word(from), word(to)],
+    data: word('0x01'),
   });
   const wallets = [1, 2, 3, 4, 5].map((at) => `0x${String(at).repeat(40)}`.toLowerCase());
 
-  function client(logs: { address: string; topics: Hex[] }[]) {
+  function client(logs: { address: string; topics: Hex[]; data: Hex }[]) {
     return {
       getTransaction: () => Promise.resolve({ input: '0x' }),
       getTransactionReceipt: () => Promise.resolve({ logs }),

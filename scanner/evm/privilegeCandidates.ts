@@ -1,6 +1,7 @@
 import {
   type Address,
   BaseError,
+  erc20Abi,
   getAddress,
   type Hash,
   type Hex,
@@ -8,6 +9,7 @@ import {
   isHex,
   numberToHex,
   parseAbi,
+  parseEventLogs,
   type PublicClient,
   toFunctionSelector,
   zeroAddress,
@@ -224,8 +226,6 @@ export async function readCallerAccounts(
   };
 }
 
-/** Transfer(address,address,uint256): a mint is one from the zero address. */
-const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 /** Accounts credited by the creation's mints, at most (a launch's team, marketing and reserve wallets). */
 const MINTED_TO = 3;
 
@@ -244,16 +244,14 @@ async function constructorAccounts(
     client.getTransaction({ hash: creation.tx as Hash }).catch(() => undefined),
     client.getTransactionReceipt({ hash: creation.tx as Hash }).catch(() => undefined),
   ]);
-  const minted = (receipt?.logs ?? [])
-    .filter(
-      (log) =>
-        log.address.toLowerCase() === token.toLowerCase() &&
-        log.topics[0] === TRANSFER_TOPIC &&
-        log.topics[1] !== undefined &&
-        BigInt(log.topics[1]) === 0n &&
-        log.topics[2] !== undefined,
-    )
-    .map((log) => getAddress(`0x${(log.topics[2] as Hex).slice(26)}`))
+  // The token's own Transfer logs from the zero address (a factory's call may log other tokens').
+  const minted = parseEventLogs({
+    abi: erc20Abi,
+    eventName: 'Transfer',
+    args: { from: zeroAddress },
+    logs: (receipt?.logs ?? []).filter((log) => log.address.toLowerCase() === token.toLowerCase()),
+  })
+    .map((log) => getAddress(log.args.to))
     .filter((address, index, all) => address !== zeroAddress && all.indexOf(address) === index)
     .slice(0, MINTED_TO)
     .map((address) => ({ address, source: 'credited by a mint at creation' }));
