@@ -156,9 +156,15 @@ function on(target: string | null): string {
   return target ? ` of the contract ${target} the token relies on` : '';
 }
 
+/** The holder's transfer, its sell before receiving anything, and its sell after a receipt. */
+function holderLegs(finding: PowerFinding): string {
+  const { holder_transfer, holder_sell_before_receipt, holder_sell } = finding.diff;
+  return `${holder_transfer}; sell ${holder_sell_before_receipt}; sell after receiving ${holder_sell}`;
+}
+
 function describe(finding: PowerFinding): string {
   if (finding.selector === '0x')
-    return `With no call at all${when(finding)}, a holder's transfer or sell fails or is taxed (${finding.diff.holder_transfer}; sell ${finding.diff.holder_sell})`;
+    return `With no call at all${when(finding)}, a holder's transfer or sell fails or is taxed (${holderLegs(finding)})`;
   const earlier = [finding.first, finding.prelude]
     .filter((call) => call !== null)
     .map(
@@ -183,10 +189,7 @@ function describe(finding: PowerFinding): string {
     changes.push(
       `the pair's balance ${finding.diff.pair_balance_before} → ${finding.diff.pair_balance_after}`,
     );
-  if (finding.class === 'limit')
-    changes.push(
-      `the holder's transfer then ${finding.diff.holder_transfer}, sell ${finding.diff.holder_sell}`,
-    );
+  if (finding.class === 'limit') changes.push(`the holder's transfer then ${holderLegs(finding)}`);
   return `${name} (${finding.args.join(', ') || 'no arguments'})${times} called as ${finding.caller} (${finding.callerSource})${when(finding)} succeeded: ${changes.join('; ')}`;
 }
 

@@ -39,6 +39,7 @@ const effect = (overrides: Partial<CallEffect> = {}): CallEffect => ({
   victimAfter: 100n,
   ownerAfter: null,
   victimTransfer: leg(),
+  victimEarlySell: leg(),
   victimSell: leg(),
   around: {
     actorBefore: 10n,
@@ -78,6 +79,23 @@ describe('classify: what one call did to an ordinary holder', () => {
     // A fee-on-transfer token's own 3 % stays what it was.
     const taxed = effect({ victimSell: leg({ taxBps: 300 }) });
     expect(classify(effect({ victimSell: leg({ taxBps: 500 }) }), taxed)).toEqual([]);
+  });
+
+  it("a sell stopped before the holder receives anything is a limit, even where the holder's own receipt locks the later sell", () => {
+    // A cooldown on wallet-to-wallet receipts: the holder's send to itself locks its later sell
+    // without any call, so only the sell before the receipt can show a call that locks it.
+    const receiptLocks = effect({ victimSell: leg({ ok: false, taxBps: null }) });
+    expect(classify(effect({ victimSell: leg({ ok: false, taxBps: null }) }), receiptLocks)).toEqual([]);
+    expect(
+      classify(
+        effect({
+          victimEarlySell: leg({ ok: false, taxBps: null }),
+          victimSell: leg({ ok: false, taxBps: null }),
+        }),
+        receiptLocks,
+      ),
+    ).toEqual(['limit']);
+    expect(classify(effect({ victimEarlySell: leg({ taxBps: 1_500 }) }), baseline)).toEqual(['limit']);
   });
 
   it("the caller's balance written up without the supply is a (hidden) mint; a move from the contract or the pair is not", () => {

@@ -80,6 +80,8 @@ export interface PowerFinding {
     holder_balance_before: string;
     holder_balance_after: string;
     holder_transfer: string;
+    /** The holder's sell before it receives anything (a receipt may arm or trip a lock). */
+    holder_sell_before_receipt: string;
     holder_sell: string;
     caller_balance_before: string;
     caller_balance_after: string;
@@ -1379,10 +1381,7 @@ function timesToTell(effect: CallEffect, baseline: CallEffect | undefined): numb
     counts.push(ceilDiv(v0 * s1 * LEAK_MIN_SHARE_LOSS_BPS, lost * 10_000n) + 1n);
   }
   // The holder's transfer or sell taxed past LIMIT_MAX_TAX_BPS.
-  for (const [was, now] of [
-    [baseline?.victimTransfer, effect.victimTransfer],
-    [baseline?.victimSell, effect.victimSell],
-  ] as const) {
+  for (const [was, now] of holderLegs(baseline, effect)) {
     if (!was?.ok || !now.ok) continue;
     const step = (now.taxBps ?? 0) - (was.taxBps ?? 0);
     if (step > 0) counts.push(BigInt(Math.floor(LIMIT_MAX_TAX_BPS / step) + 2));
@@ -1452,15 +1451,20 @@ function hiddenMint(effect: CallEffect): boolean {
   );
 }
 
+/** The holder's transfer, sell before a receipt and sell after it: without the call, and after it. */
+function holderLegs(before: CallEffect | undefined, after: CallEffect) {
+  return [
+    [before?.victimTransfer, after.victimTransfer],
+    [before?.victimEarlySell, after.victimEarlySell],
+    [before?.victimSell, after.victimSell],
+  ] as const;
+}
+
 /** The holder could transfer or sell in `before` and cannot (or loses > 10 % more) in `after`. */
 function limitedAgainst(before: CallEffect | undefined, after: CallEffect): boolean {
   if (!before) return false;
-  const legs = [
-    [before.victimTransfer, after.victimTransfer],
-    [before.victimSell, after.victimSell],
-  ] as const;
-  return legs.some(([was, now]) => {
-    if (!was.attempted || !was.ok || !now.attempted) return false;
+  return holderLegs(before, after).some(([was, now]) => {
+    if (!was?.attempted || !was.ok || !now.attempted) return false;
     if (!now.ok) return true;
     return (now.taxBps ?? 0) - (was.taxBps ?? 0) > LIMIT_MAX_TAX_BPS && (now.taxBps ?? 0) > LIMIT_MAX_TAX_BPS;
   });
@@ -1505,6 +1509,7 @@ function finding(
       holder_balance_before: effect.victimBefore.toString(),
       holder_balance_after: effect.victimAfter.toString(),
       holder_transfer: leg(effect.victimTransfer),
+      holder_sell_before_receipt: leg(effect.victimEarlySell),
       holder_sell: leg(effect.victimSell),
       caller_balance_before: effect.around.actorBefore.toString(),
       caller_balance_after: effect.around.actorAfter.toString(),

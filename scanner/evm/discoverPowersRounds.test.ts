@@ -64,6 +64,7 @@ const effect = (ok: boolean, minted = false) => ({
   victimAfter: 100n,
   ownerAfter: zeroAddress,
   victimTransfer: leg,
+  victimEarlySell: { ...leg, attempted: false },
   victimSell: { ...leg, attempted: false },
   around,
 });
@@ -149,6 +150,7 @@ describe('discoverPowers: the repeat round', () => {
   const rampEffect = (ramps: number, holderCanTrade: boolean) => ({
     ...effect(true),
     victimTransfer: holderCanTrade ? leg : { ...leg, attempted: false },
+    victimEarlySell: { ...leg, attempted: false },
     victimSell: holderCanTrade ? sell(2 + 2 * ramps) : { ...leg, attempted: false },
   });
 

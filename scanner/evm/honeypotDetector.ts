@@ -12,7 +12,7 @@ export const honeypotDetectorAbi = parseAbi([
   'struct Leg { bool attempted; bool ok; uint256 amountIn; uint256 expected; uint256 received; uint256 gasUsed; bytes revertData; }',
   'struct Result { address weth; address pair; Leg buy; Leg transfer; Leg sell; Leg sellPartial; Leg buyAgain; Leg sellAgain; Leg largeBuy; }',
   'struct Around { uint256 actorBefore; uint256 actorAfter; uint256 pairBefore; uint256 pairAfter; uint256 selfBefore; uint256 selfAfter; uint256 pairWethBefore; uint256 pairWethAfter; }',
-  'struct Effect { bool ok; bytes revertData; uint256 gasUsed; uint256 supplyBefore; uint256 supplyAfter; uint256 victimBefore; uint256 victimAfter; address ownerAfter; Leg victimTransfer; Leg victimSell; Around around; }',
+  'struct Effect { bool ok; bytes revertData; uint256 gasUsed; uint256 supplyBefore; uint256 supplyAfter; uint256 victimBefore; uint256 victimAfter; address ownerAfter; Leg victimTransfer; Leg victimEarlySell; Leg victimSell; Around around; }',
   'function approveToken(address token, address spender)',
   'function buyIsolated(address router, address token, uint256 amountIn, address recipient)',
   'function effectOf(address token, address victim, address sellTo, address weth, bytes call)',

@@ -38,7 +38,12 @@ export interface CallEffect {
   ownerAfter: Address | null;
   /** The victim sending half its tokens afterwards. */
   victimTransfer: DetectorLeg;
-  /** Then a quarter to the pair (`sellTo`), as a sell does at the token; not attempted without one. */
+  /**
+   * Then an eighth to the pair (`sellTo`), as a sell does at the token, before the victim receives
+   * anything; not attempted without a pair.
+   */
+  victimEarlySell: DetectorLeg;
+  /** Then, after the victim receives one unit (sent to itself), half of what it holds to the pair. */
   victimSell: DetectorLeg;
   /** The token's balances of the caller, the pair and the token contract, and the pair's wrapped native coin. */
   around: {
@@ -165,6 +170,7 @@ function toEffect(effect: RawEffect, label: string): CallEffect {
     victimAfter: effect.victimAfter,
     ownerAfter: effect.ownerAfter === zeroAddress ? null : effect.ownerAfter,
     victimTransfer: toLeg(effect.victimTransfer),
+    victimEarlySell: toLeg(effect.victimEarlySell),
     victimSell: toLeg(effect.victimSell),
     around: { ...effect.around },
   };

@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/14)', () => {
+describe('power discovery (vigil-risk/15)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -340,7 +340,21 @@ describe('power discovery (vigil-risk/14)', () => {
       leak: false,
       limit: true,
     });
-    expect(simulations(result, 'sells_blockable')[0]?.summary).toMatch(/sell reverted: quarantined/);
+    expect(simulations(result, 'sells_blockable')[0]?.summary).toMatch(
+      /sell after receiving reverted: quarantined/,
+    );
+  });
+
+  it("finds a sell lock any insider's send arms, where the holder's own receipt locks its later sell", async () => {
+    const result = await scan('t_rt4_dust_cooldown');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    const [evidence] = simulations(result, 'sells_blockable');
+    expect(evidence?.summary).toMatch(/^transfer\(address,uint256\) \(holder, 1\/true\)/);
+    expect(evidence?.summary).toMatch(/; sell reverted: cooldown;/);
   });
 
   it('finds a raw storage write into the balances mapping: a holder emptied, the caller written up', async () => {

@@ -70,8 +70,10 @@ contract HoneypotDetector {
         address ownerAfter;
         // The victim then sends half its tokens to a fresh wallet.
         Leg victimTransfer;
-        // ...and a quarter to `sellTo` (the pair): what a sell does at the token, where sell-only
-        // blocks, caps and taxes act.
+        // ...and an eighth to `sellTo` (the pair) before receiving anything: what a sell does at the
+        // token, where sell-only blocks, caps and taxes act.
+        Leg victimEarlySell;
+        // ...and, after receiving one unit (sent to itself), half of what is left to `sellTo`.
         Leg victimSell;
         // Balances of the token around the call: the caller's, the pair's, the token contract's
         // own; and the pair's wrapped native coin (a swap pays it, a drain does not).
@@ -217,6 +219,20 @@ contract HoneypotDetector {
             } catch (bytes memory reason) {
                 e.victimTransfer.attempted = true;
                 e.victimTransfer.revertData = reason;
+            }
+            // The holder sells before it receives anything: a receipt that locks the receiver's sells
+            // (a cooldown on wallet-to-wallet transfers) would otherwise lock the holder's own. With
+            // half the gas left at most, so a sell that burns all it is given leaves the rest theirs.
+            uint256 held = _balanceOf(token, victim);
+            if (sellTo != address(0) && held != 0) {
+                try HoneypotDetector(payable(victim)).sendToken{gas: gasleft() / 2}(token, sellTo, held / 4) returns (
+                    Leg memory leg
+                ) {
+                    e.victimEarlySell = leg;
+                } catch (bytes memory reason) {
+                    e.victimEarlySell.attempted = true;
+                    e.victimEarlySell.revertData = reason;
+                }
             }
             // The holder then receives tokens (one unit, sent to itself): a freeze armed by the call
             // to land on the holder's next receipt shows in the sell. A token that refuses the
