@@ -15,7 +15,7 @@ export const honeypotDetectorAbi = parseAbi([
   'struct Effect { bool ok; bytes revertData; uint256 gasUsed; uint256 supplyBefore; uint256 supplyAfter; uint256 victimBefore; uint256 victimAfter; address ownerAfter; Leg victimTransfer; Leg victimEarlySell; Leg victimSell; Around around; }',
   'function approveToken(address token, address spender)',
   'function buyIsolated(address router, address token, uint256 amountIn, address recipient)',
-  'function effectOf(address token, address victim, address sellTo, address weth, bytes call)',
+  'function effectOf(address token, address victim, address sellTo, address weth, bool earlySell, bytes call)',
   'function probe(address token, address router, address victim, uint256 buyWei, address sellTo, bytes[] calls) returns (Leg victimBuy, Effect baseline, Effect[] effects)',
   'function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn) returns (Result r)',
   'function sellAll(address router, address token) returns (Leg leg)',

@@ -167,18 +167,26 @@ contract HoneypotDetector {
         }
         effects = new Effect[](calls.length);
         address weth = router == address(0) ? address(0) : IUniswapV2RouterLike(router).WETH();
-        try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, "") {} catch (bytes memory data) {
+        try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, true, "") {} catch (bytes memory data) {
             baseline = _unwrapEffect(data);
         }
+        // The sell before a receipt tells something only where the sell after one fails without
+        // any call (the holder's own receipt locked it); elsewhere the later sell shows the same.
+        bool earlySell = !baseline.victimSell.ok;
         for (uint256 i = 0; i < calls.length; i++) {
-            try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, calls[i]) {} catch (bytes memory data) {
+            try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, earlySell, calls[i]) {} catch (
+                bytes memory data
+            ) {
                 effects[i] = _unwrapEffect(data);
             }
         }
     }
 
     /// One privileged call and what it changed; always reverts, so the state is rolled back.
-    function effectOf(address token, address victim, address sellTo, address weth, bytes calldata call) external {
+    /// `earlySell`: the holder also sells before it receives anything (see below).
+    function effectOf(address token, address victim, address sellTo, address weth, bool earlySell, bytes calldata call)
+        external
+    {
         Effect memory e;
         e.supplyBefore = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
         e.victimBefore = _balanceOf(token, victim);
@@ -223,9 +231,9 @@ contract HoneypotDetector {
             // The holder sells before it receives anything: a receipt that locks the receiver's sells
             // (a cooldown on wallet-to-wallet transfers) would otherwise lock the holder's own. With
             // half the gas left at most, so a sell that burns all it is given leaves the rest theirs.
-            uint256 held = _balanceOf(token, victim);
-            if (sellTo != address(0) && held != 0) {
-                try HoneypotDetector(payable(victim)).sendToken{gas: gasleft() / 2}(token, sellTo, held / 4) returns (
+            uint256 early = _balanceOf(token, victim) / 4;
+            if (earlySell && sellTo != address(0) && early != 0) {
+                try HoneypotDetector(payable(victim)).sendToken{gas: gasleft() / 2}(token, sellTo, early) returns (
                     Leg memory leg
                 ) {
                     e.victimEarlySell = leg;
@@ -240,6 +248,8 @@ contract HoneypotDetector {
             // Capped, so a token whose send burns every unit of gas it is given leaves the sell its share.
             try HoneypotDetector(payable(victim)).sendToken{gas: RECEIPT_GAS}(token, victim, 1) {} catch {}
             uint256 left = _balanceOf(token, victim);
+            // The same sale whether the early one was made or not: a cap on a sell's size acts alike.
+            if (!earlySell) left = left > early ? left - early : 0;
             if (sellTo != address(0) && left != 0) {
                 try HoneypotDetector(payable(victim)).sendToken(token, sellTo, left / 2) returns (Leg memory leg) {
                     e.victimSell = leg;
