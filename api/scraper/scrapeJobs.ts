@@ -11,6 +11,7 @@ import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
 import type { scrapePage } from '../../workflows/scrapePage.ts';
 import type { Content, Converted } from '../../scraper/convert/convert.ts';
 import type { ScraperDeps } from './deps.ts';
+import { parseOutcome } from './outcomeWord.ts';
 import type { Attempt, ScrapeRequest, ScrapeResponse } from './schemas.ts';
 
 /** How long past the deadline the API waits for the workflow's own timeout verdict. */
@@ -279,23 +280,5 @@ function hostOf(url: string): string {
     return new URL(url).host;
   } catch {
     return 'an invalid URL';
-  }
-}
-
-/**
- * A tier's word: the scrape's answer, when it is one with a page of this job's own (anything else
- * is ignored, and the workflow's result awaited).
- */
-function parseOutcome(payload: string, jobId: string): ScrapeOutcome | undefined {
-  try {
-    const outcome = JSON.parse(payload) as ScrapeOutcome;
-    const own = `scraper:page:${jobId}:`;
-    const page = outcome.page;
-    if (outcome.kind !== 'ok' || !page || !Array.isArray(outcome.attempts)) return undefined;
-    if (!page.contentKey.startsWith(own) || (page.screenshotKey && !page.screenshotKey.startsWith(own)))
-      return undefined;
-    return outcome;
-  } catch {
-    return undefined;
   }
 }

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { AttemptOutcome, type ScrapeOutcome, ScrapeOutcomeKind } from '../../core/scrape/outcome.ts';
+import { TIER_VALUES } from '../../core/scrape/tiers.ts';
+
+const PageRefWord = z.strictObject({
+  contentKey: z.string(),
+  screenshotKey: z.string().exactOptional(),
+  finalUrl: z.string(),
+  contentType: z.string(),
+  bytes: z.number().int().nonnegative(),
+  extras: z.boolean().exactOptional(),
+});
+
+/**
+ * The word a tier publishes when it got the page: a successful ScrapeOutcome (core/scrape/summarize.ts),
+ * checked in full, since the service answers with it as it stands. Typed against the workflow's
+ * result, and strict: a word with a field this schema does not know is no answer (the workflow's
+ * result is awaited instead), and the unit test builds its words with `summarize` itself.
+ */
+const OkOutcomeWord = z.strictObject({
+  kind: z.literal(ScrapeOutcomeKind.ok),
+  domain: z.string(),
+  startReason: z.string(),
+  attempts: z.array(
+    z.strictObject({
+      tier: z.enum(TIER_VALUES),
+      outcome: z.enum(Object.values(AttemptOutcome) as [AttemptOutcome, ...AttemptOutcome[]]),
+      status: z.number().int().nullable(),
+      reason: z.string(),
+      elapsed_ms: z.number().nonnegative(),
+      retry_after_s: z.number().nonnegative().exactOptional(),
+      page: PageRefWord.exactOptional(),
+    }),
+  ),
+  page: PageRefWord,
+  status: z.number().int().exactOptional(),
+  tier: z.enum(TIER_VALUES).exactOptional(),
+  retryAfterS: z.number().nonnegative().exactOptional(),
+  reason: z.string().exactOptional(),
+}) satisfies z.ZodType<ScrapeOutcome>;
+
+/**
+ * A tier's word: the scrape's answer, when it is a whole successful outcome with a page of this
+ * job's own (anything else is ignored, and the workflow's result awaited).
+ */
+export function parseOutcome(payload: string, jobId: string): ScrapeOutcome | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  const parsed = OkOutcomeWord.safeParse(json);
+  if (!parsed.success) return undefined;
+  const outcome = parsed.data;
+  const own = `scraper:page:${jobId}:`;
+  const keys = [outcome.page, ...outcome.attempts.map((attempt) => attempt.page)].flatMap((page) =>
+    page ? [page.contentKey, ...(page.screenshotKey === undefined ? [] : [page.screenshotKey])] : [],
+  );
+  return keys.every((key) => key.startsWith(own)) ? outcome : undefined;
+}
