@@ -219,7 +219,9 @@ contract HoneypotDetector {
             if (weth != address(0)) e.around.pairWethAfter = _balanceOf(weth, sellTo);
         }
         e.ownerAfter = address(uint160(_uintCall(token, abi.encodeWithSelector(OWNER))));
-        if (e.victimAfter != 0 && victim.code.length != 0) {
+        // A call that reverted changed nothing the holder's legs could show (what a sequence's
+        // earlier steps did is not its effect either): they are left unattempted.
+        if (e.ok && e.victimAfter != 0 && victim.code.length != 0) {
             try HoneypotDetector(payable(victim)).sendToken(token, _fresh(token, 2), e.victimAfter / 2) returns (
                 Leg memory leg
             ) {
