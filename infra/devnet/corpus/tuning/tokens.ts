@@ -6,6 +6,7 @@ import { REDTEAM_TOKENS } from './redteam.ts';
 import { REDTEAM2_TOKENS } from './redteam2.ts';
 import { REDTEAM3_TOKENS } from './redteam3.ts';
 import { REDTEAM4_TOKENS } from './redteam4.ts';
+import { REDTEAM5_TOKENS } from './redteam5.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -290,4 +291,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...REDTEAM2_TOKENS,
   ...REDTEAM3_TOKENS,
   ...REDTEAM4_TOKENS,
+  ...REDTEAM5_TOKENS,
 };
