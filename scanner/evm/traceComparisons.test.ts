@@ -89,14 +89,18 @@ describe('harvestComparisons', () => {
     expect(harvest.wanted).toEqual([]);
   });
 
-  it('names no caller from a call that sent the caller as a word (a list compared with the argument)', () => {
+  it('names only the last account compared with a caller the call also sent as a word (the check that refused, not a list walked before it)', () => {
     const listed = 0x1234567890abcdef1234567890abcdef12345678n;
-    const harvest = harvestComparisons([compare('EQ', BigInt(caller), listed)], {
-      caller,
-      words: [BigInt(caller)],
-    });
-    expect(harvest.callers).toEqual([]);
-    expect(harvest.wanted).toEqual([{ index: 0, value: listed }]);
+    const guardian = 0x3a37b1a6ff68989cf86609b5c196f126c48a0748n;
+    const harvest = harvestComparisons(
+      [compare('EQ', BigInt(caller), listed), compare('EQ', BigInt(caller), guardian)],
+      { caller, words: [BigInt(caller)] },
+    );
+    expect(harvest.callers).toEqual(['0x3A37b1a6fF68989cf86609b5c196f126c48A0748']);
+    expect(harvest.wanted).toEqual([
+      { index: 0, value: guardian },
+      { index: 0, value: listed },
+    ]);
   });
 
   it('caps what one trace yields', () => {

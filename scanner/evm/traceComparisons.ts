@@ -109,8 +109,10 @@ function word(value: string): bigint {
  * selector) and its caller. The last comparisons first: the one nearest the revert is the one that
  * refused, and the ABI decoder's checks come before it. Words at `skip` (offsets, lengths, a
  * placeholder the detector fills in) are not replaced. An account compared with the caller is
- * taken only from a call none of whose words is the caller (where it could be an argument
- * compared with a list instead). Pure: the trace in, what the function wanted out.
+ * taken from every comparison of a call none of whose words is the caller, and from the last one
+ * alone of a call that sent the caller too (where the earlier ones could be an argument compared
+ * with a list; the last is the check that refused, `msg.sender == pass.ownerOf(1)` as much as
+ * `to == listed`). Pure: the trace in, what the function wanted out.
  */
 export function harvestComparisons(
   comparisons: CallTrace['c'],
@@ -129,7 +131,13 @@ export function harvestComparisons(
       [b, a],
     ] as const) {
       if (mine === other) continue;
-      if (!callerSent && mine === caller && other >= MIN_ACCOUNT && other < MAX_ACCOUNT)
+      // Where the caller was sent too, only the comparison that refused (the last) names one.
+      if (
+        mine === caller &&
+        other >= MIN_ACCOUNT &&
+        other < MAX_ACCOUNT &&
+        (!callerSent || callers.size === 0)
+      )
         callers.add(getAddress(numberToHex(other, { size: 20 })));
       if (sent.has(other)) continue;
       call.words.forEach((value, index) => {

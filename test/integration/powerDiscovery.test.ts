@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/15)', () => {
+describe('power discovery (vigil-risk/16)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -343,6 +343,17 @@ describe('power discovery (vigil-risk/15)', () => {
     expect(simulations(result, 'sells_blockable')[0]?.summary).toMatch(
       /sell after receiving reverted: quarantined/,
     );
+  });
+
+  it('finds a holder taken by the account a refusing check compared the caller with, though the traced call also sent the caller', async () => {
+    const result = await scan('t_rt5_guardian_pass');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
+    const [evidence] = simulations(result, 'owner_change_balance');
+    expect(evidence?.summary).toMatch(/\(compared with the caller by 0x[0-9a-f]{8}\)/);
   });
 
   it("finds a sell lock any insider's send arms, where the holder's own receipt locks its later sell", async () => {
