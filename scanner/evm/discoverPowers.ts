@@ -268,6 +268,7 @@ const PRELUDES = [0, 1, 2, 3] as const;
 const TRIGGERS = [4, 5, 6] as const;
 
 interface WordContext {
+  token: Address;
   victim: Address;
   actor: Address;
   pair: Address | undefined;
@@ -361,6 +362,10 @@ function blockOnlySequences(context: WordContext): Word[][] {
     // One value to each of two accounts, the value half of 2^256: a batch that multiplies its
     // total debit unchecked (the 2018 batchOverflow) debits nothing and credits both.
     [at(64), amount('2^255 each', 2n ** 255n), length(2), actor, victim],
+    // A flash loan to the caller (ERC-3156: receiver, token, amount, data; the detector answers
+    // the callback and lets the lender take back what it says is owed) of 2^128: a lender that
+    // books the loan in a 128-bit field asks back nothing.
+    [actor, address('the token', context.token), amount('2^128', 2n ** 128n), at(128), length(0)],
   ];
   // A key the holder's own transfer hashed (a list keyed by a hash of the account), set: with a
   // true after it for a function that takes one. The balances mapping's own entries are not keys
@@ -876,6 +881,7 @@ export async function discoverPowers(
   const explore = async (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>): Promise<void> => {
     const mine = only ? selectors.filter((selector) => only.has(selector)) : selectors;
     const context = {
+      token: parameters.token,
       victim: parameters.victim,
       actor: candidate.address,
       pair: parameters.pair,

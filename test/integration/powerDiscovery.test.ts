@@ -356,6 +356,22 @@ describe('power discovery (vigil-risk/16)', () => {
     expect(evidence?.summary).toMatch(/\(compared with the caller by 0x[0-9a-f]{8}\)/);
   });
 
+  it('finds a flash mint that asks back nothing for a loan past a 128-bit field, and not an honest flash mint', async () => {
+    const result = await scan('t_rt5_packed_flash');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    expect(simulations(result, 'is_mintable')[0]?.data?.args).toMatch(/^caller, the token, 2\^128, /);
+    const honest = await scan('t_rt5_flash_mint');
+    expect(harmClasses(honest.checks), discoveryFacts(honest)).toEqual({
+      mint: false,
+      leak: false,
+      limit: false,
+    });
+  });
+
   it("finds a sell lock any insider's send arms, where the holder's own receipt locks its later sell", async () => {
     const result = await scan('t_rt4_dust_cooldown');
     expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({

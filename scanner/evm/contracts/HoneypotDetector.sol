@@ -314,6 +314,16 @@ contract HoneypotDetector {
         _callToken(token, abi.encodeWithSelector(APPROVE, spender, type(uint256).max));
     }
 
+    /// ERC-3156's borrower callback, so a flash loan to a probed account can complete: the lender
+    /// may take back what it says is owed (checked: a sum past 2^256 reverts), and no more.
+    function onFlashLoan(address, address token, uint256 amount, uint256 fee, bytes calldata)
+        external
+        returns (bytes32)
+    {
+        _callToken(token, abi.encodeWithSelector(APPROVE, msg.sender, amount + fee));
+        return keccak256("ERC3156FlashBorrower.onFlashLoan");
+    }
+
     function sendToken(address token, address to, uint256 amount) external returns (Leg memory leg) {
         leg = _transfer(token, to, amount);
     }
