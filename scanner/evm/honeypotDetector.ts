@@ -16,6 +16,7 @@ export const honeypotDetectorAbi = parseAbi([
   'function approveToken(address token, address spender)',
   'function buyIsolated(address router, address token, uint256 amountIn, address recipient)',
   'function effectOf(address token, address victim, address sellTo, address weth, bool earlySell, bytes call)',
+  'function onFlashLoan(address initiator, address token, uint256 amount, uint256 fee, bytes data) returns (bytes32 success)',
   'function probe(address token, address router, address victim, uint256 buyWei, address sellTo, bytes[] calls) returns (Leg victimBuy, Effect baseline, Effect[] effects)',
   'function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn) returns (Result r)',
   'function sellAll(address router, address token) returns (Leg leg)',

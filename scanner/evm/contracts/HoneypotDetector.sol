@@ -316,10 +316,12 @@ contract HoneypotDetector {
 
     /// ERC-3156's borrower callback, so a flash loan to a probed account can complete: the lender
     /// may take back what it says is owed (checked: a sum past 2^256 reverts), and no more.
-    function onFlashLoan(address, address token, uint256 amount, uint256 fee, bytes calldata)
+    function onFlashLoan(address initiator, address token, uint256 amount, uint256 fee, bytes calldata data)
         external
-        returns (bytes32)
+        returns (bytes32 success)
     {
+        // Whoever asked (initiator), whatever it sent (data): the answer is the same.
+        (initiator, data);
         _callToken(token, abi.encodeWithSelector(APPROVE, msg.sender, amount + fee));
         return keccak256("ERC3156FlashBorrower.onFlashLoan");
     }
