@@ -156,10 +156,14 @@ function on(target: string | null): string {
   return target ? ` of the contract ${target} the token relies on` : '';
 }
 
-/** The holder's transfer, its sell before receiving anything, and its sell after a receipt. */
+/**
+ * The holder's transfer, its sell before receiving anything (made only where its own receipt
+ * locks its later sell), and its sell after receiving one unit from itself.
+ */
 function holderLegs(finding: PowerFinding): string {
   const { holder_transfer, holder_sell_before_receipt, holder_sell } = finding.diff;
-  return `${holder_transfer}; sell ${holder_sell_before_receipt}; sell after receiving ${holder_sell}`;
+  const early = holder_sell_before_receipt === 'not attempted' ? '' : `; sell ${holder_sell_before_receipt}`;
+  return `${holder_transfer}${early}; sell after receiving ${holder_sell}`;
 }
 
 function describe(finding: PowerFinding): string {

@@ -713,6 +713,16 @@ async function comparisonRound(
   ])
     if (address) seen.add(address.toLowerCase());
   const callers = new Map<Address, { candidate: PrivilegeCandidate; only: Set<Hex> }>();
+  const name = (address: Address, selector: Hex) => {
+    const named = callers.get(address);
+    if (named) named.only.add(selector);
+    else if (!seen.has(address.toLowerCase()))
+      callers.set(address, {
+        candidate: { address, source: `compared with the caller by ${selector}` },
+        only: new Set([selector]),
+      });
+  };
+  const refusals: [Address, Hex][] = [];
   // The same call at a time it compared the clock with (a window that opens after a day and
   // closes before a year), per account and offset; the offsets the rounds ran at already are left.
   const timed = new Map<PrivilegeCandidate, Map<bigint, Planned[]>>();
@@ -768,19 +778,12 @@ async function comparisonRound(
         at.set(offset, [...(at.get(offset) ?? []), entry]);
       }
     }
-    for (const address of harvest.callers) {
-      const named = callers.get(address);
-      if (named) {
-        named.only.add(entry.selector);
-        continue;
-      }
-      if (seen.has(address.toLowerCase())) continue;
-      callers.set(address, {
-        candidate: { address, source: `compared with the caller by ${entry.selector}` },
-        only: new Set([entry.selector]),
-      });
-    }
+    for (const address of harvest.callers) name(address, entry.selector);
+    if (harvest.refusedBy) refusals.push([harvest.refusedBy, entry.selector]);
   });
+  // The accounts named by the check that refused a call which sent its caller too, after the
+  // others (which no argument could have named).
+  for (const [address, selector] of refusals) name(address, selector);
   const again = [...wantedBy].flatMap(([candidate, planned]) => {
     const calls = [...planned.values()].slice(0, MAX_WANTED_CALLS_PER_CANDIDATE);
     round.calls += calls.length;

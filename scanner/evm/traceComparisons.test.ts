@@ -89,18 +89,31 @@ describe('harvestComparisons', () => {
     expect(harvest.wanted).toEqual([]);
   });
 
-  it('names only the last account compared with a caller the call also sent as a word (the check that refused, not a list walked before it)', () => {
+  it('names, from a call that also sent its caller as a word, only the account of the last comparison, an equality with the caller (the check that refused)', () => {
     const listed = 0x1234567890abcdef1234567890abcdef12345678n;
     const guardian = 0x3a37b1a6ff68989cf86609b5c196f126c48a0748n;
-    const harvest = harvestComparisons(
+    const refused = harvestComparisons(
       [compare('EQ', BigInt(caller), listed), compare('EQ', BigInt(caller), guardian)],
       { caller, words: [BigInt(caller)] },
     );
-    expect(harvest.callers).toEqual(['0x3A37b1a6fF68989cf86609b5c196f126c48A0748']);
-    expect(harvest.wanted).toEqual([
+    expect(refused.callers).toEqual([]);
+    expect(refused.refusedBy).toBe('0x3A37b1a6fF68989cf86609b5c196f126c48A0748');
+    expect(refused.wanted).toEqual([
       { index: 0, value: guardian },
       { index: 0, value: listed },
     ]);
+    // An argument compared with an account, then a later check that refused: nobody named.
+    const argument = harvestComparisons([compare('EQ', BigInt(caller), listed), compare('LT', 5n, 3n)], {
+      caller,
+      words: [BigInt(caller), 5n],
+    });
+    expect(argument.refusedBy).toBeUndefined();
+    expect(argument.callers).toEqual([]);
+    // Not an equality: no name either.
+    expect(
+      harvestComparisons([compare('GT', BigInt(caller), guardian)], { caller, words: [BigInt(caller)] })
+        .refusedBy,
+    ).toBeUndefined();
   });
 
   it('caps what one trace yields', () => {

@@ -94,8 +94,13 @@ interface Wanted {
 
 export interface ComparisonHarvest {
   wanted: Wanted[];
-  /** Accounts the function compared its caller with. */
+  /** Accounts the function compared its caller with (from a call that did not send its caller). */
   callers: Address[];
+  /**
+   * From a call that sent its caller as a word too: the account of the trace's last comparison,
+   * an equality with the caller (the check that refused).
+   */
+  refusedBy?: Address;
   /** Comparison steps read. */
   comparisons: number;
 }
@@ -109,10 +114,10 @@ function word(value: string): bigint {
  * selector) and its caller. The last comparisons first: the one nearest the revert is the one that
  * refused, and the ABI decoder's checks come before it. Words at `skip` (offsets, lengths, a
  * placeholder the detector fills in) are not replaced. An account compared with the caller is
- * taken from every comparison of a call none of whose words is the caller, and from the last one
- * alone of a call that sent the caller too (where the earlier ones could be an argument compared
- * with a list; the last is the check that refused, `msg.sender == pass.ownerOf(1)` as much as
- * `to == listed`). Pure: the trace in, what the function wanted out.
+ * taken from every comparison of a call none of whose words is the caller (`callers`), and from a
+ * call that sent the caller too only where the trace's last comparison, the check that refused,
+ * is an equality of the caller with it (`refusedBy`: `msg.sender == pass.ownerOf(1)`; an earlier
+ * one could be an argument compared with a list). Pure: the trace in, what the function wanted out.
  */
 export function harvestComparisons(
   comparisons: CallTrace['c'],
@@ -123,6 +128,19 @@ export function harvestComparisons(
   const callerSent = sent.has(caller);
   const wanted = new Map<string, Wanted>();
   const callers = new Set<Address>();
+  const account = (value: bigint) =>
+    value >= MIN_ACCOUNT && value < MAX_ACCOUNT ? getAddress(numberToHex(value, { size: 20 })) : undefined;
+  // Where the caller was sent too, only the comparison that refused names one: the trace's last,
+  // an equality of the caller with an account.
+  const [finalOp, finalTop, finalSecond] = comparisons.at(-1) ?? [];
+  const refusedBy =
+    callerSent && finalOp === 'EQ' && finalTop !== undefined && finalSecond !== undefined
+      ? word(finalTop) === caller
+        ? account(word(finalSecond))
+        : word(finalSecond) === caller
+          ? account(word(finalTop))
+          : undefined
+      : undefined;
   for (const [op, top, second] of [...comparisons].reverse()) {
     const a = word(top);
     const b = word(second);
@@ -131,14 +149,8 @@ export function harvestComparisons(
       [b, a],
     ] as const) {
       if (mine === other) continue;
-      // Where the caller was sent too, only the comparison that refused (the last) names one.
-      if (
-        mine === caller &&
-        other >= MIN_ACCOUNT &&
-        other < MAX_ACCOUNT &&
-        (!callerSent || callers.size === 0)
-      )
-        callers.add(getAddress(numberToHex(other, { size: 20 })));
+      const named = callerSent || mine !== caller ? undefined : account(other);
+      if (named) callers.add(named);
       if (sent.has(other)) continue;
       call.words.forEach((value, index) => {
         if (value !== mine || call.skip?.has(index)) return;
@@ -154,7 +166,12 @@ export function harvestComparisons(
       });
     }
   }
-  return { wanted: [...wanted.values()], callers: [...callers], comparisons: comparisons.length };
+  return {
+    wanted: [...wanted.values()],
+    callers: [...callers],
+    ...(refusedBy ? { refusedBy } : {}),
+    comparisons: comparisons.length,
+  };
 }
 
 /** How far ahead a compared time may lie and still be tried: ten years. */

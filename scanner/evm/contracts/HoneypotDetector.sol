@@ -167,12 +167,19 @@ contract HoneypotDetector {
         }
         effects = new Effect[](calls.length);
         address weth = router == address(0) ? address(0) : IUniswapV2RouterLike(router).WETH();
-        try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, true, "") {} catch (bytes memory data) {
+        try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, false, "") {} catch (bytes memory data) {
             baseline = _unwrapEffect(data);
         }
-        // The sell before a receipt tells something only where the sell after one fails without
-        // any call (the holder's own receipt locked it); elsewhere the later sell shows the same.
-        bool earlySell = !baseline.victimSell.ok;
+        // Where the holder's sell after its receipt fails without any call (its own receipt locked
+        // it: a cooldown on wallet-to-wallet receipts), the baseline and every call also sell before
+        // the receipt, where a call that locks holders still shows; elsewhere they do not, so the
+        // later sell follows the same steps with and without a call.
+        bool earlySell = baseline.victimSell.attempted && !baseline.victimSell.ok;
+        if (earlySell) {
+            try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, true, "") {} catch (bytes memory data) {
+                baseline = _unwrapEffect(data);
+            }
+        }
         for (uint256 i = 0; i < calls.length; i++) {
             try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, earlySell, calls[i]) {} catch (
                 bytes memory data
@@ -250,8 +257,6 @@ contract HoneypotDetector {
             // Capped, so a token whose send burns every unit of gas it is given leaves the sell its share.
             try HoneypotDetector(payable(victim)).sendToken{gas: RECEIPT_GAS}(token, victim, 1) {} catch {}
             uint256 left = _balanceOf(token, victim);
-            // The same sale whether the early one was made or not: a cap on a sell's size acts alike.
-            if (!earlySell) left = left > early ? left - early : 0;
             if (sellTo != address(0) && left != 0) {
                 try HoneypotDetector(payable(victim)).sendToken(token, sellTo, left / 2) returns (Leg memory leg) {
                     e.victimSell = leg;
@@ -320,8 +325,10 @@ contract HoneypotDetector {
         external
         returns (bytes32 success)
     {
-        // Whoever asked (initiator), whatever it sent (data): the answer is the same.
-        (initiator, data);
+        // Only a loan this address asked for (a holder's address carries this code too, and a real
+        // holder takes no loan it did not ask for); whatever data came with it.
+        require(initiator == address(this), "not my loan");
+        (data);
         _callToken(token, abi.encodeWithSelector(APPROVE, msg.sender, amount + fee));
         return keccak256("ERC3156FlashBorrower.onFlashLoan");
     }
