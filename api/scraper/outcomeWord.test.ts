@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { type TierAttempt } from '../../core/scrape/outcome.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { PageRef, ScrapeOutcome, TierAttempt } from '../../core/scrape/outcome.ts';
 import { summarize } from '../../core/scrape/summarize.ts';
-import { parseOutcome } from './outcomeWord.ts';
+import { type OutcomeWord, parseOutcome } from './outcomeWord.ts';
 
 const JOB = 'scrape:6f1c2a9e-0000-4000-8000-000000000001';
 const own = (name: string) => `scraper:page:${JOB}:${name}`;
@@ -62,5 +62,15 @@ describe("the tier's word the scrape service answers with", () => {
       { ...good, page: { ...(good.page as object), body: 'the page itself' } },
     ];
     for (const variant of variants) expect(parseOutcome(JSON.stringify(variant), JOB)).toBeUndefined();
+  });
+
+  it('knows every field the workflow’s result has, and no other (checked by the type check)', () => {
+    // A field added to the result, its attempts or its pages fails here, not silently in every
+    // word (a strict schema refuses a word with a field it does not know).
+    type Attempt = OutcomeWord['attempts'][number];
+    expectTypeOf<keyof OutcomeWord>().toEqualTypeOf<keyof ScrapeOutcome>();
+    expectTypeOf<keyof Attempt>().toEqualTypeOf<keyof TierAttempt>();
+    expectTypeOf<keyof OutcomeWord['page']>().toEqualTypeOf<keyof PageRef>();
+    expectTypeOf<keyof NonNullable<Attempt['page']>>().toEqualTypeOf<keyof PageRef>();
   });
 });

@@ -39,6 +39,9 @@ const OkOutcomeWord = z.strictObject({
   reason: z.string().exactOptional(),
 }) satisfies z.ZodType<ScrapeOutcome>;
 
+/** What the schema reads: the unit test holds its keys equal to ScrapeOutcome's, at every level. */
+export type OutcomeWord = z.infer<typeof OkOutcomeWord>;
+
 /**
  * A tier's word: the scrape's answer, when it is a whole successful outcome with a page of this
  * job's own (anything else is ignored, and the workflow's result awaited).
