@@ -372,6 +372,27 @@ describe('power discovery (vigil-risk/16)', () => {
     });
   });
 
+  it('reads no leak in a flash lender that takes a fee through its receiver’s callback (the holder answers no loan it did not ask for)', async () => {
+    const result = await scan('t_check_fee_flash_lender');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: false,
+    });
+  });
+
+  it('finds a freeze armed for the next receipt where each sell starts a cooldown of its own', async () => {
+    const result = await scan('t_check_cooldown_watch');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    expect(simulations(result, 'sells_blockable')[0]?.summary).toMatch(
+      /sell after receiving reverted: frozen/,
+    );
+  });
+
   it("finds a sell lock any insider's send arms, where the holder's own receipt locks its later sell", async () => {
     const result = await scan('t_rt4_dust_cooldown');
     expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({

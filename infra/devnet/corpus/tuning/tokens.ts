@@ -6,6 +6,7 @@ import { REDTEAM_TOKENS } from './redteam.ts';
 import { REDTEAM2_TOKENS } from './redteam2.ts';
 import { REDTEAM3_TOKENS } from './redteam3.ts';
 import { REDTEAM4_TOKENS } from './redteam4.ts';
+import { REVIEW_CHECK_TOKENS } from './reviewChecks.ts';
 import { REDTEAM5_TOKENS } from './redteam5.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
@@ -291,5 +292,6 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...REDTEAM2_TOKENS,
   ...REDTEAM3_TOKENS,
   ...REDTEAM4_TOKENS,
+  ...REVIEW_CHECK_TOKENS,
   ...REDTEAM5_TOKENS,
 };

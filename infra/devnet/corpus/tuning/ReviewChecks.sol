@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+// Two tokens written after vigil-risk/16 by the model's authors, each from an attack its reviewer
+// made on the probe (kept as tokens so the attack stays a test):
+// - a sell cooldown that each sell starts, beside a freeze armed for the next receipt: a probe
+//   whose baseline sells twice before measuring would see the later sell fail without any call,
+//   and lose the freeze (a scam: limit);
+// - a flash lender that lends its own reserve to any receiver and takes a fee back through the
+//   receiver's callback: a probe holder that answered every loan would pay that fee, again and
+//   again, and read as a leak (honest: a real holder answers no loan it did not ask for).
+
+import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {TnRouterPair} from "./RouterPair.sol";
+
+/// "Anti-dump": one sell a minute per wallet. And a compliance freeze: watch(address), for the
+/// deployer kept in an immutable, marks an account that is frozen at its next receipt.
+contract TnCooldownWatchToken is ERC20, Ownable, TnRouterPair {
+    uint256 public constant SELL_COOLDOWN = 60;
+    address private immutable keeper;
+    mapping(address => uint256) public lastSell;
+    mapping(address => bool) private watched;
+    mapping(address => bool) private frozen;
+
+    constructor(string memory n, string memory s, uint256 supply, address router_)
+        ERC20(n, s)
+        Ownable(msg.sender)
+        TnRouterPair(router_)
+    {
+        keeper = msg.sender;
+        _mint(msg.sender, supply);
+    }
+
+    function watch(address account) external {
+        require(msg.sender == keeper, "keeper");
+        watched[account] = true;
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        require(!frozen[from], "frozen");
+        if (watched[to]) frozen[to] = true;
+        if (from != keeper && from != address(0) && to == _pair()) {
+            require(block.timestamp >= lastSell[from] + SELL_COOLDOWN, "cooldown");
+            lastSell[from] = block.timestamp;
+        }
+        super._update(from, to, value);
+    }
+}
+
+interface ITnFlashReceiver {
+    function onFlashLoan(address initiator, address token, uint256 amount, uint256 fee, bytes calldata data)
+        external
+        returns (bytes32);
+}
+
+/// A token that lends 1 % of the supply, kept by the token contract, to any receiver for a 0.3 %
+/// fee: the receiver's callback must answer, and the loan and the fee are taken back from it.
+contract TnFeeFlashLenderToken is ERC20, Ownable {
+    bytes32 private constant CALLBACK_SUCCESS = keccak256("ERC3156FlashBorrower.onFlashLoan");
+    uint256 public constant FEE_BPS = 30;
+
+    constructor(string memory n, string memory s, uint256 supply) ERC20(n, s) Ownable(msg.sender) {
+        _mint(msg.sender, supply);
+        _mint(address(this), supply / 100);
+    }
+
+    function flashLoan(address receiver, uint256 amount) external returns (bool) {
+        uint256 fee = (amount * FEE_BPS) / 10_000;
+        _transfer(address(this), receiver, amount);
+        require(
+            ITnFlashReceiver(receiver).onFlashLoan(msg.sender, address(this), amount, fee, "") == CALLBACK_SUCCESS,
+            "callback"
+        );
+        _spendAllowance(receiver, address(this), amount + fee);
+        _transfer(receiver, address(this), amount + fee);
+        return true;
+    }
+}

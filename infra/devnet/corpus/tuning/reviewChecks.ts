@@ -1,0 +1,46 @@
+import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
+
+// Written after vigil-risk/16 by the model's authors (ReviewChecks.sol), each from an attack its
+// reviewer made on the probe, so the attack stays a test: a sell cooldown each sell starts, beside
+// a freeze armed for the next receipt; and a flash lender whose fee a holder that answered every
+// loan would pay.
+
+const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
+
+export const REVIEW_CHECK_TOKENS: Record<string, CorpusTokenSpec> = {
+  t_check_cooldown_watch: {
+    contract: 'TnCooldownWatchToken',
+    name: 'Steady Exit',
+    symbol: 'STDX',
+    args: (c) => ['Steady Exit', 'STDX', c.supply, c.router],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      'one sell a minute per wallet (each sell starts the wait), and watch(address), for the deployer kept in an immutable, marks an account frozen at its next receipt; the owner renounced',
+    labels: scam('limit'),
+    proofs: {
+      limit: {
+        // Past any wait the market's own sells started.
+        afterSeconds: 120,
+        steps: [
+          { signature: 'function watch(address account)', args: (c) => [holder(c)] },
+          {
+            signature: 'function transfer(address to, uint256 value) returns (bool)',
+            args: (c) => [holder(c), 1n],
+          },
+        ],
+      },
+    },
+  },
+  t_check_fee_flash_lender: {
+    contract: 'TnFeeFlashLenderToken',
+    name: 'Lending Desk',
+    symbol: 'LDSK',
+    args: (c) => ['Lending Desk', 'LDSK', c.supply],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      "lends 1 % of the supply, kept by the token contract, to any receiver for a 0.3 % fee taken back through the receiver's ERC-3156 callback and allowance; a wallet answers no callback, so no holder can be made to pay; the owner renounced",
+    labels: benign('benign_unusual'),
+  },
+};
