@@ -571,6 +571,75 @@ function refusedAllButSelf(comparisons: CallTrace['c'], caller: Address, token: 
   return false;
 }
 
+const IS_TRUSTED_FORWARDER = toFunctionSelector('isTrustedForwarder(address)');
+const TRANSFER = toFunctionSelector('transfer(address,uint256)');
+/** Accounts a token trusts as its ERC-2771 forwarder that are tried as one, at most. */
+const MAX_FORWARDERS = 2;
+
+/**
+ * A token that trusts a forwarder (ERC-2771) reads the sender of a call the forwarder makes from
+ * its last 20 bytes, which the forwarder appends: the signer of a request it verified, or its own
+ * caller. Each of the token's functions is handed, through each account the token says it trusts,
+ * a batch of one call, a transfer of the holder's tokens to the forwarder with the holder's address
+ * appended, for an ordinary wallet (appended last, as a forwarder appends the request's signer).
+ * A batch that passes its items on as they stand (instead of appending the request's sender to
+ * each) makes the holder the sender of the transfer: the multicall flaw of 2023. A forwarder that
+ * checks signatures forwards such a request all the same, signed by the wallet that sends it.
+ */
+async function forwarderRound(
+  client: Parameters<typeof probePrivileges>[0],
+  parameters: DiscoverPowersParameters,
+  state: { explored: Map<PrivilegeCandidate, Explored>; known: readonly PrivilegeCandidate[] },
+): Promise<void> {
+  if (!parameters.selectors.has(IS_TRUSTED_FORWARDER)) return;
+  const accounts = state.known.filter((candidate) => !candidate.origin && state.explored.has(candidate));
+  const trusted = await Promise.all(
+    accounts.map((candidate) =>
+      client
+        .call({
+          to: parameters.token,
+          data: concatHex([IS_TRUSTED_FORWARDER, pad(candidate.address)]),
+          blockNumber: parameters.blockNumber,
+        })
+        .then(({ data }) => data !== undefined && data.length >= 66 && BigInt(data.slice(0, 66)) === 1n)
+        .catch(() => false),
+    ),
+  );
+  const forwarders = accounts.filter((_, index) => trusted[index]).slice(0, MAX_FORWARDERS);
+  const outer = [...parameters.selectors].filter(
+    (selector) =>
+      !HARMLESS.has(selector) &&
+      !ALONE.has(selector) &&
+      selector !== FALLBACK &&
+      selector !== IS_TRUSTED_FORWARDER,
+  );
+  await Promise.all(
+    forwarders.map((forwarder) => {
+      const explored = state.explored.get(forwarder);
+      if (!explored) return undefined;
+      const item = concatHex([
+        encode(TRANSFER, [
+          { name: 'caller', value: BigInt(forwarder.address) },
+          { name: "half the holder's balance", value: HOLDER_HALF },
+        ]),
+        parameters.victim,
+      ]);
+      const shown = "transfer(caller, half the holder's balance) with the holder's address appended";
+      const calls: Planned[] = outer.slice(0, MAX_WRAPPING_CALLS).map((selector) => ({
+        selector,
+        sequence: 0,
+        args: [`[${shown}]`, 'sent for an ordinary wallet, its address appended'],
+        call: {
+          label: selector,
+          data: concatHex([selector, encodeAbiParameters([{ type: 'bytes[]' }], [[item]]), PROBE_ORIGIN]),
+        },
+        wrapped: true,
+      }));
+      return calls.length > 0 ? explored.runAt(0, calls) : undefined;
+    }),
+  );
+}
+
 /** Times (clock offsets) a token's refused calls are made again at, at most. */
 const MAX_COMPARED_TIMES = 4;
 /** Accounts found compared with the caller that are explored in full. */
@@ -1120,7 +1189,10 @@ export async function discoverPowers(
     }
   };
   await Promise.all(candidates.map((candidate) => explore(candidate)));
-  await comparisonRound(client, parameters, { explored, explore, result, known: candidates });
+  await Promise.all([
+    comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
+    forwarderRound(client, parameters, { explored, known: candidates }),
+  ]);
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
     const later = openings.get(offset);

@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/16)', () => {
+describe('power discovery (vigil-risk/17)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -391,6 +391,24 @@ describe('power discovery (vigil-risk/16)', () => {
     expect(simulations(result, 'sells_blockable')[0]?.summary).toMatch(
       /sell after receiving reverted: frozen/,
     );
+  });
+
+  it('finds a batch that passes a forwarded item’s appended sender through (ERC-2771 with an unmended multicall), and not a mended one', async () => {
+    const result = await scan('t_rt5_relay_multicall');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
+    expect(simulations(result, 'owner_change_balance')[0]?.data?.args).toMatch(
+      /with the holder's address appended\], sent for an ordinary wallet/,
+    );
+    const mended = await scan('t_check_forwarded_batch');
+    expect(harmClasses(mended.checks), discoveryFacts(mended)).toEqual({
+      mint: false,
+      leak: false,
+      limit: false,
+    });
   });
 
   it("finds a sell lock any insider's send arms, where the holder's own receipt locks its later sell", async () => {

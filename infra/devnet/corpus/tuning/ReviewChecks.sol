@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-// Two tokens written after vigil-risk/16 by the model's authors, each from an attack its reviewer
-// made on the probe (kept as tokens so the attack stays a test):
+// Tokens written after vigil-risk/16 by the model's authors. Two from attacks its reviewer made on
+// the probe (kept as tokens so the attack stays a test):
 // - a sell cooldown that each sell starts, beside a freeze armed for the next receipt: a probe
 //   whose baseline sells twice before measuring would see the later sell fail without any call,
 //   and lose the freeze (a scam: limit);
@@ -13,6 +13,10 @@ pragma solidity ^0.8.24;
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {TnRouterPair} from "./RouterPair.sol";
+import {ERC2771Context} from "@openzeppelin/contracts/metatx/ERC2771Context.sol";
+import {ERC2771Forwarder} from "@openzeppelin/contracts/metatx/ERC2771Forwarder.sol";
+import {Multicall} from "@openzeppelin/contracts/utils/Multicall.sol";
+import {Context} from "@openzeppelin/contracts/utils/Context.sol";
 
 /// "Anti-dump": one sell a minute per wallet. And a compliance freeze: watch(address), for the
 /// deployer kept in an immutable, marks an account that is frozen at its next receipt.
@@ -75,5 +79,34 @@ contract TnFeeFlashLenderToken is ERC20, Ownable {
         _spendAllowance(receiver, address(this), amount + fee);
         _transfer(receiver, address(this), amount + fee);
         return true;
+    }
+}
+
+/// OpenZeppelin's forwarder: executes a request only with its signer's signature.
+contract TnCheckForwarder is ERC2771Forwarder {
+    constructor() ERC2771Forwarder("TnCheckForwarder") {}
+}
+
+/// Gasless transfers through a trusted forwarder, and batches of calls: OpenZeppelin's ERC-2771
+/// and Multicall together, as 5.0.1 mended them (each item gets the request's sender appended).
+contract TnForwardedBatchToken is ERC20, ERC2771Context, Multicall, Ownable {
+    constructor(string memory n, string memory s, uint256 supply, address forwarder)
+        ERC20(n, s)
+        ERC2771Context(forwarder)
+        Ownable(msg.sender)
+    {
+        _mint(msg.sender, supply);
+    }
+
+    function _msgSender() internal view override(Context, ERC2771Context) returns (address) {
+        return ERC2771Context._msgSender();
+    }
+
+    function _msgData() internal view override(Context, ERC2771Context) returns (bytes calldata) {
+        return ERC2771Context._msgData();
+    }
+
+    function _contextSuffixLength() internal view override(Context, ERC2771Context) returns (uint256) {
+        return ERC2771Context._contextSuffixLength();
     }
 }

@@ -1,9 +1,9 @@
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
-// Written after vigil-risk/16 by the model's authors (ReviewChecks.sol), each from an attack its
-// reviewer made on the probe, so the attack stays a test: a sell cooldown each sell starts, beside
-// a freeze armed for the next receipt; and a flash lender whose fee a holder that answered every
-// loan would pay.
+// Written after vigil-risk/16 by the model's authors (ReviewChecks.sol): two from attacks its
+// reviewer made on the probe, so each attack stays a test (a sell cooldown each sell starts, beside
+// a freeze armed for the next receipt; a flash lender whose fee a holder that answered every loan
+// would pay), and a false-positive check of the forwarder round (ERC-2771 with a mended Multicall).
 
 const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
 
@@ -41,6 +41,18 @@ export const REVIEW_CHECK_TOKENS: Record<string, CorpusTokenSpec> = {
     launch: [renounce],
     pattern:
       "lends 1 % of the supply, kept by the token contract, to any receiver for a 0.3 % fee taken back through the receiver's ERC-3156 callback and allowance; a wallet answers no callback, so no holder can be made to pay; the owner renounced",
+    labels: benign('benign_unusual'),
+  },
+  t_check_forwarded_batch: {
+    contract: 'TnForwardedBatchToken',
+    name: 'Relay Ready',
+    symbol: 'RLRD',
+    helpers: [{ name: 'forwarder', contract: 'TnCheckForwarder' }],
+    args: (c) => ['Relay Ready', 'RLRD', c.supply, c.helpers.forwarder],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      "OpenZeppelin's ERC-2771 behind its signature-checking forwarder, with its Multicall, which appends the request's sender to each item (as mended in 5.0.1): nobody but a holder moves a holder's tokens; the owner renounced",
     labels: benign('benign_unusual'),
   },
 };
