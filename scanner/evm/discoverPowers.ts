@@ -577,35 +577,65 @@ const TRANSFER = toFunctionSelector('transfer(address,uint256)');
 const MAX_FORWARDERS = 2;
 
 /**
- * A token that trusts a forwarder (ERC-2771) reads the sender of a call the forwarder makes from
- * its last 20 bytes, which the forwarder appends: the signer of a request it verified, or its own
- * caller. Each of the token's functions is handed, through each account the token says it trusts,
- * a batch of one call, a transfer of the holder's tokens to the forwarder with the holder's address
- * appended, for an ordinary wallet (appended last, as a forwarder appends the request's signer).
- * A batch that passes its items on as they stand (instead of appending the request's sender to
- * each) makes the holder the sender of the transfer: the multicall flaw of 2023. A forwarder that
- * checks signatures forwards such a request all the same, signed by the wallet that sends it.
+ * The candidates, those the token trusts as its ERC-2771 forwarder (`isTrustedForwarder`, and a
+ * contract: a forwarder relays requests) marked so: every call they make carries an ordinary
+ * wallet's address last, where the token reads the sender of a forwarded call. Without it a word
+ * of the arguments would be read as the sender (a burn of the holder's tokens that no forwarder
+ * could relay). An account without code trusted as the forwarder stays as it is: whoever holds
+ * its key may claim any sender, and its calls show what that can do.
  */
-async function forwarderRound(
+async function markForwarders(
   client: Parameters<typeof probePrivileges>[0],
   parameters: DiscoverPowersParameters,
-  state: { explored: Map<PrivilegeCandidate, Explored>; known: readonly PrivilegeCandidate[] },
-): Promise<void> {
-  if (!parameters.selectors.has(IS_TRUSTED_FORWARDER)) return;
-  const accounts = state.known.filter((candidate) => !candidate.origin && state.explored.has(candidate));
+): Promise<PrivilegeCandidate[]> {
+  if (!parameters.selectors.has(IS_TRUSTED_FORWARDER)) return [...parameters.candidates];
   const trusted = await Promise.all(
-    accounts.map((candidate) =>
-      client
-        .call({
+    parameters.candidates.map(async (candidate) => {
+      const [answer, code] = await Promise.all([
+        client.call({
           to: parameters.token,
           data: concatHex([IS_TRUSTED_FORWARDER, pad(candidate.address)]),
           blockNumber: parameters.blockNumber,
-        })
-        .then(({ data }) => data !== undefined && data.length >= 66 && BigInt(data.slice(0, 66)) === 1n)
-        .catch(() => false),
-    ),
+        }),
+        client.getCode({ address: candidate.address, blockNumber: parameters.blockNumber }),
+      ]).catch((error: unknown) => {
+        if (isRpcUnreachable(error)) throw error;
+        return [{ data: undefined }, undefined] as const;
+      });
+      const data = answer.data;
+      return (
+        data !== undefined &&
+        data.length >= 66 &&
+        BigInt(data.slice(0, 66)) === 1n &&
+        Boolean(code && code !== '0x')
+      );
+    }),
   );
-  const forwarders = accounts.filter((_, index) => trusted[index]).slice(0, MAX_FORWARDERS);
+  let marked = 0;
+  return parameters.candidates.map((candidate, index) =>
+    trusted[index] && marked++ < MAX_FORWARDERS
+      ? {
+          ...candidate,
+          source: `${candidate.source}, the token's trusted forwarder (ERC-2771), relaying an ordinary wallet's request`,
+          forwarder: true as const,
+        }
+      : candidate,
+  );
+}
+
+/**
+ * Through each forwarder the token trusts, every function of the token is handed a batch of one
+ * call, a transfer of the holder's tokens to the forwarder with the holder's address appended, in
+ * the shapes a batch takes (bytes[], bytes, a target and bytes, a deadline and bytes[]); the
+ * forwarder appends an ordinary wallet's address to the whole call (runAt), as it appends the
+ * signer of that wallet's own request. A batch that passes its items on as they stand (instead of
+ * appending the request's sender to each) makes the holder the sender of the transfer: the
+ * multicall flaw of 2023. A forwarder that checks signatures relays such a request all the same.
+ */
+async function forwarderRound(
+  parameters: DiscoverPowersParameters,
+  state: { explored: Map<PrivilegeCandidate, Explored>; known: readonly PrivilegeCandidate[] },
+): Promise<void> {
   const outer = [...parameters.selectors].filter(
     (selector) =>
       !HARMLESS.has(selector) &&
@@ -613,10 +643,12 @@ async function forwarderRound(
       selector !== FALLBACK &&
       selector !== IS_TRUSTED_FORWARDER,
   );
+  // A deadline a batch may take before its calls: 2100-01-01.
+  const deadline = 4_102_444_800n;
   await Promise.all(
-    forwarders.map((forwarder) => {
+    state.known.map((forwarder) => {
       const explored = state.explored.get(forwarder);
-      if (!explored) return undefined;
+      if (!forwarder.forwarder || forwarder.origin || !explored) return undefined;
       const item = concatHex([
         encode(TRANSFER, [
           { name: 'caller', value: BigInt(forwarder.address) },
@@ -625,16 +657,22 @@ async function forwarderRound(
         parameters.victim,
       ]);
       const shown = "transfer(caller, half the holder's balance) with the holder's address appended";
-      const calls: Planned[] = outer.slice(0, MAX_WRAPPING_CALLS).map((selector) => ({
-        selector,
-        sequence: 0,
-        args: [`[${shown}]`, 'sent for an ordinary wallet, its address appended'],
-        call: {
-          label: selector,
-          data: concatHex([selector, encodeAbiParameters([{ type: 'bytes[]' }], [[item]]), PROBE_ORIGIN]),
+      const ways = [
+        ...wrappings(parameters.token, item, shown),
+        {
+          args: ['2100-01-01', `[${shown}]`],
+          data: encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes[]' }], [deadline, [item]]),
         },
-        wrapped: true,
-      }));
+      ];
+      const calls: Planned[] = outer.flatMap((selector) =>
+        ways.map(({ args, data }) => ({
+          selector,
+          sequence: 0,
+          args,
+          call: { label: selector, data: concatHex([selector, data]) },
+          wrapped: true as const,
+        })),
+      );
       return calls.length > 0 ? explored.runAt(0, calls) : undefined;
     }),
   );
@@ -763,7 +801,7 @@ async function comparisonRound(
     calls: traced.map(({ candidate, entry }) => ({
       from: candidate.address,
       to: parameters.token,
-      data: entry.call.data,
+      data: candidate.forwarder ? concatHex([entry.call.data, PROBE_ORIGIN]) : entry.call.data,
     })),
   });
   const round = state.result.comparisons;
@@ -935,16 +973,17 @@ export async function discoverPowers(
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
   const openings = new Map<number, CallEffect>();
+  const known = await markForwarders(client, parameters);
   const candidates = parameters.readsOrigin
     ? [
-        ...parameters.candidates,
-        ...parameters.candidates.map((candidate) => ({
+        ...known,
+        ...known.map((candidate) => ({
           ...candidate,
           origin: PROBE_ORIGIN,
           source: `${candidate.source}, in another wallet's transaction`,
         })),
       ]
-    : parameters.candidates;
+    : known;
   // Per account explored: its runner, its argument shapes, and the calls refused for a reason other
   // than its rights (what the comparison round traces).
   const explored = new Map<PrivilegeCandidate, Explored>();
@@ -1140,7 +1179,11 @@ export async function discoverPowers(
         const probe = await probePrivileges(client, {
           token: parameters.token,
           actor: candidate.address,
-          calls: chunk.map((entry) => entry.call),
+          calls: chunk.map((entry) =>
+            candidate.forwarder
+              ? { ...entry.call, data: concatHex([entry.call.data, PROBE_ORIGIN]) }
+              : entry.call,
+          ),
           router: parameters.router,
           sellTo: parameters.pair,
           blockNumber: parameters.blockNumber,
@@ -1191,7 +1234,7 @@ export async function discoverPowers(
   await Promise.all(candidates.map((candidate) => explore(candidate)));
   await Promise.all([
     comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
-    forwarderRound(client, parameters, { explored, known: candidates }),
+    forwarderRound(parameters, { explored, known: candidates }),
   ]);
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {

@@ -47,6 +47,12 @@ export interface PrivilegeCandidate {
    * calls only from its helper contract inside someone else's transaction.
    */
   origin?: Address;
+  /**
+   * The token trusts this account as its ERC-2771 forwarder, which has code: every call it makes
+   * carries an ordinary wallet's address last, as a forwarder appends the signer of the request it
+   * relays (the token reads the sender there); without it the token would read any word as one.
+   */
+  forwarder?: true;
 }
 
 /**

@@ -16,6 +16,7 @@ import {TnRouterPair} from "./RouterPair.sol";
 import {ERC2771Context} from "@openzeppelin/contracts/metatx/ERC2771Context.sol";
 import {ERC2771Forwarder} from "@openzeppelin/contracts/metatx/ERC2771Forwarder.sol";
 import {Multicall} from "@openzeppelin/contracts/utils/Multicall.sol";
+import {ERC20Burnable} from "@openzeppelin/contracts/token/ERC20/extensions/ERC20Burnable.sol";
 import {Context} from "@openzeppelin/contracts/utils/Context.sol";
 
 /// "Anti-dump": one sell a minute per wallet. And a compliance freeze: watch(address), for the
@@ -87,9 +88,10 @@ contract TnCheckForwarder is ERC2771Forwarder {
     constructor() ERC2771Forwarder("TnCheckForwarder") {}
 }
 
-/// Gasless transfers through a trusted forwarder, and batches of calls: OpenZeppelin's ERC-2771
-/// and Multicall together, as 5.0.1 mended them (each item gets the request's sender appended).
-contract TnForwardedBatchToken is ERC20, ERC2771Context, Multicall, Ownable {
+/// Gasless transfers through a trusted forwarder, batches of calls and burns: OpenZeppelin's
+/// ERC-2771, Multicall as 5.0.1 mended it (each item gets the request's sender appended) and
+/// ERC20Burnable together.
+contract TnForwardedBatchToken is ERC20, ERC20Burnable, ERC2771Context, Multicall, Ownable {
     constructor(string memory n, string memory s, uint256 supply, address forwarder)
         ERC20(n, s)
         ERC2771Context(forwarder)

@@ -52,7 +52,7 @@ export const REVIEW_CHECK_TOKENS: Record<string, CorpusTokenSpec> = {
     market: 'healthy',
     launch: [renounce],
     pattern:
-      "OpenZeppelin's ERC-2771 behind its signature-checking forwarder, with its Multicall, which appends the request's sender to each item (as mended in 5.0.1): nobody but a holder moves a holder's tokens; the owner renounced",
+      "OpenZeppelin's ERC-2771 behind its signature-checking forwarder, with its Multicall, which appends the request's sender to each item (as mended in 5.0.1), and ERC20Burnable: nobody but a holder moves or burns a holder's tokens; the owner renounced",
     labels: benign('benign_unusual'),
   },
 };
