@@ -646,9 +646,9 @@ async function forwarderRound(
   // A deadline a batch may take before its calls: 2100-01-01.
   const deadline = 4_102_444_800n;
   await Promise.all(
-    state.known.map((forwarder) => {
+    state.known.flatMap((forwarder) => {
       const explored = state.explored.get(forwarder);
-      if (!forwarder.forwarder || forwarder.origin || !explored) return undefined;
+      if (!forwarder.forwarder || forwarder.origin || !explored) return [];
       const item = concatHex([
         encode(TRANSFER, [
           { name: 'caller', value: BigInt(forwarder.address) },
@@ -673,7 +673,7 @@ async function forwarderRound(
           wrapped: true as const,
         })),
       );
-      return calls.length > 0 ? explored.runAt(0, calls) : undefined;
+      return calls.length > 0 ? [explored.runAt(0, calls)] : [];
     }),
   );
 }
