@@ -40,19 +40,6 @@ const config: KnipConfig = {
   ],
   // The tests make throwaway certificates with it (provisioned by infra/provision.sh).
   ignoreBinaries: ['openssl'],
-  ignoreIssues: {
-    // Payment and scraper code their owners are changing right now; their unused exports go with
-    // that work (the payment modules move into a payments/ library).
-    'activities/payments/**': ['exports', 'types'],
-    'core/x402/**': ['exports', 'types'],
-    'core/stores/{receipts,invoices}.ts': ['exports', 'types'],
-    'api/plugins/rateLimit.ts': ['exports', 'types'],
-    'api/scraper/**': ['exports', 'types'],
-    'scraper/**': ['exports', 'types'],
-    'core/scrape/**': ['exports', 'types'],
-    'infra/devnet/paymentToken.ts': ['exports', 'types'],
-    'test/support/{payments,scrapeSites}.ts': ['exports', 'types'],
-  },
 };
 
 export default config;

@@ -3,7 +3,7 @@ import type { PoolStats } from './browser/browserPool.ts';
 
 const KEY = 'scraper:pools';
 /** A worker that has not reported for this long is left out of /healthz. */
-export const POOL_REPORT_STALE_MS = 30_000;
+const POOL_REPORT_STALE_MS = 30_000;
 
 export interface PoolReport extends Partial<PoolStats> {
   worker: string;

@@ -5,10 +5,10 @@ import { fetchPage } from './http/fetchPage.ts';
 import { PLAIN_USER_AGENT, plainHeaders } from './http/headers.ts';
 import type { EgressGuard } from './ssrf/guard.ts';
 
-export const ROBOTS_PRODUCT_TOKEN = 'VigilScraper';
+const ROBOTS_PRODUCT_TOKEN = 'VigilScraper';
 const CACHE_SECONDS = 24 * 3_600;
 /** A Crawl-delay beyond this is read as this: a request then waits or is answered 429 with the wait. */
-export const MAX_CRAWL_DELAY_SECONDS = 60;
+const MAX_CRAWL_DELAY_SECONDS = 60;
 // A CommonJS module whose typings declare an ES default export: the default import is the function.
 const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 

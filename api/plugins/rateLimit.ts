@@ -6,9 +6,7 @@ import { VigilError } from '../../core/errors/vigilError.ts';
 import { asNumbers, luaScript } from '../../core/stores/lua/luaScript.ts';
 import { type Caller, NETWORKS_PER_SITE, RateTier } from './caller.ts';
 
-export { RateTier };
-
-export interface TierLimit {
+interface TierLimit {
   perMinute: number;
   perDay: number;
 }

@@ -4,7 +4,7 @@ import { AttemptOutcome, SCRAPE_FORMATS } from '../../core/scrape/outcome.ts';
 import { TIER_VALUES } from '../../core/scrape/tiers.ts';
 import { MarkdownChunk } from '../../core/text/chunkMarkdown.ts';
 
-export const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const emptyDocument = load('');
 /** A selector the browser would reject fails validation here, instead of burning the whole chain. */

@@ -233,7 +233,7 @@ export class ScrapeJobs {
  * The session a caller's session_id names: its owner's scope and the id, so two callers that pick
  * the same session_id never read or plant each other's cookies.
  */
-export function scopedSessionId(owner: string, sessionId: string): string {
+function scopedSessionId(owner: string, sessionId: string): string {
   return `${createHash('sha256').update(owner).digest('hex').slice(0, 24)}:${sessionId}`;
 }
 

@@ -2,7 +2,7 @@ import { AttemptOutcome, type TierAttempt } from './outcome.ts';
 import { isBrowserTier, type Tier, Tier as Tiers, tierIndex } from './tiers.ts';
 
 /** Soft cap of one tier's attempt; the request's own deadline always wins. */
-export const TIER_BUDGET_MS: Record<Tier, number> = {
+const TIER_BUDGET_MS: Record<Tier, number> = {
   http: 8_000,
   http_fingerprint: 8_000,
   browser: 25_000,

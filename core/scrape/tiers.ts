@@ -33,7 +33,3 @@ export function tierIndex(tier: Tier): number {
 export function isBrowserTier(tier: Tier): boolean {
   return tierIndex(tier) >= tierIndex(Tier.browser);
 }
-
-export function isTier(value: string): value is Tier {
-  return (TIER_ORDER as readonly string[]).includes(value);
-}

@@ -4,9 +4,6 @@ import { z } from 'zod';
 import { luaScript } from './lua/luaScript.ts';
 import { RedisLock } from './redisLock.ts';
 
-export const ReceiptStatus = { pending: 'pending', settled: 'settled', failed: 'failed' } as const;
-export type ReceiptStatus = (typeof ReceiptStatus)[keyof typeof ReceiptStatus];
-
 /** The record of one paid call: what was paid, by whom, for which tool, and how it settled. */
 export const PaymentReceipt = z
   .object({

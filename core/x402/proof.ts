@@ -34,7 +34,7 @@ export interface DecodedProof {
 }
 
 /** A Solana exact proof: a transfer transaction the payer signed, the facilitator to pay its fees. */
-export interface SvmProof {
+interface SvmProof {
   family: 'svm';
   payload: PaymentPayload;
   payer: string;

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import {
   type Abi,
@@ -16,7 +15,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { compileContracts } from './compile.ts';
 import { createDevnetClient } from './client.ts';
-import { writeSecretFile } from '../stack/secretFiles.ts';
 
 /**
  * The devnet's USDC: Circle's FiatTokenV2_2 (EIP-3009 transferWithAuthorization, EIP-712 domain
@@ -173,20 +171,4 @@ async function deploy(wallet: ReturnType<typeof walletFor>, data: Hex): Promise<
   const receipt = await wallet.waitForTransactionReceipt({ hash, pollingInterval: 5 });
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('devnet deployment reverted');
   return getAddress(receipt.contractAddress);
-}
-
-/** The saved token when the chain still has its code; otherwise a fresh deployment, saved. */
-export async function loadOrDeployPaymentToken(rpcUrl: string, file: string): Promise<PaymentTokenInfo> {
-  try {
-    const saved = PaymentTokenInfo.parse(JSON.parse(await readFile(file, 'utf8')));
-    const client = createDevnetClient(rpcUrl);
-    const code = await client.getCode({ address: saved.address as Address });
-    if (code && code !== '0x' && (await client.getChainId()) === saved.chainId) return saved;
-  } catch {
-    // Missing, unreadable or from another chain: deploy afresh.
-  }
-  const token = await deployPaymentToken(rpcUrl);
-  // The owner's key is in it: owner-only.
-  await writeSecretFile(file, `${JSON.stringify(token, null, 2)}\n`);
-  return token;
 }

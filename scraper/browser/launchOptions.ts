@@ -11,7 +11,7 @@ import type { LaunchOptions } from 'playwright-core';
  * context: navigator.webdriver is the first thing bot checks read. The sandbox is on unless
  * configured off (see launchOptions).
  */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--disable-gpu',
   '--disable-quic',
@@ -47,7 +47,7 @@ export interface BrowserLaunch {
 }
 
 /** The script that runs Chromium as an unprivileged user (see the script for why). */
-export const RUN_AS_USER_SCRIPT = fileURLToPath(new URL('./runAsUser.sh', import.meta.url));
+const RUN_AS_USER_SCRIPT = fileURLToPath(new URL('./runAsUser.sh', import.meta.url));
 
 /**
  * The Chromium to launch: CHROMIUM_PATH when set, else the distribution's binary. Debian's

@@ -61,7 +61,7 @@ function linksOf(nodes: readonly AnyNode[]): PageLink[] {
 export type Content = unknown;
 
 /** Largest body converted; cheerio + turndown cost grows faster than linearly beyond it. */
-export const MAX_CONVERT_BYTES = 5 * 1024 * 1024;
+const MAX_CONVERT_BYTES = 5 * 1024 * 1024;
 
 /** The page in the asked format. JSON documents pass through (`format=json`) or are pretty-printed. */
 export function convertPage(input: ConvertInput, onNodes?: (nodes: AnyNode[]) => void): Content {

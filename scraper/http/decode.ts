@@ -1,5 +1,5 @@
 /** The charset a response declares: Content-Type first, then a BOM, then a `<meta>` in the head. */
-export function detectCharset(contentType: string, bytes: Uint8Array): string {
+function detectCharset(contentType: string, bytes: Uint8Array): string {
   const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
   if (fromHeader) return fromHeader.toLowerCase();
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';

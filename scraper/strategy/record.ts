@@ -12,7 +12,7 @@ const TierStats = z.object({
   last_blocked_at: z.number().nullable(),
   last_elapsed_ms: z.number(),
 });
-export type TierStats = z.infer<typeof TierStats>;
+type TierStats = z.infer<typeof TierStats>;
 
 /** What Vigil remembers about one domain (host[:port]). */
 export const StrategyRecord = z.object({

@@ -26,7 +26,7 @@ import {
 import type { RunningWorkers } from '../../workers/runWorkers.ts';
 import { isolatedEnv, startTestBackend, startTestWorkers, testStack, type TestBackend } from './fixtures.ts';
 
-export const DEVNET_NETWORK = 'eip155:31337' as const;
+const DEVNET_NETWORK = 'eip155:31337' as const;
 
 export interface TestFacilitator {
   app: VigilApp;
@@ -43,7 +43,7 @@ export interface TestFacilitator {
 }
 
 /** A caller token of the shape FACILITATOR_CALLERS takes. */
-export const newCallerToken = () => randomBytes(24).toString('hex');
+const newCallerToken = () => randomBytes(24).toString('hex');
 
 /**
  * A real facilitator (HTTP on a free port) over a devnet token, with its own funded signer,

@@ -9,7 +9,7 @@ import { PROXY_EGRESS_ADDRESS } from './connectProxy.ts';
  * challenge, headless detection, a WAF that blocks everything, a slow origin, a redirect to the
  * cloud metadata address, and a target that rate-limits.
  */
-export type SiteName =
+type SiteName =
   | 'static'
   | 'app'
   | 'members'
@@ -37,7 +37,7 @@ export interface ScrapeSites {
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
-export const STATIC_PAGE = `<!doctype html><html lang="en"><head><title>Vigil fixture: engine costs</title>
+const STATIC_PAGE = `<!doctype html><html lang="en"><head><title>Vigil fixture: engine costs</title>
 <meta name="description" content="What each scraping engine costs"></head><body>
 <nav><a href="/">Home</a><a href="/about">About us</a></nav>
 <main><h1>Engine costs</h1><p>Plain HTTP is <strong>cheap</strong>; read <a href="/docs/browsers">the browser notes</a>.</p>

@@ -8,7 +8,7 @@ import { ScrapeRequest, ScrapeResponse } from '../schemas.ts';
  * Who is counted against the per-minute rate: the API key, else the client's network (X-Client-ID
  * is not part of it: rotating a header must not buy more requests).
  */
-export function rateCallerOf(request: FastifyRequest): string {
+function rateCallerOf(request: FastifyRequest): string {
   return request.caller.apiKeyId ? request.caller.id : request.caller.network;
 }
 
