@@ -353,8 +353,7 @@ function argumentSequences(context: WordContext): Word[][] {
  */
 function blockOnlySequences(context: WordContext): Word[][] {
   const { victim, actor, zero, one, huge, half } = wordsFor(context);
-  // A deadline that fits the uint32 or uint64 a record may keep it in: 2100-01-01.
-  const deadline = amount('2100-01-01', 4_102_444_800n);
+  const deadline = amount('2100-01-01', DEADLINE);
   const shapes = [
     [at(64), at(160), length(2), actor, actor, length(2), huge, huge],
     [at(64), at(160), length(2), victim, victim, length(2), half, half],
@@ -393,6 +392,19 @@ function blockOnlySequences(context: WordContext): Word[][] {
 
 function encode(selector: Hex, words: Word[]): Hex {
   return concatHex([selector, ...words.map((word) => pad(numberToHex(word.value), { size: 32 }))]);
+}
+
+/** A deadline that fits the uint32 or uint64 a record may keep it in: 2100-01-01. */
+const DEADLINE = 4_102_444_800n;
+
+/**
+ * The functions a call can be handed to inside another (a batch, an execute): all but the
+ * standard ones and the fallback.
+ */
+function batchTargets(selectors: ReadonlySet<Hex>): Hex[] {
+  return [...selectors].filter(
+    (selector) => !HARMLESS.has(selector) && !ALONE.has(selector) && selector !== FALLBACK,
+  );
 }
 
 /** The same function called again, with other words in the same shape. */
@@ -636,15 +648,7 @@ async function forwarderRound(
   parameters: DiscoverPowersParameters,
   state: { explored: Map<PrivilegeCandidate, Explored>; known: readonly PrivilegeCandidate[] },
 ): Promise<void> {
-  const outer = [...parameters.selectors].filter(
-    (selector) =>
-      !HARMLESS.has(selector) &&
-      !ALONE.has(selector) &&
-      selector !== FALLBACK &&
-      selector !== IS_TRUSTED_FORWARDER,
-  );
-  // A deadline a batch may take before its calls: 2100-01-01.
-  const deadline = 4_102_444_800n;
+  const outer = batchTargets(parameters.selectors).filter((selector) => selector !== IS_TRUSTED_FORWARDER);
   await Promise.all(
     state.known.flatMap((forwarder) => {
       const explored = state.explored.get(forwarder);
@@ -661,7 +665,7 @@ async function forwarderRound(
         ...wrappings(parameters.token, item, shown),
         {
           args: ['2100-01-01', `[${shown}]`],
-          data: encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes[]' }], [deadline, [item]]),
+          data: encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes[]' }], [DEADLINE, [item]]),
         },
       ];
       const calls: Planned[] = outer.flatMap((selector) =>
@@ -905,9 +909,7 @@ async function comparisonRound(
       return runAt(Number(offset), calls);
     });
   });
-  const outer = [...parameters.selectors].filter(
-    (selector) => !HARMLESS.has(selector) && !ALONE.has(selector) && selector !== FALLBACK,
-  );
+  const outer = batchTargets(parameters.selectors);
   // Each function that takes calls from the token alone is handed to every other function, by the
   // first accounts: the mint to the caller first (on every function, each way), then the take of
   // the holder's tokens and their burn (the two-call round's triggers).
