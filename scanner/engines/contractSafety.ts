@@ -6,6 +6,7 @@ import { type Check, Severity } from '../core/schema.ts';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
 import { findBalanceSlot } from '../evm/balanceSlot.ts';
 import { pinnedBlock } from '../evm/perBlock.ts';
+import { type DelegateTargetsReturnType, delegateTargets } from '../evm/delegateTargets.ts';
 import { discoverPowers } from '../evm/discoverPowers.ts';
 import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
 import { findPool } from '../evm/findPool.ts';
@@ -226,20 +227,42 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
           discovery.failures.length === 0 && discovery.findings.length === 0 && Boolean(pool),
         ),
   );
-  const delegates = (own.hasDelegatecall && !isProxy) || Boolean(impl?.hasDelegatecall);
+  // Which code's DELEGATECALLs count: the token's (unless it is the proxy, whose one delegate is
+  // its implementation, judged apart) and its implementation's.
+  const delegating = [
+    ...(own.hasDelegatecall && !isProxy ? [{ code: code ?? '0x', of: 'token' }] : []),
+    ...(impl?.hasDelegatecall && implCode ? [{ code: implCode, of: 'implementation' }] : []),
+  ].map(({ code: delegatingCode, of }) => ({ of, ...delegateTargets(delegatingCode) }));
+  // Only a site proved to call the contract itself passes (a batch of its own calls, OpenZeppelin's
+  // Multicall): a target read from storage or calldata, a constant, or one the walk could not
+  // follow, runs code the probes never called.
+  const delegates = delegating.some(
+    (sites) => !sites.complete || sites.elsewhere.length > 0 || sites.unreached.length > 0,
+  );
+  const selfOnly = delegating.length > 0 && !delegates;
   checks.push(
     makeCheck('external_call', {
       status: delegates ? 'fail' : 'pass',
       detail: delegates
         ? "The code runs other contracts' code in its own context (DELEGATECALL)."
-        : isProxy
-          ? 'Only the proxy itself delegates, to its implementation.'
-          : 'No DELEGATECALL in the code.',
+        : selfOnly
+          ? 'Every DELEGATECALL in the code runs its own code (a batch of its own calls), none other.'
+          : isProxy
+            ? 'Only the proxy itself delegates, to its implementation.'
+            : 'No DELEGATECALL in the code.',
       evidence: [
         {
           kind: 'bytecode',
-          summary: 'opcode walk',
-          data: { opcode: '0xf4', found: own.hasDelegatecall || Boolean(impl?.hasDelegatecall) },
+          summary: 'opcode walk, and every path to a DELEGATECALL followed for its target',
+          data: {
+            opcode: '0xf4',
+            found: own.hasDelegatecall || Boolean(impl?.hasDelegatecall),
+            all_paths_followed: delegating.every((sites) => sites.complete),
+            // Offsets in the code, as `code:offset` (the token's, or its implementation's).
+            to_itself: offsets(delegating, 'self'),
+            elsewhere: offsets(delegating, 'elsewhere'),
+            unreached: offsets(delegating, 'unreached'),
+          },
           block,
         },
       ],
@@ -427,4 +450,12 @@ async function resolveImplementation(
     );
   }
   return undefined;
+}
+
+/** DELEGATECALL sites of one kind, as `token:0x1f4 implementation:0x20` (empty when none). */
+function offsets(
+  delegating: readonly ({ of: string } & DelegateTargetsReturnType)[],
+  kind: 'self' | 'elsewhere' | 'unreached',
+): string {
+  return delegating.flatMap((sites) => sites[kind].map((at) => `${sites.of}:0x${at.toString(16)}`)).join(' ');
 }

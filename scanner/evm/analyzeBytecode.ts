@@ -71,7 +71,7 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
 }
 
 /** Length without the CBOR metadata solc appends (its length is in the last two bytes). */
-function executableLength(bytes: Buffer): number {
+export function executableLength(bytes: Buffer): number {
   if (bytes.length < 4) return bytes.length;
   const metadataLength = bytes.readUInt16BE(bytes.length - 2);
   const start = bytes.length - 2 - metadataLength;

@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/17)', () => {
+describe('power discovery (vigil-risk/18)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -413,6 +413,11 @@ describe('power discovery (vigil-risk/17)', () => {
       leak: false,
       limit: false,
     });
+    // Its one DELEGATECALL (the batch) is proved to run the token's own code: no external call.
+    const delegate = check(mended, 'external_call');
+    expect(delegate?.status, delegate?.detail).toBe('pass');
+    expect(delegate?.evidence[0]?.data).toMatchObject({ all_paths_followed: true, elsewhere: '' });
+    expect(delegate?.evidence[0]?.data?.to_itself).toMatch(/^token:0x[0-9a-f]+$/);
   });
 
   it("finds a sell lock any insider's send arms, where the holder's own receipt locks its later sell", async () => {
