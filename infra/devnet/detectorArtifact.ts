@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Abi, Hex } from 'viem';
+import { type Abi, type Hex, keccak256 } from 'viem';
 import {
   DEFAULT_EVM_VERSION,
   type OptimizerSettings,
@@ -26,6 +26,8 @@ export interface HoneypotDetectorArtifact {
   compiler: { solc: string; evmVersion: string; optimizer: Required<OptimizerSettings> };
   abi: Abi;
   deployedBytecode: Hex;
+  /** keccak256 of ProbeHolder's creation code: where the detector creates the probe's holder follows from it. */
+  probeHolderCodeHash: Hex;
 }
 
 export async function buildHoneypotDetectorArtifact(cacheDir?: string): Promise<HoneypotDetectorArtifact> {
@@ -36,13 +38,15 @@ export async function buildHoneypotDetectorArtifact(cacheDir?: string): Promise<
     ...(cacheDir === undefined ? {} : { cacheDir }),
   });
   const detector = artifacts.HoneypotDetector;
-  if (detector === undefined)
-    throw new Error('HoneypotDetector.sol did not produce a HoneypotDetector contract');
+  const holder = artifacts.ProbeHolder;
+  if (detector === undefined || holder === undefined)
+    throw new Error('HoneypotDetector.sol did not produce HoneypotDetector and ProbeHolder');
   return {
     contractName: 'HoneypotDetector',
     compiler: { solc: solcPackageVersion(), evmVersion: DEFAULT_EVM_VERSION, optimizer: DETECTOR_OPTIMIZER },
     abi: detector.abi,
     deployedBytecode: detector.deployedBytecode,
+    probeHolderCodeHash: keccak256(holder.bytecode),
   };
 }
 

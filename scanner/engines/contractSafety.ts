@@ -181,6 +181,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
     ...(balanceSlot ? { balanceSlot } : {}),
     holderHashes: holderTrace.hashes,
+    holderReadsCodeHash: holderTrace.readsCodeHash,
     elsewhere: reliedOn.contracts,
     excluded: exclude,
   });
@@ -293,6 +294,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       comparisons: discovery.comparisons,
       holder_trace: {
         hashes: holderTrace.hashes.length,
+        reads_code_hash: holderTrace.readsCodeHash,
         callees: holderTrace.callees,
         error: holderTrace.error,
       },

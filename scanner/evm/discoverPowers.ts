@@ -276,11 +276,15 @@ interface WordContext {
   supply: bigint;
   balanceSlot?: BalanceSlot | undefined;
   holderHashes?: readonly bigint[] | undefined;
+  holderReadsCodeHash?: boolean | undefined;
 }
 
 const MAX_WORD = 2n ** 256n - 1n;
 /** Hashes of the holder's transfer tried as keys, at most. */
 const MAX_HOLDER_HASHES = 3;
+
+/** The code hash of an account with no code that exists (has sent a transaction): keccak256 of nothing. */
+const WALLET_CODE_HASH = BigInt(keccak256('0x'));
 
 /** Replaced by the detector with half the holder's balance at the time of the call. */
 const HOLDER_HALF = BigInt(keccak256(stringToHex('vigil.holder-half')));
@@ -375,6 +379,10 @@ function blockOnlySequences(context: WordContext): Word[][] {
     .filter((value) => value !== own)
     .slice(0, MAX_HOLDER_HASHES))
     shapes.push([amount("a hash the holder's transfer computed", hash), one]);
+  // A transfer that reads code hashes may keep a list of them: an ordinary wallet's (one that has
+  // sent a transaction) is keccak256 of no code, set.
+  if (context.holderReadsCodeHash)
+    shapes.push([amount("an ordinary wallet's code hash", WALLET_CODE_HASH), one]);
   // The router where an account goes: a fee wallet a sell pays out to, set to a contract that
   // refuses the payment (the router takes ETH from WETH alone), makes every sell revert.
   if (context.router) shapes.push([address('router', context.router), one]);
@@ -448,6 +456,8 @@ export interface DiscoverPowersParameters {
   balanceSlot?: BalanceSlot;
   /** Hashes an ordinary holder's transfer computed (traceHolderHashes): keys a list may use. */
   holderHashes?: readonly bigint[];
+  /** That transfer read an account's code hash: a list may be of code hashes (traceHolderHashes). */
+  holderReadsCodeHash?: boolean;
   /**
    * Contracts the token relies on (one its holder's transfer calls, one whose address it keeps):
    * their functions are called too, from every account, and what they do to the token's holder
@@ -1002,6 +1012,7 @@ export async function discoverPowers(
       supply: parameters.supply,
       balanceSlot: parameters.balanceSlot,
       holderHashes: parameters.holderHashes,
+      holderReadsCodeHash: parameters.holderReadsCodeHash,
     };
     const common = argumentSequences(context);
     // The block-only shapes follow the common ones, so a call's `sequence` indexes either.

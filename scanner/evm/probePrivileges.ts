@@ -12,10 +12,18 @@ import {
 } from 'viem';
 import { decodeRevertReason } from './decodeRevertReason.ts';
 import { type DetectorLeg, toLeg } from './detectorLeg.ts';
-import { HONEYPOT_DETECTOR_CODE, honeypotDetectorAbi } from './honeypotDetector.ts';
+import { HONEYPOT_DETECTOR_CODE, honeypotDetectorAbi, probeHolderAddress } from './honeypotDetector.ts';
 
-/** Where the probe puts its ordinary holder: derived from a label, so it holds nothing anywhere. */
-export const PROBE_VICTIM: Address = `0x${keccak256(stringToHex('vigil.probe-victim')).slice(-40)}`;
+/**
+ * Where the detector that creates the probe's ordinary holder is put: derived from a label, so it
+ * is nothing anywhere.
+ */
+const PROBE_HOLDER_FACTORY: Address = `0x${keccak256(stringToHex('vigil.probe-holder-factory')).slice(-40)}`;
+/**
+ * The probe's ordinary holder: an address with no code, as a person's wallet has, which the
+ * factory creates anew in each step and which acts only while being created (see ProbeHolder).
+ */
+export const PROBE_VICTIM: Address = probeHolderAddress(PROBE_HOLDER_FACTORY);
 /** An ordinary wallet with no powers, whose transaction a caller's calls run in when tx.origin matters. */
 export const PROBE_ORIGIN: Address = `0x${keccak256(stringToHex('vigil.probe-origin')).slice(-40)}`;
 const PROBE_GAS = 25_000_000n;
@@ -72,7 +80,7 @@ export interface ProbePrivilegesReturnType {
 
 /**
  * Calls privileged functions of `token` as `actor` would, without a transaction: the detector's
- * code is put at the actor's address (and at an ordinary holder's) with a state override, and it
+ * code is put at the actor's address (and at the factory of an ordinary holder) with a state override, and it
  * makes each call from there, each on the same starting state, recording what changed: supply,
  * the holder's balance, owner(), and whether the holder can still transfer. Runs at `blockNumber`.
  */
@@ -115,7 +123,7 @@ export async function probePrivileges(
         args: [
           token,
           router ?? zeroAddress,
-          PROBE_VICTIM,
+          PROBE_HOLDER_FACTORY,
           router ? VICTIM_BUY_WEI : 0n,
           parameters.sellTo ?? zeroAddress,
           calls.map((call) => call.data),
@@ -129,7 +137,7 @@ export async function probePrivileges(
           code: HONEYPOT_DETECTOR_CODE,
           balance: VICTIM_BUY_WEI * 2n + (origin === actor ? gasFee : 0n),
         },
-        { address: PROBE_VICTIM, code: HONEYPOT_DETECTOR_CODE },
+        { address: PROBE_HOLDER_FACTORY, code: HONEYPOT_DETECTOR_CODE },
         ...(origin === actor ? [] : [{ address: origin, balance: gasFee }]),
       ],
       blockNumber,

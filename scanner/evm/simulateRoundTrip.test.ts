@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PublicClient, createPublicClient, encodeFunctionData, erc20Abi, http, parseAbi } from 'viem';
+import {
+  type PublicClient,
+  createPublicClient,
+  decodeFunctionResult,
+  encodeFunctionData,
+  erc20Abi,
+  http,
+  parseAbi,
+} from 'viem';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient } from '../../infra/devnet/client.ts';
 import {
@@ -8,7 +16,8 @@ import {
   readCommittedHoneypotDetectorArtifact,
 } from '../../infra/devnet/detectorArtifact.ts';
 import { type Scenario, deployScenario } from '../../infra/devnet/scenario.ts';
-import { HONEYPOT_DETECTOR_CODE, honeypotDetectorAbi } from './honeypotDetector.ts';
+import { HONEYPOT_DETECTOR_CODE, honeypotDetectorAbi, probeHolderAddress } from './honeypotDetector.ts';
+import { PROBE_VICTIM } from './probePrivileges.ts';
 import {
   HONEYPOT_DETECTOR_ADDRESS,
   RoundTripSimulationError,
@@ -53,6 +62,26 @@ describe('HoneypotDetector artifact', () => {
       );
     const functions = abi.filter((item) => item.type === 'function');
     expect(withoutInternalTypes(functions)).toEqual(withoutInternalTypes(honeypotDetectorAbi));
+  });
+});
+
+describe('the probe holder', () => {
+  it('is created where the scanner expects it, and has no code while it acts', async () => {
+    const factory = '0x00000000000000000000000000000000000f4c70' as const;
+    const { data } = await client.call({
+      to: factory,
+      data: encodeFunctionData({ abi: honeypotDetectorAbi, functionName: 'holderOf', args: [factory] }),
+      stateOverride: [{ address: factory, code: HONEYPOT_DETECTOR_CODE }],
+    });
+    const holder = decodeFunctionResult({
+      abi: honeypotDetectorAbi,
+      functionName: 'holderOf',
+      data: data ?? '0x',
+    });
+    expect(probeHolderAddress(factory)).toBe(holder);
+    expect(PROBE_VICTIM).not.toBe(factory);
+    // Nothing is put at the holder's address: its code stays empty on the node.
+    expect(await client.getCode({ address: PROBE_VICTIM })).toBeUndefined();
   });
 });
 

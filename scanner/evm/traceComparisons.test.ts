@@ -239,7 +239,19 @@ describe('traceHolderTransfer', () => {
     expect(result.hashes).toEqual([0xbeefn]);
     // Masked to 160 bits: the upper bytes of a word are not part of an address.
     expect(result.callees).toEqual(['0x1234567890AbcdEF1234567890aBcdef12345678']);
+    expect(result.readsCodeHash).toBe(false);
     expect(result.error).toBeNull();
+  });
+
+  it('says when the transfer read a code hash', async () => {
+    const { client } = tracingClient(() => trace({ x: 1 }));
+    const result = await traceHolderTransfer(client, {
+      token: caller,
+      holder: caller,
+      to: caller,
+      blockNumber: 1n,
+    });
+    expect(result.readsCodeHash).toBe(true);
   });
 
   it('answers nothing, with the reason, when the trace fails', async () => {
@@ -250,7 +262,7 @@ describe('traceHolderTransfer', () => {
       to: caller,
       blockNumber: 1n,
     });
-    expect(result).toEqual({ hashes: [], callees: [], error: 'HTTP request failed' });
+    expect(result).toEqual({ hashes: [], callees: [], readsCodeHash: false, error: 'HTTP request failed' });
   });
 });
 
@@ -307,6 +319,11 @@ describe('the tracer the node runs', () => {
     expect(trace.t).toBe('6900');
     expect(trace.n).toBe('1388');
     expect(run([{ op: 'EQ', depth: 1, stack: [1n, 2n] }])).toMatchObject({ t: '', n: '' });
+  });
+
+  it('notes an EXTCODEHASH, and nothing else does', () => {
+    expect(run([{ op: 'EXTCODEHASH', depth: 1, stack: [0xabcn] }]).x).toBe(1);
+    expect(run([{ op: 'EXTCODESIZE', depth: 1, stack: [0xabcn] }]).x).toBe(0);
   });
 
   it('keeps fewer than 400 comparisons as they came', () => {

@@ -40,10 +40,11 @@ const COMMON = new Set([0n, 1n, MAX_WORD]);
  * that refused is near the end), keccak256 results
  * read off the next step at the same depth (32), storage slots read (256), the addresses of
  * the contracts called (16), and the block's time and number as the call read them (the value
- * TIMESTAMP or NUMBER pushed, read off the next step). Plain ES5, as the tracer engines take it.
+ * TIMESTAMP or NUMBER pushed, read off the next step), and whether it read any account's code hash
+ * (EXTCODEHASH). Plain ES5, as the tracer engines take it.
  */
 export const COMPARISON_TRACER = `{
-  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0, clock: '', t: '', n: '',
+  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0, clock: '', t: '', n: '', x: 0,
   step: function (log) {
     var depth = log.getDepth();
     if (this.pending) {
@@ -65,13 +66,15 @@ export const COMPARISON_TRACER = `{
       if (this.sn < 256) { this.s[log.stack.peek(0).toString(16)] = 1; this.sn++; }
     } else if (op === 'CALL' || op === 'STATICCALL' || op === 'DELEGATECALL' || op === 'CALLCODE') {
       if (this.a.length < 16) this.a.push(log.stack.peek(1).toString(16));
+    } else if (op === 'EXTCODEHASH') {
+      this.x = 1;
     }
   },
   fault: function () {},
   result: function () {
     var at = this.cn % 400;
     var c = this.cn > 400 ? this.c.slice(at).concat(this.c.slice(0, at)) : this.c;
-    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a, t: this.t, n: this.n };
+    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a, t: this.t, n: this.n, x: this.x };
   }
 }`;
 
@@ -84,6 +87,8 @@ export interface CallTrace {
   /** The block's timestamp and number as the call read them; empty when it read neither. */
   t?: string;
   n?: string;
+  /** 1 when the call read an account's code hash (EXTCODEHASH); absent from older answers. */
+  x?: number;
 }
 
 /** A word the function compared an argument word with: put `value` at argument `index` instead. */
@@ -310,6 +315,8 @@ export interface HolderTransferTrace {
   hashes: bigint[];
   /** Contracts the transfer called (its policy, its fee module, the router of a swap-back). */
   callees: Address[];
+  /** It read an account's code hash: a list it keeps may be of code hashes. */
+  readsCodeHash: boolean;
   error: string | null;
 }
 
@@ -329,11 +336,11 @@ export async function traceHolderTransfer(
     calls: [{ from: holder, to: token, data }],
   });
   const trace = traces[0];
-  if (!trace) return { hashes: [], callees: [], error };
+  if (!trace) return { hashes: [], callees: [], readsCodeHash: false, error };
   const read = new Set(trace.s.map(word));
   const hashes = [...new Set(trace.h.map(word))].filter((hash) => !read.has(hash));
   const callees = [...new Set(trace.a.map((value) => word(value) & ADDRESS_MASK))]
     .filter((value) => value > 0xffffn)
     .map((value) => getAddress(numberToHex(value, { size: 20 })));
-  return { hashes, callees, error: null };
+  return { hashes, callees, readsCodeHash: trace.x === 1, error: null };
 }

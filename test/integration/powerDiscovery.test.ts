@@ -420,6 +420,28 @@ describe('power discovery (vigil-risk/18)', () => {
     expect(delegate?.evidence[0]?.data?.to_itself).toMatch(/^token:0x[0-9a-f]+$/);
   });
 
+  it('holds the probe in a wallet with no code: a token that refuses contracts still lets it buy, and its block shows', async () => {
+    // Transfers to any address with code are refused but for one venue the owner can move: the
+    // holder bought (a contract holder could not), and after the move its sell to the pair reverts.
+    const result = await scan('t_rt_venue');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toMatchObject({ limit: true });
+    expect(check(result, 'sells_blockable')?.detail).toMatch(/sell after receiving reverted: unlisted venue/);
+  });
+
+  it("blocks the holder through a list of code hashes, set with an ordinary wallet's", async () => {
+    // The holder's transfer read a code hash, so keccak256 of no code (every wallet's that has sent
+    // a transaction, the probe holder's too) is tried as the key of a list.
+    const result = await scan('t_rt5_empty_codehash');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    const [evidence] = simulations(result, 'sells_blockable');
+    expect(evidence?.summary).toMatch(/an ordinary wallet's code hash/);
+    expect(discoveryFacts(result)).toContain('"reads_code_hash":true');
+  });
+
   it("finds a sell lock any insider's send arms, where the holder's own receipt locks its later sell", async () => {
     const result = await scan('t_rt4_dust_cooldown');
     expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({

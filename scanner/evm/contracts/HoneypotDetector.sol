@@ -24,6 +24,72 @@ interface IUniswapV2FactoryLike {
     function getPair(address tokenA, address tokenB) external view returns (address);
 }
 
+// Called with low-level calls: many tokens return nothing, or something odd, from these.
+bytes4 constant TRANSFER = 0xa9059cbb; // transfer(address,uint256)
+bytes4 constant APPROVE = 0x095ea7b3; // approve(address,uint256)
+bytes4 constant BALANCE_OF = 0x70a08231; // balanceOf(address)
+// Gas for the holder's send to itself before its sell: a plain transfer with a fee takes ~60k.
+uint256 constant RECEIPT_GAS = 150_000;
+
+struct Leg {
+    bool attempted;
+    bool ok;
+    uint256 amountIn;
+    // What a token without taxes would deliver for amountIn.
+    uint256 expected;
+    uint256 received;
+    uint256 gasUsed;
+    bytes revertData;
+}
+
+/// What one privileged call did, seen from the outside.
+struct Effect {
+    bool ok;
+    bytes revertData;
+    uint256 gasUsed;
+    uint256 supplyBefore;
+    uint256 supplyAfter;
+    uint256 victimBefore;
+    uint256 victimAfter;
+    address ownerAfter;
+    // The victim then sends half its tokens to a fresh wallet.
+    Leg victimTransfer;
+    // ...and an eighth to `sellTo` (the pair) before receiving anything: what a sell does at the
+    // token, where sell-only blocks, caps and taxes act.
+    Leg victimEarlySell;
+    // ...and, after receiving one unit (sent to itself), half of what is left to `sellTo`.
+    Leg victimSell;
+    // Balances of the token around the call: the caller's, the pair's, the token contract's
+    // own; and the pair's wrapped native coin (a swap pays it, a drain does not).
+    Around around;
+}
+
+struct Around {
+    uint256 actorBefore;
+    uint256 actorAfter;
+    uint256 pairBefore;
+    uint256 pairAfter;
+    uint256 selfBefore;
+    uint256 selfAfter;
+    uint256 pairWethBefore;
+    uint256 pairWethAfter;
+}
+
+/// One step of the probe: the call `actor` makes (none for the baseline) on `token`, and where the
+/// holder then sells (`sellTo`, the pair, whose wrapped native coin is `weth`).
+struct Plan {
+    address actor;
+    address token;
+    // The holder lets it spend its tokens, as every holder who has sold through it has: a power
+    // that spends those allowances shows on it.
+    address router;
+    address weth;
+    address sellTo;
+    // The holder also sells before it receives anything (see ProbeHolder).
+    bool earlySell;
+    bytes call;
+}
+
 /// Trades a token, and tries what privileged accounts can do to it, inside one eth_call. It is
 /// never deployed: the caller injects this runtime code (and the ETH it spends) with a state
 /// override, at a fresh address for a round trip, at a real holder's address to sell as that
@@ -31,17 +97,6 @@ interface IUniswapV2FactoryLike {
 /// catches its own failure, so one revert never hides what the other steps measured. Steps that
 /// must leave no trace run in a self-call that always reverts with its result (`Isolated`).
 contract HoneypotDetector {
-    struct Leg {
-        bool attempted;
-        bool ok;
-        uint256 amountIn;
-        // What a token without taxes would deliver for amountIn.
-        uint256 expected;
-        uint256 received;
-        uint256 gasUsed;
-        bytes revertData;
-    }
-
     struct Result {
         address weth;
         address pair;
@@ -58,45 +113,8 @@ contract HoneypotDetector {
         Leg largeBuy;
     }
 
-    /// What one privileged call did, seen from the outside.
-    struct Effect {
-        bool ok;
-        bytes revertData;
-        uint256 gasUsed;
-        uint256 supplyBefore;
-        uint256 supplyAfter;
-        uint256 victimBefore;
-        uint256 victimAfter;
-        address ownerAfter;
-        // The victim then sends half its tokens to a fresh wallet.
-        Leg victimTransfer;
-        // ...and an eighth to `sellTo` (the pair) before receiving anything: what a sell does at the
-        // token, where sell-only blocks, caps and taxes act.
-        Leg victimEarlySell;
-        // ...and, after receiving one unit (sent to itself), half of what is left to `sellTo`.
-        Leg victimSell;
-        // Balances of the token around the call: the caller's, the pair's, the token contract's
-        // own; and the pair's wrapped native coin (a swap pays it, a drain does not).
-        Around around;
-    }
-
-    struct Around {
-        uint256 actorBefore;
-        uint256 actorAfter;
-        uint256 pairBefore;
-        uint256 pairAfter;
-        uint256 selfBefore;
-        uint256 selfAfter;
-        uint256 pairWethBefore;
-        uint256 pairWethAfter;
-    }
-
     error Isolated(bytes payload);
 
-    // Called with low-level calls: many tokens return nothing, or something odd, from these.
-    bytes4 private constant TRANSFER = 0xa9059cbb; // transfer(address,uint256)
-    bytes4 private constant APPROVE = 0x095ea7b3; // approve(address,uint256)
-    bytes4 private constant BALANCE_OF = 0x70a08231; // balanceOf(address)
     bytes4 private constant TOTAL_SUPPLY = 0x18160ddd; // totalSupply()
     bytes4 private constant OWNER = 0x8da5cb5b; // owner()
     // keccak256("vigil.holder-half"): a placeholder word no real argument takes.
@@ -104,8 +122,6 @@ contract HoneypotDetector {
     // Gas for one call and its measurements: a call that loops or allocates without end (a word
     // read as a count or a length) fails alone instead of starving the calls after it.
     uint256 private constant EFFECT_GAS = 1_000_000;
-    // Gas for the holder's send to itself before its sell: a plain transfer with a fee takes ~60k.
-    uint256 private constant RECEIPT_GAS = 150_000;
     // bytes4(keccak256("vigil.sequence")): a call that is several calls, abi-encoded as bytes[].
     bytes4 private constant SEQUENCE = bytes4(keccak256("vigil.sequence"));
     // bytes4(keccak256("vigil.elsewhere")): a step sent to another contract the token relies on
@@ -123,7 +139,7 @@ contract HoneypotDetector {
         if (largeAmountIn != 0) r.largeBuy = _isolatedBuy(router, token, largeAmountIn);
         r.buy = _buy(dex, token, r.weth, amountIn, address(this));
         if (!r.buy.ok || r.buy.received == 0) return r;
-        r.transfer = _transfer(token, _fresh(token, 1), r.buy.received / 4);
+        r.transfer = _transfer(address(this), token, _fresh(address(this), token, 1), r.buy.received / 4, gasleft());
         uint256 held = _balanceOf(token, address(this));
         r.sell = _sell(dex, token, r.weth, r.pair, held);
         if (r.sell.attempted && !r.sell.ok) r.sellPartial = _sell(dex, token, r.weth, r.pair, (held * 9) / 10);
@@ -148,53 +164,97 @@ contract HoneypotDetector {
     }
 
     /// Calls each of `calls` on the token from this address, each on the same starting state.
-    /// With a router, `victim` (which must carry this code too) first buys with buyWei, so the
-    /// effect of each call on an ordinary holder can be seen.
+    /// With a router, the probe's holder (a wallet with no code: see ProbeHolder; `factory` must
+    /// carry this code too) first buys with buyWei, so the effect of each call on an ordinary
+    /// holder can be seen.
     function probe(
         address token,
         address router,
-        address victim,
+        address factory,
         uint256 buyWei,
         address sellTo,
         bytes[] calldata calls
     ) external returns (Leg memory victimBuy, Effect memory baseline, Effect[] memory effects) {
+        address victim = holderOf(factory);
         if (router != address(0) && buyWei != 0) {
             IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
             victimBuy = _buy(dex, token, dex.WETH(), buyWei, victim);
-            // The holder lets the router spend its tokens, as every holder who has sold through
-            // it has: a power that spends those allowances shows on it.
-            if (victimBuy.ok) try HoneypotDetector(payable(victim)).approveToken(token, router) {} catch {}
         }
         effects = new Effect[](calls.length);
-        address weth = router == address(0) ? address(0) : IUniswapV2RouterLike(router).WETH();
-        try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, false, "") {} catch (bytes memory data) {
+        Plan memory plan = Plan({
+            actor: address(this),
+            token: token,
+            router: router,
+            weth: router == address(0) ? address(0) : IUniswapV2RouterLike(router).WETH(),
+            sellTo: sellTo,
+            earlySell: false,
+            call: ""
+        });
+        try this.effectOf{gas: EFFECT_GAS}(factory, plan) {} catch (bytes memory data) {
             baseline = _unwrapEffect(data);
         }
         // Where the holder's sell after its receipt fails without any call (its own receipt locked
         // it: a cooldown on wallet-to-wallet receipts), the baseline and every call also sell before
         // the receipt, where a call that locks holders still shows; elsewhere they do not, so the
         // later sell follows the same steps with and without a call.
-        bool earlySell = baseline.victimSell.attempted && !baseline.victimSell.ok;
-        if (earlySell) {
-            try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, true, "") {} catch (bytes memory data) {
+        plan.earlySell = baseline.victimSell.attempted && !baseline.victimSell.ok;
+        if (plan.earlySell) {
+            try this.effectOf{gas: EFFECT_GAS}(factory, plan) {} catch (bytes memory data) {
                 baseline = _unwrapEffect(data);
             }
         }
         for (uint256 i = 0; i < calls.length; i++) {
-            try this.effectOf{gas: EFFECT_GAS}(token, victim, sellTo, weth, earlySell, calls[i]) {} catch (
-                bytes memory data
-            ) {
+            plan.call = calls[i];
+            try this.effectOf{gas: EFFECT_GAS}(factory, plan) {} catch (bytes memory data) {
                 effects[i] = _unwrapEffect(data);
             }
         }
     }
 
-    /// One privileged call and what it changed; always reverts, so the state is rolled back.
-    /// `earlySell`: the holder also sells before it receives anything (see below).
-    function effectOf(address token, address victim, address sellTo, address weth, bool earlySell, bytes calldata call)
+    /// Where `factory` (carrying this code) creates the probe's holder: fixed by the factory's
+    /// address and ProbeHolder's code, so the caller knows it before any probe.
+    function holderOf(address factory) public pure returns (address holder) {
+        bytes32 hash = keccak256(
+            abi.encodePacked(bytes1(0xff), factory, bytes32(0), keccak256(type(ProbeHolder).creationCode))
+        );
+        holder = address(uint160(uint256(hash)));
+    }
+
+    /// One step with the probe's holder: `factory` creates it for this step, it lets the router
+    /// spend its tokens, has `plan.actor` (this code) make the call (`act`), then sends and sells
+    /// (see ProbeHolder). Always reverts, so the state is rolled back.
+    function effectOf(address factory, Plan calldata plan) external {
+        bytes memory data = HoneypotDetector(payable(factory)).holderStep(plan);
+        // The holder's answer as it is: Isolated(effect), or whatever stopped it (out of gas, say).
+        assembly {
+            revert(add(data, 32), mload(data))
+        }
+    }
+
+    /// The factory's part: keeps the plan for the holder's constructor to read, creates the holder,
+    /// and returns what the holder reverted with (its encoded Effect).
+    function holderStep(Plan calldata plan) external returns (bytes memory answer) {
+        _keepPlan(abi.encode(plan));
+        try new ProbeHolder{salt: bytes32(0)}() {
+            revert("the probe's holder did not report");
+        } catch (bytes memory data) {
+            return data;
+        }
+    }
+
+    /// The plan holderStep keeps, for the holder's constructor (see ProbeHolder).
+    function holderPlan() external view returns (Plan memory plan) {
+        return abi.decode(_keptPlan(), (Plan));
+    }
+
+    /// One privileged call, made from this address for the probe's holder (msg.sender, during its
+    /// constructor), and what it changed: supply, balances, owner(). The holder's own steps follow
+    /// in its constructor.
+    function act(address token, address weth, address sellTo, bytes calldata call)
         external
+        returns (Effect memory e)
     {
-        Effect memory e;
+        address victim = msg.sender;
         e.supplyBefore = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
         e.victimBefore = _balanceOf(token, victim);
         e.around.actorBefore = _balanceOf(token, address(this));
@@ -226,47 +286,6 @@ contract HoneypotDetector {
             if (weth != address(0)) e.around.pairWethAfter = _balanceOf(weth, sellTo);
         }
         e.ownerAfter = address(uint160(_uintCall(token, abi.encodeWithSelector(OWNER))));
-        // A call that reverted changed nothing the holder's legs could show (what a sequence's
-        // earlier steps did is not its effect either): they are left unattempted.
-        if (e.ok && e.victimAfter != 0 && victim.code.length != 0) {
-            try HoneypotDetector(payable(victim)).sendToken(token, _fresh(token, 2), e.victimAfter / 2) returns (
-                Leg memory leg
-            ) {
-                e.victimTransfer = leg;
-            } catch (bytes memory reason) {
-                e.victimTransfer.attempted = true;
-                e.victimTransfer.revertData = reason;
-            }
-            // The holder sells before it receives anything: a receipt that locks the receiver's sells
-            // (a cooldown on wallet-to-wallet transfers) would otherwise lock the holder's own. With
-            // half the gas left at most, so a sell that burns all it is given leaves the rest theirs.
-            uint256 early = _balanceOf(token, victim) / 4;
-            if (earlySell && sellTo != address(0) && early != 0) {
-                try HoneypotDetector(payable(victim)).sendToken{gas: gasleft() / 2}(token, sellTo, early) returns (
-                    Leg memory leg
-                ) {
-                    e.victimEarlySell = leg;
-                } catch (bytes memory reason) {
-                    e.victimEarlySell.attempted = true;
-                    e.victimEarlySell.revertData = reason;
-                }
-            }
-            // The holder then receives tokens (one unit, sent to itself): a freeze armed by the call
-            // to land on the holder's next receipt shows in the sell. A token that refuses the
-            // send is sold from as it stands.
-            // Capped, so a token whose send burns every unit of gas it is given leaves the sell its share.
-            try HoneypotDetector(payable(victim)).sendToken{gas: RECEIPT_GAS}(token, victim, 1) {} catch {}
-            uint256 left = _balanceOf(token, victim);
-            if (sellTo != address(0) && left != 0) {
-                try HoneypotDetector(payable(victim)).sendToken(token, sellTo, left / 2) returns (Leg memory leg) {
-                    e.victimSell = leg;
-                } catch (bytes memory reason) {
-                    e.victimSell.attempted = true;
-                    e.victimSell.revertData = reason;
-                }
-            }
-        }
-        revert Isolated(abi.encode(e));
     }
 
     /// One step: a call to the token, or (ELSEWHERE) to another contract, with its placeholder words
@@ -313,28 +332,18 @@ contract HoneypotDetector {
         }
     }
 
-    /// Sends tokens from this address (a holder's, when the code was put there).
-    /// Lets `spender` move every token this address holds.
-    function approveToken(address token, address spender) external {
-        _callToken(token, abi.encodeWithSelector(APPROVE, spender, type(uint256).max));
-    }
-
     /// ERC-3156's borrower callback, so a flash loan to a probed account can complete: the lender
     /// may take back what it says is owed (checked: a sum past 2^256 reverts), and no more.
     function onFlashLoan(address initiator, address token, uint256 amount, uint256 fee, bytes calldata data)
         external
         returns (bytes32 success)
     {
-        // Only a loan this address asked for (a holder's address carries this code too, and a real
-        // holder takes no loan it did not ask for); whatever data came with it.
+        // Only a loan this address asked for (a real holder takes no loan it did not ask for);
+        // whatever data came with it.
         require(initiator == address(this), "not my loan");
         (data);
-        _callToken(token, abi.encodeWithSelector(APPROVE, msg.sender, amount + fee));
+        _callToken(token, abi.encodeWithSelector(APPROVE, msg.sender, amount + fee), gasleft());
         return keccak256("ERC3156FlashBorrower.onFlashLoan");
-    }
-
-    function sendToken(address token, address to, uint256 amount) external returns (Leg memory leg) {
-        leg = _transfer(token, to, amount);
     }
 
     /// A buy whose effects are undone: always reverts with the leg.
@@ -344,7 +353,7 @@ contract HoneypotDetector {
     }
 
     function _isolatedBuy(address router, address token, uint256 amountIn) private returns (Leg memory leg) {
-        try this.buyIsolated(router, token, amountIn, _fresh(token, 3)) {} catch (bytes memory data) {
+        try this.buyIsolated(router, token, amountIn, _fresh(address(this), token, 3)) {} catch (bytes memory data) {
             (bool tagged, bytes memory payload) = _unwrap(data);
             if (tagged) return abi.decode(payload, (Leg));
             leg.attempted = true;
@@ -377,22 +386,6 @@ contract HoneypotDetector {
         leg.received = _increase(balanceBefore, _balanceOf(token, to));
     }
 
-    function _transfer(address token, address recipient, uint256 amount) private returns (Leg memory leg) {
-        if (amount == 0) return leg;
-        leg.attempted = true;
-        leg.amountIn = amount;
-        leg.expected = amount;
-        uint256 balanceBefore = _balanceOf(token, recipient);
-        uint256 heldBefore = _balanceOf(token, address(this));
-        uint256 gasBefore = gasleft();
-        (leg.ok, leg.revertData) = _callToken(token, abi.encodeWithSelector(TRANSFER, recipient, amount));
-        leg.gasUsed = gasBefore - gasleft();
-        leg.received = _increase(balanceBefore, _balanceOf(token, recipient));
-        // A sender charged more than it sent (a fee taken from what it keeps) paid that for what arrived.
-        uint256 lost = _decrease(heldBefore, _balanceOf(token, address(this)));
-        if (leg.ok && lost > amount) leg.expected = lost;
-    }
-
     function _sell(IUniswapV2RouterLike dex, address token, address weth, address pair, uint256 amount)
         private
         returns (Leg memory leg)
@@ -401,7 +394,7 @@ contract HoneypotDetector {
         leg.attempted = true;
         leg.amountIn = amount;
         bool approved;
-        (approved, leg.revertData) = _callToken(token, abi.encodeWithSelector(APPROVE, address(dex), amount));
+        (approved, leg.revertData) = _callToken(token, abi.encodeWithSelector(APPROVE, address(dex), amount), gasleft());
         if (!approved) return leg;
         address[] memory path = _path(token, weth);
         try dex.getAmountsOut(amount, path) returns (uint256[] memory amounts) {
@@ -427,26 +420,13 @@ contract HoneypotDetector {
         if (!leg.ok) {
             // The router reports any token failure as "TransferHelper: TRANSFER_FROM_FAILED".
             // Repeating the transfer it attempted, from here, surfaces the token's own reason.
-            (bool sent, bytes memory tokenError) = _callToken(token, abi.encodeWithSelector(TRANSFER, pair, amount));
+            (bool sent, bytes memory tokenError) = _callToken(
+                token,
+                abi.encodeWithSelector(TRANSFER, pair, amount),
+                gasleft()
+            );
             if (!sent && tokenError.length != 0) leg.revertData = tokenError;
         }
-    }
-
-    function _callToken(address token, bytes memory data) private returns (bool ok, bytes memory revertData) {
-        (bool success, bytes memory ret) = token.call(data);
-        if (!success) return (false, ret);
-        if (ret.length == 0 || (ret.length >= 32 && abi.decode(ret, (uint256)) != 0)) return (true, "");
-        return (false, abi.encodeWithSignature("Error(string)", "token returned false"));
-    }
-
-    function _balanceOf(address token, address holder) private view returns (uint256) {
-        return _uintCall(token, abi.encodeWithSelector(BALANCE_OF, holder));
-    }
-
-    function _uintCall(address target, bytes memory data) private view returns (uint256) {
-        (bool success, bytes memory ret) = target.staticcall(data);
-        if (!success || ret.length < 32) return 0;
-        return abi.decode(ret, (uint256));
     }
 
     function _unwrapEffect(bytes memory data) private pure returns (Effect memory e) {
@@ -464,19 +444,33 @@ contract HoneypotDetector {
         return (true, abi.decode(body, (bytes)));
     }
 
-    // What a balance lost; nothing when it grew (a reflection paid to the sender meanwhile).
-    function _decrease(uint256 before, uint256 afterwards) private pure returns (uint256) {
-        return before > afterwards ? before - afterwards : 0;
+    // Where holderStep keeps its plan (transient storage: gone when the call ends, and rolled back
+    // with the step): the length, then the words.
+    uint256 private constant PLAN_SLOT = uint256(keccak256("vigil.holder-plan"));
+
+    function _keepPlan(bytes memory plan) private {
+        uint256 slot = PLAN_SLOT;
+        assembly {
+            let length := mload(plan)
+            tstore(slot, length)
+            for { let i := 0 } lt(mul(i, 32), length) { i := add(i, 1) } {
+                tstore(add(slot, add(i, 1)), mload(add(plan, add(32, mul(i, 32)))))
+            }
+        }
     }
 
-    // A token whose balances shrink on their own (rebasing down) must not abort the simulation.
-    function _increase(uint256 before, uint256 afterwards) private pure returns (uint256) {
-        return afterwards > before ? afterwards - before : 0;
-    }
-
-    // Derived from the block, so no allowlist can know these wallets in advance.
-    function _fresh(address token, uint256 salt) private view returns (address) {
-        return address(uint160(uint256(keccak256(abi.encode(token, block.number, address(this), salt)))));
+    function _keptPlan() private view returns (bytes memory plan) {
+        uint256 slot = PLAN_SLOT;
+        assembly {
+            let length := tload(slot)
+            let words := div(add(length, 31), 32)
+            plan := mload(0x40)
+            mstore(plan, length)
+            for { let i := 0 } lt(i, words) { i := add(i, 1) } {
+                mstore(add(plan, add(32, mul(i, 32))), tload(add(slot, add(i, 1))))
+            }
+            mstore(0x40, add(plan, add(32, mul(words, 32))))
+        }
     }
 
     function _path(address from, address to) private pure returns (address[] memory path) {
@@ -487,4 +481,103 @@ contract HoneypotDetector {
 
     // Sells through the router pay out ETH here.
     receive() external payable {}
+}
+
+/// The probe's ordinary holder, for one step. A person's wallet has no code, and tokens that treat
+/// contracts apart (an EXTCODESIZE or EXTCODEHASH check against bots) would refuse a holder that
+/// had; so the holder acts only from this constructor, while its address has no code yet, and the
+/// factory (HoneypotDetector.holderStep) creates it anew, at the same address, in every step, each
+/// rolled back. It lets the router spend its tokens, has the plan's actor make the call, then:
+/// sends half its tokens to a fresh wallet; with `earlySell`, sells an eighth before it receives
+/// anything (a receipt that locks the receiver's sells would otherwise lock its own); receives one
+/// unit (sent to itself: a freeze armed by the call to land on the next receipt shows in the
+/// sell); and sells half of what is left (a transfer to the pair, as a sell does at the token).
+/// It reverts with Isolated(the encoded Effect), which is how a constructor can answer. Each send
+/// leaves LEG_RESERVE gas unspent, so a token that burns all it is given still lets the answer out.
+contract ProbeHolder {
+    constructor() {
+        Plan memory plan = HoneypotDetector(payable(msg.sender)).holderPlan();
+        address token = plan.token;
+        if (plan.router != address(0)) {
+            _callToken(token, abi.encodeWithSelector(APPROVE, plan.router, type(uint256).max), gasleft());
+        }
+        Effect memory e = HoneypotDetector(payable(plan.actor)).act(token, plan.weth, plan.sellTo, plan.call);
+        // A call that reverted changed nothing the holder's legs could show (what a sequence's
+        // earlier steps did is not its effect either): they are left unattempted.
+        if (e.ok && e.victimAfter != 0) {
+            e.victimTransfer = _transfer(address(this), token, _fresh(address(this), token, 2), e.victimAfter / 2, _spare());
+            // With half the gas left at most, so a sell that burns all it is given leaves the rest theirs.
+            uint256 early = _balanceOf(token, address(this)) / 4;
+            if (plan.earlySell && plan.sellTo != address(0) && early != 0) {
+                e.victimEarlySell = _transfer(address(this), token, plan.sellTo, early, _spare() / 2);
+            }
+            // Capped, so a token whose send burns every unit of gas it is given leaves the sell its share.
+            _transfer(address(this), token, address(this), 1, RECEIPT_GAS);
+            uint256 left = _balanceOf(token, address(this));
+            if (plan.sellTo != address(0) && left != 0) {
+                e.victimSell = _transfer(address(this), token, plan.sellTo, left / 2, _spare());
+            }
+        }
+        revert HoneypotDetector.Isolated(abi.encode(e));
+    }
+}
+
+// Gas each of the holder's sends leaves for what follows it (its own measurements, the answer).
+uint256 constant LEG_RESERVE = 100_000;
+
+/// The gas a send may take: all but LEG_RESERVE (half, when less than twice that is left).
+function _spare() view returns (uint256) {
+    uint256 left = gasleft();
+    return left > 2 * LEG_RESERVE ? left - LEG_RESERVE : left / 2;
+}
+
+/// `self` sends `amount` to `recipient`; the token may use `gasCap` gas at most.
+function _transfer(address self, address token, address recipient, uint256 amount, uint256 gasCap)
+    returns (Leg memory leg)
+{
+    if (amount == 0) return leg;
+    leg.attempted = true;
+    leg.amountIn = amount;
+    leg.expected = amount;
+    uint256 balanceBefore = _balanceOf(token, recipient);
+    uint256 heldBefore = _balanceOf(token, self);
+    uint256 gasBefore = gasleft();
+    (leg.ok, leg.revertData) = _callToken(token, abi.encodeWithSelector(TRANSFER, recipient, amount), gasCap);
+    leg.gasUsed = gasBefore - gasleft();
+    leg.received = _increase(balanceBefore, _balanceOf(token, recipient));
+    // A sender charged more than it sent (a fee taken from what it keeps) paid that for what arrived.
+    uint256 lost = _decrease(heldBefore, _balanceOf(token, self));
+    if (leg.ok && lost > amount) leg.expected = lost;
+}
+
+function _callToken(address token, bytes memory data, uint256 gasCap) returns (bool ok, bytes memory revertData) {
+    (bool success, bytes memory ret) = token.call{gas: gasCap}(data);
+    if (!success) return (false, ret);
+    if (ret.length == 0 || (ret.length >= 32 && abi.decode(ret, (uint256)) != 0)) return (true, "");
+    return (false, abi.encodeWithSignature("Error(string)", "token returned false"));
+}
+
+function _balanceOf(address token, address holder) view returns (uint256) {
+    return _uintCall(token, abi.encodeWithSelector(BALANCE_OF, holder));
+}
+
+function _uintCall(address target, bytes memory data) view returns (uint256) {
+    (bool success, bytes memory ret) = target.staticcall(data);
+    if (!success || ret.length < 32) return 0;
+    return abi.decode(ret, (uint256));
+}
+
+// What a balance lost; nothing when it grew (a reflection paid to the sender meanwhile).
+function _decrease(uint256 before, uint256 afterwards) pure returns (uint256) {
+    return before > afterwards ? before - afterwards : 0;
+}
+
+// A token whose balances shrink on their own (rebasing down) must not abort the simulation.
+function _increase(uint256 before, uint256 afterwards) pure returns (uint256) {
+    return afterwards > before ? afterwards - before : 0;
+}
+
+// Derived from the block, so no allowlist can know these wallets in advance.
+function _fresh(address self, address token, uint256 salt) view returns (address) {
+    return address(uint160(uint256(keccak256(abi.encode(token, block.number, self, salt)))));
 }
