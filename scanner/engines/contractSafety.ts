@@ -228,12 +228,17 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
           discovery.failures.length === 0 && discovery.findings.length === 0 && Boolean(pool),
         ),
   );
-  // Which code's DELEGATECALLs count: the token's (unless it is the proxy, whose one delegate is
-  // its implementation, judged apart) and its implementation's.
+  // Which code's DELEGATECALLs (and CALLCODEs) count: the token's (unless it is the proxy, whose
+  // one delegate is its implementation, judged apart) and its implementation's. Walked whatever
+  // the opcode scan said: a site can hide past where the metadata is said to begin.
   const delegating = [
-    ...(own.hasDelegatecall && !isProxy ? [{ code: code ?? '0x', of: 'token' }] : []),
-    ...(impl?.hasDelegatecall && implCode ? [{ code: implCode, of: 'implementation' }] : []),
-  ].map(({ code: delegatingCode, of }) => ({ of, ...delegateTargets(delegatingCode) }));
+    ...(isProxy ? [] : [{ code: code ?? '0x', of: 'token' }]),
+    ...(implCode ? [{ code: implCode, of: 'implementation' }] : []),
+  ]
+    .map(({ code: delegatingCode, of }) => ({ of, ...delegateTargets(delegatingCode) }))
+    .filter(
+      (sites) => !sites.complete || sites.self.length + sites.elsewhere.length + sites.unreached.length > 0,
+    );
   // Only a site proved to call the contract itself passes (a batch of its own calls, OpenZeppelin's
   // Multicall): a target read from storage or calldata, a constant, or one the walk could not
   // follow, runs code the probes never called.
@@ -245,20 +250,23 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     makeCheck('external_call', {
       status: delegates ? 'fail' : 'pass',
       detail: delegates
-        ? "The code runs other contracts' code in its own context (DELEGATECALL)."
+        ? "The code runs other contracts' code in its own context (DELEGATECALL or CALLCODE)."
         : selfOnly
-          ? 'Every DELEGATECALL in the code runs its own code (a batch of its own calls), none other.'
+          ? 'Every DELEGATECALL in the code runs its own code (a batch of its own calls), no other.'
           : isProxy
             ? 'Only the proxy itself delegates, to its implementation.'
             : 'No DELEGATECALL in the code.',
       evidence: [
         {
           kind: 'bytecode',
-          summary: 'opcode walk, and every path to a DELEGATECALL followed for its target',
+          summary: 'opcode walk, and every path to a DELEGATECALL or CALLCODE followed for its target',
           data: {
-            opcode: '0xf4',
-            found: own.hasDelegatecall || Boolean(impl?.hasDelegatecall),
+            opcode: '0xf4 (DELEGATECALL), 0xf2 (CALLCODE)',
+            found: delegating.length > 0,
             all_paths_followed: delegating.every((sites) => sites.complete),
+            stopped_by: delegating
+              .flatMap((sites) => (sites.stoppedBy ? [`${sites.of}: ${sites.stoppedBy}`] : []))
+              .join('; '),
             // Offsets in the code, as `code:offset` (the token's, or its implementation's).
             to_itself: offsets(delegating, 'self'),
             elsewhere: offsets(delegating, 'elsewhere'),

@@ -41,6 +41,22 @@ describe('delegateTargets', () => {
     expect(masked(narrow).elsewhere).toHaveLength(1);
   });
 
+  it("keeps the address through a mask built at run time (unoptimized via-IR's (1 << 160) - 1)", () => {
+    // PUSH1 1, DUP1, PUSH1 0xa0, SHL, SUB: (1 << 160) - 1, then AND with ADDRESS.
+    const runtimeMask = push1(1) + OP.DUP1 + push1(0xa0) + '1b' + '03';
+    const result = delegateTargets(
+      code(MEMORY_ARGS, OP.ADDRESS, runtimeMask, OP.AND, OP.GAS, OP.DELEGATECALL, OP.STOP),
+    );
+    expect(result).toMatchObject({ complete: true, elsewhere: [], unreached: [] });
+    expect(result.self).toHaveLength(1);
+  });
+
+  it('stops within its budget on code whose paths multiply, and says so', () => {
+    // A loop that pushes ADDRESS or CALLER on each pass (a calldata word decides): 2^n stacks.
+    const result = delegateTargets('0x5b5f35600a57306000565b336000565f5f5f5f305af400');
+    expect(result).toMatchObject({ complete: false, stoppedBy: 'budget' });
+  });
+
   it('counts a target read from storage, from calldata or written in the code as elsewhere', () => {
     const stored = delegateTargets(code(MEMORY_ARGS, OP.PUSH0, OP.SLOAD, OP.GAS, OP.DELEGATECALL, OP.STOP));
     const given = delegateTargets(
@@ -97,7 +113,7 @@ describe('delegateTargets', () => {
     const computed = delegateTargets(
       code(OP.PUSH0, OP.CALLDATALOAD, OP.JUMP, OP.JUMPDEST, MEMORY_ARGS, OP.ADDRESS, OP.GAS, OP.DELEGATECALL),
     );
-    expect(computed.complete).toBe(false);
+    expect(computed).toMatchObject({ complete: false, stoppedBy: 'computed jump' });
     const dead = delegateTargets(code(OP.STOP, MEMORY_ARGS, OP.ADDRESS, OP.GAS, OP.DELEGATECALL));
     expect(dead).toEqual({ complete: true, self: [], elsewhere: [], unreached: [7] });
   });

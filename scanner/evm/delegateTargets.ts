@@ -2,26 +2,31 @@ import type { Hex } from 'viem';
 import { executableLength } from './analyzeBytecode.ts';
 
 /**
- * Where a contract's DELEGATECALLs go, read from its code without running it.
+ * Where a contract's DELEGATECALLs (and CALLCODEs) go, read from its code without running it.
  *
- * A DELEGATECALL runs other code in the contract's own storage, so one whose target an insider
- * picks is a power over every balance. One whose target is the contract itself (ADDRESS) runs only
+ * A DELEGATECALL or a CALLCODE runs other code in the contract's own storage, so one whose target
+ * an insider picks is a power over every balance. One whose target is the contract itself (ADDRESS) runs only
  * the contract's own functions, which the probes already call: OpenZeppelin's Multicall is that,
  * and so are most batch functions of modern tokens.
  *
  * Hand-written because no library answers it (the symbolic decompiler sevm, tried on the corpus,
  * reached none of three such sites): every path from the entry is walked with a stack of three
  * kinds of value, a constant (what PUSH pushed), the contract's own address (what ADDRESS pushed)
- * and anything else, the only arithmetic kept being an AND with an all-ones address mask (how
- * solc cleans an address). Jumps go where a constant says; a path is not walked twice with the same
- * stack at the same place, so loops end. Sound, never a guess: a jump to a computed place, or more
- * paths than the budget, gives `complete: false`, and the caller treats every site as going
- * anywhere.
+ * and anything else. Arithmetic on constants is kept only where it builds a mask (a result of 2^64
+ * or more that is a power of two, one less, or the complement of either: a loop counter never is,
+ * so loops are not unrolled and states stay few), and an AND with an all-ones address
+ * mask keeps what it masks (how solc cleans an address). Jumps go where a constant says; a path is
+ * not walked twice with the same stack at the same place, so loops end. Sound, never a guess: a
+ * jump to a computed place, an opcode the table lacks, a path that runs past where the metadata
+ * is said to begin (an attacker can write any length there), or more work than the budget, gives
+ * `complete: false`, and the caller treats every site as going anywhere.
  */
 export interface DelegateTargetsReturnType {
   /** Every path was walked (no computed jump, within the budget). */
   complete: boolean;
-  /** DELEGATECALL sites (by offset) whose target, on some walked path, was not the contract itself. */
+  /** Why not, when not. */
+  stoppedBy?: 'computed jump' | 'unknown opcode' | 'code past the metadata' | 'budget';
+  /** Sites (by offset) whose target, on some walked path, was not the contract itself. */
   elsewhere: number[];
   /** Sites reached only with the contract's own address as the target. */
   self: number[];
@@ -46,6 +51,7 @@ const DUP1 = 0x80;
 const DUP16 = 0x8f;
 const SWAP1 = 0x90;
 const SWAP16 = 0x9f;
+const CALLCODE = 0xf2;
 const DELEGATECALL = 0xf4;
 const ENDS = new Set([
   STOP,
@@ -57,6 +63,14 @@ const ENDS = new Set([
 const ADDRESS_MASK = (1n << 160n) - 1n;
 /** Instructions walked at most, all paths together: a large token takes a few hundred thousand. */
 const STEP_BUDGET = 3_000_000;
+/**
+ * Characters of the keys states are remembered by, at most, all together (a large token's are a
+ * few hundred thousand): what bounds the memory of a walk whose stacks grow (about 2 bytes each).
+ */
+const KEY_BUDGET = 16_000_000;
+/** Folded constants below this are left unknown: a counter, never a mask. */
+const FOLD_FLOOR = 1n << 64n;
+const WORD = (1n << 256n) - 1n;
 const STACK_LIMIT = 1024;
 
 /** [items taken, items given] for every opcode other than PUSH, DUP and SWAP (the Yellow Paper's δ and α). */
@@ -159,20 +173,29 @@ const ARITY: Record<number, [number, number]> = {
 
 export function delegateTargets(code: Hex): DelegateTargetsReturnType {
   const bytes = Buffer.from(code.slice(2), 'hex');
+  // Sites are counted up to the metadata; jump destinations anywhere, as the EVM finds them.
   const end = executableLength(bytes);
   const jumpdests = new Set<number>();
   const sites: number[] = [];
-  for (let i = 0; i < end; i++) {
+  let anyCallBeyond = false;
+  for (let i = 0; i < bytes.length; i++) {
     const op = bytes[i] ?? 0;
     if (op === JUMPDEST) jumpdests.add(i);
-    else if (op === DELEGATECALL) sites.push(i);
+    else if (op === DELEGATECALL || op === CALLCODE) {
+      if (i < end) sites.push(i);
+      else anyCallBeyond = true;
+    }
     if (op > PUSH0 && op <= PUSH32) i += op - PUSH0;
   }
   const targets = new Map<number, Set<Value>>();
-  const result = (complete: boolean): DelegateTargetsReturnType => {
+  const result = (
+    complete: boolean,
+    stoppedBy?: DelegateTargetsReturnType['stoppedBy'],
+  ): DelegateTargetsReturnType => {
     const reached = (site: number) => targets.get(site);
     return {
       complete,
+      ...(stoppedBy ? { stoppedBy } : {}),
       elsewhere: sites.filter((site) => [...(reached(site) ?? [])].some((target) => target !== SELF)),
       self: sites.filter((site) => {
         const seen = reached(site);
@@ -181,14 +204,16 @@ export function delegateTargets(code: Hex): DelegateTargetsReturnType {
       unreached: sites.filter((site) => !reached(site)),
     };
   };
-  if (sites.length === 0) return result(true);
+  if (sites.length === 0 && !anyCallBeyond) return result(true);
 
   const seen = new Set<string>();
   const work: { pc: number; stack: Value[] }[] = [{ pc: 0, stack: [] }];
   let steps = 0;
+  let keyed = 0;
   // A state at a block's start, unless this very state was walked from there already.
   const enqueue = (pc: number, stack: Value[]) => {
     const key = `${pc}|${stack.join(',')}`;
+    keyed += key.length;
     if (seen.has(key)) return;
     seen.add(key);
     work.push({ pc, stack });
@@ -197,8 +222,13 @@ export function delegateTargets(code: Hex): DelegateTargetsReturnType {
     let { pc } = state;
     const stack = [...state.stack];
     for (;;) {
-      if (++steps > STEP_BUDGET) return result(false);
-      if (pc >= end || stack.length > STACK_LIMIT) break;
+      if (++steps > STEP_BUDGET || keyed > KEY_BUDGET) return result(false, 'budget');
+      // Past where the metadata is said to begin: code an attacker may have hidden there.
+      if (pc >= end) {
+        if (pc < bytes.length) return result(false, 'code past the metadata');
+        break;
+      }
+      if (stack.length > STACK_LIMIT) break;
       const op = bytes[pc] ?? 0;
       if (op >= PUSH0 && op <= PUSH32) {
         const size = op - PUSH0;
@@ -231,28 +261,56 @@ export function delegateTargets(code: Hex): DelegateTargetsReturnType {
         continue;
       }
       const arity = ARITY[op];
-      // An undefined opcode ends its path as INVALID does; too short a stack is a path no call takes.
-      if (!arity || stack.length < arity[0]) break;
+      // An opcode the table lacks may be one the chain runs (a fork's new one): nothing after it is known.
+      if (!arity) return result(false, 'unknown opcode');
+      // Too short a stack is a path no call takes (the EVM halts there).
+      if (stack.length < arity[0]) break;
       const taken = stack.splice(stack.length - arity[0], arity[0]).reverse();
       if (op === JUMP || op === JUMPI) {
         const target = taken[0];
-        if (typeof target !== 'bigint') return result(false);
+        if (typeof target !== 'bigint') return result(false, 'computed jump');
         if (op === JUMPI) enqueue(pc + 1, stack);
-        if (jumpdests.has(Number(target)) && target < BigInt(end)) enqueue(Number(target), stack);
+        if (target < BigInt(bytes.length) && jumpdests.has(Number(target))) enqueue(Number(target), stack);
         break;
       }
-      if (op === DELEGATECALL) {
+      if (op === DELEGATECALL || op === CALLCODE) {
         const to = taken[1] ?? ANY;
         targets.set(pc, (targets.get(pc) ?? new Set<Value>()).add(to));
       }
       if (ENDS.has(op)) break;
       if (op === ADDRESS) stack.push(SELF);
       else if (op === AND) stack.push(masked(taken[0] ?? ANY, taken[1] ?? ANY));
-      else if (op !== POP) for (let i = 0; i < arity[1]; i++) stack.push(ANY);
+      else if (arity[1] === 1) stack.push(folded(op, taken));
       pc++;
     }
   }
   return result(true);
+}
+
+/** A mask solc builds at run time (`(1 << 160) - 1`, unoptimized via-IR): constants folded, 2^64 or more. */
+function folded(op: number, taken: readonly Value[]): Value {
+  const [a, b] = taken;
+  if (typeof a !== 'bigint' || (taken.length > 1 && typeof b !== 'bigint')) return ANY;
+  const y = typeof b === 'bigint' ? b : 0n;
+  let value: bigint;
+  if (op === 0x01) value = (a + y) & WORD;
+  else if (op === 0x03) value = (a - y) & WORD;
+  else if (op === 0x17) value = a | y;
+  else if (op === 0x18) value = a ^ y;
+  else if (op === 0x19) value = ~a & WORD;
+  else if (op === 0x1b)
+    value = a < 256n ? (y << a) & WORD : 0n; // SHL: shift, value
+  else if (op === 0x1c)
+    value = a < 256n ? y >> a : 0n; // SHR
+  else return ANY;
+  return value >= FOLD_FLOOR && maskLike(value) ? value : ANY;
+}
+
+/** A power of two, one less than one (low ones), or the complement of either: the steps of a mask. */
+function maskLike(value: bigint): boolean {
+  const power = (x: bigint) => x > 0n && (x & (x - 1n)) === 0n;
+  const inverse = ~value & WORD;
+  return power(value) || power(value + 1n) || power(inverse) || power(inverse + 1n);
 }
 
 /** AND as solc uses it on an address: a mask of at least the low 160 bits keeps the value. */
