@@ -181,7 +181,9 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
     ...(balanceSlot ? { balanceSlot } : {}),
     holderHashes: holderTrace.hashes,
-    holderReadsCodeHash: holderTrace.readsCodeHash,
+    // Its code or its holder's traced transfer (which may stop, on a holder with nothing, before
+    // the check a list of code hashes makes) reads a code hash.
+    holderReadsCodeHash: holderTrace.readsCodeHash || own.hasCodeHash || Boolean(impl?.hasCodeHash),
     elsewhere: reliedOn.contracts,
     excluded: exclude,
   });

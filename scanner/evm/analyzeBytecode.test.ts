@@ -22,6 +22,11 @@ describe('analyzeBytecode', () => {
     expect(analyzeBytecode('0x6000f4').hasDelegatecall).toBe(true);
   });
 
+  it('finds EXTCODEHASH as an instruction, not inside push data', () => {
+    expect(analyzeBytecode('0x3f00').hasCodeHash).toBe(true);
+    expect(analyzeBytecode('0x613f3f').hasCodeHash).toBe(false);
+  });
+
   it('finds ORIGIN as an instruction, not inside push data', () => {
     expect(analyzeBytecode('0x3200').hasOrigin).toBe(true);
     expect(analyzeBytecode('0x613232').hasOrigin).toBe(false);

@@ -12,6 +12,8 @@ export interface AnalyzeBytecodeReturnType {
   hasDelegatecall: boolean;
   /** The code reads tx.origin (ORIGIN), so who sent the transaction may change what a call does. */
   hasOrigin: boolean;
+  /** The code reads an account's code hash (EXTCODEHASH): it may keep lists of code hashes. */
+  hasCodeHash: boolean;
   /** Target of an EIP-1167 minimal proxy, when the code is one. */
   minimalProxyTarget?: `0x${string}`;
   /** Bytes of executable code analysed (the Solidity metadata tail excluded). */
@@ -23,6 +25,7 @@ const PUSH4 = 0x63;
 const PUSH20 = 0x73;
 const PUSH32 = 0x7f;
 const ORIGIN = 0x32;
+const EXTCODEHASH = 0x3f;
 const DELEGATECALL = 0xf4;
 const SELFDESTRUCT = 0xff;
 const INVALID = 0xfe;
@@ -41,6 +44,7 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
   let hasSelfdestruct = false;
   let hasDelegatecall = false;
   let hasOrigin = false;
+  let hasCodeHash = false;
   for (const [op, i] of instructions(bytes, end)) {
     if (op === PUSH4 && i + 4 < bytes.length)
       selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
@@ -56,6 +60,7 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
     else if (op === SELFDESTRUCT) hasSelfdestruct = true;
     else if (op === DELEGATECALL) hasDelegatecall = true;
     else if (op === ORIGIN) hasOrigin = true;
+    else if (op === EXTCODEHASH) hasCodeHash = true;
   }
   const proxy = MINIMAL_PROXY.exec(code);
   const result: AnalyzeBytecodeReturnType = {
@@ -64,6 +69,7 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
     hasSelfdestruct,
     hasDelegatecall,
     hasOrigin,
+    hasCodeHash,
     codeSize: end,
   };
   if (proxy?.[1]) result.minimalProxyTarget = getAddress(`0x${proxy[1]}`);

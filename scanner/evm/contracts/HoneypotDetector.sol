@@ -119,9 +119,12 @@ contract HoneypotDetector {
     bytes4 private constant OWNER = 0x8da5cb5b; // owner()
     // keccak256("vigil.holder-half"): a placeholder word no real argument takes.
     uint256 private constant HOLDER_HALF = uint256(keccak256("vigil.holder-half"));
-    // Gas for one call and its measurements: a call that loops or allocates without end (a word
-    // read as a count or a length) fails alone instead of starving the calls after it.
-    uint256 private constant EFFECT_GAS = 1_000_000;
+    // Gas for one step: the holder's creation, the call and its measurements, and the holder's
+    // sends and sells. A call that loops or allocates without end (a word read as a count or a
+    // length) fails alone instead of starving the calls after it. The holder's creation, its
+    // approval in every step and its reserve take ~120k of it: 1.2M leaves the call and the legs
+    // more than the 1M of a step without a holder to create did.
+    uint256 private constant EFFECT_GAS = 1_200_000;
     // bytes4(keccak256("vigil.sequence")): a call that is several calls, abi-encoded as bytes[].
     bytes4 private constant SEQUENCE = bytes4(keccak256("vigil.sequence"));
     // bytes4(keccak256("vigil.elsewhere")): a step sent to another contract the token relies on
@@ -523,7 +526,7 @@ contract ProbeHolder {
 }
 
 // Gas each of the holder's sends leaves for what follows it (its own measurements, the answer).
-uint256 constant LEG_RESERVE = 100_000;
+uint256 constant LEG_RESERVE = 40_000;
 
 /// The gas a send may take: all but LEG_RESERVE (half, when less than twice that is left).
 function _spare() view returns (uint256) {
