@@ -67,8 +67,9 @@ function run(code: Hex, calldataWord: bigint, storage0: bigint) {
   const b = Buffer.from(code.slice(2), 'hex');
   const dests = new Set<number>();
   for (let i = 0; i < b.length; i++) {
-    if (b[i] === 0x5b) dests.add(i);
-    if (b[i]! >= 0x60 && b[i]! <= 0x7f) i += b[i]! - 0x5f;
+    const byte = b[i] ?? 0;
+    if (byte === 0x5b) dests.add(i);
+    if (byte >= 0x60 && byte <= 0x7f) i += byte - 0x5f;
   }
   const SELF = 0x5e1fn;
   const calls: { pc: number; op: string; to: bigint }[] = [];
@@ -79,7 +80,7 @@ function run(code: Hex, calldataWord: bigint, storage0: bigint) {
     return v;
   };
   for (let pc = 0, n = 0; pc < b.length && n < 10_000; n++) {
-    const op = b[pc]!;
+    const op = b[pc] ?? 0;
     if (op >= 0x5f && op <= 0x7f) {
       const size = op - 0x5f;
       s.push(
@@ -97,7 +98,10 @@ function run(code: Hex, calldataWord: bigint, storage0: bigint) {
     }
     if (op >= 0x90 && op <= 0x9f) {
       const j = s.length - 2 - (op - 0x90);
-      [s[s.length - 1], s[j]] = [s[j]!, s[s.length - 1]!];
+      const top = s.length - 1;
+      const [low, high] = [s[j], s[top]];
+      if (low === undefined || high === undefined) throw new Error('underflow');
+      [s[top], s[j]] = [low, high];
       pc++;
       continue;
     }

@@ -41,7 +41,6 @@ type Value = typeof SELF | typeof ANY | bigint;
 const STOP = 0x00;
 const AND = 0x16;
 const ADDRESS = 0x30;
-const POP = 0x50;
 const JUMP = 0x56;
 const JUMPI = 0x57;
 const JUMPDEST = 0x5b;

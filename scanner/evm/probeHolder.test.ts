@@ -45,8 +45,11 @@ let pair: Address;
 beforeAll(async () => {
   node = await startAnvil();
   const devnet = createDevnetClient(node.url);
-  client = devnet as unknown as PublicClient;
-  [owner] = (await devnet.request({ method: 'eth_accounts' } as never)) as [Address];
+  client = devnet;
+  const accounts = await devnet.request({ method: 'eth_accounts' });
+  const first = accounts[0];
+  if (!first) throw new Error('the node has no accounts');
+  owner = first;
   const dex = await deployUniswapV2(devnet, { feeToSetter: owner });
   router = dex.router;
   const { GasHeavyToken } = await compileContracts({
