@@ -1,57 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
+import { assemble, type Item, MEMORY_ARGS, OP } from '../../test/support/evmAssembly.ts';
 import { delegateTargets } from './delegateTargets.ts';
-
-const OP = {
-  STOP: '00',
-  CLZ: '1e',
-  ADDRESS: '30',
-  CALLDATALOAD: '35',
-  POP: '50',
-  SLOAD: '54',
-  JUMP: '56',
-  JUMPI: '57',
-  JUMPDEST: '5b',
-  GAS: '5a',
-  PUSH0: '5f',
-  SWAP4: '93',
-  LOG1: 'a1',
-  CALLCODE: 'f2',
-  DELEGATECALL: 'f4',
-  INVALID: 'fe',
-} as const;
-const MEMORY_ARGS = OP.PUSH0.repeat(4);
-const push1 = (byte: number) => `60${byte.toString(16).padStart(2, '0')}`;
-type Item = string | ['label', string] | ['at', string] | ['mark', string];
-
-/** As in delegateTargets.test.ts, plus ['mark', name]: a zero-size position marker. */
-function assemble(items: readonly Item[]): { hex: string; offsets: Map<string, number> } {
-  const size = (item: Item) =>
-    typeof item === 'string' ? item.length / 2 : item[0] === 'at' ? 1 : item[0] === 'mark' ? 0 : 2;
-  const offsets = new Map<string, number>();
-  let at = 0;
-  for (const item of items) {
-    if (typeof item !== 'string' && item[0] !== 'label') offsets.set(item[1], at);
-    at += size(item);
-  }
-  const hex = items
-    .map((item) => {
-      if (typeof item === 'string') return item;
-      if (item[0] === 'at') return OP.JUMPDEST;
-      if (item[0] === 'mark') return '';
-      const offset = offsets.get(item[1]);
-      if (offset === undefined) throw new Error(`no label ${item[1]}`);
-      return push1(offset);
-    })
-    .join('');
-  return { hex, offsets };
-}
 
 /** Appends a 2-byte "metadata length" so executableLength cuts the code at the 'meta' mark. */
 function withFakeMetadata(items: readonly Item[]): Hex {
-  const { hex, offsets } = assemble(items);
-  const length = hex.length / 2 - (offsets.get('meta') ?? 0);
-  return `0x${hex}${length.toString(16).padStart(4, '0')}`;
+  const { code, offsets } = assemble(items);
+  const length = (code.length - 2) / 2 - (offsets.get('meta') ?? 0);
+  return `${code}${length.toString(16).padStart(4, '0')}`;
 }
 
 // The shared routine of the repo's test: [back, target] -> delegatecall(gas, target, 0,0,0,0); jump back.
@@ -227,28 +183,26 @@ describe('delegateTargets attacks', () => {
   });
 
   it('2: CALLCODE runs a stored address in the token storage and is not looked at', () => {
-    const bytecode: Hex = `0x${
-      assemble([
-        OP.PUSH0,
-        OP.CALLDATALOAD,
-        ['label', 'other'],
-        OP.JUMPI,
-        MEMORY_ARGS,
-        OP.ADDRESS,
-        OP.GAS,
-        OP.DELEGATECALL,
-        OP.STOP,
-        // callcode(gas, sload(0), value 0, 0, 0, 0, 0)
-        ['at', 'other'],
-        MEMORY_ARGS,
-        OP.PUSH0,
-        OP.PUSH0,
-        OP.SLOAD,
-        OP.GAS,
-        OP.CALLCODE,
-        OP.STOP,
-      ]).hex
-    }`;
+    const bytecode: Hex = assemble([
+      OP.PUSH0,
+      OP.CALLDATALOAD,
+      ['label', 'other'],
+      OP.JUMPI,
+      MEMORY_ARGS,
+      OP.ADDRESS,
+      OP.GAS,
+      OP.DELEGATECALL,
+      OP.STOP,
+      // callcode(gas, sload(0), value 0, 0, 0, 0, 0)
+      ['at', 'other'],
+      MEMORY_ARGS,
+      OP.PUSH0,
+      OP.PUSH0,
+      OP.SLOAD,
+      OP.GAS,
+      OP.CALLCODE,
+      OP.STOP,
+    ]).code;
     expect(run(bytecode, 1n, EVIL).calls).toEqual([expect.objectContaining({ op: 'CALLCODE', to: EVIL })]);
     const result = delegateTargets(bytecode);
     // Today: { complete: true, self: [11], elsewhere: [], unreached: [] } -> PASSES.
@@ -256,23 +210,21 @@ describe('delegateTargets attacks', () => {
   });
 
   it('3: an opcode the table lacks but the chain runs (CLZ, 0x1e, Osaka) hides the path after it', () => {
-    const bytecode: Hex = `0x${
-      assemble([
-        OP.PUSH0,
-        OP.CALLDATALOAD,
-        ['label', 'other'],
-        OP.JUMPI,
-        ...SELF_PATH,
-        ['at', 'other'],
-        OP.PUSH0,
-        OP.CLZ,
-        OP.POP,
-        ...STORED_PATH,
-        ['at', 'back'],
-        OP.STOP,
-        ...ROUTINE,
-      ]).hex
-    }`;
+    const bytecode: Hex = assemble([
+      OP.PUSH0,
+      OP.CALLDATALOAD,
+      ['label', 'other'],
+      OP.JUMPI,
+      ...SELF_PATH,
+      ['at', 'other'],
+      OP.PUSH0,
+      OP.CLZ,
+      OP.POP,
+      ...STORED_PATH,
+      ['at', 'back'],
+      OP.STOP,
+      ...ROUTINE,
+    ]).code;
     const calls = run(bytecode, 1n, EVIL).calls;
     expect(calls).toHaveLength(1);
     expect(calls[0]?.to).toBe(EVIL);

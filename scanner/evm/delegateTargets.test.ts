@@ -1,30 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Hex } from 'viem';
+import { assemble, code, MEMORY_ARGS, OP, push1, push20 } from '../../test/support/evmAssembly.ts';
 import { delegateTargets } from './delegateTargets.ts';
-
-// A few opcodes, by name, for readable hand-assembled code.
-const OP = {
-  STOP: '00',
-  AND: '16',
-  ADDRESS: '30',
-  CALLDATALOAD: '35',
-  POP: '50',
-  SLOAD: '54',
-  JUMP: '56',
-  JUMPI: '57',
-  JUMPDEST: '5b',
-  GAS: '5a',
-  PUSH0: '5f',
-  DUP1: '80',
-  SWAP1: '90',
-  DELEGATECALL: 'f4',
-} as const;
-const push1 = (byte: number) => `60${byte.toString(16).padStart(2, '0')}`;
-const push20 = (hex: string) => `73${hex.padStart(40, '0')}`;
-const code = (...parts: string[]): Hex => `0x${parts.join('')}`;
-// The four memory words a DELEGATECALL takes under its target (zeros), then GAS on top is added by
-// each case: stack before DELEGATECALL, top first: gas, to, argsOffset, argsSize, retOffset, retSize.
-const MEMORY_ARGS = OP.PUSH0.repeat(4);
 
 describe('delegateTargets', () => {
   it('proves a DELEGATECALL to ADDRESS calls the contract itself', () => {
@@ -95,12 +71,12 @@ describe('delegateTargets', () => {
         // [target, back] -> delegatecall(gas, target, 0, 0, 0, 0); drop the flag; return.
         ['at', 'routine'],
         MEMORY_ARGS,
-        SWAP4,
+        OP.SWAP4,
         OP.GAS,
         OP.DELEGATECALL,
         OP.POP,
         OP.JUMP,
-      ]);
+      ]).code;
     const bothSelf = delegateTargets(routine(OP.ADDRESS));
     expect(bothSelf).toMatchObject({ complete: true, elsewhere: [], unreached: [] });
     expect(bothSelf.self).toHaveLength(1);
@@ -130,30 +106,7 @@ describe('delegateTargets', () => {
       OP.GAS,
       OP.DELEGATECALL,
       OP.STOP,
-    ]);
+    ]).code;
     expect(delegateTargets(loop)).toMatchObject({ complete: true, elsewhere: [], unreached: [] });
   });
 });
-
-const SWAP4 = '93';
-type Item = string | ['label', string] | ['at', string];
-
-/** Hand assembly with labels: ['at', name] marks a JUMPDEST, ['label', name] pushes its offset (PUSH1). */
-function assemble(items: readonly Item[]): Hex {
-  const size = (item: Item) => (typeof item === 'string' ? item.length / 2 : item[0] === 'at' ? 1 : 2);
-  const offsets = new Map<string, number>();
-  let at = 0;
-  for (const item of items) {
-    if (typeof item !== 'string' && item[0] === 'at') offsets.set(item[1], at);
-    at += size(item);
-  }
-  return `0x${items
-    .map((item) => {
-      if (typeof item === 'string') return item;
-      if (item[0] === 'at') return OP.JUMPDEST;
-      const offset = offsets.get(item[1]);
-      if (offset === undefined) throw new Error(`no label ${item[1]}`);
-      return push1(offset);
-    })
-    .join('')}`;
-}
