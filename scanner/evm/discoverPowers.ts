@@ -456,7 +456,7 @@ export interface DiscoverPowersParameters {
   balanceSlot?: BalanceSlot;
   /** Hashes an ordinary holder's transfer computed (traceHolderHashes): keys a list may use. */
   holderHashes?: readonly bigint[];
-  /** That transfer read an account's code hash: a list may be of code hashes (traceHolderHashes). */
+  /** The token reads an account's code hash (in its code, or in that transfer): a list may be of code hashes. */
   holderReadsCodeHash?: boolean;
   /**
    * Contracts the token relies on (one its holder's transfer calls, one whose address it keeps):

@@ -93,7 +93,8 @@ struct Plan {
 /// Trades a token, and tries what privileged accounts can do to it, inside one eth_call. It is
 /// never deployed: the caller injects this runtime code (and the ETH it spends) with a state
 /// override, at a fresh address for a round trip, at a real holder's address to sell as that
-/// holder, or at an owner's address to call the owner's functions as the owner. Every step
+/// holder, or at an owner's address to call the owner's functions as the owner (and at a factory
+/// address, which creates the probe's ordinary holder: see ProbeHolder). Every step
 /// catches its own failure, so one revert never hides what the other steps measured. Steps that
 /// must leave no trace run in a self-call that always reverts with its result (`Isolated`).
 contract HoneypotDetector {
