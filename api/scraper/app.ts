@@ -36,7 +36,7 @@ export async function buildScraperApp(deps: ScraperDeps, options: ScraperAppOpti
     publicUrl: options.publicUrl,
   });
   healthRoutes(app, deps);
-  scrapeRoutes(app, new ScrapeJobs(deps));
+  scrapeRoutes(app, new ScrapeJobs(deps, app.log));
   strategyRoutes(app, deps);
   await app.ready();
   return app;

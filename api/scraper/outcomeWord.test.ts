@@ -34,19 +34,20 @@ const word = (attempts: TierAttempt[]) =>
 
 describe("the tier's word the scrape service answers with", () => {
   it('takes a whole successful outcome whose pages are this job’s own', () => {
-    const outcome = parseOutcome(word([blocked, got()]), JOB);
-    expect(outcome).toEqual(summarize('news.example', 'default', [blocked, got()], false));
+    const read = parseOutcome(word([blocked, got()]), JOB);
+    expect(read).toEqual({ outcome: summarize('news.example', 'default', [blocked, got()], false) });
   });
 
   it('ignores anything else: another job’s page, a verdict without a page, a malformed word', () => {
     const other = 'scrape:6f1c2a9e-0000-4000-8000-000000000002';
-    expect(parseOutcome(word([got({ contentKey: `scraper:page:${other}:content` })]), JOB)).toBeUndefined();
-    expect(parseOutcome(word([got({ screenshotKey: `scraper:page:${other}:shot` })]), JOB)).toBeUndefined();
+    const another = { refused: "names another job's page" };
+    expect(parseOutcome(word([got({ contentKey: `scraper:page:${other}:content` })]), JOB)).toEqual(another);
+    expect(parseOutcome(word([got({ screenshotKey: `scraper:page:${other}:shot` })]), JOB)).toEqual(another);
     // A key that only begins like this job's (the job id's prefix) is another job's.
-    expect(parseOutcome(word([got({ contentKey: `scraper:page:${JOB}0:content` })]), JOB)).toBeUndefined();
-    expect(parseOutcome(word([blocked]), JOB)).toBeUndefined();
-    expect(parseOutcome('{"kind":"ok"', JOB)).toBeUndefined();
-    expect(parseOutcome('null', JOB)).toBeUndefined();
+    expect(parseOutcome(word([got({ contentKey: `scraper:page:${JOB}0:content` })]), JOB)).toEqual(another);
+    expect(parseOutcome(word([blocked]), JOB)).toEqual({ refused: 'not a whole successful outcome' });
+    expect(parseOutcome('{"kind":"ok"', JOB)).toEqual({ refused: 'not JSON' });
+    expect(parseOutcome('null', JOB)).toEqual({ refused: 'not a whole successful outcome' });
   });
 
   it('refuses a word whose fields are of the wrong kind or unknown, rather than answering with it', () => {
@@ -61,7 +62,10 @@ describe("the tier's word the scrape service answers with", () => {
       { ...good, debug: '<script>' },
       { ...good, page: { ...(good.page as object), body: 'the page itself' } },
     ];
-    for (const variant of variants) expect(parseOutcome(JSON.stringify(variant), JOB)).toBeUndefined();
+    for (const variant of variants)
+      expect(parseOutcome(JSON.stringify(variant), JOB)).toEqual({
+        refused: 'not a whole successful outcome',
+      });
   });
 
   it('knows every field the workflow’s result has, and no other (checked by the type check)', () => {

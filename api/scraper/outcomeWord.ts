@@ -42,23 +42,29 @@ const OkOutcomeWord = z.strictObject({
 /** What the schema reads: the unit test holds its keys equal to ScrapeOutcome's, at every level. */
 export type OutcomeWord = z.infer<typeof OkOutcomeWord>;
 
+/** Why a word was not taken as the answer (fixed phrases: nothing of the word itself). */
+export type RefusedWord = 'not JSON' | 'not a whole successful outcome' | "names another job's page";
+
 /**
  * A tier's word: the scrape's answer, when it is a whole successful outcome with a page of this
- * job's own (anything else is ignored, and the workflow's result awaited).
+ * job's own; otherwise why not (the workflow's result is awaited instead).
  */
-export function parseOutcome(payload: string, jobId: string): ScrapeOutcome | undefined {
+export function parseOutcome(
+  payload: string,
+  jobId: string,
+): { outcome: ScrapeOutcome } | { refused: RefusedWord } {
   let json: unknown;
   try {
     json = JSON.parse(payload);
   } catch {
-    return undefined;
+    return { refused: 'not JSON' };
   }
   const parsed = OkOutcomeWord.safeParse(json);
-  if (!parsed.success) return undefined;
+  if (!parsed.success) return { refused: 'not a whole successful outcome' };
   const outcome = parsed.data;
   const own = `scraper:page:${jobId}:`;
   const keys = [outcome.page, ...outcome.attempts.map((attempt) => attempt.page)].flatMap((page) =>
     page ? [page.contentKey, ...(page.screenshotKey === undefined ? [] : [page.screenshotKey])] : [],
   );
-  return keys.every((key) => key.startsWith(own)) ? outcome : undefined;
+  return keys.every((key) => key.startsWith(own)) ? { outcome } : { refused: "names another job's page" };
 }

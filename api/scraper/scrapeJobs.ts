@@ -11,7 +11,7 @@ import { bareHost, UrlRefusedError } from '../../scraper/ssrf/guard.ts';
 import type { scrapePage } from '../../workflows/scrapePage.ts';
 import type { Content, Converted } from '../../scraper/convert/convert.ts';
 import type { ScraperDeps } from './deps.ts';
-import { parseOutcome } from './outcomeWord.ts';
+import { parseOutcome, type RefusedWord } from './outcomeWord.ts';
 import type { Attempt, ScrapeRequest, ScrapeResponse } from './schemas.ts';
 
 /** How long past the deadline the API waits for the workflow's own timeout verdict. */
@@ -28,11 +28,18 @@ export interface RateHeaders {
  * waits for, up to the request's timeout_ms. The API only checks what it can check without the
  * network (the caller's rate, the URL's shape and literal addresses); the workflow does the rest.
  */
+/** Where a refused tier word is told (the service's logger): the job and a fixed reason, never the word. */
+export interface WordLog {
+  warn(fields: { job_id: string; reason: RefusedWord }, message: string): void;
+}
+
 export class ScrapeJobs {
   readonly #deps: ScraperDeps;
+  readonly #log: WordLog | undefined;
 
-  constructor(deps: ScraperDeps) {
+  constructor(deps: ScraperDeps, log?: WordLog) {
     this.#deps = deps;
+    this.#log = log;
   }
 
   /** Counts the caller's request; 429 with Retry-After past the per-minute rate. */
@@ -81,9 +88,18 @@ export class ScrapeJobs {
     let answer: { outcome: ScrapeOutcome; stored?: Content };
     // Listening before the start, so a tier quicker than the start's answer is still heard.
     const hearing = new AbortController();
-    const heard = this.#deps.words
-      .next(jobId, hearing.signal)
-      .then((payload) => parseOutcome(payload, jobId));
+    const heard = this.#deps.words.next(jobId, hearing.signal).then((payload) => {
+      const read = parseOutcome(payload, jobId);
+      if ('outcome' in read) return read.outcome;
+      // Not an answer: the workflow's result is awaited. Said, so a tier that publishes words the
+      // service cannot take (a field added on one side only, say) shows before anyone wonders
+      // why every scrape waits for its run to close.
+      this.#log?.warn(
+        { job_id: jobId, reason: read.refused },
+        "a tier's word was refused; awaiting the workflow's result",
+      );
+      return undefined;
+    });
     try {
       const { client, connection } = this.#deps.temporal;
       const handle = await startWithin(connection, () =>

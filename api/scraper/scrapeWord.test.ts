@@ -52,6 +52,9 @@ describe('the word of a page a tier got', () => {
     expect(other.tiers.http?.ok).toBeGreaterThan(first.tiers.http?.ok ?? 0);
   });
 
+  /** What the service logged about refused words, in order. */
+  const warned: { job_id: string; reason: string; message: string }[] = [];
+
   /**
    * A scrape through the service whose workflow is stood in for only to control its result (the
    * fault under test): `started` runs at the start and gives the result, or nothing (never comes).
@@ -74,14 +77,17 @@ describe('the word of a page a tier got', () => {
         },
       },
     };
-    const jobs = new ScrapeJobs({
-      temporal: { client, connection },
-      pages: store,
-      words,
-      guard: new EgressGuard({}),
-      taskQueue: 'unused',
-      timeoutMaxMs: 5_000,
-    } as unknown as ScraperDeps);
+    const jobs = new ScrapeJobs(
+      {
+        temporal: { client, connection },
+        pages: store,
+        words,
+        guard: new EgressGuard({}),
+        taskQueue: 'unused',
+        timeoutMaxMs: 5_000,
+      } as unknown as ScraperDeps,
+      { warn: (fields, message) => warned.push({ ...fields, message }) },
+    );
     const answer = await jobs.scrape(
       ScrapeRequest.parse({ url: 'https://example.org/', timeout_ms: 5_000 }),
       'caller',
@@ -118,6 +124,12 @@ describe('the word of a page a tier got', () => {
         .then(() => ok([attempt(jobId)])),
     );
     expect(answer.content).toBe('yours');
+    // Said in the log, with the job and the reason only: nothing of the word itself.
+    expect(warned.at(-1)).toEqual({
+      job_id: answer.job_id,
+      reason: "names another job's page",
+      message: "a tier's word was refused; awaiting the workflow's result",
+    });
   });
 
   it('waits for the workflow when the word’s page is gone from the store', async () => {
