@@ -1,6 +1,13 @@
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The service's metrics registry: a service's own counters register here (see scraper/wordLog.ts). */
+    metrics: Registry;
+  }
+}
+
 /**
  * Prometheus metrics for every service, added once in the service factory: the process's own
  * (CPU, memory, event-loop lag, handles) and a histogram of request durations by route pattern
@@ -8,13 +15,14 @@ import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
  * `GET /metrics` answers the text exposition format. It is left out of the OpenAPI document and
  * of rate limits; in a cluster, network policy keeps it to the scraper of metrics (see the
  * manifests). Each app has a registry of its own, so several services in one process (the tests)
- * do not collide.
+ * do not collide; `app.metrics` is it, for a service's own counters.
  */
 export const metricsPlugin = fp(
   (app, options: { service: string }, done) => {
     const registry = new Registry();
     registry.setDefaultLabels({ service: options.service });
     collectDefaultMetrics({ register: registry });
+    app.decorate('metrics', registry);
     const duration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration by route pattern, method and status code',

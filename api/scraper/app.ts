@@ -7,6 +7,7 @@ import { healthRoutes } from './routes/health.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { strategyRoutes } from './routes/strategies.ts';
 import { ScrapeJobs } from './scrapeJobs.ts';
+import { refusedWordLog } from './wordLog.ts';
 
 export interface ScraperAppOptions {
   publicUrl: string;
@@ -36,7 +37,7 @@ export async function buildScraperApp(deps: ScraperDeps, options: ScraperAppOpti
     publicUrl: options.publicUrl,
   });
   healthRoutes(app, deps);
-  scrapeRoutes(app, new ScrapeJobs(deps, app.log));
+  scrapeRoutes(app, new ScrapeJobs(deps, refusedWordLog(app)));
   strategyRoutes(app, deps);
   await app.ready();
   return app;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, type VigilApp } from '../../api/plugins/service.ts';
+import { refusedWordLog } from '../../api/scraper/wordLog.ts';
 import { AUTHED, isolatedEnv, startTestBackend, type TestBackend } from '../support/fixtures.ts';
 import { awayFromMinuteEdge } from '../support/until.ts';
 
@@ -41,6 +42,18 @@ describe('metrics on every service', () => {
     await app.ready();
   });
   afterAll(() => app.close());
+
+  it("counts the scrape service's refused tier words by reason", async () => {
+    const log = refusedWordLog(app);
+    log.warn({ job_id: 'scrape:a', reason: "names another job's page" }, 'refused');
+    log.warn({ job_id: 'scrape:b', reason: "names another job's page" }, 'refused');
+    log.warn({ job_id: 'scrape:c', reason: 'not JSON' }, 'refused');
+    const refused = (await scrape(app)).filter((sample) => sample.name === 'scraper_refused_words_total');
+    expect(refused.map((sample) => [sample.labels.reason, sample.value])).toEqual([
+      ["names another job's page", 2],
+      ['not JSON', 1],
+    ]);
+  });
 
   it('counts requests by route pattern, method and status — never by raw URL — with the process metrics', async () => {
     for (const id of ['0xabc', '0xdef', '0x123']) await app.inject({ method: 'GET', url: `/things/${id}` });
