@@ -38,39 +38,48 @@ export interface FirstStep {
 const HEARTBEAT_MS = 2_000;
 
 /**
+ * One tier's attempt. A page ends the chain: the waiting request hears the answer now (the page
+ * is stored), ahead of the workflow's completion. What the domain taught is recorded first
+ * (once per job), so the answer never runs ahead of it, and the workflow need not record it
+ * again. A retried tier may say it twice; the request takes the first. An attempt Temporal has
+ * given up on (cancelled, or timed out and told so through its heartbeat: `signal` aborted) sends
+ * no word: the workflow has moved on, and its own result answers.
+ */
+export async function runTier(
+  engine: Pick<ScraperEngine, 'runTier' | 'strategies' | 'pages'>,
+  tier: Tier,
+  job: TierJob,
+  signal: AbortSignal,
+): Promise<TierResult> {
+  const attempt = await engine.runTier(tier, job, signal);
+  const announce = job.announce;
+  if (attempt.outcome !== AttemptOutcome.ok || !announce || signal.aborted) return attempt;
+  const attempts = [...announce.earlier, attempt];
+  // Best effort: a record that fails sends no word, and the workflow's own record and result
+  // carry on as before; the page already got is never thrown away for it.
+  const recorded = await engine.strategies
+    .record(
+      announce.domain,
+      { attempts: observedAttempts(attempts), forcedStart: announce.forcedStart },
+      Date.now(),
+      job.jobId,
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!recorded || signal.aborted) return attempt;
+  engine.pages.announce(job.jobId, summarize(announce.domain, announce.startReason, attempts, false));
+  return { ...attempt, recorded: true };
+}
+
+/**
  * The scraper pool's activities: the plan, one activity per tier (so each shows in the UI under
  * its own name, with its own timeout), and the strategy update. Cancellation reaches a running
- * tier through its heartbeats and aborts its fetch or closes its browser context.
+ * tier through its heartbeats and aborts its fetch or closes its browser context (and keeps its
+ * word back: see runTier).
  */
 export function createScraperActivities({ engine }: ScraperActivityDeps) {
-  /**
-   * One tier's attempt. A page ends the chain: the waiting request hears the answer now (the page
-   * is stored), ahead of the workflow's completion. What the domain taught is recorded first
-   * (once per job), so the answer never runs ahead of it, and the workflow need not record it
-   * again. A retried tier may say it twice; the request takes the first.
-   */
-  const runTier = async (tier: Tier, job: TierJob, signal: AbortSignal): Promise<TierResult> => {
-    const attempt = await engine.runTier(tier, job, signal);
-    const announce = job.announce;
-    if (attempt.outcome !== AttemptOutcome.ok || !announce) return attempt;
-    const attempts = [...announce.earlier, attempt];
-    // Best effort: a record that fails sends no word, and the workflow's own record and result
-    // carry on as before; the page already got is never thrown away for it.
-    const recorded = await engine.strategies
-      .record(
-        announce.domain,
-        { attempts: observedAttempts(attempts), forcedStart: announce.forcedStart },
-        Date.now(),
-        job.jobId,
-      )
-      .then(
-        () => true,
-        () => false,
-      );
-    if (!recorded) return attempt;
-    engine.pages.announce(job.jobId, summarize(announce.domain, announce.startReason, attempts, false));
-    return { ...attempt, recorded: true };
-  };
   const tierActivity =
     (tier: Tier) =>
     async (job: TierJob): Promise<TierResult> => {
@@ -78,7 +87,7 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
       // A local activity (the plain tier) has no heartbeat: the workflow task it runs in does.
       const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), HEARTBEAT_MS);
       try {
-        return await runTier(tier, job, context.cancellationSignal);
+        return await runTier(engine, tier, job, context.cancellationSignal);
       } finally {
         clearInterval(beat);
       }
@@ -106,7 +115,7 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
       const announce = announcement(plan, []);
       try {
         const budgetMs = tierBudgetMs(Tiers.http, remaining);
-        return { plan, first: await runTier(Tiers.http, { ...job, budgetMs, announce }, signal) };
+        return { plan, first: await runTier(engine, Tiers.http, { ...job, budgetMs, announce }, signal) };
       } catch (error) {
         signal.throwIfAborted();
         context.log.warn('the plain tier broke in the first step; the workflow runs it again', {

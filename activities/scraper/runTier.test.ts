@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobWords } from '../../clients/jobWords.ts';
+import { createRedis } from '../../clients/redis.ts';
+import { AttemptOutcome, ScrapeFormat, type TierAttempt } from '../../core/scrape/outcome.ts';
+import { Tier } from '../../core/scrape/tiers.ts';
+import type { TierJob } from '../../scraper/engine.ts';
+import { PageStore } from '../../scraper/pageStore.ts';
+import { StrategyStore } from '../../scraper/strategy/strategyStore.ts';
+import { isolatedEnv } from '../../test/support/fixtures.ts';
+import { runTier } from './index.ts';
+
+// Real Redis stores; the tier's fetch is stood in for (what is under test is whether its page is
+// announced), and the fault injected is Temporal giving up on the attempt while it ran.
+describe("a tier's word", () => {
+  const env = isolatedEnv();
+  const redis = createRedis(env.REDIS_URL ?? '', { keyPrefix: env.REDIS_KEY_PREFIX ?? '' });
+  const pages = new PageStore(redis, 60);
+  const strategies = new StrategyStore(redis, { ttlSeconds: 60, halfLifeMs: 60_000 });
+  const words = new JobWords(redis, PageStore.doneChannel(redis));
+  beforeAll(() => words.listening());
+  afterAll(async () => {
+    words.close();
+    await redis.quit();
+  });
+
+  const job = (jobId: string): TierJob => ({
+    jobId,
+    url: 'https://example.org/',
+    format: ScrapeFormat.markdown,
+    screenshot: false,
+    deadline: Date.now() + 10_000,
+    startedAt: Date.now(),
+    budgetMs: 5_000,
+    announce: { domain: `word-${jobId}.example`, startReason: 'default', forcedStart: false, earlier: [] },
+  });
+  /** A tier that gets the page; `during` runs while it fetches (where Temporal may give up on it). */
+  const tier = (during: () => void) => ({
+    runTier: (t: Tier, { jobId }: TierJob): Promise<TierAttempt> => {
+      during();
+      return Promise.resolve({
+        tier: t,
+        outcome: AttemptOutcome.ok,
+        status: 200,
+        reason: 'ok',
+        elapsed_ms: 3,
+        page: {
+          finalUrl: 'https://example.org/',
+          contentKey: `scraper:page:${jobId}:${t}:content`,
+          contentType: 'text/html',
+          bytes: 5,
+        },
+      });
+    },
+    strategies,
+    pages,
+  });
+  /** The word heard on the job within `ms`, or undefined (next() never answers once aborted). */
+  const wordWithin = (jobId: string, ms: number) => {
+    const stop = new AbortController();
+    const silence = new Promise<undefined>((resolve) =>
+      setTimeout(() => {
+        stop.abort();
+        resolve(undefined);
+      }, ms),
+    );
+    return Promise.race([words.next(jobId, stop.signal), silence]);
+  };
+
+  it('announces a page the attempt got', async () => {
+    const jobId = `scrape:word-${Date.now()}`;
+    const heard = wordWithin(jobId, 2_000);
+    const result = await runTier(
+      tier(() => undefined),
+      Tier.http,
+      job(jobId),
+      new AbortController().signal,
+    );
+    expect(result.recorded).toBe(true);
+    expect(JSON.parse((await heard) ?? 'null')).toMatchObject({ kind: 'ok', tier: Tier.http });
+  });
+
+  it('keeps back the word of an attempt Temporal gave up on while it ran', async () => {
+    const jobId = `scrape:zombie-${Date.now()}`;
+    const heard = wordWithin(jobId, 500);
+    const cancelled = new AbortController();
+    const result = await runTier(
+      tier(() => cancelled.abort()),
+      Tier.http,
+      job(jobId),
+      cancelled.signal,
+    );
+    expect(result.outcome).toBe(AttemptOutcome.ok);
+    expect(result.recorded).toBeUndefined();
+    expect(await heard).toBeUndefined();
+  });
+});
