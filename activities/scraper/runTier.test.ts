@@ -7,6 +7,7 @@ import type { TierJob } from '../../scraper/engine.ts';
 import { PageStore } from '../../scraper/pageStore.ts';
 import { StrategyStore } from '../../scraper/strategy/strategyStore.ts';
 import { isolatedEnv } from '../../test/support/fixtures.ts';
+import { pageAttempt } from '../../test/support/scraperFixtures.ts';
 import { runTier } from './index.ts';
 
 // Real Redis stores; the tier's fetch is stood in for (what is under test is whether its page is
@@ -37,19 +38,7 @@ describe("a tier's word", () => {
   const tier = (during: () => void) => ({
     runTier: (t: Tier, { jobId }: TierJob): Promise<TierAttempt> => {
       during();
-      return Promise.resolve({
-        tier: t,
-        outcome: AttemptOutcome.ok,
-        status: 200,
-        reason: 'ok',
-        elapsed_ms: 3,
-        page: {
-          finalUrl: 'https://example.org/',
-          contentKey: `scraper:page:${jobId}:${t}:content`,
-          contentType: 'text/html',
-          bytes: 5,
-        },
-      });
+      return Promise.resolve(pageAttempt(jobId, t));
     },
     strategies,
     pages,

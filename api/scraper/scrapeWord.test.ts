@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobWords } from '../../clients/jobWords.ts';
 import { createRedis } from '../../clients/redis.ts';
-import { AttemptOutcome, type TierAttempt } from '../../core/scrape/outcome.ts';
+import type { TierAttempt } from '../../core/scrape/outcome.ts';
 import { summarize } from '../../core/scrape/summarize.ts';
 import { Tier } from '../../core/scrape/tiers.ts';
 import { PageStore } from '../../scraper/pageStore.ts';
 import { EgressGuard } from '../../scraper/ssrf/guard.ts';
 import { StrategyStore } from '../../scraper/strategy/strategyStore.ts';
 import { isolatedEnv } from '../../test/support/fixtures.ts';
+import { pageAttempt } from '../../test/support/scraperFixtures.ts';
 import { until } from '../../test/support/until.ts';
 import type { ScraperDeps } from './deps.ts';
 import { ScrapeJobs } from './scrapeJobs.ts';
@@ -26,24 +27,10 @@ describe('the word of a page a tier got', () => {
     await redis.quit();
   });
 
-  const attempt = (jobId: string, tier: Tier = Tier.http): TierAttempt => ({
-    tier,
-    outcome: AttemptOutcome.ok,
-    status: 200,
-    reason: 'ok',
-    elapsed_ms: 3,
-    page: {
-      finalUrl: 'https://example.org/',
-      contentKey: `scraper:page:${jobId}:${tier}:content`,
-      contentType: 'text/html',
-      bytes: 5,
-    },
-  });
-
   it('records a job’s run in the domain’s strategy once, whoever records it first', async () => {
     const strategies = new StrategyStore(redis, { ttlSeconds: 60, halfLifeMs: 60_000 });
     const domain = `once-${Date.now()}.example`;
-    const run = { attempts: [attempt('scrape:a')], forcedStart: false };
+    const run = { attempts: [pageAttempt('scrape:a')], forcedStart: false };
     const first = await strategies.record(domain, run, Date.now(), 'scrape:a');
     const again = await strategies.record(domain, run, Date.now(), 'scrape:a');
     expect(again.tiers.http?.ok).toBe(first.tiers.http?.ok);
@@ -104,7 +91,7 @@ describe('the word of a page a tier got', () => {
       // The tier stores the page and says so, as the worker would.
       void pages
         .putContent(jobId, 'http', '# Hello from the word')
-        .then(() => pages.announce(jobId, ok([attempt(jobId)])));
+        .then(() => pages.announce(jobId, ok([pageAttempt(jobId)])));
       return undefined;
     });
     expect(answer).toMatchObject({ job_id: jobId, content: '# Hello from the word', tier: 'http' });
@@ -118,10 +105,10 @@ describe('the word of a page a tier got', () => {
         pages.putContent(jobId, 'http', 'yours'),
       ])
         .then(() => {
-          pages.announce(jobId, ok([attempt('scrape:someone-else')]));
+          pages.announce(jobId, ok([pageAttempt('scrape:someone-else')]));
           return heard();
         })
-        .then(() => ok([attempt(jobId)])),
+        .then(() => ok([pageAttempt(jobId)])),
     );
     expect(answer.content).toBe('yours');
     // Said in the log, with the job and the reason only: nothing of the word itself.
@@ -138,10 +125,10 @@ describe('the word of a page a tier got', () => {
         .putContent(jobId, Tier.httpFingerprint, 'the run’s own page')
         .then(() => {
           // The word names the job's plain-tier page, which is not (or no longer) stored.
-          pages.announce(jobId, ok([attempt(jobId)]));
+          pages.announce(jobId, ok([pageAttempt(jobId)]));
           return heard();
         })
-        .then(() => ok([attempt(jobId, Tier.httpFingerprint)])),
+        .then(() => ok([pageAttempt(jobId, Tier.httpFingerprint)])),
     );
     expect(answer.content).toBe('the run’s own page');
   });
@@ -159,10 +146,10 @@ describe('the word of a page a tier got', () => {
         pages
           .putContent(jobId, 'http', 'from the workflow’s result')
           .then(() => {
-            pages.announce(jobId, ok([attempt(jobId)]));
+            pages.announce(jobId, ok([pageAttempt(jobId)]));
             return heard();
           })
-          .then(() => ok([attempt(jobId)])),
+          .then(() => ok([pageAttempt(jobId)])),
       flaky,
     );
     expect(answer.content).toBe('from the workflow’s result');

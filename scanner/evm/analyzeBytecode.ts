@@ -9,7 +9,6 @@ export interface AnalyzeBytecodeReturnType {
    */
   addresses: Set<Hex>;
   hasSelfdestruct: boolean;
-  hasDelegatecall: boolean;
   /** The code reads tx.origin (ORIGIN), so who sent the transaction may change what a call does. */
   hasOrigin: boolean;
   /** The code reads an account's code hash (EXTCODEHASH): it may keep lists of code hashes. */
@@ -26,7 +25,6 @@ const PUSH20 = 0x73;
 const PUSH32 = 0x7f;
 const ORIGIN = 0x32;
 const EXTCODEHASH = 0x3f;
-const DELEGATECALL = 0xf4;
 const SELFDESTRUCT = 0xff;
 const INVALID = 0xfe;
 const MINIMAL_PROXY = /^0x363d3d373d3d3d363d73([0-9a-f]{40})5af43d82803e903d91602b57fd5bf3$/i;
@@ -42,7 +40,6 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
   const selectors = new Set<Hex>();
   const addresses = new Set<Hex>();
   let hasSelfdestruct = false;
-  let hasDelegatecall = false;
   let hasOrigin = false;
   let hasCodeHash = false;
   for (const [op, i] of instructions(bytes, end)) {
@@ -58,7 +55,6 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
     )
       addresses.add(`0x${bytes.subarray(i + 13, i + 33).toString('hex')}`);
     else if (op === SELFDESTRUCT) hasSelfdestruct = true;
-    else if (op === DELEGATECALL) hasDelegatecall = true;
     else if (op === ORIGIN) hasOrigin = true;
     else if (op === EXTCODEHASH) hasCodeHash = true;
   }
@@ -67,7 +63,6 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
     selectors,
     addresses,
     hasSelfdestruct,
-    hasDelegatecall,
     hasOrigin,
     hasCodeHash,
     codeSize: end,

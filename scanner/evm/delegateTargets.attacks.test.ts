@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
-import { assemble, type Item, MEMORY_ARGS, OP } from '../../test/support/evmAssembly.ts';
+import {
+  assemble,
+  callRoutine,
+  type Item,
+  MEMORY_ARGS,
+  OP,
+  ROUTINE,
+} from '../../test/support/evmAssembly.ts';
 import { delegateTargets } from './delegateTargets.ts';
 
 /** Appends a 2-byte "metadata length" so executableLength cuts the code at the 'meta' mark. */
@@ -11,9 +18,8 @@ function withFakeMetadata(items: readonly Item[]): Hex {
 }
 
 // The shared routine of the repo's test: [back, target] -> delegatecall(gas, target, 0,0,0,0); jump back.
-const ROUTINE: Item[] = [['at', 'routine'], MEMORY_ARGS, OP.SWAP4, OP.GAS, OP.DELEGATECALL, OP.POP, OP.JUMP];
-const SELF_PATH: Item[] = [['label', 'back'], OP.ADDRESS, ['label', 'routine'], OP.JUMP];
-const STORED_PATH: Item[] = [['label', 'back'], OP.PUSH0, OP.SLOAD, ['label', 'routine'], OP.JUMP];
+const SELF_PATH = callRoutine(OP.ADDRESS);
+const STORED_PATH = callRoutine(OP.PUSH0 + OP.SLOAD);
 
 /**
  * A concrete EVM, just the opcodes used here, as the chain runs them (Osaka): jump destinations from

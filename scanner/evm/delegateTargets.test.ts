@@ -1,8 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { assemble, code, MEMORY_ARGS, OP, push1, push20 } from '../../test/support/evmAssembly.ts';
+import {
+  assemble,
+  callRoutine,
+  code,
+  MEMORY_ARGS,
+  OP,
+  push1,
+  push20,
+  ROUTINE,
+} from '../../test/support/evmAssembly.ts';
 import { delegateTargets } from './delegateTargets.ts';
 
 describe('delegateTargets', () => {
+  it('takes a DELEGATECALL byte inside push data for no site', () => {
+    // PUSH2 0xfff4 ; STOP, then PUSH1 0 ; DELEGATECALL as an instruction (after the STOP: unreached).
+    expect(delegateTargets('0x61fff400')).toEqual({ complete: true, self: [], elsewhere: [], unreached: [] });
+    expect(delegateTargets('0x006000f4')).toEqual({
+      complete: true,
+      self: [],
+      elsewhere: [],
+      unreached: [3],
+    });
+  });
+
   it('proves a DELEGATECALL to ADDRESS calls the contract itself', () => {
     const result = delegateTargets(code(MEMORY_ARGS, OP.ADDRESS, OP.GAS, OP.DELEGATECALL, OP.STOP));
     expect(result).toEqual({ complete: true, self: [6], elsewhere: [], unreached: [] });
@@ -57,25 +77,12 @@ describe('delegateTargets', () => {
         OP.CALLDATALOAD,
         ['label', 'other'],
         OP.JUMPI,
-        ['label', 'back'],
-        OP.ADDRESS,
-        ['label', 'routine'],
-        OP.JUMP,
+        ...callRoutine(OP.ADDRESS),
         ['at', 'other'],
-        ['label', 'back'],
-        second,
-        ['label', 'routine'],
-        OP.JUMP,
+        ...callRoutine(second),
         ['at', 'back'],
         OP.STOP,
-        // [target, back] -> delegatecall(gas, target, 0, 0, 0, 0); drop the flag; return.
-        ['at', 'routine'],
-        MEMORY_ARGS,
-        OP.SWAP4,
-        OP.GAS,
-        OP.DELEGATECALL,
-        OP.POP,
-        OP.JUMP,
+        ...ROUTINE,
       ]).code;
     const bothSelf = delegateTargets(routine(OP.ADDRESS));
     expect(bothSelf).toMatchObject({ complete: true, elsewhere: [], unreached: [] });

@@ -57,3 +57,25 @@ export function assemble(items: readonly Item[]): { code: Hex; offsets: Map<stri
     .join('');
   return { code: `0x${body}`, offsets };
 }
+
+/**
+ * solc's shape for an internal function: a routine at 'routine' takes [target, return point] and
+ * delegatecalls the target (gas, target, 0, 0, 0, 0), drops the flag and jumps back; a caller
+ * pushes the return point 'back' and a target, and jumps to it.
+ */
+export const ROUTINE: Item[] = [
+  ['at', 'routine'],
+  MEMORY_ARGS,
+  OP.SWAP4,
+  OP.GAS,
+  OP.DELEGATECALL,
+  OP.POP,
+  OP.JUMP,
+];
+/** A call of ROUTINE whose target is `target` (code pushing one word). */
+export const callRoutine = (target: string): Item[] => [
+  ['label', 'back'],
+  target,
+  ['label', 'routine'],
+  OP.JUMP,
+];

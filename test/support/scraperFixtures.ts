@@ -3,6 +3,23 @@ import { ScraperApiEnv } from '../../api/scraper/config.ts';
 import { closeScraperDeps, createScraperDeps, type ScraperDeps } from '../../api/scraper/deps.ts';
 import type { VigilApp } from '../../api/plugins/service.ts';
 import { parseEnv } from '../../core/config/env.ts';
+import { AttemptOutcome, type TierAttempt } from '../../core/scrape/outcome.ts';
+import { Tier } from '../../core/scrape/tiers.ts';
+
+/** A tier's attempt that got the page, stored under the job's own key (as a tier stores it). */
+export const pageAttempt = (jobId: string, tier: Tier = Tier.http): TierAttempt => ({
+  tier,
+  outcome: AttemptOutcome.ok,
+  status: 200,
+  reason: 'ok',
+  elapsed_ms: 3,
+  page: {
+    finalUrl: 'https://example.org/',
+    contentKey: `scraper:page:${jobId}:${tier}:content`,
+    contentType: 'text/html',
+    bytes: 5,
+  },
+});
 
 /** Scraper settings for tests: loopback sites allowlisted, no random re-checks, no politeness waits. */
 export function scraperTestEnv(extra: Record<string, string> = {}): Record<string, string> {
