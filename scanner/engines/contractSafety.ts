@@ -181,6 +181,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
     ...(balanceSlot ? { balanceSlot } : {}),
     holderHashes: holderTrace.hashes,
+    holderCompared: holderTrace.compared,
     // Its code or its holder's traced transfer (which may stop, on a holder with nothing, before
     // the check a list of code hashes makes) reads a code hash.
     holderReadsCodeHash: holderTrace.readsCodeHash || own.hasCodeHash || Boolean(impl?.hasCodeHash),
@@ -304,6 +305,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       comparisons: discovery.comparisons,
       holder_trace: {
         hashes: holderTrace.hashes.length,
+        compared: holderTrace.compared.map(String),
         reads_code_hash: holderTrace.readsCodeHash,
         callees: holderTrace.callees,
         error: holderTrace.error,

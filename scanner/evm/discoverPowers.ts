@@ -277,6 +277,7 @@ interface WordContext {
   balanceSlot?: BalanceSlot | undefined;
   holderHashes?: readonly bigint[] | undefined;
   holderReadsCodeHash?: boolean | undefined;
+  holderCompared?: readonly bigint[] | undefined;
 }
 
 const MAX_WORD = 2n ** 256n - 1n;
@@ -395,7 +396,16 @@ function blockOnlySequences(context: WordContext): Word[][] {
       [entry("the caller's balance slot", context.actor), huge],
     );
   }
-  return shapes;
+  // Last (the contracts the token relies on are called with these too): a level the holder's
+  // transfer compared a stored word with, stored.
+  return [...shapes, ...comparedSequences(context)];
+}
+
+/** A value the holder's transfer compared a stored word with, as a function's one argument. */
+function comparedSequences(context: WordContext): Word[][] {
+  return (context.holderCompared ?? []).map((value) => [
+    amount(`${value}, a value the holder's transfer compared a stored word with`, value),
+  ]);
 }
 
 function encode(selector: Hex, words: Word[]): Hex {
@@ -458,6 +468,12 @@ export interface DiscoverPowersParameters {
   holderHashes?: readonly bigint[];
   /** The token reads an account's code hash (in its code, or in that transfer): a list may be of code hashes. */
   holderReadsCodeHash?: boolean;
+  /**
+   * Small values that transfer compared a stored word with (harvestStoredComparisons): a level or
+   * mode a setter may store, each tried as a function's one argument, on the token and on the
+   * contracts it relies on.
+   */
+  holderCompared?: readonly bigint[];
   /**
    * Contracts the token relies on (one its holder's transfer calls, one whose address it keeps):
    * their functions are called too, from every account, and what they do to the token's holder
@@ -1013,6 +1029,7 @@ export async function discoverPowers(
       balanceSlot: parameters.balanceSlot,
       holderHashes: parameters.holderHashes,
       holderReadsCodeHash: parameters.holderReadsCodeHash,
+      holderCompared: parameters.holderCompared,
     };
     const common = argumentSequences(context);
     // The block-only shapes follow the common ones, so a call's `sequence` indexes either.
@@ -1030,12 +1047,22 @@ export async function discoverPowers(
     // The functions of the contracts the token relies on (not the standard token functions such a
     // contract may have too), with the same shapes, at the block only: first calls, and first
     // calls of pairs.
+    // A policy's level the holder's transfer compared is stored through the policy's own setter:
+    // those shapes too (the block-only shapes' last).
+    const compared = comparedSequences(context).length;
+    const theirShapes = [
+      ...common.map((words, sequence) => ({ words, sequence })),
+      ...sequences.slice(sequences.length - compared).map((words, index) => ({
+        words,
+        sequence: sequences.length - compared + index,
+      })),
+    ];
     const theirs: Planned[] = (only ? [] : (parameters.elsewhere ?? [])).flatMap(
       ({ target, selectors: own }) =>
         own
           .filter((selector) => !HARMLESS.has(selector) && !ALONE.has(selector))
           .flatMap((selector) =>
-            common.map((words, sequence): Planned => {
+            theirShapes.map(({ words, sequence }): Planned => {
               const entry = plan(selector, words, sequence);
               return {
                 ...entry,

@@ -5,6 +5,7 @@ import {
   type CallTrace,
   COMPARISON_TRACER,
   harvestComparisons,
+  harvestStoredComparisons,
   harvestTimes,
   traceCalls,
   traceHolderTransfer,
@@ -217,6 +218,47 @@ describe('traceCalls', () => {
   });
 });
 
+describe('harvestStoredComparisons', () => {
+  const to = 0x1234567890abcdef1234567890abcdef12345678n;
+  const sent = [to, 1n];
+
+  it("reads the level a policy compares a stored word with (`level != 4`), and an order's neighbours, the last first", () => {
+    // The stored level is 0 (`level != 4`: EQ), a stored phase 7 (`phase > 2`: GT).
+    const trace = { c: [compare('EQ', 4n, 0n), compare('GT', 7n, 2n)], v: ['0', '7'] };
+    // 1 is every call's already.
+    expect(harvestStoredComparisons(trace, sent)).toEqual([2n, 3n, 4n]);
+  });
+
+  it('takes nothing from comparisons that are the call’s, the clock’s, or between two stored words', () => {
+    const balance = 10n ** 20n;
+    const trace = {
+      c: [
+        // The amount sent against the holder's balance, and its neighbours none.
+        compare('LT', balance, 1n),
+        // The stored owner against the receiver: accounts, not levels.
+        compare('EQ', to, 0xabcdef0123456789abcdef0123456789abcdef01n),
+        // Two stored words (a fee against its cap).
+        compare('GT', 5n, 25n),
+        // A stored time against the time the call read.
+        compare('LT', 0x6000n, 0x6900n),
+        // A comparison of nothing stored (the decoder's length check).
+        compare('LT', 0x44n, 4n),
+      ],
+      v: [balance, 0xabcdef0123456789abcdef0123456789abcdef01n, 5n, 25n, 0x6000n].map((value) =>
+        value.toString(16),
+      ),
+      t: '6900',
+    };
+    expect(harvestStoredComparisons(trace, sent)).toEqual([]);
+  });
+
+  it('keeps four at most, and nothing from a trace without the words storage reads answered', () => {
+    const trace = { c: [2n, 3n, 4n, 5n, 6n, 7n].map((value) => compare('EQ', value, 0n)), v: ['0'] };
+    expect(harvestStoredComparisons(trace, sent)).toEqual([7n, 6n, 5n, 4n]);
+    expect(harvestStoredComparisons({ c: trace.c }, sent)).toEqual([]);
+  });
+});
+
 describe('traceHolderTransfer', () => {
   it('keeps the hashes not read as a slot themselves, and the contracts called (not precompiles)', async () => {
     const { client } = tracingClient(() =>
@@ -243,6 +285,25 @@ describe('traceHolderTransfer', () => {
     expect(result.error).toBeNull();
   });
 
+  it('keeps the small values the transfer compared a stored word with, not the amount it sent', async () => {
+    const { client } = tracingClient(() =>
+      trace({
+        c: [
+          ['EQ', '4', '0'],
+          ['LT', 'de0b6b3a7640000', '1'],
+        ],
+        v: ['0', 'de0b6b3a7640000'],
+      }),
+    );
+    const result = await traceHolderTransfer(client, {
+      token: caller,
+      holder: caller,
+      to: caller,
+      blockNumber: 1n,
+    });
+    expect(result.compared).toEqual([4n]);
+  });
+
   it('says when the transfer read a code hash', async () => {
     const { client } = tracingClient(() => trace({ x: 1 }));
     const result = await traceHolderTransfer(client, {
@@ -262,7 +323,13 @@ describe('traceHolderTransfer', () => {
       to: caller,
       blockNumber: 1n,
     });
-    expect(result).toEqual({ hashes: [], callees: [], readsCodeHash: false, error: 'HTTP request failed' });
+    expect(result).toEqual({
+      hashes: [],
+      compared: [],
+      callees: [],
+      readsCodeHash: false,
+      error: 'HTTP request failed',
+    });
   });
 });
 
@@ -319,6 +386,22 @@ describe('the tracer the node runs', () => {
     expect(trace.t).toBe('6900');
     expect(trace.n).toBe('1388');
     expect(run([{ op: 'EQ', depth: 1, stack: [1n, 2n] }])).toMatchObject({ t: '', n: '' });
+  });
+
+  it('keeps the words storage reads answered, off the next step at the same depth, once each', () => {
+    const trace = run([
+      { op: 'SLOAD', depth: 1, stack: [0x10n] },
+      { op: 'EQ', depth: 1, stack: [4n, 0n] },
+      { op: 'SLOAD', depth: 1, stack: [0x11n] },
+      // A call made between the read and its answer's step: the deeper step is not the answer.
+      { op: 'ADD', depth: 2, stack: [0x77n] },
+      { op: 'SLOAD', depth: 1, stack: [0x12n] },
+      { op: 'ISZERO', depth: 1, stack: [0n] },
+    ]);
+    // A set (the order of an object's keys): not 77, the deeper step's.
+    expect([...(trace.v ?? [])].sort()).toEqual(['0', '4']);
+    expect(trace.s).toEqual(['10', '11', '12']);
+    expect(run([{ op: 'SLOAD', depth: 1, stack: [1n] }]).v).toEqual([]);
   });
 
   it('notes an EXTCODEHASH, and nothing else does', () => {

@@ -39,17 +39,25 @@ const COMMON = new Set([0n, 1n, MAX_WORD]);
  * The tracer: comparisons (op and the two operands, top first; the last 400, in order: the one
  * that refused is near the end), keccak256 results
  * read off the next step at the same depth (32), storage slots read (256), the addresses of
- * the contracts called (16), and the block's time and number as the call read them (the value
- * TIMESTAMP or NUMBER pushed, read off the next step), and whether it read any account's code hash
+ * the contracts called (16), the words storage reads answered (read off the next step at the same
+ * depth, 64 distinct), the block's time and number as the call read them (the value TIMESTAMP or
+ * NUMBER pushed, read off the next step), and whether it read any account's code hash
  * (EXTCODEHASH). Plain ES5, as the tracer engines take it.
  */
 export const COMPARISON_TRACER = `{
-  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0, clock: '', t: '', n: '', x: 0,
+  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0, clock: '', t: '', n: '', x: 0, v: {}, vn: 0, loaded: 0,
   step: function (log) {
     var depth = log.getDepth();
     if (this.pending) {
       if (this.pending === depth && this.h.length < 32) this.h.push(log.stack.peek(0).toString(16));
       this.pending = 0;
+    }
+    if (this.loaded) {
+      if (this.loaded === depth && this.vn < 64) {
+        var read = log.stack.peek(0).toString(16);
+        if (!this.v[read]) { this.v[read] = 1; this.vn++; }
+      }
+      this.loaded = 0;
     }
     if (this.clock === 't') this.t = log.stack.peek(0).toString(16);
     if (this.clock === 'n') this.n = log.stack.peek(0).toString(16);
@@ -64,6 +72,7 @@ export const COMPARISON_TRACER = `{
       this.pending = depth;
     } else if (op === 'SLOAD') {
       if (this.sn < 256) { this.s[log.stack.peek(0).toString(16)] = 1; this.sn++; }
+      this.loaded = depth;
     } else if (op === 'CALL' || op === 'STATICCALL' || op === 'DELEGATECALL' || op === 'CALLCODE') {
       if (this.a.length < 16) this.a.push(log.stack.peek(1).toString(16));
     } else if (op === 'EXTCODEHASH') {
@@ -74,7 +83,7 @@ export const COMPARISON_TRACER = `{
   result: function () {
     var at = this.cn % 400;
     var c = this.cn > 400 ? this.c.slice(at).concat(this.c.slice(0, at)) : this.c;
-    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a, t: this.t, n: this.n, x: this.x };
+    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a, t: this.t, n: this.n, x: this.x, v: Object.keys(this.v) };
   }
 }`;
 
@@ -89,6 +98,8 @@ export interface CallTrace {
   n?: string;
   /** 1 when the call read an account's code hash (EXTCODEHASH); absent from older answers. */
   x?: number;
+  /** The words storage reads answered (distinct, the first 64); absent from older answers. */
+  v?: string[];
 }
 
 /** A word the function compared an argument word with: put `value` at argument `index` instead. */
@@ -236,9 +247,9 @@ function asTrace(answer: unknown): CallTrace | null {
     Array.isArray(value) &&
     value.every((entry) => typeof entry === 'string' && /^(0x)?[0-9a-f]{1,64}$/i.test(entry));
   if (!strings(h) || !strings(s) || !strings(a) || !Array.isArray(c)) return null;
-  const { t, n } = answer as Record<string, unknown>;
+  const { t, n, v } = answer as Record<string, unknown>;
   const clock = (value: unknown) => value === undefined || value === '' || strings([value]);
-  if (!clock(t) || !clock(n)) return null;
+  if (!clock(t) || !clock(n) || (v !== undefined && !strings(v))) return null;
   const triples = c.every(
     (entry) =>
       Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string' && strings(entry.slice(1)),
@@ -309,10 +320,53 @@ function messageOf(failure: unknown): string {
   return (text.split('\n')[0] ?? 'trace failed').slice(0, 200);
 }
 
+/** Stored values compared with more than these are no mode or level (amounts, times, accounts). */
+const MAX_COMPARED_CONSTANT = 2n ** 32n;
+/** Values kept from one holder's transfer. */
+const MAX_COMPARED = 4;
+
+/**
+ * The values a transfer compared a stored word with: where one operand of a comparison is a word a
+ * storage read answered and the other is not, the other (and for an order its neighbours) is a
+ * value that word would take the transfer another way: a level, a mode or a phase a policy checks
+ * (`level != 4`), which a setter that stores it will accept without showing anything. Only small
+ * values (a mode, not an amount, a time or an account), never 0 or 1 (every call's shapes hold
+ * them), nor a word the call sent or the clock it read, nor from a comparison with one (the
+ * amount against a balance, the time against a stored time).
+ * Latest comparisons first, at most four; pure.
+ */
+export function harvestStoredComparisons(
+  trace: Pick<CallTrace, 'c' | 'v' | 't' | 'n'>,
+  sent: readonly bigint[],
+): bigint[] {
+  const loaded = new Set((trace.v ?? []).map(word));
+  // The clock as the call read it is compared with stored times, which the clock rounds move.
+  const words = new Set([...sent, ...[trace.t, trace.n].flatMap((value) => (value ? [word(value)] : []))]);
+  const found = new Set<bigint>();
+  for (const [op, top, second] of [...trace.c].reverse()) {
+    const a = word(top);
+    const b = word(second);
+    for (const [stored, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      // A comparison with a word the call sent (the amount) is the call's, not a level's.
+      if (!loaded.has(stored) || loaded.has(other) || words.has(other) || other >= MAX_COMPARED_CONSTANT)
+        continue;
+      for (const value of op === 'EQ' ? [other] : [other - 1n, other, other + 1n])
+        if (value >= 0n && !words.has(value) && !COMMON.has(value) && found.size < MAX_COMPARED)
+          found.add(value);
+    }
+  }
+  return [...found];
+}
+
 /** What an ordinary holder's transfer showed: the keys it hashed, and the contracts it called. */
 export interface HolderTransferTrace {
   /** keccak256 results that were not themselves read as a storage slot: mapping keys, not entries. */
   hashes: bigint[];
+  /** Values it compared a stored word with (harvestStoredComparisons). */
+  compared: bigint[];
   /** Contracts the transfer called (its policy, its fee module, the router of a swap-back). */
   callees: Address[];
   /** It read an account's code hash: a list it keeps may be of code hashes. */
@@ -324,7 +378,8 @@ export interface HolderTransferTrace {
  * An ordinary holder's send of one unit, traced once (refused or not: the lookups that refuse it
  * come first). A hash the transfer read storage at directly is a mapping's entry (the holder's
  * balance, its allowance); one that was hashed again or compared is a key a list may be kept by
- * (`keccak256(account, token)` in a blocklist). Empty when the node cannot trace.
+ * (`keccak256(account, token)` in a blocklist). A small value it compared a stored word with is
+ * one a setter may store to take the transfer another way. Empty when the node cannot trace.
  */
 export async function traceHolderTransfer(
   client: PublicClient,
@@ -336,11 +391,12 @@ export async function traceHolderTransfer(
     calls: [{ from: holder, to: token, data }],
   });
   const trace = traces[0];
-  if (!trace) return { hashes: [], callees: [], readsCodeHash: false, error };
+  if (!trace) return { hashes: [], compared: [], callees: [], readsCodeHash: false, error };
   const read = new Set(trace.s.map(word));
   const hashes = [...new Set(trace.h.map(word))].filter((hash) => !read.has(hash));
   const callees = [...new Set(trace.a.map((value) => word(value) & ADDRESS_MASK))]
     .filter((value) => value > 0xffffn)
     .map((value) => getAddress(numberToHex(value, { size: 20 })));
-  return { hashes, callees, readsCodeHash: trace.x === 1, error: null };
+  const compared = harvestStoredComparisons(trace, [BigInt(to), 1n]);
+  return { hashes, compared, callees, readsCodeHash: trace.x === 1, error: null };
 }

@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/18)', () => {
+describe('power discovery (vigil-risk/19)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -509,6 +509,20 @@ describe('power discovery (vigil-risk/18)', () => {
     expect(feed).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(evidence?.data?.prelude_target ?? evidence?.data?.target).toBe(feed);
     expect(evidence?.summary).toContain(`of the contract ${String(feed)} the token relies on`);
+  });
+
+  it("sets a transfer policy's level to the value the holder's transfer compared it with", async () => {
+    // The policy refuses sends to contracts at level 4 only; its admin's setter shows nothing.
+    const result = await scan('t_rt2_compliance');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: false,
+      limit: true,
+    });
+    const [evidence] = simulations(result, 'sells_blockable');
+    expect(evidence?.data?.args).toBe("4, a value the holder's transfer compared a stored word with");
+    expect(evidence?.summary).toContain('the token relies on');
+    expect(evidence?.summary).toMatch(/sell after receiving reverted: policy/);
   });
 
   it('finds a relayer spending the allowance a holder gave the router (holders who sold through it all have)', async () => {
