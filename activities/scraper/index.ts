@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { Context, type Info } from '@temporalio/activity';
 import { TIER_MIN_MS, tierBudgetMs } from '../../core/scrape/escalation.ts';
 import {
   AttemptOutcome,
@@ -42,8 +42,8 @@ const HEARTBEAT_MS = 2_000;
  * is stored), ahead of the workflow's completion. What the domain taught is recorded first
  * (once per job), so the answer never runs ahead of it, and the workflow need not record it
  * again. A retried tier may say it twice; the request takes the first. An attempt Temporal has
- * given up on (cancelled, or timed out and told so through its heartbeat: `signal` aborted) sends
- * no word: the workflow has moved on, and its own result answers.
+ * given up on (cancelled, or past its deadline: `signal` aborted, see attemptSignal) sends no
+ * word: the workflow has moved on, and its own result answers.
  */
 export async function runTier(
   engine: Pick<ScraperEngine, 'runTier' | 'strategies' | 'pages'>,
@@ -74,6 +74,34 @@ export async function runTier(
 }
 
 /**
+ * An attempt's signal: Temporal's cancellation, or the attempt's own deadline (its start-to-close
+ * from when it started here, and its schedule-to-close), whichever comes first. Temporal times an
+ * attempt out on its server, and a dispatched attempt hears of it only at its next heartbeat (up
+ * to HEARTBEAT_MS later): in between, the workflow has moved on to a retry or the next tier, and
+ * this attempt's page must not answer the request. Its fetch stops then too. A timeout of zero is
+ * none.
+ */
+export function attemptSignal(
+  info: Pick<Info, 'startToCloseTimeoutMs' | 'scheduleToCloseTimeoutMs' | 'scheduledTimestampMs'>,
+  cancellation: AbortSignal,
+  startedAt: number,
+): AbortSignal {
+  const deadlines = [
+    info.startToCloseTimeoutMs > 0 ? startedAt + info.startToCloseTimeoutMs : Infinity,
+    info.scheduleToCloseTimeoutMs > 0 ? info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs : Infinity,
+  ];
+  const deadline = Math.min(...deadlines);
+  if (!Number.isFinite(deadline)) return cancellation;
+  const left = deadline - Date.now();
+  return AbortSignal.any([
+    cancellation,
+    left > 0
+      ? AbortSignal.timeout(left)
+      : AbortSignal.abort(new DOMException('past its deadline', 'TimeoutError')),
+  ]);
+}
+
+/**
  * The scraper pool's activities: the plan, one activity per tier (so each shows in the UI under
  * its own name, with its own timeout), and the strategy update. Cancellation reaches a running
  * tier through its heartbeats and aborts its fetch or closes its browser context (and keeps its
@@ -84,10 +112,11 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
     (tier: Tier) =>
     async (job: TierJob): Promise<TierResult> => {
       const context = Context.current();
+      const signal = attemptSignal(context.info, context.cancellationSignal, Date.now());
       // A local activity (the plain tier) has no heartbeat: the workflow task it runs in does.
       const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), HEARTBEAT_MS);
       try {
-        return await runTier(engine, tier, job, context.cancellationSignal);
+        return await runTier(engine, tier, job, signal);
       } finally {
         clearInterval(beat);
       }
@@ -108,7 +137,7 @@ export function createScraperActivities({ engine }: ScraperActivityDeps) {
      */
     async scrapeFirst(job: ScrapeJobInput): Promise<FirstStep> {
       const context = Context.current();
-      const signal = context.cancellationSignal;
+      const signal = attemptSignal(context.info, context.cancellationSignal, Date.now());
       const plan = await engine.plan(job, signal);
       const remaining = job.deadline - Date.now();
       if (plan.stop || plan.tiers[0] !== Tiers.http || remaining < TIER_MIN_MS.http) return { plan };
