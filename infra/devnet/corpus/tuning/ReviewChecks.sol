@@ -112,3 +112,16 @@ contract TnForwardedBatchToken is ERC20, ERC20Burnable, ERC2771Context, Multical
         return ERC2771Context._contextSuffixLength();
     }
 }
+
+/// Owned by OpenZeppelin's TimelockController (two days, `DevnetTimelock`): the owner may mint any
+/// amount, but only through a proposal anyone can read that waits two days (as governance tokens
+/// whose minter is their timelock).
+contract TnGovernedMintToken is ERC20, Ownable {
+    constructor(string memory n, string memory s, uint256 supply) ERC20(n, s) Ownable(msg.sender) {
+        _mint(msg.sender, supply);
+    }
+
+    function mint(address to, uint256 amount) external onlyOwner {
+        _mint(to, amount);
+    }
+}

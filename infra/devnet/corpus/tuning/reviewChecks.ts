@@ -4,6 +4,8 @@ import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } 
 // reviewer made on the probe, so each attack stays a test (a sell cooldown each sell starts, beside
 // a freeze armed for the next receipt; a flash lender whose fee a holder that answered every loan
 // would pay), and a false-positive check of the forwarder round (ERC-2771 with a mended Multicall).
+// Written during vigil-risk/19: a mint only a two-day TimelockController can make, a check of
+// calls made as a candidate that is itself a contract.
 
 const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
 
@@ -53,6 +55,26 @@ export const REVIEW_CHECK_TOKENS: Record<string, CorpusTokenSpec> = {
     launch: [renounce],
     pattern:
       "OpenZeppelin's ERC-2771 behind its signature-checking forwarder, with its Multicall, which appends the request's sender to each item (as mended in 5.0.1), and ERC20Burnable: nobody but a holder moves or burns a holder's tokens; the owner renounced",
+    labels: benign('benign_unusual'),
+  },
+  t_check_governed_mint: {
+    contract: 'TnGovernedMintToken',
+    name: 'Council Issue',
+    symbol: 'CNCL',
+    helpers: [
+      {
+        name: 'timelock',
+        contract: 'DevnetTimelock',
+        args: (c) => [2n * 86_400n, [c.deployer], [c.deployer]],
+      },
+    ],
+    args: (c) => ['Council Issue', 'CNCL', c.supply],
+    market: 'healthy',
+    launch: [
+      { signature: 'function transferOwnership(address newOwner)', args: (c) => [c.helpers.timelock] },
+    ],
+    pattern:
+      "mint(address,uint256) with no cap, for the owner, which is OpenZeppelin's TimelockController with a two-day delay (the deployer proposes and executes; the delay changes only through the timelock itself): every mint waits two days in public",
     labels: benign('benign_unusual'),
   },
 };
