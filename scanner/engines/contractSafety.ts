@@ -193,7 +193,14 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       excluded: exclude,
     }),
     // Candidates that are timelocks of a day or more: what only they can do waits in public.
-    readTimelocks(client, { accounts: suspects.map((candidate) => candidate.address), blockNumber }),
+    readTimelocks(client, {
+      accounts: suspects.map((candidate) => candidate.address),
+      token: address,
+      // What the timelock scheduled for the token came after the token (unknown: not read).
+      fromBlock: input.creation ? BigInt(input.creation.block) : 0n,
+      blockNumber,
+      chunk: input.config.limits.SCAN_LOG_CHUNK_BLOCKS,
+    }),
   ]);
   const checks: Check[] = applyDiscovery(
     privilegeChecks({
@@ -322,6 +329,11 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
         callees: holderTrace.callees,
         error: holderTrace.error,
       },
+      timelocks: [...timelocks].map(([account, timelock]) => ({
+        address: account,
+        delay_seconds: timelock.delaySeconds,
+        pending_calls: timelock.pending,
+      })),
       relied_on: reliedOn.contracts.map((entry) => ({
         address: entry.target,
         functions: entry.selectors.length,

@@ -2,6 +2,7 @@ import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import { type Check, CheckStatus, type Evidence, Severity } from '../core/schema.ts';
 import type { Address } from 'viem';
 import type { DiscoveryResult, PowerClass, PowerFinding } from '../evm/discoverPowers.ts';
+import type { Timelock } from '../evm/readTimelocks.ts';
 
 /** The check each demonstrated class fails, and the capability checks it vouches for when absent. */
 const CLASS_CHECK: Record<PowerClass, { id: CheckId; power: string; capabilities: CheckId[] }> = {
@@ -30,8 +31,8 @@ export interface DiscoveryFacts {
   /** The probe's holder held tokens, so leaks and limits could be measured. */
   holderFunded: boolean;
   block: string;
-  /** Candidates that are timelocks of a day or more (readTimelocks), with their delay in seconds. */
-  timelocks?: ReadonlyMap<Address, number>;
+  /** Candidates that are timelocks of a day or more (readTimelocks). */
+  timelocks?: ReadonlyMap<Address, Timelock>;
 }
 
 /**
@@ -39,7 +40,9 @@ export interface DiscoveryFacts {
  * with the call as evidence; a capability the dispatcher has (a pause, a blacklist, a fee setter,
  * a capped mint) whose every simulated use left holders whole is kept, weighing nothing. A class
  * shown only by calls a timelock of a day or more made (every use waits in public) fails its
- * check too, with the calls as evidence, but weighs nothing, as its capabilities.
+ * check too, with the calls as evidence, but weighs nothing, as its capabilities, unless the
+ * timelock has a call to the token waiting (or its schedule could not be read): that call may run
+ * with nothing more shown in public, so the power weighs in full.
  */
 export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] {
   const { result, block } = facts;
@@ -74,7 +77,10 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
   ][]) {
     const measurable = kind === 'mint' || facts.holderFunded;
     const found = result.findings.filter((finding) => finding.class === kind);
-    const waits = (finding: PowerFinding) => facts.timelocks?.get(finding.caller);
+    const waits = (finding: PowerFinding) => {
+      const timelock = facts.timelocks?.get(finding.caller);
+      return timelock?.pending === 0 ? timelock.delaySeconds : undefined;
+    };
     // What an account makes at once first; then what only a timelock makes.
     const shown = [
       ...found.filter((finding) => waits(finding) === undefined),

@@ -1,8 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { type Address, encodeDeployData, getContractAddress, type PublicClient } from 'viem';
+import {
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  getContractAddress,
+  parseAbi,
+  type PublicClient,
+  zeroHash,
+} from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
-import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
+import { createDevnetClient, type DevnetClient, DevSender } from '../../infra/devnet/client.ts';
 import { type Artifacts, compileContracts } from '../../infra/devnet/compile.ts';
 import { isTimelockController, readTimelocks } from './readTimelocks.ts';
 
@@ -11,15 +19,21 @@ import { isTimelockController, readTimelocks } from './readTimelocks.ts';
 
 let node: AnvilInstance;
 let client: PublicClient;
+let devnet: DevnetClient;
 let artifacts: Artifacts;
 let owner: Address;
 const deployed: Record<string, Address> = {};
 
 const DAY = 86_400n;
+/** The token a timelock governs (any account: only its address is compared). */
+const TOKEN: Address = '0x00000000000000000000000000000000000a11ce';
+const scheduleAbi = parseAbi([
+  'function schedule(address target, uint256 value, bytes data, bytes32 predecessor, bytes32 salt, uint256 delay)',
+]);
 
 beforeAll(async () => {
   node = await startAnvil();
-  const devnet = createDevnetClient(node.url);
+  devnet = createDevnetClient(node.url);
   client = devnet;
   const [first] = await devnet.request({ method: 'eth_accounts' });
   if (!first) throw new Error('the node has no accounts');
@@ -44,6 +58,17 @@ beforeAll(async () => {
   await deploy('two days', 'TestTimelock', 2n * DAY);
   await deploy('an hour', 'TestTimelock', 3_600n);
   await deploy('backdoored', 'TestBackdooredTimelock', 2n * DAY);
+  await deploy('scheduled', 'TestTimelock', 2n * DAY);
+  // A mint for the token, scheduled: it may run two days on with nothing more in public.
+  await sender.send({
+    label: 'schedule',
+    to: deployed.scheduled ?? owner,
+    data: encodeFunctionData({
+      abi: scheduleAbi,
+      functionName: 'schedule',
+      args: [TOKEN, 0n, '0x40c10f19', zeroHash, zeroHash, 2n * DAY],
+    }),
+  });
   await sender.settle();
 }, 120_000);
 
@@ -61,13 +86,27 @@ describe('isTimelockController', () => {
 });
 
 describe('readTimelocks', () => {
+  const read = async (accounts: (Address | undefined)[], chunk = 10_000) =>
+    readTimelocks(client, {
+      accounts: accounts.filter((account): account is Address => account !== undefined),
+      token: TOKEN,
+      fromBlock: 0n,
+      blockNumber: await client.getBlockNumber(),
+      chunk,
+    });
+
   it('keeps the controllers whose delay is a day or more, with it; not a short one, a lookalike or a wallet', async () => {
-    const blockNumber = await client.getBlockNumber();
-    const accounts = [deployed['two days'], deployed['an hour'], deployed.backdoored, owner].filter(
-      (account): account is Address => account !== undefined,
-    );
-    expect(accounts).toHaveLength(4);
-    const timelocks = await readTimelocks(client, { accounts, blockNumber });
-    expect([...timelocks]).toEqual([[deployed['two days'], Number(2n * DAY)]]);
+    const timelocks = await read([deployed['two days'], deployed['an hour'], deployed.backdoored, owner]);
+    expect([...timelocks]).toEqual([[deployed['two days'], { delaySeconds: Number(2n * DAY), pending: 0 }]]);
+  });
+
+  it('counts the calls to the token a timelock has waiting, and says when its schedule was not read', async () => {
+    expect((await read([deployed.scheduled])).get(deployed.scheduled ?? owner)).toEqual({
+      delaySeconds: Number(2n * DAY),
+      pending: 1,
+    });
+    // A history longer than the requests allowed (one block a request here) is not read.
+    await devnet.mine({ blocks: 32 });
+    expect((await read([deployed['two days']], 1)).get(deployed['two days'] ?? owner)?.pending).toBeNull();
   });
 });

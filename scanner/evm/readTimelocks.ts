@@ -1,9 +1,28 @@
-import { type Address, type Hex, parseAbi, type PublicClient, toFunctionSelector } from 'viem';
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  parseAbi,
+  parseAbiItem,
+  type PublicClient,
+  toFunctionSelector,
+} from 'viem';
 import { PROXY_TIMELOCK_MIN_SECONDS } from '../core/risk/model.ts';
 import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
+import { readLogs } from './readLogs.ts';
 import { tryRead } from './tryRead.ts';
 
-const timelockAbi = parseAbi(['function getMinDelay() view returns (uint256)']);
+const timelockAbi = parseAbi([
+  'function getMinDelay() view returns (uint256)',
+  'function isOperationPending(bytes32 id) view returns (bool)',
+]);
+const callScheduled = parseAbiItem(
+  'event CallScheduled(bytes32 indexed id, uint256 indexed index, address target, uint256 value, bytes data, bytes32 predecessor, uint256 delay)',
+);
+/** Calls a timelock's schedule is read for, at most: past that it is not read. */
+const MAX_SCHEDULED = 1_000;
+/** Log requests one timelock's schedule may take (a history longer than that is not read). */
+const MAX_SCHEDULE_REQUESTS = 20;
 
 /**
  * Every function of OpenZeppelin's TimelockController, in its 4.x and 5.x releases (the
@@ -66,27 +85,96 @@ export function isTimelockController(code: Hex | undefined): boolean {
   );
 }
 
+/** A timelock among the candidates, and what it has waiting for the token. */
+export interface Timelock {
+  delaySeconds: number;
+  /**
+   * Calls to the token it has scheduled and not yet executed or cancelled (each may run once its
+   * delay is over, without anything new in public); null when its schedule could not be read.
+   */
+  pending: number | null;
+}
+
 /**
  * The accounts among `accounts` that are timelocks of at least a day (PROXY_TIMELOCK_MIN_SECONDS):
  * OpenZeppelin's TimelockController by its dispatcher, and its delay as getMinDelay() reads at
- * the block. A power only such an account can use is no class (every use waits in public for a
- * day or more: time for holders to leave), as an upgrade through one is no immediate one.
+ * the block; with the calls to `token` it has scheduled and not run (its CallScheduled logs since
+ * `fromBlock`, each still pending at the block). A power only such an account can use, with
+ * nothing to the token waiting, is no class (every use waits in public for a day or more: time for
+ * holders to leave), as an upgrade through one is no immediate one.
  */
 export async function readTimelocks(
   client: PublicClient,
-  { accounts, blockNumber }: { accounts: readonly Address[]; blockNumber: bigint },
-): Promise<Map<Address, number>> {
+  {
+    accounts,
+    token,
+    fromBlock,
+    blockNumber,
+    chunk,
+  }: { accounts: readonly Address[]; token: Address; fromBlock: bigint; blockNumber: bigint; chunk: number },
+): Promise<Map<Address, Timelock>> {
   const found = await Promise.all(
-    accounts.map(async (account): Promise<[Address, number] | undefined> => {
+    accounts.map(async (account): Promise<[Address, Timelock] | undefined> => {
       const code = await client.getCode({ address: account, blockNumber });
       if (!isTimelockController(code)) return undefined;
       const delay = await tryRead(() =>
         client.readContract({ address: account, abi: timelockAbi, functionName: 'getMinDelay', blockNumber }),
       );
-      return delay !== undefined && delay >= BigInt(PROXY_TIMELOCK_MIN_SECONDS)
-        ? [account, Number(delay)]
-        : undefined;
+      if (delay === undefined || delay < BigInt(PROXY_TIMELOCK_MIN_SECONDS)) return undefined;
+      return [
+        account,
+        {
+          delaySeconds: Number(delay),
+          pending: await pendingCalls(client, account, { token, fromBlock, blockNumber, chunk }),
+        },
+      ];
     }),
   );
   return new Map(found.filter((entry) => entry !== undefined));
+}
+
+async function pendingCalls(
+  client: PublicClient,
+  timelock: Address,
+  {
+    token,
+    fromBlock,
+    blockNumber,
+    chunk,
+  }: { token: Address; fromBlock: bigint; blockNumber: bigint; chunk: number },
+): Promise<number | null> {
+  if (blockNumber < fromBlock || (blockNumber - fromBlock) / BigInt(chunk) >= MAX_SCHEDULE_REQUESTS)
+    return null;
+  const scheduled = await tryRead(() =>
+    readLogs(client, {
+      address: timelock,
+      event: callScheduled,
+      fromBlock,
+      toBlock: blockNumber,
+      chunk,
+      maxLogs: MAX_SCHEDULED,
+    }),
+  );
+  if (!scheduled?.complete) return null;
+  const ids = [
+    ...new Set(
+      scheduled.logs
+        .filter((log) => getAddress(log.args.target) === getAddress(token))
+        .map((log) => log.args.id),
+    ),
+  ];
+  const states = await Promise.all(
+    ids.map((id) =>
+      tryRead(() =>
+        client.readContract({
+          address: timelock,
+          abi: timelockAbi,
+          functionName: 'isOperationPending',
+          args: [id],
+          blockNumber,
+        }),
+      ),
+    ),
+  );
+  return states.includes(undefined) ? null : states.filter(Boolean).length;
 }
