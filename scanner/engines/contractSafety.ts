@@ -30,7 +30,6 @@ import type { EngineOutput, EvmEngineInput } from './context.ts';
 import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
 import { simulationGasPrice } from '../evm/simulationGasPrice.ts';
-import { readTimelocks } from '../evm/readTimelocks.ts';
 import { traceHolderTransfer } from '../evm/traceComparisons.ts';
 import { readReliedOn } from './reliedOn.ts';
 
@@ -164,44 +163,31 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ],
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);
-  const [discovery, timelocks] = await Promise.all([
-    discoverPowers(client, {
-      token: address,
-      // Dispatcher comparisons only (PUSH4 … EQ): error selectors and other 4-byte constants are
-      // no functions, and each would cost a call at every time offset.
-      selectors: new Set<Hex>(
-        [code, implCode].flatMap((each) =>
-          each ? (bytecodeFingerprint(each)?.selectors ?? []) : [],
-        ) as Hex[],
-      ),
-      candidates: suspects,
-      victim: PROBE_VICTIM,
-      router: pool?.dex.router,
-      pair: pool?.pair,
-      supply,
-      blockNumber,
-      blockTimestamp: pinned.timestamp,
-      ...(gasPrice === undefined ? {} : { gasPrice }),
-      readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
-      ...(balanceSlot ? { balanceSlot } : {}),
-      holderHashes: holderTrace.hashes,
-      holderCompared: holderTrace.compared,
-      // Its code or its holder's traced transfer (which may stop, on a holder with nothing, before
-      // the check a list of code hashes makes) reads a code hash.
-      holderReadsCodeHash: holderTrace.readsCodeHash || own.hasCodeHash || Boolean(impl?.hasCodeHash),
-      elsewhere: reliedOn.contracts,
-      excluded: exclude,
-    }),
-    // Candidates that are timelocks of a day or more: what only they can do waits in public.
-    readTimelocks(client, {
-      accounts: suspects.map((candidate) => candidate.address),
-      token: address,
-      // What the timelock scheduled for the token came after the token (unknown: not read).
-      fromBlock: input.creation ? BigInt(input.creation.block) : 0n,
-      blockNumber,
-      chunk: input.config.limits.SCAN_LOG_CHUNK_BLOCKS,
-    }),
-  ]);
+  const discovery = await discoverPowers(client, {
+    token: address,
+    // Dispatcher comparisons only (PUSH4 … EQ): error selectors and other 4-byte constants are
+    // no functions, and each would cost a call at every time offset.
+    selectors: new Set<Hex>(
+      [code, implCode].flatMap((each) => (each ? (bytecodeFingerprint(each)?.selectors ?? []) : [])) as Hex[],
+    ),
+    candidates: suspects,
+    victim: PROBE_VICTIM,
+    router: pool?.dex.router,
+    pair: pool?.pair,
+    supply,
+    blockNumber,
+    blockTimestamp: pinned.timestamp,
+    ...(gasPrice === undefined ? {} : { gasPrice }),
+    readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
+    ...(balanceSlot ? { balanceSlot } : {}),
+    holderHashes: holderTrace.hashes,
+    holderCompared: holderTrace.compared,
+    // Its code or its holder's traced transfer (which may stop, on a holder with nothing, before
+    // the check a list of code hashes makes) reads a code hash.
+    holderReadsCodeHash: holderTrace.readsCodeHash || own.hasCodeHash || Boolean(impl?.hasCodeHash),
+    elsewhere: reliedOn.contracts,
+    excluded: exclude,
+  });
   const checks: Check[] = applyDiscovery(
     privilegeChecks({
       selectors,
@@ -212,12 +198,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       upgrade,
       block,
     }),
-    {
-      result: discovery,
-      holderFunded: pool !== undefined && pool !== null,
-      block,
-      timelocks,
-    },
+    { result: discovery, holderFunded: pool !== undefined && pool !== null, block },
   );
   const selfdestruct = own.hasSelfdestruct || Boolean(impl?.hasSelfdestruct);
   checks.push(
@@ -329,11 +310,6 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
         callees: holderTrace.callees,
         error: holderTrace.error,
       },
-      timelocks: [...timelocks].map(([account, timelock]) => ({
-        address: account,
-        delay_seconds: timelock.delaySeconds,
-        pending_calls: timelock.pending,
-      })),
       relied_on: reliedOn.contracts.map((entry) => ({
         address: entry.target,
         functions: entry.selectors.length,

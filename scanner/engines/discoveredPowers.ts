@@ -1,8 +1,6 @@
 import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import { type Check, CheckStatus, type Evidence, Severity } from '../core/schema.ts';
-import type { Address } from 'viem';
 import type { DiscoveryResult, PowerClass, PowerFinding } from '../evm/discoverPowers.ts';
-import type { Timelock } from '../evm/readTimelocks.ts';
 
 /** The check each demonstrated class fails, and the capability checks it vouches for when absent. */
 const CLASS_CHECK: Record<PowerClass, { id: CheckId; power: string; capabilities: CheckId[] }> = {
@@ -31,18 +29,12 @@ export interface DiscoveryFacts {
   /** The probe's holder held tokens, so leaks and limits could be measured. */
   holderFunded: boolean;
   block: string;
-  /** Candidates that are timelocks of a day or more (readTimelocks). */
-  timelocks?: ReadonlyMap<Address, Timelock>;
 }
 
 /**
  * Folds demonstrated powers into the checks: a class shown by a call fails its check as a gate
  * with the call as evidence; a capability the dispatcher has (a pause, a blacklist, a fee setter,
- * a capped mint) whose every simulated use left holders whole is kept, weighing nothing. A class
- * shown only by calls a timelock of a day or more made (every use waits in public) fails its
- * check too, with the calls as evidence, but weighs nothing, as its capabilities, unless the
- * timelock has a call to the token waiting (or its schedule could not be read): that call may run
- * with nothing more shown in public, so the power weighs in full.
+ * a capped mint) whose every simulated use left holders whole is kept, weighing nothing.
  */
 export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] {
   const { result, block } = facts;
@@ -76,39 +68,8 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     (typeof CLASS_CHECK)[PowerClass],
   ][]) {
     const measurable = kind === 'mint' || facts.holderFunded;
-    const found = result.findings.filter((finding) => finding.class === kind);
-    const waits = (finding: PowerFinding) => {
-      const timelock = facts.timelocks?.get(finding.caller);
-      return timelock?.pending === 0 ? timelock.delaySeconds : undefined;
-    };
-    // What an account makes at once first; then what only a timelock makes.
-    const shown = [
-      ...found.filter((finding) => waits(finding) === undefined),
-      ...found.filter((finding) => waits(finding) !== undefined),
-    ];
+    const shown = result.findings.filter((finding) => finding.class === kind);
     const first = shown[0];
-    const delay = first ? waits(first) : undefined;
-    if (first && delay !== undefined) {
-      const hours = Math.round(delay / 3600);
-      const reason = `only the timelock ${first.caller} can use it, and every use waits ${hours} h there in public: time for holders to leave`;
-      const check = makeCheck(target.id, {
-        status: 'fail',
-        value: first.signature ?? first.selector,
-        detail: `${describe(first)}: that account can ${target.power}, but ${reason}.`,
-        evidence: [
-          ...shown.slice(0, MAX_EVIDENCE).map((finding) => findingEvidence(finding, block)),
-          { kind: 'note', summary, block },
-        ],
-      });
-      out = replace(out, {
-        ...check,
-        severity: Severity.info,
-        gate: false,
-        downgraded: { from: check.severity, reason },
-      });
-      out = downgradeCapabilities(out, target, reason);
-      continue;
-    }
     if (first) {
       const check = makeCheck(target.id, {
         status: 'fail',
@@ -147,32 +108,20 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
           evidence: [{ kind: 'note', summary, block }],
         }),
       );
-    out = downgradeCapabilities(
-      out,
-      target,
-      `no simulated use could ${target.power} (${result.calls} calls from every candidate account)`,
-    );
-  }
-  return out;
-}
-
-/** The class's capability checks that failed with weight, kept but weighing nothing, for `reason`. */
-function downgradeCapabilities(
-  checks: Check[],
-  target: (typeof CLASS_CHECK)[PowerClass],
-  reason: string,
-): Check[] {
-  let out = checks;
-  for (const id of target.capabilities) {
-    const existing = out.find((check) => check.id === id);
-    if (!existing || existing.status !== CheckStatus.fail || existing.severity === Severity.info) continue;
-    if (existing.gate && id === target.id) continue; // an older probe demonstrated it already
-    out = replace(out, {
-      ...existing,
-      severity: Severity.info,
-      gate: false,
-      downgraded: { from: existing.severity, reason },
-    });
+    for (const id of target.capabilities) {
+      const existing = out.find((check) => check.id === id);
+      if (!existing || existing.status !== CheckStatus.fail || existing.severity === Severity.info) continue;
+      if (existing.gate && id === target.id) continue; // an older probe demonstrated it already
+      out = replace(out, {
+        ...existing,
+        severity: Severity.info,
+        gate: false,
+        downgraded: {
+          from: existing.severity,
+          reason: `no simulated use could ${target.power} (${result.calls} calls from every candidate account)`,
+        },
+      });
+    }
   }
   return out;
 }

@@ -279,22 +279,6 @@ describe('power discovery (vigil-risk/19)', () => {
     }
   });
 
-  it('keeps a mint only a two-day TimelockController can make in the lowest tier, the call shown', async () => {
-    const result = await scan('t_check_governed_mint');
-    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
-      mint: false,
-      leak: false,
-      limit: false,
-    });
-    expect(result.tier).toBe('low');
-    const mintable = check(result, 'is_mintable');
-    expect(mintable?.status).toBe('fail');
-    expect(mintable?.downgraded?.reason).toMatch(
-      /^only the timelock 0x[0-9a-fA-F]{40} can use it, and every use waits 48 h/,
-    );
-    expect(simulations(result, 'is_mintable')[0]?.summary).toMatch(/supply/);
-  });
-
   it('finds a balance written up without the supply (a mint totalSupply() never shows)', async () => {
     const result = await scan('t_credit');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
