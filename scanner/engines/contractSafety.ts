@@ -1,10 +1,18 @@
-import { type Address, getAddress, type Hex, parseAbi, type PublicClient, zeroAddress } from 'viem';
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  numberToHex,
+  parseAbi,
+  type PublicClient,
+  zeroAddress,
+} from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { makeCheck, unknownCheck } from '../core/checks.ts';
 import type { TokenFacts } from '../core/result.ts';
 import { type Check, Severity } from '../core/schema.ts';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
-import { findBalanceSlot } from '../evm/balanceSlot.ts';
+import { balanceKey, findBalanceSlot } from '../evm/balanceSlot.ts';
 import { pinnedBlock } from '../evm/perBlock.ts';
 import { type DelegateTargetsReturnType, delegateTargets } from '../evm/delegateTargets.ts';
 import { discoverPowers } from '../evm/discoverPowers.ts';
@@ -127,17 +135,26 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ),
     ...creationCodeAccounts(told.creationCode, code),
   ];
-  const [pinned, balanceSlot, holderTrace] = await Promise.all([
+  const [pinned, balanceSlot] = await Promise.all([
     pinnedBlock(client, blockNumber),
     pool?.pair ? findBalanceSlot(client, { token: address, holder: pool.pair, blockNumber }) : undefined,
-    // An ordinary holder's send, traced: the keys it hashes and the contracts it calls.
-    traceHolderTransfer(client, {
-      token: address,
-      holder: PROBE_VICTIM,
-      to: pool?.pair ?? address,
-      blockNumber,
-    }),
   ]);
+  // An ordinary holder's send, traced: the keys it hashes, the contracts it calls, the stored
+  // fields it compares. Where the balances mapping is found the holder holds a token's worth: one
+  // with nothing is refused before whatever a transfer checks after the balances move.
+  const holderTrace = await traceHolderTransfer(client, {
+    token: address,
+    holder: PROBE_VICTIM,
+    to: pool?.pair ?? address,
+    blockNumber,
+    ...(balanceSlot
+      ? {
+          storage: {
+            [address]: { [balanceKey(balanceSlot, PROBE_VICTIM)]: numberToHex(10n ** 18n, { size: 32 }) },
+          },
+        }
+      : {}),
+  });
   // Best effort: a contract that cannot be read is one fewer to follow, not a failed engine.
   const reliedOn = await readReliedOn(client, {
     callees: holderTrace.callees,
@@ -306,6 +323,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       holder_trace: {
         hashes: holderTrace.hashes.length,
         compared: holderTrace.compared.map(String),
+        funded: balanceSlot !== undefined,
         reads_code_hash: holderTrace.readsCodeHash,
         callees: holderTrace.callees,
         error: holderTrace.error,

@@ -1033,7 +1033,14 @@ export async function discoverPowers(
     };
     const common = argumentSequences(context);
     // The block-only shapes follow the common ones, so a call's `sequence` indexes either.
-    const sequences = [...common, ...blockOnlySequences(context)];
+    // Last, for the contracts the token relies on alone: a level stored for the token (a policy
+    // several tokens share keeps one per token, and the token is who asks it).
+    const forToken = comparedSequences(context).map((words) => [
+      address('the token', context.token),
+      ...words,
+    ]);
+    const sequences = [...common, ...blockOnlySequences(context), ...forToken];
+    const ownShapes = sequences.length - forToken.length;
     const plan = (selector: Hex, words: Word[], sequence: number): Planned => ({
       selector,
       sequence,
@@ -1048,13 +1055,13 @@ export async function discoverPowers(
     // contract may have too), with the same shapes, at the block only: first calls, and first
     // calls of pairs.
     // A policy's level the holder's transfer compared is stored through the policy's own setter:
-    // those shapes too (the block-only shapes' last).
+    // those shapes too (the block-only shapes' last, and the ones for the token).
     const compared = comparedSequences(context).length;
     const theirShapes = [
       ...common.map((words, sequence) => ({ words, sequence })),
-      ...sequences.slice(sequences.length - compared).map((words, index) => ({
+      ...sequences.slice(ownShapes - compared).map((words, index) => ({
         words,
-        sequence: sequences.length - compared + index,
+        sequence: ownShapes - compared + index,
       })),
     ];
     const theirs: Planned[] = (only ? [] : (parameters.elsewhere ?? [])).flatMap(
@@ -1083,7 +1090,9 @@ export async function discoverPowers(
     const blockOnly: Planned[] = mine
       .filter((selector) => !ALONE.has(selector))
       .flatMap((selector) =>
-        sequences.slice(common.length).map((words, index) => plan(selector, words, common.length + index)),
+        sequences
+          .slice(common.length, ownShapes)
+          .map((words, index) => plan(selector, words, common.length + index)),
       );
     const atBlockOnly = [...alone, ...blockOnly, ...theirs];
     // Calls that reverted now are tried a day on; every call a year on, where a power that

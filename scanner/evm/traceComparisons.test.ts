@@ -222,40 +222,43 @@ describe('harvestStoredComparisons', () => {
   const to = 0x1234567890abcdef1234567890abcdef12345678n;
   const sent = [to, 1n];
 
-  it("reads the level a policy compares a stored word with (`level != 4`), and an order's neighbours, the last first", () => {
-    // The stored level is 0 (`level != 4`: EQ), a stored phase 7 (`phase > 2`: GT).
-    const trace = { c: [compare('EQ', 4n, 0n), compare('GT', 7n, 2n)], v: ['0', '7'] };
-    // 1 is every call's already.
-    expect(harvestStoredComparisons(trace, sent)).toEqual([2n, 3n, 4n]);
+  it("reads the level a policy compares a stored field with (`level != 4`), a flag it tests, and an order's neighbours", () => {
+    // `phase > 2` (GT) first, then `level != 4` (EQ) on a field unpacked from a word shared with
+    // an owner, then `flags & 8`; equalities and masks before orders, the latest first.
+    const trace = {
+      k: [
+        compare('GT', 7n, 2n),
+        compare('AND', 0xffn, 0x1234n),
+        compare('EQ', 4n, 2n),
+        compare('AND', 8n, 0x10n),
+      ],
+    };
+    // 0xff cleans a packed field (no flag); 1 is every call's already.
+    expect(harvestStoredComparisons(trace, sent)).toEqual([8n, 0x10n, 4n, 2n, 0x1234n, 6n]);
   });
 
-  it('takes nothing from comparisons that are the call’s, the clock’s, or between two stored words', () => {
+  it('takes nothing from comparisons that are the call’s or the clock’s, nor past 2^64', () => {
     const balance = 10n ** 20n;
     const trace = {
-      c: [
-        // The amount sent against the holder's balance, and its neighbours none.
+      k: [
+        // The amount sent against the holder's balance.
         compare('LT', balance, 1n),
         // The stored owner against the receiver: accounts, not levels.
         compare('EQ', to, 0xabcdef0123456789abcdef0123456789abcdef01n),
-        // Two stored words (a fee against its cap).
-        compare('GT', 5n, 25n),
         // A stored time against the time the call read.
         compare('LT', 0x6000n, 0x6900n),
-        // A comparison of nothing stored (the decoder's length check).
-        compare('LT', 0x44n, 4n),
+        // An address cleaned from a packed word.
+        compare('AND', 2n ** 160n - 1n, 2n ** 100n),
       ],
-      v: [balance, 0xabcdef0123456789abcdef0123456789abcdef01n, 5n, 25n, 0x6000n].map((value) =>
-        value.toString(16),
-      ),
       t: '6900',
     };
     expect(harvestStoredComparisons(trace, sent)).toEqual([]);
   });
 
-  it('keeps four at most, and nothing from a trace without the words storage reads answered', () => {
-    const trace = { c: [2n, 3n, 4n, 5n, 6n, 7n].map((value) => compare('EQ', value, 0n)), v: ['0'] };
-    expect(harvestStoredComparisons(trace, sent)).toEqual([7n, 6n, 5n, 4n]);
-    expect(harvestStoredComparisons({ c: trace.c }, sent)).toEqual([]);
+  it('keeps six at most, and nothing from a trace without the list', () => {
+    const trace = { k: [2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n, 11n].map((value) => compare('EQ', value, 0n)) };
+    expect(harvestStoredComparisons(trace, sent)).toEqual([11n, 10n, 9n, 8n, 7n, 6n]);
+    expect(harvestStoredComparisons({}, sent)).toEqual([]);
   });
 });
 
@@ -288,11 +291,10 @@ describe('traceHolderTransfer', () => {
   it('keeps the small values the transfer compared a stored word with, not the amount it sent', async () => {
     const { client } = tracingClient(() =>
       trace({
-        c: [
-          ['EQ', '4', '0'],
+        k: [
+          ['EQ', '0X4', '0'],
           ['LT', 'de0b6b3a7640000', '1'],
         ],
-        v: ['0', 'de0b6b3a7640000'],
       }),
     );
     const result = await traceHolderTransfer(client, {
@@ -302,6 +304,48 @@ describe('traceHolderTransfer', () => {
       blockNumber: 1n,
     });
     expect(result.compared).toEqual([4n]);
+  });
+
+  it('drops a malformed list of what storage reads were compared with, and keeps the rest', async () => {
+    const { client } = tracingClient(() => trace({ h: ['beef'], k: [['EQ', 'not hex', '4']] as never }));
+    const result = await traceHolderTransfer(client, {
+      token: caller,
+      holder: caller,
+      to: caller,
+      blockNumber: 1n,
+    });
+    expect(result.hashes).toEqual([0xbeefn]);
+    expect(result.compared).toEqual([]);
+    expect(result.error).toBeNull();
+  });
+
+  it('sets the storage it is given first, as the node’s state overrides', async () => {
+    let params: unknown[] = [];
+    const client = {
+      request: ({ params: sent }: { params: unknown[] }) => {
+        params = sent;
+        // The balance it was given, compared with the amount: the call's, no field's.
+        return Promise.resolve(
+          trace({
+            k: [
+              ['LT', '1', '7'],
+              ['EQ', '4', '0'],
+            ],
+          }),
+        );
+      },
+    } as unknown as PublicClient;
+    const slot = `0x${'ab'.repeat(32)}` as const;
+    const word = `0x${'0'.repeat(63)}7` as const;
+    const result = await traceHolderTransfer(client, {
+      token: caller,
+      holder: caller,
+      to: caller,
+      blockNumber: 1n,
+      storage: { [caller]: { [slot]: word } },
+    });
+    expect(result.compared).toEqual([4n]);
+    expect(params[2]).toMatchObject({ stateOverrides: { [caller]: { stateDiff: { [slot]: word } } } });
   });
 
   it('says when the transfer read a code hash', async () => {
@@ -388,20 +432,29 @@ describe('the tracer the node runs', () => {
     expect(run([{ op: 'EQ', depth: 1, stack: [1n, 2n] }])).toMatchObject({ t: '', n: '' });
   });
 
-  it('keeps the words storage reads answered, off the next step at the same depth, once each', () => {
+  it('keeps the comparisons and masks made within twelve steps of a storage read, at its depth', () => {
+    const filler = (count: number, depth = 1): Step[] =>
+      Array.from({ length: count }, () => ({ op: 'POP', depth, stack: [0n] }));
     const trace = run([
+      { op: 'EQ', depth: 1, stack: [9n, 9n] },
       { op: 'SLOAD', depth: 1, stack: [0x10n] },
-      { op: 'EQ', depth: 1, stack: [4n, 0n] },
-      { op: 'SLOAD', depth: 1, stack: [0x11n] },
-      // A call made between the read and its answer's step: the deeper step is not the answer.
-      { op: 'ADD', depth: 2, stack: [0x77n] },
-      { op: 'SLOAD', depth: 1, stack: [0x12n] },
-      { op: 'ISZERO', depth: 1, stack: [0n] },
+      // The read's answer, then a field unpacked and compared.
+      { op: 'SHR', depth: 1, stack: [0x1234n] },
+      { op: 'AND', depth: 1, stack: [0xffn, 0x12n] },
+      // A call made from here: its steps are not this read's.
+      { op: 'EQ', depth: 2, stack: [5n, 5n] },
+      ...filler(9),
+      { op: 'EQ', depth: 1, stack: [4n, 0x12n] },
+      // Past twelve steps of the answer.
+      { op: 'LT', depth: 1, stack: [3n, 0x12n] },
     ]);
-    // A set (the order of an object's keys): not 77, the deeper step's.
-    expect([...(trace.v ?? [])].sort()).toEqual(['0', '4']);
-    expect(trace.s).toEqual(['10', '11', '12']);
-    expect(run([{ op: 'SLOAD', depth: 1, stack: [1n] }]).v).toEqual([]);
+    expect(trace.k).toEqual([
+      ['AND', 'ff', '12'],
+      ['EQ', '4', '12'],
+    ]);
+    // Every comparison is kept in `c` all the same.
+    expect(trace.c).toHaveLength(4);
+    expect(run([{ op: 'SLOAD', depth: 1, stack: [1n] }]).k).toEqual([]);
   });
 
   it('notes an EXTCODEHASH, and nothing else does', () => {

@@ -39,24 +39,24 @@ const COMMON = new Set([0n, 1n, MAX_WORD]);
  * The tracer: comparisons (op and the two operands, top first; the last 400, in order: the one
  * that refused is near the end), keccak256 results
  * read off the next step at the same depth (32), storage slots read (256), the addresses of
- * the contracts called (16), the words storage reads answered (read off the next step at the same
- * depth, 64 distinct), the block's time and number as the call read them (the value TIMESTAMP or
- * NUMBER pushed, read off the next step), and whether it read any account's code hash
- * (EXTCODEHASH). Plain ES5, as the tracer engines take it.
+ * the contracts called (16), the comparisons and masks (AND) made within twelve steps of a storage
+ * read's answer at the same depth (the last 64: a stored field unpacked and compared), the block's
+ * time and number as the call read them (the value TIMESTAMP or NUMBER pushed, read off the next
+ * step), and whether it read any account's code hash (EXTCODEHASH). Plain ES5, as the tracer
+ * engines take it.
  */
 export const COMPARISON_TRACER = `{
-  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0, clock: '', t: '', n: '', x: 0, v: {}, vn: 0, loaded: 0,
+  c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0, clock: '', t: '', n: '', x: 0,
+  k: [], kn: 0, i: 0, ld: -1, li: 0, loaded: 0,
   step: function (log) {
     var depth = log.getDepth();
+    this.i++;
     if (this.pending) {
       if (this.pending === depth && this.h.length < 32) this.h.push(log.stack.peek(0).toString(16));
       this.pending = 0;
     }
     if (this.loaded) {
-      if (this.loaded === depth && this.vn < 64) {
-        var read = log.stack.peek(0).toString(16);
-        if (!this.v[read]) { this.v[read] = 1; this.vn++; }
-      }
+      if (this.loaded === depth) { this.ld = depth; this.li = this.i; }
       this.loaded = 0;
     }
     if (this.clock === 't') this.t = log.stack.peek(0).toString(16);
@@ -65,7 +65,12 @@ export const COMPARISON_TRACER = `{
     var op = log.op.toString();
     if (op === 'TIMESTAMP' && !this.t) this.clock = 't';
     else if (op === 'NUMBER' && !this.n) this.clock = 'n';
-    if (op === 'EQ' || op === 'LT' || op === 'GT' || op === 'SLT' || op === 'SGT') {
+    var compares = op === 'EQ' || op === 'LT' || op === 'GT' || op === 'SLT' || op === 'SGT';
+    if ((compares || op === 'AND') && depth === this.ld && this.i - this.li <= 12) {
+      this.k[this.kn % 64] = [op, log.stack.peek(0).toString(16), log.stack.peek(1).toString(16)];
+      this.kn++;
+    }
+    if (compares) {
       this.c[this.cn % 400] = [op, log.stack.peek(0).toString(16), log.stack.peek(1).toString(16)];
       this.cn++;
     } else if (op === 'SHA3' || op === 'KECCAK256') {
@@ -83,7 +88,9 @@ export const COMPARISON_TRACER = `{
   result: function () {
     var at = this.cn % 400;
     var c = this.cn > 400 ? this.c.slice(at).concat(this.c.slice(0, at)) : this.c;
-    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a, t: this.t, n: this.n, x: this.x, v: Object.keys(this.v) };
+    var kat = this.kn % 64;
+    var k = this.kn > 64 ? this.k.slice(kat).concat(this.k.slice(0, kat)) : this.k;
+    return { c: c, h: this.h, s: Object.keys(this.s), a: this.a, t: this.t, n: this.n, x: this.x, k: k };
   }
 }`;
 
@@ -98,8 +105,11 @@ export interface CallTrace {
   n?: string;
   /** 1 when the call read an account's code hash (EXTCODEHASH); absent from older answers. */
   x?: number;
-  /** The words storage reads answered (distinct, the first 64); absent from older answers. */
-  v?: string[];
+  /**
+   * Comparisons and masks (AND) made soon after a storage read's answer, as `c` (the last 64);
+   * absent from older answers.
+   */
+  k?: [op: string, top: string, second: string][];
 }
 
 /** A word the function compared an argument word with: put `value` at argument `index` instead. */
@@ -122,7 +132,7 @@ export interface ComparisonHarvest {
 }
 
 function word(value: string): bigint {
-  return BigInt(value.startsWith('0x') ? value : `0x${value}`);
+  return BigInt(`0x${value.replace(/^0x/i, '')}`);
 }
 
 /**
@@ -247,20 +257,26 @@ function asTrace(answer: unknown): CallTrace | null {
     Array.isArray(value) &&
     value.every((entry) => typeof entry === 'string' && /^(0x)?[0-9a-f]{1,64}$/i.test(entry));
   if (!strings(h) || !strings(s) || !strings(a) || !Array.isArray(c)) return null;
-  const { t, n, v } = answer as Record<string, unknown>;
+  const { t, n, k } = answer as Record<string, unknown>;
   const clock = (value: unknown) => value === undefined || value === '' || strings([value]);
-  if (!clock(t) || !clock(n) || (v !== undefined && !strings(v))) return null;
-  const triples = c.every(
-    (entry) =>
-      Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string' && strings(entry.slice(1)),
-  );
-  return triples ? (answer as CallTrace) : null;
+  if (!clock(t) || !clock(n)) return null;
+  const triples = (value: unknown[]) =>
+    value.every(
+      (entry) =>
+        Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string' && strings(entry.slice(1)),
+    );
+  if (!triples(c)) return null;
+  // What the storage reads were compared with is an extra: a malformed list is dropped alone.
+  const { k: _dropped, ...rest } = answer as CallTrace;
+  return Array.isArray(k) && triples(k) ? (answer as CallTrace) : rest;
 }
 
 export interface TracedCall {
   from: Address;
   to: Address;
   data: Hex;
+  /** Storage words to set first, by contract (the node's state overrides). */
+  storage?: Record<Address, Record<Hex, Hex>>;
 }
 
 export interface TraceCallsResult {
@@ -293,7 +309,20 @@ export async function traceCalls(
                 params: [
                   { from: call.from, to: call.to, data: call.data, gas: numberToHex(TRACE_GAS) },
                   numberToHex(blockNumber),
-                  { tracer: COMPARISON_TRACER, timeout: TRACE_TIMEOUT },
+                  {
+                    tracer: COMPARISON_TRACER,
+                    timeout: TRACE_TIMEOUT,
+                    ...(call.storage
+                      ? {
+                          stateOverrides: Object.fromEntries(
+                            Object.entries(call.storage).map(([account, words]) => [
+                              account,
+                              { stateDiff: words },
+                            ]),
+                          ),
+                        }
+                      : {}),
+                  },
                 ],
               }),
             );
@@ -320,44 +349,44 @@ function messageOf(failure: unknown): string {
   return (text.split('\n')[0] ?? 'trace failed').slice(0, 200);
 }
 
-/** Stored values compared with more than these are no mode or level (amounts, times, accounts). */
-const MAX_COMPARED_CONSTANT = 2n ** 32n;
+/** Values past this are no mode, level or flag (amounts, accounts, hashes). */
+const MAX_COMPARED_CONSTANT = 2n ** 64n;
 /** Values kept from one holder's transfer. */
-const MAX_COMPARED = 4;
+const MAX_COMPARED = 6;
 
 /**
- * The values a transfer compared a stored word with: where one operand of a comparison is a word a
- * storage read answered and the other is not, the other (and for an order its neighbours) is a
- * value that word would take the transfer another way: a level, a mode or a phase a policy checks
- * (`level != 4`), which a setter that stores it will accept without showing anything. Only small
- * values (a mode, not an amount, a time or an account), never 0 or 1 (every call's shapes hold
- * them), nor a word the call sent or the clock it read, nor from a comparison with one (the
- * amount against a balance, the time against a stored time).
- * Latest comparisons first, at most four; pure.
+ * The values a transfer compared a stored word with: in each comparison or mask (AND) made soon
+ * after a storage read (`k`: a stored field, unpacked, against a constant), a small operand is a
+ * value that field would take the transfer another way: a level, a mode or a phase a policy checks
+ * (`level != 4`), a flag it tests (`flags & 4`), which a setter that stores it will accept without
+ * showing anything. For an order, its neighbours too. Only values up to 2^64 (a mode, not an
+ * amount or an account), never 0 or 1 (every call's shapes hold them), nor a word the call sent
+ * or the clock it read, nor from a comparison with one (the amount against a balance, the time
+ * against a stored time). Equalities and masks first, then orders, the latest first in each; at
+ * most six. Pure.
  */
 export function harvestStoredComparisons(
-  trace: Pick<CallTrace, 'c' | 'v' | 't' | 'n'>,
+  trace: Pick<CallTrace, 'k' | 't' | 'n'>,
   sent: readonly bigint[],
 ): bigint[] {
-  const loaded = new Set((trace.v ?? []).map(word));
   // The clock as the call read it is compared with stored times, which the clock rounds move.
   const words = new Set([...sent, ...[trace.t, trace.n].flatMap((value) => (value ? [word(value)] : []))]);
-  const found = new Set<bigint>();
-  for (const [op, top, second] of [...trace.c].reverse()) {
-    const a = word(top);
-    const b = word(second);
-    for (const [stored, other] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      // A comparison with a word the call sent (the amount) is the call's, not a level's.
-      if (!loaded.has(stored) || loaded.has(other) || words.has(other) || other >= MAX_COMPARED_CONSTANT)
-        continue;
-      for (const value of op === 'EQ' ? [other] : [other - 1n, other, other + 1n])
-        if (value >= 0n && !words.has(value) && !COMMON.has(value) && found.size < MAX_COMPARED)
-          found.add(value);
+  const exact: bigint[] = [];
+  const ordered: bigint[] = [];
+  for (const [op, top, second] of [...(trace.k ?? [])].reverse()) {
+    const operands = [word(top), word(second)];
+    // A comparison with a word the call sent (the amount) is the call's, not a field's.
+    if (operands.some((value) => words.has(value))) continue;
+    for (const value of operands) {
+      // A mask of all ones (0xff, 0xffff, ...) is the compiler cleaning a packed field, no flag.
+      if (value >= MAX_COMPARED_CONSTANT || (op === 'AND' && (value & (value + 1n)) === 0n)) continue;
+      if (op === 'EQ' || op === 'AND') exact.push(value);
+      else ordered.push(value - 1n, value, value + 1n);
     }
   }
+  const found = new Set<bigint>();
+  for (const value of [...exact, ...ordered])
+    if (value >= 0n && !words.has(value) && !COMMON.has(value) && found.size < MAX_COMPARED) found.add(value);
   return [...found];
 }
 
@@ -379,16 +408,29 @@ export interface HolderTransferTrace {
  * come first). A hash the transfer read storage at directly is a mapping's entry (the holder's
  * balance, its allowance); one that was hashed again or compared is a key a list may be kept by
  * (`keccak256(account, token)` in a blocklist). A small value it compared a stored word with is
- * one a setter may store to take the transfer another way. Empty when the node cannot trace.
+ * one a setter may store to take the transfer another way. `storage` is set first (the holder's
+ * balance written in, say). Empty when the node cannot trace.
  */
 export async function traceHolderTransfer(
   client: PublicClient,
-  { token, holder, to, blockNumber }: { token: Address; holder: Address; to: Address; blockNumber: bigint },
+  {
+    token,
+    holder,
+    to,
+    blockNumber,
+    storage,
+  }: {
+    token: Address;
+    holder: Address;
+    to: Address;
+    blockNumber: bigint;
+    storage?: Record<Address, Record<Hex, Hex>>;
+  },
 ): Promise<HolderTransferTrace> {
   const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, 1n] });
   const { traces, error } = await traceCalls(client, {
     blockNumber,
-    calls: [{ from: holder, to: token, data }],
+    calls: [{ from: holder, to: token, data, ...(storage ? { storage } : {}) }],
   });
   const trace = traces[0];
   if (!trace) return { hashes: [], compared: [], callees: [], readsCodeHash: false, error };
@@ -397,6 +439,10 @@ export async function traceHolderTransfer(
   const callees = [...new Set(trace.a.map((value) => word(value) & ADDRESS_MASK))]
     .filter((value) => value > 0xffffn)
     .map((value) => getAddress(numberToHex(value, { size: 20 })));
-  const compared = harvestStoredComparisons(trace, [BigInt(to), 1n]);
+  // The words it was sent, and the words it was given (a balance), are the call's, not a field's.
+  const given = Object.values(storage ?? {}).flatMap((words) =>
+    Object.values(words).map((value) => BigInt(value)),
+  );
+  const compared = harvestStoredComparisons(trace, [BigInt(to), 1n, ...given]);
   return { hashes, compared, callees, readsCodeHash: trace.x === 1, error: null };
 }

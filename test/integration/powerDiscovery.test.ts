@@ -525,6 +525,23 @@ describe('power discovery (vigil-risk/19)', () => {
     expect(evidence?.summary).toMatch(/sell after receiving reverted: policy/);
   });
 
+  it("sets a shared rule book's tier for the token, asked after the balances move, and a guard's packed flag", async () => {
+    // Attacks on the stored-field round, kept: a per-token tier the book reads by its caller (the
+    // token), which a holder with nothing would never reach; bit flags in the owner's slot.
+    for (const [key, args] of [
+      ['t_check_rule_book', "the token, 4, a value the holder's transfer compared a stored word with"],
+      ['t_check_flag_guard', "4, a value the holder's transfer compared a stored word with"],
+    ] as const) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+        mint: false,
+        leak: false,
+        limit: true,
+      });
+      expect(simulations(result, 'sells_blockable')[0]?.data?.args, key).toBe(args);
+    }
+  });
+
   it('finds a relayer spending the allowance a holder gave the router (holders who sold through it all have)', async () => {
     const result = await scan('t_rt3_relay_sell');
     expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({

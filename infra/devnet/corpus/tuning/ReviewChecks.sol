@@ -125,3 +125,67 @@ contract TnGovernedMintToken is ERC20, Ownable {
         _mint(to, amount);
     }
 }
+
+/// A transfer rule book several tokens share, one tier per token, kept next to its owner in one
+/// slot (Ownable): at tier 4 it refuses every transfer to a contract (the pool) but its owner's.
+contract TnCheckRuleBook is Ownable {
+    mapping(address => uint8) public tiers;
+
+    constructor() Ownable(msg.sender) {}
+
+    function setTier(address token, uint8 tier) external onlyOwner {
+        tiers[token] = tier;
+    }
+
+    function allows(address from, address to) external view returns (bool) {
+        if (tiers[msg.sender] != 4 || from == owner()) return true;
+        return to.code.length == 0;
+    }
+}
+
+/// Asks its rule book after the balances moved (a holder with nothing never gets that far).
+contract TnCheckRuleBookToken is ERC20, Ownable {
+    TnCheckRuleBook public immutable book;
+
+    constructor(string memory n, string memory s, uint256 supply, address book_) ERC20(n, s) Ownable(msg.sender) {
+        book = TnCheckRuleBook(book_);
+        _mint(msg.sender, supply);
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        super._update(from, to, value);
+        if (from != address(0) && to != address(0)) require(book.allows(from, to), "rule book");
+    }
+}
+
+/// A guard whose settings are bit flags packed next to its owner (one slot), working at 2: flag 4
+/// refuses every transfer to a contract (the pool) but its owner's.
+contract TnCheckFlagGuard is Ownable {
+    uint8 public flags = 2;
+
+    constructor() Ownable(msg.sender) {}
+
+    function setFlags(uint8 newFlags) external onlyOwner {
+        flags = newFlags;
+    }
+
+    function allows(address from, address to) external view returns (bool) {
+        if ((flags & 4) == 0 || from == owner()) return true;
+        return to.code.length == 0;
+    }
+}
+
+/// Asks its guard before moving anything.
+contract TnCheckFlagGuardToken is ERC20, Ownable {
+    TnCheckFlagGuard public immutable guard;
+
+    constructor(string memory n, string memory s, uint256 supply, address guard_) ERC20(n, s) Ownable(msg.sender) {
+        guard = TnCheckFlagGuard(guard_);
+        _mint(msg.sender, supply);
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        if (from != address(0) && to != address(0)) require(guard.allows(from, to), "guard");
+        super._update(from, to, value);
+    }
+}

@@ -4,8 +4,10 @@ import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } 
 // reviewer made on the probe, so each attack stays a test (a sell cooldown each sell starts, beside
 // a freeze armed for the next receipt; a flash lender whose fee a holder that answered every loan
 // would pay), and a false-positive check of the forwarder round (ERC-2771 with a mended Multicall).
-// Written during vigil-risk/19: a mint only a two-day TimelockController can make, a check of
-// calls made as a candidate that is itself a contract.
+// Written during vigil-risk/19: a mint only a two-day TimelockController can make (a known false
+// positive: powers are called as the contract that holds them, whose own delay is not read), and
+// two policies its reviewer's attacks on the stored-field round suggested (a tier kept per token
+// and asked after the balances move; bit flags packed next to an owner).
 
 const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
 
@@ -76,5 +78,45 @@ export const REVIEW_CHECK_TOKENS: Record<string, CorpusTokenSpec> = {
     pattern:
       "mint(address,uint256) with no cap, for the owner, which is OpenZeppelin's TimelockController with a two-day delay (the deployer proposes and executes; the delay changes only through the timelock itself): every mint waits two days in public",
     labels: benign('benign_unusual'),
+  },
+  t_check_rule_book: {
+    contract: 'TnCheckRuleBookToken',
+    name: 'Rule Book',
+    symbol: 'RBOK',
+    helpers: [{ name: 'book', contract: 'TnCheckRuleBook' }],
+    args: (c) => ['Rule Book', 'RBOK', c.supply, c.helpers.book],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      "every transfer asks a rule book shared by several tokens, after the balances move; the token's owner renounced, but the book's owner (the deployer) may setTier(address,uint8) the token's tier, and tier 4 refuses every transfer to a contract (the pool) but the owner's",
+    labels: scam('limit'),
+    proofs: {
+      limit: {
+        steps: [
+          {
+            to: 'helper:book',
+            signature: 'function setTier(address token, uint8 tier)',
+            args: (c) => [c.token, 4],
+          },
+        ],
+      },
+    },
+  },
+  t_check_flag_guard: {
+    contract: 'TnCheckFlagGuardToken',
+    name: 'Flag Guard',
+    symbol: 'FLGD',
+    helpers: [{ name: 'guard', contract: 'TnCheckFlagGuard' }],
+    args: (c) => ['Flag Guard', 'FLGD', c.supply, c.helpers.guard],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      "every transfer asks a guard whose settings are bit flags packed next to its owner (working at 2); the token's owner renounced, but the guard's owner (the deployer) may setFlags(uint8), and flag 4 refuses every transfer to a contract (the pool) but the owner's",
+    labels: scam('limit'),
+    proofs: {
+      limit: {
+        steps: [{ to: 'helper:guard', signature: 'function setFlags(uint8 newFlags)', args: () => [4] }],
+      },
+    },
   },
 };
