@@ -199,8 +199,8 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ...(balanceSlot ? { balanceSlot } : {}),
     holderHashes: holderTrace.hashes,
     holderCompared: holderTrace.compared,
-    // Its code or its holder's traced transfer (which may stop, on a holder with nothing, before
-    // the check a list of code hashes makes) reads a code hash.
+    // Its code or its holder's traced transfer (which may stop before the check a list of code
+    // hashes makes) reads a code hash.
     holderReadsCodeHash: holderTrace.readsCodeHash || own.hasCodeHash || Boolean(impl?.hasCodeHash),
     elsewhere: reliedOn.contracts,
     excluded: exclude,

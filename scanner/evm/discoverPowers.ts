@@ -1050,13 +1050,12 @@ export async function discoverPowers(
     const planned: Planned[] = mine
       .filter((selector) => !ALONE.has(selector))
       .flatMap((selector) => common.map((words, sequence) => plan(selector, words, sequence)));
-    // The functions of the contracts the token relies on, with the same shapes, at the same times.
     // The functions of the contracts the token relies on (not the standard token functions such a
-    // contract may have too), with the same shapes, at the block only: first calls, and first
-    // calls of pairs.
-    // A policy's level the holder's transfer compared is stored through the policy's own setter:
-    // those shapes too (the block-only shapes' last, and the ones for the token).
-    const compared = comparedSequences(context).length;
+    // contract may have too), at the block only, first calls and first calls of pairs: with the
+    // common shapes, and the values the holder's transfer compared a stored field with (a policy's
+    // level, stored through the policy's own setter), alone and after the token.
+    // As many of those as there are values for the token.
+    const compared = forToken.length;
     const theirShapes = [
       ...common.map((words, sequence) => ({ words, sequence })),
       ...sequences.slice(ownShapes - compared).map((words, index) => ({

@@ -1,4 +1,4 @@
-import type { PublicClient } from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
 import { describe, expect, it } from 'vitest';
 import {
   argumentWords,
@@ -263,6 +263,16 @@ describe('harvestStoredComparisons', () => {
 });
 
 describe('traceHolderTransfer', () => {
+  /** The holder's send traced, every account the same one. */
+  const holderTransfer = (client: PublicClient, storage?: Record<Address, Record<Hex, Hex>>) =>
+    traceHolderTransfer(client, {
+      token: caller,
+      holder: caller,
+      to: caller,
+      blockNumber: 1n,
+      ...(storage ? { storage } : {}),
+    });
+
   it('keeps the hashes not read as a slot themselves, and the contracts called (not precompiles)', async () => {
     const { client } = tracingClient(() =>
       trace({
@@ -275,12 +285,7 @@ describe('traceHolderTransfer', () => {
         ],
       }),
     );
-    const result = await traceHolderTransfer(client, {
-      token: caller,
-      holder: caller,
-      to: caller,
-      blockNumber: 1n,
-    });
+    const result = await holderTransfer(client);
     expect(result.hashes).toEqual([0xbeefn]);
     // Masked to 160 bits: the upper bytes of a word are not part of an address.
     expect(result.callees).toEqual(['0x1234567890AbcdEF1234567890aBcdef12345678']);
@@ -297,23 +302,13 @@ describe('traceHolderTransfer', () => {
         ],
       }),
     );
-    const result = await traceHolderTransfer(client, {
-      token: caller,
-      holder: caller,
-      to: caller,
-      blockNumber: 1n,
-    });
+    const result = await holderTransfer(client);
     expect(result.compared).toEqual([4n]);
   });
 
   it('drops a malformed list of what storage reads were compared with, and keeps the rest', async () => {
     const { client } = tracingClient(() => trace({ h: ['beef'], k: [['EQ', 'not hex', '4']] as never }));
-    const result = await traceHolderTransfer(client, {
-      token: caller,
-      holder: caller,
-      to: caller,
-      blockNumber: 1n,
-    });
+    const result = await holderTransfer(client);
     expect(result.hashes).toEqual([0xbeefn]);
     expect(result.compared).toEqual([]);
     expect(result.error).toBeNull();
@@ -337,36 +332,20 @@ describe('traceHolderTransfer', () => {
     } as unknown as PublicClient;
     const slot = `0x${'ab'.repeat(32)}` as const;
     const word = `0x${'0'.repeat(63)}7` as const;
-    const result = await traceHolderTransfer(client, {
-      token: caller,
-      holder: caller,
-      to: caller,
-      blockNumber: 1n,
-      storage: { [caller]: { [slot]: word } },
-    });
+    const result = await holderTransfer(client, { [caller]: { [slot]: word } });
     expect(result.compared).toEqual([4n]);
     expect(params[2]).toMatchObject({ stateOverrides: { [caller]: { stateDiff: { [slot]: word } } } });
   });
 
   it('says when the transfer read a code hash', async () => {
     const { client } = tracingClient(() => trace({ x: 1 }));
-    const result = await traceHolderTransfer(client, {
-      token: caller,
-      holder: caller,
-      to: caller,
-      blockNumber: 1n,
-    });
+    const result = await holderTransfer(client);
     expect(result.readsCodeHash).toBe(true);
   });
 
   it('answers nothing, with the reason, when the trace fails', async () => {
     const { client } = tracingClient(() => new Error('HTTP request failed'));
-    const result = await traceHolderTransfer(client, {
-      token: caller,
-      holder: caller,
-      to: caller,
-      blockNumber: 1n,
-    });
+    const result = await holderTransfer(client);
     expect(result).toEqual({
       hashes: [],
       compared: [],
