@@ -323,7 +323,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       holder_trace: {
         hashes: holderTrace.hashes.length,
         compared: holderTrace.compared.map(String),
-        funded: balanceSlot !== undefined,
+        funded: holderTrace.funded,
         reads_code_hash: holderTrace.readsCodeHash,
         callees: holderTrace.callees,
         error: holderTrace.error,

@@ -334,7 +334,25 @@ describe('traceHolderTransfer', () => {
     const word = `0x${'0'.repeat(63)}7` as const;
     const result = await holderTransfer(client, { [caller]: { [slot]: word } });
     expect(result.compared).toEqual([4n]);
+    expect(result.funded).toBe(true);
     expect(params[2]).toMatchObject({ stateOverrides: { [caller]: { stateDiff: { [slot]: word } } } });
+  });
+
+  it('asks again without the storage when the node takes no state overrides', async () => {
+    const asked: unknown[] = [];
+    const client = {
+      request: ({ params }: { params: unknown[] }) => {
+        asked.push(params[2]);
+        return asked.length === 1
+          ? Promise.reject(new Error('unknown field `stateOverrides`'))
+          : Promise.resolve(trace({ h: ['beef'] }));
+      },
+    } as unknown as PublicClient;
+    const slot = `0x${'ab'.repeat(32)}` as const;
+    const result = await holderTransfer(client, { [caller]: { [slot]: slot } });
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).not.toHaveProperty('stateOverrides');
+    expect(result).toMatchObject({ hashes: [0xbeefn], funded: false, error: null });
   });
 
   it('says when the transfer read a code hash', async () => {
@@ -351,6 +369,7 @@ describe('traceHolderTransfer', () => {
       compared: [],
       callees: [],
       readsCodeHash: false,
+      funded: false,
       error: 'HTTP request failed',
     });
   });

@@ -400,6 +400,8 @@ export interface HolderTransferTrace {
   callees: Address[];
   /** It read an account's code hash: a list it keeps may be of code hashes. */
   readsCodeHash: boolean;
+  /** It ran with the storage it was given (the node took the overrides). */
+  funded: boolean;
   error: string | null;
 }
 
@@ -409,7 +411,8 @@ export interface HolderTransferTrace {
  * balance, its allowance); one that was hashed again or compared is a key a list may be kept by
  * (`keccak256(account, token)` in a blocklist). A small value it compared a stored word with is
  * one a setter may store to take the transfer another way. `storage` is set first (the holder's
- * balance written in, say). Empty when the node cannot trace.
+ * balance written in, say); a node that refuses that is asked again without it. Empty when the
+ * node cannot trace.
  */
 export async function traceHolderTransfer(
   client: PublicClient,
@@ -428,21 +431,26 @@ export async function traceHolderTransfer(
   },
 ): Promise<HolderTransferTrace> {
   const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, 1n] });
-  const { traces, error } = await traceCalls(client, {
-    blockNumber,
-    calls: [{ from: holder, to: token, data, ...(storage ? { storage } : {}) }],
-  });
+  const traced = (set?: Record<Address, Record<Hex, Hex>>) =>
+    traceCalls(client, {
+      blockNumber,
+      calls: [{ from: holder, to: token, data, ...(set ? { storage: set } : {}) }],
+    });
+  let { traces, error } = await traced(storage);
+  // A node that takes no state overrides in a trace is asked again without them.
+  const funded = storage !== undefined && traces[0] !== null;
+  if (storage && !funded) ({ traces, error } = await traced());
   const trace = traces[0];
-  if (!trace) return { hashes: [], compared: [], callees: [], readsCodeHash: false, error };
+  if (!trace) return { hashes: [], compared: [], callees: [], readsCodeHash: false, funded, error };
   const read = new Set(trace.s.map(word));
   const hashes = [...new Set(trace.h.map(word))].filter((hash) => !read.has(hash));
   const callees = [...new Set(trace.a.map((value) => word(value) & ADDRESS_MASK))]
     .filter((value) => value > 0xffffn)
     .map((value) => getAddress(numberToHex(value, { size: 20 })));
   // The words it was sent, and the words it was given (a balance), are the call's, not a field's.
-  const given = Object.values(storage ?? {}).flatMap((words) =>
+  const given = Object.values((funded && storage) || {}).flatMap((words) =>
     Object.values(words).map((value) => BigInt(value)),
   );
   const compared = harvestStoredComparisons(trace, [BigInt(to), 1n, ...given]);
-  return { hashes, compared, callees, readsCodeHash: trace.x === 1, error: null };
+  return { hashes, compared, callees, readsCodeHash: trace.x === 1, funded, error: null };
 }
