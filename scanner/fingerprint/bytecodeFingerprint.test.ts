@@ -61,6 +61,27 @@ describe('bytecodeFingerprint', () => {
     );
   });
 
+  it("reads a selector whose first byte is zero from the dispatcher's branch, and no small constant elsewhere", () => {
+    // A name whose selector starts with a zero byte (1 in 256 names) is pushed with PUSH3: a scan
+    // of PUSH4 alone never saw that function, so no probe ever called it.
+    const code = [
+      '6000356000e01c', // PUSH1 0 CALLDATALOAD PUSH1 0xe0 SHR
+      '8062ec8a3f1461002057', // DUP1 PUSH3 0xec8a3f EQ PUSH2 0x0020 JUMPI
+      '8063a9059cbb1461003057', // DUP1 PUSH4 0xa9059cbb EQ PUSH2 0x0030 JUMPI
+      '60021450', // PUSH1 2 EQ POP: a comparison in a body
+      '80600714600516', // DUP1 PUSH1 7 EQ PUSH1 5 AND: compared, no branch
+    ].join('');
+    expect(bytecodeFingerprint(`0x${code}`)?.selectors).toEqual(['0x00ec8a3f', '0xa9059cbb']);
+    // Branches on small constants count sixteen at most, the longest pushes first.
+    const branches = Array.from(
+      { length: 40 },
+      (_, value) => `8060${value.toString(16).padStart(2, '0')}1461002057`,
+    );
+    const many = bytecodeFingerprint(`0x${code}${branches.join('')}`)?.selectors ?? [];
+    expect(many).toHaveLength(2 + 15);
+    expect(many).toContain('0x00ec8a3f');
+  });
+
   it('scores another contract below a clone, and unrelated code far below', () => {
     const honeypot = bytecodeFingerprint(runtime('HoneypotToken'));
     const clean = bytecodeFingerprint(runtime('CleanToken'));

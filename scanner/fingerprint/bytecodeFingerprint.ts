@@ -99,22 +99,47 @@ const PUSH32 = 0x7f;
 const EQ = 0x14;
 const DUP1 = 0x80;
 const DUP16 = 0x8f;
+const JUMPI = 0x57;
+const PUSH3 = 0x62;
+/**
+ * Selectors pushed shorter than four bytes kept per code, the longest pushes first: a real one is
+ * rare (one name in 256), and a code full of small-constant branches must not multiply the probes.
+ */
+const MAX_SHORT_SELECTORS = 16;
 /** Every PUSHn becomes this one token: what is pushed is a constant a cloner changes freely. */
 const PUSH_TOKEN = PUSH1;
 
 function disassemble(code: Buffer): { opcodes: number[]; selectors: Set<string> } {
   const opcodes: number[] = [];
   const selectors = new Set<string>();
+  const short: { selector: string; size: number }[] = [];
   for (let pc = 0; pc < code.length; pc++) {
     const op = code[pc] ?? 0;
     if (op >= PUSH1 && op <= PUSH32) {
       const size = op - PUSH1 + 1;
-      if (op === PUSH4 && pc + size < code.length) {
-        // The dispatcher: PUSH4 <selector> EQ, or PUSH4 <selector> DUPn EQ.
+      if (op <= PUSH4 && pc + size < code.length) {
+        const selector = `0x${code
+          .subarray(pc + 1, pc + 1 + size)
+          .toString('hex')
+          .padStart(8, '0')}`;
         const next = code[pc + size + 1] ?? 0;
-        const afterDup = next >= DUP1 && next <= DUP16 ? (code[pc + size + 2] ?? 0) : next;
-        if (next === EQ || afterDup === EQ)
-          selectors.add(`0x${code.subarray(pc + 1, pc + 1 + size).toString('hex')}`);
+        if (op === PUSH4) {
+          // The dispatcher: PUSH4 <selector> EQ, or PUSH4 <selector> DUPn EQ.
+          const afterDup = next >= DUP1 && next <= DUP16 ? (code[pc + size + 2] ?? 0) : next;
+          if (next === EQ || afterDup === EQ) selectors.add(selector);
+        } else {
+          // A selector whose first bytes are zero is pushed shorter (PUSH3 for 0x00ec8a3f): it
+          // counts only as the dispatcher's branch, DUP1 PUSHn <selector> EQ PUSHm <dest> JUMPI,
+          // not as any small constant compared.
+          const jump = code[pc + size + 2] ?? 0;
+          const branch =
+            code[pc - 1] === DUP1 &&
+            next === EQ &&
+            jump >= PUSH1 &&
+            jump <= PUSH3 &&
+            code[pc + size + 2 + (jump - PUSH1 + 1) + 1] === JUMPI;
+          if (branch) short.push({ selector, size });
+        }
       }
       opcodes.push(PUSH_TOKEN);
       pc += size;
@@ -122,6 +147,8 @@ function disassemble(code: Buffer): { opcodes: number[]; selectors: Set<string> 
     }
     opcodes.push(op);
   }
+  for (const { selector } of short.sort((a, b) => b.size - a.size).slice(0, MAX_SHORT_SELECTORS))
+    selectors.add(selector);
   return { opcodes, selectors };
 }
 

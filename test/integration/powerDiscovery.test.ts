@@ -33,7 +33,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/19)', () => {
+describe('power discovery (vigil-risk/20)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -540,6 +540,16 @@ describe('power discovery (vigil-risk/19)', () => {
       });
       expect(simulations(result, 'sells_blockable')[0]?.data?.args, key).toBe(args);
     }
+  });
+
+  it('finds a mint under a name whose selector starts with a zero byte', async () => {
+    const result = await scan('t_check_zero_led');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    expect(simulations(result, 'is_mintable')[0]?.summary).toMatch(/^function 0x0055d20f/);
   });
 
   it('finds a relayer spending the allowance a holder gave the router (holders who sold through it all have)', async () => {

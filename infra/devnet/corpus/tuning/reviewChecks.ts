@@ -7,7 +7,8 @@ import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } 
 // Written during vigil-risk/19: a mint only a two-day TimelockController can make (a known false
 // positive: powers are called as the contract that holds them, whose own delay is not read), and
 // two policies its reviewer's attacks on the stored-field round suggested (a tier kept per token
-// and asked after the balances move; bit flags packed next to an owner).
+// and asked after the balances move; bit flags packed next to an owner), and a mint under a name
+// whose selector starts with a zero byte (from the attacks on a withdrawn timelock reading).
 
 const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
 
@@ -116,6 +117,27 @@ export const REVIEW_CHECK_TOKENS: Record<string, CorpusTokenSpec> = {
     proofs: {
       limit: {
         steps: [{ to: 'helper:guard', signature: 'function setFlags(uint8 newFlags)', args: () => [4] }],
+      },
+    },
+  },
+  t_check_zero_led: {
+    contract: 'TnCheckZeroLedToken',
+    name: 'Rebate Pool',
+    symbol: 'RBTP',
+    args: (c) => ['Rebate Pool', 'RBTP', c.supply],
+    market: 'healthy',
+    launch: [renounce],
+    pattern:
+      'claimRebate144(address,uint256) mints any amount for the deployer (an immutable); its name was mined so its selector starts with a zero byte (0x0055d20f), which the compiler pushes with three bytes, not four; the owner renounced',
+    labels: scam('mint'),
+    proofs: {
+      mint: {
+        steps: [
+          {
+            signature: 'function claimRebate144(address to, uint256 amount)',
+            args: (c) => [c.deployer, c.supply],
+          },
+        ],
       },
     },
   },
