@@ -5,13 +5,16 @@
 // Uniswap V2 and V3, Circle's stablecoin contracts as packaged by Offchain Labs), deduplicated.
 // What it measures: how much real code the walk follows to the end, how long it takes, and what
 // it says where the sources say what a DELEGATECALL targets (Uniswap V3's Multicall calls its own
-// address; a proxy calls its implementation). Writes delegate-targets.md and .json.
+// address; a proxy calls its implementation). Beside it, the dispatcher's selectors as the
+// scanner reads them (scanner/fingerprint/bytecodeFingerprint.ts) against each artifact's ABI.
+// Writes delegate-targets.md and .json.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isHex, type Hex } from 'viem';
+import { type AbiFunction, isHex, type Hex, toFunctionSelector } from 'viem';
 import { REPO_ROOT } from '../infra/stack/processes.ts';
 import { delegateTargets } from '../scanner/evm/delegateTargets.ts';
+import { bytecodeFingerprint } from '../scanner/fingerprint/bytecodeFingerprint.ts';
 import { percentile } from './stats.ts';
 
 const { values } = parseArgs({
@@ -71,6 +74,24 @@ interface Row {
   self: number;
   elsewhere: number;
   unreached: number;
+  /** The ABI's functions, those the dispatcher scan read, and its selectors that are no function. */
+  functions: number;
+  read: number;
+  /** Functions whose selector's first byte is zero (pushed shorter than four bytes). */
+  zeroLed: number;
+  zeroLedRead: number;
+  missed: string[];
+  extra: number;
+}
+
+/** The selectors of an artifact's ABI functions. */
+function abiSelectors(json: unknown): Set<string> {
+  const abi = (json as { abi?: unknown }).abi;
+  return new Set(
+    (Array.isArray(abi) ? (abi as AbiFunction[]) : [])
+      .filter((item) => item.type === 'function')
+      .map((item) => toFunctionSelector(item)),
+  );
 }
 
 const seen = new Set<string>();
@@ -84,6 +105,9 @@ for (const source of SOURCES) {
     const started = performance.now();
     const result = delegateTargets(code);
     const ms = performance.now() - started;
+    const want = abiSelectors(json);
+    const read = new Set(bytecodeFingerprint(code)?.selectors ?? []);
+    const zeroLed = [...want].filter((selector) => selector.startsWith('0x00'));
     rows.push({
       name: path.basename(file, '.json'),
       linked: linkedLibraries(json),
@@ -96,11 +120,21 @@ for (const source of SOURCES) {
       self: result.self.length,
       elsewhere: result.elsewhere.length,
       unreached: result.unreached.length,
+      functions: want.size,
+      read: [...want].filter((selector) => read.has(selector)).length,
+      zeroLed: zeroLed.length,
+      zeroLedRead: zeroLed.filter((selector) => read.has(selector)).length,
+      missed: [...want].filter((selector) => !read.has(selector)),
+      extra: [...read].filter((selector) => !want.has(selector)).length,
     });
   }
 }
 
 const times = rows.map((row) => row.ms).sort((a, b) => a - b);
+const withAbi = rows.filter((row) => row.functions > 0);
+const sum = (key: 'functions' | 'read' | 'zeroLed' | 'zeroLedRead' | 'extra') =>
+  withAbi.reduce((total, row) => total + row[key], 0);
+const missed = withAbi.flatMap((row) => row.missed.map((selector) => `${row.name} ${selector}`));
 const withSites = rows.filter((row) => row.sites > 0);
 const round = (value: number) => Math.round(value * 10) / 10;
 const verdict = (row: Row) =>
@@ -123,6 +157,8 @@ const lines = [
       : ''),
   `- time per code: p50 ${round(percentile(times, 50))} ms, p95 ${round(percentile(times, 95))} ms, max ${round(times.at(-1) ?? 0)} ms (largest code ${Math.max(...rows.map((row) => row.bytes))} bytes)`,
   `- codes with a DELEGATECALL or CALLCODE: ${withSites.length}`,
+  `- the dispatcher's selectors as the scanner reads them, against the ABIs of the ${withAbi.length} codes that have functions: ${sum('read')} of ${sum('functions')} functions read (${sum('zeroLed')} whose selector starts with a zero byte: ${sum('zeroLedRead')} read); ${sum('extra')} four-byte constants compared like a selector that are no function (interface ids, error selectors)` +
+    (missed.length > 0 ? `; not read: ${missed.join(', ')}` : ''),
   '',
   '| contract | package | bytes | sites | linked libraries | verdict |',
   '|---|---|---|---|---|---|',
