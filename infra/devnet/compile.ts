@@ -28,6 +28,8 @@ export interface CompileContractsParameters {
   cacheDir?: string;
   optimizer?: OptimizerSettings;
   evmVersion?: string;
+  /** Compile through the Yul pipeline (solc's viaIR). */
+  viaIR?: boolean;
 }
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,6 +48,7 @@ interface SolcInput {
   sources: Record<string, { content: string }>;
   settings: {
     evmVersion: string;
+    viaIR?: boolean;
     optimizer: { enabled: boolean; runs: number };
     outputSelection: Record<string, Record<string, string[]>>;
   };
@@ -88,6 +91,7 @@ export async function compileContracts(parameters: CompileContractsParameters = 
     sources: await readSources(sourceDir),
     settings: {
       evmVersion: parameters.evmVersion ?? DEFAULT_EVM_VERSION,
+      ...(parameters.viaIR ? { viaIR: true } : {}),
       optimizer: { enabled: optimizer.enabled, runs: optimizer.runs ?? 200 },
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
     },

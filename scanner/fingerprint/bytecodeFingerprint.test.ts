@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { type AbiFunction, toFunctionSelector } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Artifacts, compileContracts } from '../../infra/devnet/compile.ts';
 import {
@@ -72,13 +74,13 @@ describe('bytecodeFingerprint', () => {
       '80600714600516', // DUP1 PUSH1 7 EQ PUSH1 5 AND: compared, no branch
     ].join('');
     expect(bytecodeFingerprint(`0x${code}`)?.selectors).toEqual(['0x00ec8a3f', '0xa9059cbb']);
-    // Branches on small constants count sixteen at most, the longest pushes first.
+    // Branches on small constants count 64 at most, in code order: the dispatcher's first.
     const branches = Array.from(
-      { length: 40 },
-      (_, value) => `8060${value.toString(16).padStart(2, '0')}1461002057`,
+      { length: 80 },
+      (_, value) => `80610${(0x100 + value).toString(16)}1461002057`,
     );
     const many = bytecodeFingerprint(`0x${code}${branches.join('')}`)?.selectors ?? [];
-    expect(many).toHaveLength(2 + 15);
+    expect(many).toHaveLength(1 + 64);
     expect(many).toContain('0x00ec8a3f');
   });
 
@@ -100,4 +102,30 @@ describe('bytecodeFingerprint', () => {
   it('answers undefined for an account without code', () => {
     expect(bytecodeFingerprint('0x')).toBeUndefined();
   });
+});
+
+describe("the dispatcher's selectors, as each compiler pipeline lays them out", () => {
+  const sourceDir = fileURLToPath(new URL('./testContracts/', import.meta.url));
+  const pipelines = [
+    { name: 'legacy', viaIR: false, optimizer: { enabled: false } },
+    { name: 'legacy, optimized', viaIR: false, optimizer: { enabled: true, runs: 200 } },
+    { name: 'via-IR', viaIR: true, optimizer: { enabled: false } },
+    { name: 'via-IR, optimized', viaIR: true, optimizer: { enabled: true, runs: 200 } },
+    { name: 'via-IR, optimized for size', viaIR: true, optimizer: { enabled: true, runs: 1 } },
+  ];
+
+  it.each(pipelines)(
+    'reads every function of the ABI: $name',
+    async ({ viaIR, optimizer }) => {
+      const { SelectorShapes } = await compileContracts({ sourceDir, viaIR, optimizer });
+      if (!SelectorShapes) throw new Error('SelectorShapes was not compiled');
+      const functions = (SelectorShapes.abi as AbiFunction[]).filter((item) => item.type === 'function');
+      const selectors = functions.map((item) => toFunctionSelector(item));
+      expect(selectors).toEqual(expect.arrayContaining(['0x0055d20f', '0x00000000']));
+      expect(bytecodeFingerprint(SelectorShapes.deployedBytecode)?.selectors).toEqual(
+        expect.arrayContaining(selectors),
+      );
+    },
+    60_000,
+  );
 });

@@ -101,44 +101,90 @@ const DUP1 = 0x80;
 const DUP16 = 0x8f;
 const JUMPI = 0x57;
 const PUSH3 = 0x62;
+const PUSH0 = 0x5f;
+const SUB = 0x03;
+const ISZERO = 0x15;
+const SWAP16 = 0x9f;
+const ZERO_SELECTOR = '0x00000000';
+/** PUSH1 0xe0 SHR: the dispatcher taking the selector off the calldata's first word. */
+const SELECTOR_SHIFT = Buffer.from([0x60, 0xe0, 0x1c]);
 /**
- * Selectors pushed shorter than four bytes kept per code, the longest pushes first: a real one is
- * rare (one name in 256), and a code full of small-constant branches must not multiply the probes.
+ * Selectors pushed shorter than four bytes kept per code, in code order (the dispatcher first): a
+ * code full of small-constant branches in its functions must not multiply the probes.
  */
-const MAX_SHORT_SELECTORS = 16;
+const MAX_SHORT_SELECTORS = 64;
 /** Every PUSHn becomes this one token: what is pushed is a constant a cloner changes freely. */
 const PUSH_TOKEN = PUSH1;
+
+/** A jump destination pushed at `at` (PUSH1 to PUSH3), then JUMPI. */
+function jumpsAt(code: Buffer, at: number): boolean {
+  const push = code[at] ?? 0;
+  return push >= PUSH1 && push <= PUSH3 && code[at + (push - PUSH1 + 1) + 1] === JUMPI;
+}
+
+/**
+ * Whether the code at `at` (just after a pushed constant) is the dispatcher's branch on it: the
+ * constant compared with the selector (EQ, after a DUPn or not; or SUB, as via-IR compiles the
+ * last case), then a jump destination pushed and JUMPI.
+ */
+function branchesAt(
+  code: Buffer,
+  at: number,
+): { branch: boolean; dupAfter: boolean; sub: boolean; end: number } {
+  let i = at;
+  const dupAfter = (code[i] ?? 0) >= DUP1 && (code[i] ?? 0) <= DUP16;
+  if (dupAfter) i++;
+  const compare = code[i];
+  if (compare !== EQ && compare !== SUB) return { branch: false, dupAfter, sub: false, end: i };
+  const push = code[i + 1] ?? 0;
+  const end = i + 1 + (push - PUSH1 + 1) + 2;
+  return { branch: jumpsAt(code, i + 1), dupAfter, sub: compare === SUB, end };
+}
+
+/** Another dispatcher case at `at`: DUPn PUSH1-4 <selector> EQ PUSHm <dest> JUMPI. */
+function caseAt(code: Buffer, at: number): boolean {
+  const dup = code[at] ?? 0;
+  const push = code[at + 1] ?? 0;
+  return (
+    dup >= DUP1 &&
+    dup <= DUP16 &&
+    push >= PUSH1 &&
+    push <= PUSH4 &&
+    branchesAt(code, at + 1 + (push - PUSH1 + 2)).branch
+  );
+}
 
 function disassemble(code: Buffer): { opcodes: number[]; selectors: Set<string> } {
   const opcodes: number[] = [];
   const selectors = new Set<string>();
-  const short: { selector: string; size: number }[] = [];
+  // Selectors pushed shorter than four bytes, in code order (the dispatcher comes first).
+  const short: string[] = [];
   for (let pc = 0; pc < code.length; pc++) {
     const op = code[pc] ?? 0;
-    if (op >= PUSH1 && op <= PUSH32) {
-      const size = op - PUSH1 + 1;
+    if (op === PUSH0 || (op >= PUSH1 && op <= PUSH32)) {
+      const size = op === PUSH0 ? 0 : op - PUSH1 + 1;
       if (op <= PUSH4 && pc + size < code.length) {
         const selector = `0x${code
           .subarray(pc + 1, pc + 1 + size)
           .toString('hex')
           .padStart(8, '0')}`;
         const next = code[pc + size + 1] ?? 0;
+        const { branch, dupAfter, sub, end } = branchesAt(code, pc + size + 1);
         if (op === PUSH4) {
-          // The dispatcher: PUSH4 <selector> EQ, or PUSH4 <selector> DUPn EQ.
-          const afterDup = next >= DUP1 && next <= DUP16 ? (code[pc + size + 2] ?? 0) : next;
-          if (next === EQ || afterDup === EQ) selectors.add(selector);
+          // The dispatcher: PUSH4 <selector> EQ, or PUSH4 <selector> DUPn EQ; or via-IR's last
+          // case, PUSH4 <selector> SUB PUSHm <dest> JUMPI.
+          const afterDup = dupAfter ? (code[pc + size + 2] ?? 0) : next;
+          if (next === EQ || afterDup === EQ || branch) selectors.add(selector);
         } else {
           // A selector whose first bytes are zero is pushed shorter (PUSH3 for 0x00ec8a3f): it
-          // counts only as the dispatcher's branch, DUP1 PUSHn <selector> EQ PUSHm <dest> JUMPI,
-          // not as any small constant compared.
-          const jump = code[pc + size + 2] ?? 0;
-          const branch =
-            code[pc - 1] === DUP1 &&
-            next === EQ &&
-            jump >= PUSH1 &&
-            jump <= PUSH3 &&
-            code[pc + size + 2 + (jump - PUSH1 + 1) + 1] === JUMPI;
-          if (branch) short.push({ selector, size });
+          // counts only as the dispatcher's branch on it (the selector duplicated before or after
+          // the push, compared by EQ), not as any small constant compared. Zero is compared
+          // everywhere (a call's return data size): 0x00000000 counts where another case follows
+          // its branch, or right after the selector is read (below).
+          const before = code[pc - 1] ?? 0;
+          const dupBefore = before >= DUP1 && before <= DUP16;
+          const zeroCase = selector !== ZERO_SELECTOR || caseAt(code, end);
+          if (branch && !sub && (dupBefore || dupAfter) && zeroCase) short.push(selector);
         }
       }
       opcodes.push(PUSH_TOKEN);
@@ -147,8 +193,18 @@ function disassemble(code: Buffer): { opcodes: number[]; selectors: Set<string> 
     }
     opcodes.push(op);
   }
-  for (const { selector } of short.sort((a, b) => b.size - a.size).slice(0, MAX_SHORT_SELECTORS))
-    selectors.add(selector);
+  // The selector 0x00000000, the dispatcher's first case (cases go in ascending order): right
+  // after the selector is read (PUSH1 0xe0 SHR, then stack moves only), tested with ISZERO or
+  // compared with a pushed zero, then PUSHm <dest> JUMPI.
+  for (let at = code.indexOf(SELECTOR_SHIFT); at >= 0; at = code.indexOf(SELECTOR_SHIFT, at + 1)) {
+    let i = at + SELECTOR_SHIFT.length;
+    while (i < at + SELECTOR_SHIFT.length + 4 && (code[i] ?? 0) >= DUP1 && (code[i] ?? 0) <= SWAP16) i++;
+    const zero = code[i] === PUSH0 ? 1 : code[i] === PUSH1 && code[i + 1] === 0 ? 2 : 0;
+    const tested = code[i] === ISZERO && jumpsAt(code, i + 1);
+    const compared = zero > 0 && branchesAt(code, i + zero).branch && !branchesAt(code, i + zero).sub;
+    if (tested || compared) short.unshift(ZERO_SELECTOR);
+  }
+  for (const selector of short.slice(0, MAX_SHORT_SELECTORS)) selectors.add(selector);
   return { opcodes, selectors };
 }
 
