@@ -84,6 +84,14 @@ describe('bytecodeFingerprint', () => {
     expect(many).toContain('0x00ec8a3f');
   });
 
+  it('keeps the opcode sequence as fingerprints stored before have it (PUSH0 is itself, a push of a constant is one token)', () => {
+    // PUSH0 PUSH1 0x2a ADD, and the same with another constant: one code hash; PUSH1 0x00 instead
+    // of PUSH0: another.
+    const hash = (code: string) => bytecodeFingerprint(`0x${code}`)?.code_hash;
+    expect(hash('5f602a01')).toBe(hash('5f600701'));
+    expect(hash('5f602a01')).not.toBe(hash('6000602a01'));
+  });
+
   it('scores another contract below a clone, and unrelated code far below', () => {
     const honeypot = bytecodeFingerprint(runtime('HoneypotToken'));
     const clean = bytecodeFingerprint(runtime('CleanToken'));

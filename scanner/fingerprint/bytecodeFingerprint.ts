@@ -187,7 +187,8 @@ function disassemble(code: Buffer): { opcodes: number[]; selectors: Set<string> 
           if (branch && !sub && (dupBefore || dupAfter) && zeroCase) short.push(selector);
         }
       }
-      opcodes.push(PUSH_TOKEN);
+      // PUSH0 stays itself (it has no constant), as it always was in the opcode sequence.
+      opcodes.push(op === PUSH0 ? op : PUSH_TOKEN);
       pc += size;
       continue;
     }
