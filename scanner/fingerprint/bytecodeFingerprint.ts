@@ -130,15 +130,15 @@ function jumpsAt(code: Buffer, at: number): boolean {
 function branchesAt(
   code: Buffer,
   at: number,
-): { branch: boolean; dupAfter: boolean; sub: boolean; end: number } {
+): { branch: boolean; dupAfter: boolean; eq: boolean; sub: boolean; end: number } {
   let i = at;
   const dupAfter = (code[i] ?? 0) >= DUP1 && (code[i] ?? 0) <= DUP16;
   if (dupAfter) i++;
   const compare = code[i];
-  if (compare !== EQ && compare !== SUB) return { branch: false, dupAfter, sub: false, end: i };
+  if (compare !== EQ && compare !== SUB) return { branch: false, dupAfter, eq: false, sub: false, end: i };
   const push = code[i + 1] ?? 0;
   const end = i + 1 + (push - PUSH1 + 1) + 2;
-  return { branch: jumpsAt(code, i + 1), dupAfter, sub: compare === SUB, end };
+  return { branch: jumpsAt(code, i + 1), dupAfter, eq: compare === EQ, sub: compare === SUB, end };
 }
 
 /** Another dispatcher case at `at`: DUPn PUSH1-4 <selector> EQ PUSHm <dest> JUMPI. */
@@ -168,13 +168,11 @@ function disassemble(code: Buffer): { opcodes: number[]; selectors: Set<string> 
           .subarray(pc + 1, pc + 1 + size)
           .toString('hex')
           .padStart(8, '0')}`;
-        const next = code[pc + size + 1] ?? 0;
-        const { branch, dupAfter, sub, end } = branchesAt(code, pc + size + 1);
+        const { branch, dupAfter, eq, sub, end } = branchesAt(code, pc + size + 1);
         if (op === PUSH4) {
           // The dispatcher: PUSH4 <selector> EQ, or PUSH4 <selector> DUPn EQ; or via-IR's last
           // case, PUSH4 <selector> SUB PUSHm <dest> JUMPI.
-          const afterDup = dupAfter ? (code[pc + size + 2] ?? 0) : next;
-          if (next === EQ || afterDup === EQ || branch) selectors.add(selector);
+          if (eq || branch) selectors.add(selector);
         } else {
           // A selector whose first bytes are zero is pushed shorter (PUSH3 for 0x00ec8a3f): it
           // counts only as the dispatcher's branch on it (the selector duplicated before or after
@@ -202,7 +200,8 @@ function disassemble(code: Buffer): { opcodes: number[]; selectors: Set<string> 
     while (i < at + SELECTOR_SHIFT.length + 4 && (code[i] ?? 0) >= DUP1 && (code[i] ?? 0) <= SWAP16) i++;
     const zero = code[i] === PUSH0 ? 1 : code[i] === PUSH1 && code[i + 1] === 0 ? 2 : 0;
     const tested = code[i] === ISZERO && jumpsAt(code, i + 1);
-    const compared = zero > 0 && branchesAt(code, i + zero).branch && !branchesAt(code, i + zero).sub;
+    const after = branchesAt(code, i + zero);
+    const compared = zero > 0 && after.branch && !after.sub;
     if (tested || compared) short.unshift(ZERO_SELECTOR);
   }
   for (const selector of short.slice(0, MAX_SHORT_SELECTORS)) selectors.add(selector);
