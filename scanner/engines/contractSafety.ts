@@ -320,6 +320,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       findings: discovery.findings.length,
       failures: discovery.failures.slice(0, 3),
       comparisons: discovery.comparisons,
+      later_block: discovery.laterBlock,
       holder_trace: {
         hashes: holderTrace.hashes.length,
         compared: holderTrace.compared.map(String),

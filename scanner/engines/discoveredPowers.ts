@@ -62,7 +62,12 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     wrapped === 0
       ? ''
       : `; ${wrapped} calls handing a function that takes calls from the token alone to the token's other functions`;
-  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}${repeated}${compared}${handed}`;
+  const { laterBlock } = result;
+  const later =
+    laterBlock.tried === 0
+      ? ''
+      : `; ${laterBlock.tried} of ${laterBlock.planned} pairs of blocks (a call that changed state as its own transaction, then, an hour on, ${laterBlock.calls} calls of functions that did nothing at the block)${laterBlock.error ? ` (not run: ${laterBlock.error})` : ''}`;
+  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}${repeated}${compared}${handed}${later}`;
   for (const [kind, target] of Object.entries(CLASS_CHECK) as [
     PowerClass,
     (typeof CLASS_CHECK)[PowerClass],
@@ -173,7 +178,7 @@ function describe(finding: PowerFinding): string {
     .filter((call) => call !== null)
     .map(
       (call) =>
-        `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'}), then `,
+        `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'})${call.earlierBlock ? ` sent as a transaction${call.caller ? ` by ${call.caller}` : ''} in a block of its own, then in a later block ` : ', then '}`,
     )
     .join('');
   const times = finding.repeats > 1 ? `, made ${finding.repeats} times in a row,` : '';
@@ -217,6 +222,8 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
             ...(finding.prelude.target ? { prelude_target: finding.prelude.target } : {}),
             prelude_args: finding.prelude.args.join(', '),
             prelude_calldata: finding.prelude.calldata,
+            ...(finding.prelude.caller ? { prelude_caller: finding.prelude.caller } : {}),
+            ...(finding.prelude.earlierBlock ? { prelude_block: 'earlier' } : {}),
           }
         : {}),
       ...(finding.first

@@ -7,6 +7,7 @@ import {
   deniedToCaller,
   type Outcome,
   type Planned,
+  laterBlockPlan,
   pairPlan,
   repeatPlan,
   rescaled,
@@ -407,5 +408,89 @@ describe('repeatPlan: a call that moved something short of a finding, made again
       supply,
     );
     expect(plan).toEqual([]);
+  });
+});
+
+describe('laterBlockPlan: what a staging transaction is followed by in a later block', () => {
+  const account = (digit: string, source: string) => ({
+    address: `0x${digit.repeat(40)}` as const,
+    source,
+  });
+  const owner = account('1', 'deployer');
+  const keeper = account('2', 'slot 3');
+  const stranger = account('3', 'the pair');
+  const refusedWith = (entry: Planned, reason: string): Planned => ({ ...entry, revertReason: reason });
+  // Twenty setters the owner stores anything with; APPLY does nothing for anyone at the block
+  // (the keeper runs it without writing; the owner is told "not ready"; the stranger is refused
+  // for its rights); VIEW is a getter; TOUCHED does nothing for the owner but writes for the keeper.
+  const setters = Array.from({ length: 20 }, (_, index) => selector(index + 1));
+  const APPLY = selector(0xa0);
+  const VIEW = selector(0xb0);
+  const TOUCHED = selector(0xc0);
+  const all = [0, 1, 2, 3, 4, 5, 6];
+  const ownerSteps = {
+    candidate: owner,
+    succeeded: [
+      ...setters.flatMap((sel) =>
+        all.map((sequence) => ({ entry: planned(sel, sequence), effect: effect({ gasUsed: 30_000n }) })),
+      ),
+      ...all.map((sequence) => ({ entry: planned(VIEW, sequence), effect: effect({ gasUsed: 2_000n }) })),
+      ...all.map((sequence) => ({ entry: planned(TOUCHED, sequence), effect: effect({ gasUsed: 3_000n }) })),
+    ],
+    failed: all.map((sequence) => refusedWith(planned(APPLY, sequence), 'not ready')),
+  };
+  const keeperSteps = {
+    candidate: keeper,
+    succeeded: [
+      ...all.map((sequence) => ({ entry: planned(APPLY, sequence), effect: effect({ gasUsed: 4_000n }) })),
+      ...all.map((sequence) => ({ entry: planned(TOUCHED, sequence), effect: effect({ gasUsed: 25_000n }) })),
+    ],
+    failed: setters.flatMap((sel) =>
+      all.map((sequence) => refusedWith(planned(sel, sequence), 'Unauthorized')),
+    ),
+  };
+  const strangerSteps = {
+    candidate: stranger,
+    succeeded: [],
+    failed: [APPLY, ...setters].flatMap((sel) =>
+      all.map((sequence) => refusedWith(planned(sel, sequence), 'Ownable: caller is not the owner')),
+    ),
+  };
+
+  it('follows each staging call with the dormant functions only, by the accounts that reach them', () => {
+    const { planned: count, simulations } = laterBlockPlan([ownerSteps, keeperSteps, strangerSteps]);
+    // Staged: the owner's twenty setters and the keeper's TOUCHED, one call each (shape 0). Second:
+    // APPLY alone (every setter and TOUCHED wrote for someone; VIEW is a getter), by the owner and
+    // the keeper (the stranger was refused it for its rights).
+    expect(count).toBe(21 * 2);
+    expect(simulations).toHaveLength(16);
+    for (const { staged, seconds } of simulations) {
+      expect(staged.sequence).toBe(0);
+      expect(seconds.map((entry) => [entry.selector, entry.sequence])).toEqual([
+        [APPLY, 4],
+        [APPLY, 5],
+        [APPLY, 6],
+      ]);
+    }
+    expect(simulations.some(({ actor }) => actor === stranger)).toBe(false);
+  });
+
+  it("keeps the staging account's own simulations ahead of other accounts", () => {
+    const { simulations } = laterBlockPlan([ownerSteps, keeperSteps, strangerSteps]);
+    // Tier 0 (the account that staged it) for all 21 staging calls would fill the budget: the
+    // first 16 are the owner's setters and the keeper's TOUCHED would come 21st.
+    expect(simulations.every(({ by, actor }) => by === actor)).toBe(true);
+    expect(simulations.map(({ staged }) => staged.selector)).toEqual(setters.slice(0, 16));
+  });
+
+  it('plans nothing when no function did nothing for everyone', () => {
+    const busy = {
+      ...keeperSteps,
+      succeeded: keeperSteps.succeeded.map((outcome) => ({
+        ...outcome,
+        effect: effect({ gasUsed: 25_000n }),
+      })),
+    };
+    expect(laterBlockPlan([ownerSteps, busy]).simulations).toEqual([]);
   });
 });

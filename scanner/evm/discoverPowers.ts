@@ -13,7 +13,13 @@ import {
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
-import { type CallEffect, PROBE_ORIGIN, type ProbeCall, probePrivileges } from './probePrivileges.ts';
+import {
+  type CallEffect,
+  PROBE_ORIGIN,
+  type ProbeCall,
+  probePrivileges,
+  type StagedCall,
+} from './probePrivileges.ts';
 import {
   argumentWords,
   type CallTrace,
@@ -47,6 +53,13 @@ interface EarlierCall {
   signature: string | null;
   args: string[];
   calldata: Hex;
+  /**
+   * Who made it, when not the finding's caller: the later-block round's first call, made as a
+   * transaction of its own in a block before the finding's call (see `earlierBlock`).
+   */
+  caller?: Address;
+  /** Made in an earlier block than the call it prepared, as its own transaction. */
+  earlierBlock?: true;
 }
 
 export interface PowerFinding {
@@ -123,6 +136,13 @@ export interface DiscoveryResult {
     callers: number;
     error: string | null;
   };
+  /**
+   * The later-block round: simulations of a first call made as its own transaction and, an hour
+   * on in a later block, calls of the functions that did nothing for anyone at the block (how
+   * many simulations were made, of how many planned; their calls; the first error a node gave,
+   * one without eth_simulateV1 say).
+   */
+  laterBlock: { tried: number; planned: number; calls: number; error: string | null };
 }
 
 /**
@@ -505,6 +525,8 @@ export interface Planned {
   revertReason?: string | null;
   /** A call handed to the token inside another function's argument (a batch, an execute). */
   wrapped?: true;
+  /** Made by this account as its own transaction, in a block before the call it prepares. */
+  stagedBy?: Address;
 }
 
 export interface Outcome {
@@ -533,7 +555,12 @@ interface RunOutcome {
   succeeded: Outcome[];
   baseline: CallEffect | undefined;
 }
-type RunAt = (offset: number, calls: Planned[], perTrip?: number) => Promise<RunOutcome>;
+type RunAt = (
+  offset: number,
+  calls: Planned[],
+  perTrip?: number,
+  staged?: readonly StagedCall[],
+) => Promise<RunOutcome>;
 
 /**
  * One account's first round, for the comparison round: its runner, its argument shapes, the calls
@@ -545,6 +572,8 @@ interface Explored {
   sequences: Word[][];
   refused: Planned[];
   denied: Planned[];
+  /** Its first round's calls at the block that may be steps (see `stepping`). */
+  steps: { succeeded: Outcome[]; failed: Planned[] };
 }
 
 /**
@@ -995,6 +1024,7 @@ export async function discoverPowers(
     rescaled: 0,
     repeated: 0,
     comparisons: { traced: 0, comparisons: 0, calls: 0, timed: 0, wrapped: 0, callers: 0, error: null },
+    laterBlock: { tried: 0, planned: 0, calls: 0, error: null },
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
 
@@ -1113,9 +1143,14 @@ export async function discoverPowers(
     // block-only shapes (a slot hash where an address goes makes every getter revert, and a
     // getter that reverted once would count as a setter).
     const stepping = (entry: Planned) => chained(entry) && entry.sequence < common.length;
+    const atBlock = {
+      succeeded: now.succeeded.filter(({ entry }) => stepping(entry)),
+      failed: now.failed.filter(stepping),
+    };
     explored.set(candidate, {
       runAt,
       sequences,
+      steps: atBlock,
       refused: now.failed.filter(
         (entry) =>
           stepping(entry) &&
@@ -1135,8 +1170,7 @@ export async function discoverPowers(
       ),
     });
     const steps = {
-      succeeded: now.succeeded.filter(({ entry }) => stepping(entry)),
-      failed: now.failed.filter(stepping),
+      ...atBlock,
       laterSucceeded: later.succeeded.filter(({ entry }) => stepping(entry)),
       laterFailed: later.failed.filter(stepping),
     };
@@ -1213,6 +1247,7 @@ export async function discoverPowers(
       offset: number,
       calls: Planned[],
       perTrip = CALLS_PER_ROUND_TRIP,
+      staged?: readonly StagedCall[],
     ): Promise<RunOutcome> {
       const failed: Planned[] = [];
       const succeeded: Outcome[] = [];
@@ -1239,12 +1274,19 @@ export async function discoverPowers(
           blockTimestamp: parameters.blockTimestamp,
           ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
           ...(candidate.origin ? { origin: candidate.origin } : {}),
+          ...(staged ? { staged } : {}),
         }).then(
           (value) => ({ value }),
           (error: unknown) => ({ error }),
         );
         if ('error' in probe) {
           if (isRpcUnreachable(probe.error)) throw probe.error;
+          // A node without eth_simulateV1 (or one that refuses its overrides) loses the later-block
+          // round alone: the scan's other probes stand, and the round says why.
+          if (staged) {
+            result.laterBlock.error ??= String(probe.error).slice(0, 200);
+            continue;
+          }
           // A costly token can exhaust one call's gas with many effects: halve and try again.
           if (chunk.length > MIN_CHUNK) {
             const half = Math.ceil(chunk.length / 2);
@@ -1263,7 +1305,7 @@ export async function discoverPowers(
         // whose code the detector replaces (the holder's buy through it fails).
         // From one kind of transaction only: a limit that exempts the insider's own transactions
         // would otherwise read as a change the clock made.
-        if (!candidate.origin && !openings.has(offset) && baseline.victimTransfer.attempted)
+        if (!staged && !candidate.origin && !openings.has(offset) && baseline.victimTransfer.attempted)
           openings.set(offset, baseline);
         done.effects.forEach((effect, index) => {
           const entry = chunk[index] as Planned;
@@ -1283,6 +1325,7 @@ export async function discoverPowers(
   await Promise.all([
     comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
     forwarderRound(parameters, { explored, known: candidates }),
+    laterBlockRound({ explored, known: candidates, result }),
   ]);
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
@@ -1399,6 +1442,162 @@ export function pairPlan(
     },
   }));
   return { planned: pairs.length, pairs: kept };
+}
+
+/**
+ * How long after the block the later-block round's second calls run: an hour, so a call that
+ * needs only another block (or a wait no holder could act in) runs, and a timelock's delay (a day
+ * or more, the notice holders get to leave) still holds.
+ */
+const LATER_BLOCK_SECONDS = 3_600;
+/** Simulations the later-block round makes per token, and second calls in each. */
+const MAX_LATER_BLOCK_SIMULATIONS = 16;
+const MAX_LATER_BLOCK_CALLS = 16;
+
+/** One account's first round at the block, for the later-block round. */
+interface AccountSteps {
+  candidate: PrivilegeCandidate;
+  succeeded: readonly Outcome[];
+  failed: readonly Planned[];
+}
+
+/** A first call staged in a block of its own, and the second calls another simulation makes after it. */
+interface LaterBlockPlanned {
+  by: PrivilegeCandidate;
+  actor: PrivilegeCandidate;
+  staged: Planned;
+  seconds: Planned[];
+}
+
+/**
+ * The later-block round's plan. A power staged by one call and applied by another only in a later
+ * block (a mint queued and executed once a delay has passed; a budget a council proposes and a
+ * keeper executes a block later) cannot show in one simulation, where both calls share a block
+ * and a clock. First calls: each account's leading call per function that worked and wrote to
+ * storage (as the two-call round's). Second calls: the functions that did nothing for anyone at
+ * the block (every call refused, or worked without writing), not plain getters, in the two-call
+ * round's trigger shapes, by an account they did not refuse for its rights. Made by the staging
+ * account first, then by accounts a dormant function worked for, then by the others, each
+ * staging call in turn; MAX_LATER_BLOCK_SIMULATIONS at most, the likeliest first.
+ */
+export function laterBlockPlan(accounts: readonly AccountSteps[]): {
+  planned: number;
+  simulations: LaterBlockPlanned[];
+} {
+  const own = (entry: Planned) => !entry.target && !entry.prelude;
+  const wrote = new Set<Hex>();
+  const gas = new Map<Hex, bigint>();
+  const everFailed = new Set<Hex>();
+  const seen = new Set<Hex>();
+  for (const { succeeded, failed } of accounts) {
+    for (const { entry, effect } of succeeded.filter(({ entry }) => own(entry))) {
+      seen.add(entry.selector);
+      if (effect.gasUsed >= WRITE_GAS) wrote.add(entry.selector);
+      if (effect.gasUsed > (gas.get(entry.selector) ?? 0n)) gas.set(entry.selector, effect.gasUsed);
+    }
+    for (const entry of failed.filter(own)) {
+      seen.add(entry.selector);
+      everFailed.add(entry.selector);
+    }
+  }
+  const getter = (selector: Hex) => !everFailed.has(selector) && (gas.get(selector) ?? 0n) < GETTER_MAX_GAS;
+  const dormant = new Set([...seen].filter((selector) => !wrote.has(selector) && !getter(selector)));
+  if (dormant.size === 0) return { planned: 0, simulations: [] };
+  // An account reaches a dormant function when a call of it worked, or was refused for a reason
+  // other than the caller's rights (a queue still empty, a date not yet come).
+  const reach = ({ succeeded, failed }: AccountSteps) => {
+    const worked = new Set(
+      succeeded
+        .filter(({ entry }) => own(entry) && dormant.has(entry.selector))
+        .map(({ entry }) => entry.selector),
+    );
+    const open = new Set(
+      failed
+        .filter((entry) => own(entry) && dormant.has(entry.selector) && !deniedToCaller(entry.revertReason))
+        .map((entry) => entry.selector),
+    );
+    return { worked, open };
+  };
+  const reaches = new Map(accounts.map((account) => [account, reach(account)]));
+  const secondsOf = (account: AccountSteps, except: Hex): Planned[] => {
+    const { worked, open } = reaches.get(account) as ReturnType<typeof reach>;
+    const unique = new Map<string, Planned>();
+    for (const entry of [...account.succeeded.map(({ entry }) => entry), ...account.failed])
+      if (
+        own(entry) &&
+        entry.selector !== except &&
+        (TRIGGERS as readonly number[]).includes(entry.sequence) &&
+        (worked.has(entry.selector) || open.has(entry.selector))
+      )
+        unique.set(`${entry.selector}:${entry.sequence}`, entry);
+    return [...unique.values()].slice(0, MAX_LATER_BLOCK_CALLS);
+  };
+  const staged = accounts.flatMap((account) => {
+    const firsts = new Map<Hex, Planned>();
+    for (const { entry, effect } of account.succeeded)
+      if (
+        own(entry) &&
+        (PRELUDES as readonly number[]).includes(entry.sequence) &&
+        effect.gasUsed >= WRITE_GAS &&
+        (firsts.get(entry.selector)?.sequence ?? Number.POSITIVE_INFINITY) > entry.sequence
+      )
+        firsts.set(entry.selector, entry);
+    return [...firsts.values()].map((entry) => ({ account, entry }));
+  });
+  // Tier 0: the staging account itself; 1: an account a dormant function worked for; 2: the rest.
+  const combos: (LaterBlockPlanned & { tier: number; order: number })[] = [];
+  staged.forEach(({ account, entry }, order) => {
+    for (const actor of accounts) {
+      const tier = actor === account ? 0 : (reaches.get(actor)?.worked.size ?? 0) > 0 ? 1 : 2;
+      const seconds = secondsOf(actor, entry.selector);
+      if (seconds.length > 0)
+        combos.push({ by: account.candidate, actor: actor.candidate, staged: entry, seconds, tier, order });
+    }
+  });
+  combos.sort((a, b) => a.tier - b.tier || a.order - b.order);
+  return {
+    planned: combos.length,
+    simulations: combos.slice(0, MAX_LATER_BLOCK_SIMULATIONS).map(({ by, actor, staged, seconds }) => ({
+      by,
+      actor,
+      staged,
+      seconds,
+    })),
+  };
+}
+
+/**
+ * Runs the later-block round (laterBlockPlan) an hour after the block: each staging call as its
+ * account's own transaction in one block, then the second calls from the detector at the acting
+ * account in the next. Not for a token every class was shown on already.
+ */
+async function laterBlockRound(state: {
+  explored: Map<PrivilegeCandidate, Explored>;
+  known: readonly PrivilegeCandidate[];
+  result: DiscoveryResult;
+}): Promise<void> {
+  const { result } = state;
+  if (new Set(result.findings.map((entry) => entry.class)).size === 3) return;
+  const accounts = state.known
+    .filter((candidate) => !candidate.origin && !candidate.forwarder && state.explored.has(candidate))
+    .map((candidate) => {
+      const { steps } = state.explored.get(candidate) as Explored;
+      return { candidate, succeeded: steps.succeeded, failed: steps.failed };
+    });
+  const { planned, simulations } = laterBlockPlan(accounts);
+  result.laterBlock.planned += planned;
+  result.laterBlock.tried += simulations.length;
+  await Promise.all(
+    simulations.map(({ by, actor, staged, seconds }) => {
+      const { runAt } = state.explored.get(actor) as Explored;
+      const prelude: Planned = { ...staged, stagedBy: by.address };
+      const calls = seconds.map((second) => ({ ...second, prelude, own: second.call.data }));
+      result.laterBlock.calls += calls.length;
+      return runAt(LATER_BLOCK_SECONDS, calls, MAX_LATER_BLOCK_CALLS, [
+        { from: by.address, data: staged.call.data },
+      ]);
+    }),
+  );
 }
 
 /**
@@ -1698,6 +1897,7 @@ function earlierCall(entry: Planned): EarlierCall {
     signature: entry.target ? null : (KNOWN_NAMES.get(entry.selector) ?? null),
     args: entry.args,
     calldata: entry.target ? innerCall(entry) : (entry.own ?? entry.call.data),
+    ...(entry.stagedBy ? { caller: entry.stagedBy, earlierBlock: true as const } : {}),
   };
 }
 

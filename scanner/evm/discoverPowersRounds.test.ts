@@ -374,3 +374,135 @@ describe('discoverPowers: the comparison round', () => {
     expect(result.failures).toEqual([]);
   });
 });
+
+describe('discoverPowers: the later-block round', () => {
+  // PROPOSE stores an amount for COUNCIL alone; EXECUTE, for the KEEPER alone, mints it, but only
+  // in a block after the proposal's (it returns without doing anything otherwise, as at the
+  // block, where nothing is proposed). In one simulation both calls share a block: only a
+  // proposal sent as its own transaction, with the execution in a later block, shows the mint.
+  const PROPOSE = selector(0x101);
+  const EXECUTE = selector(0x202);
+  const SETTER = selector(0x303);
+  const COUNCIL: Address = '0x1111111111111111111111111111111111111111';
+  const KEEPER: Address = '0x4444444444444444444444444444444444444444';
+  const token: Address = '0x2222222222222222222222222222222222222222';
+  const keeperOnly = encodeErrorResult({ abi: errorAbi, errorName: 'Error', args: ['keeper'] });
+  const unauthorized = encodeErrorResult({ abi: errorAbi, errorName: 'Error', args: ['Unauthorized'] });
+
+  type Simulated = { staged: { from: Address; to: Address; data: Hex }[]; actor: Address; time: bigint };
+
+  /** The token's answer to one call by `actor`, after `proposed` (a proposal in an earlier block). */
+  function answer(actor: Address, callData: Hex, proposed: boolean) {
+    const sel = callData.slice(0, 10);
+    const is = (account: Address) => actor.toLowerCase() === account.toLowerCase();
+    if (sel === PROPOSE)
+      return is(COUNCIL)
+        ? { ...effect(true), gasUsed: 25_000n }
+        : { ...effect(false), revertData: unauthorized };
+    if (sel === EXECUTE)
+      return is(KEEPER)
+        ? { ...effect(true, proposed), gasUsed: proposed ? 40_000n : 4_000n }
+        : { ...effect(false), revertData: keeperOnly };
+    if (sel === SETTER)
+      return is(KEEPER)
+        ? { ...effect(true), gasUsed: 22_000n }
+        : { ...effect(false), revertData: unauthorized };
+    return effect(false);
+  }
+
+  function blocksClient(simulated: Simulated[], canSimulate = true): PublicClient {
+    const probeAnswer = (actor: Address, data: Hex, proposed: boolean) => {
+      const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
+      const calls = (args as readonly unknown[])[5] as readonly Hex[];
+      return encodeFunctionResult({
+        abi: honeypotDetectorAbi,
+        functionName: 'probe',
+        result: [
+          { ...leg, attempted: false },
+          effect(true),
+          calls.map((callData) => {
+            // A sequence's steps share a block: the last step's answer, never after a proposal.
+            const steps = stepsOf(callData);
+            return answer(actor, steps.at(-1) as Hex, proposed);
+          }),
+        ],
+      });
+    };
+    return {
+      call: ({ data, to }: { data: Hex; to: Address }) =>
+        Promise.resolve({ data: probeAnswer(to, data, false) }),
+      request: ({ method, params }: { method: string; params: unknown[] }) => {
+        if (method !== 'eth_simulateV1' || !canSimulate)
+          return Promise.reject(new Error(`the method ${method} does not exist/is not available`));
+        const [{ blockStateCalls }] = params as [
+          {
+            blockStateCalls: {
+              calls: { from: Address; to: Address; data: Hex }[];
+              blockOverrides?: { time: Hex };
+            }[];
+          },
+        ];
+        const [first, second] = blockStateCalls;
+        const probe = second?.calls[0];
+        if (!first || !second || !probe) return Promise.reject(new Error('two blocks expected'));
+        simulated.push({
+          staged: first.calls,
+          actor: probe.to,
+          time: BigInt(second.blockOverrides?.time ?? 0),
+        });
+        const stagedOk = first.calls.map((call) => answer(call.from, call.data, false).ok);
+        const proposed = first.calls.some(
+          (call, index) => stagedOk[index] && call.data.startsWith(PROPOSE) && call.to === token,
+        );
+        return Promise.resolve([
+          { calls: stagedOk.map((ok) => ({ status: ok ? '0x1' : '0x0', returnData: '0x' })) },
+          { calls: [{ status: '0x1', returnData: probeAnswer(probe.to, probe.data, proposed) }] },
+        ]);
+      },
+    } as unknown as PublicClient;
+  }
+
+  const parameters = {
+    token,
+    selectors: new Set([PROPOSE, EXECUTE, SETTER]),
+    candidates: [
+      { address: KEEPER, source: 'deployer' },
+      { address: COUNCIL, source: 'slot 7' },
+    ],
+    victim: '0x3333333333333333333333333333333333333333' as Address,
+    router: undefined,
+    pair: undefined,
+    supply: 1_000n,
+    blockNumber: 100n,
+    blockTimestamp: BLOCK_TIME,
+  };
+
+  it('finds a mint one account stages and another applies in a later block, with the staging transaction as evidence', async () => {
+    const simulated: Simulated[] = [];
+    const result = await discoverPowers(blocksClient(simulated), parameters);
+    const mint = result.findings.find((finding) => finding.class === 'mint');
+    expect(mint?.selector).toBe(EXECUTE);
+    expect(mint?.caller).toBe(KEEPER);
+    expect(mint?.prelude).toMatchObject({ selector: PROPOSE, caller: COUNCIL, earlierBlock: true });
+    // An hour on: a timelock's day of notice would still hold.
+    expect(mint?.timeOffsetSeconds).toBe(3_600);
+    expect(simulated.every((entry) => entry.time === BLOCK_TIME + 3_600n)).toBe(true);
+    // Staged: the proposal alone (the keeper's setter wrote too, but nothing was dormant for it to
+    // prepare but EXECUTE, which the keeper alone reaches), each in a simulation of its own.
+    expect(simulated.every((entry) => entry.staged.length === 1)).toBe(true);
+    expect(simulated.some((entry) => entry.staged[0]?.from === COUNCIL && entry.actor === KEEPER)).toBe(true);
+    // Only EXECUTE is dormant (PROPOSE and SETTER wrote for someone): no simulation calls them second.
+    expect(result.laterBlock).toMatchObject({ error: null });
+    expect(result.laterBlock.tried).toBe(simulated.length);
+    expect(result.failures).toEqual([]);
+  });
+
+  it('carries on without the round when the node cannot simulate blocks, and says why', async () => {
+    const simulated: Simulated[] = [];
+    const result = await discoverPowers(blocksClient(simulated, false), parameters);
+    expect(result.findings.filter((finding) => finding.class === 'mint')).toEqual([]);
+    expect(result.laterBlock.error).toMatch(/eth_simulateV1 does not exist/);
+    // The scan's other probes stand: no failure that would make every check unknown.
+    expect(result.failures).toEqual([]);
+  });
+});

@@ -66,6 +66,15 @@ export interface CallEffect {
   };
 }
 
+/** A call made as its own transaction in an earlier block (see probePrivileges' `staged`). */
+export interface StagedCall {
+  from: Address;
+  data: Hex;
+}
+
+/** Gas each staged call may use. */
+const STAGED_GAS = 5_000_000n;
+
 export interface ProbePrivilegesReturnType {
   actor: Address;
   victim: Address;
@@ -76,6 +85,8 @@ export interface ProbePrivilegesReturnType {
   /** The same no-call step whole: the victim's transfer and sell, supply and balance. */
   baselineEffect: CallEffect;
   effects: CallEffect[];
+  /** Whether each staged call worked, when there were any. */
+  stagedOk: boolean[];
 }
 
 /**
@@ -102,6 +113,12 @@ export async function probePrivileges(
     gasPrice?: bigint;
     /** The transaction's sender (tx.origin) when not the actor itself; it pays the gas. */
     origin?: Address;
+    /**
+     * Calls made to the token in a block of their own before the probe's (each from its account,
+     * as a transaction): the probe then runs in a later block, `timeOffsetSeconds` after the pinned
+     * one. Simulated with eth_simulateV1; `stagedOk` says which of them worked.
+     */
+    staged?: readonly StagedCall[];
   },
 ): Promise<ProbePrivilegesReturnType> {
   const { token, actor, calls, router, blockNumber } = parameters;
@@ -110,39 +127,52 @@ export async function probePrivileges(
     offset > 0n && parameters.blockTimestamp !== undefined
       ? { time: parameters.blockTimestamp + offset, number: blockNumber + offset / 12n }
       : undefined;
+  const origin = parameters.origin ?? actor;
+  const gasFee = PROBE_GAS * (parameters.gasPrice ?? 0n);
+  const probeData = encodeFunctionData({
+    abi: honeypotDetectorAbi,
+    functionName: 'probe',
+    args: [
+      token,
+      router ?? zeroAddress,
+      PROBE_HOLDER_FACTORY,
+      router ? VICTIM_BUY_WEI : 0n,
+      parameters.sellTo ?? zeroAddress,
+      calls.map((call) => call.data),
+    ],
+  });
+  const stateOverride = [
+    {
+      address: actor,
+      code: HONEYPOT_DETECTOR_CODE,
+      balance: VICTIM_BUY_WEI * 2n + (origin === actor ? gasFee : 0n),
+    },
+    { address: PROBE_HOLDER_FACTORY, code: HONEYPOT_DETECTOR_CODE },
+    ...(origin === actor ? [] : [{ address: origin, balance: gasFee }]),
+  ];
   let data: Hex | undefined;
+  let stagedOk: boolean[] = [];
   try {
-    const origin = parameters.origin ?? actor;
-    const gasFee = PROBE_GAS * (parameters.gasPrice ?? 0n);
-    ({ data } = await client.call({
-      account: origin,
-      to: actor,
-      data: encodeFunctionData({
-        abi: honeypotDetectorAbi,
-        functionName: 'probe',
-        args: [
-          token,
-          router ?? zeroAddress,
-          PROBE_HOLDER_FACTORY,
-          router ? VICTIM_BUY_WEI : 0n,
-          parameters.sellTo ?? zeroAddress,
-          calls.map((call) => call.data),
-        ],
-      }),
-      gas: PROBE_GAS,
-      ...(parameters.gasPrice ? { gasPrice: parameters.gasPrice } : {}),
-      stateOverride: [
-        {
-          address: actor,
-          code: HONEYPOT_DETECTOR_CODE,
-          balance: VICTIM_BUY_WEI * 2n + (origin === actor ? gasFee : 0n),
-        },
-        { address: PROBE_HOLDER_FACTORY, code: HONEYPOT_DETECTOR_CODE },
-        ...(origin === actor ? [] : [{ address: origin, balance: gasFee }]),
-      ],
-      blockNumber,
-      ...(blockOverrides ? { blockOverrides } : {}),
-    }));
+    if (parameters.staged && parameters.staged.length > 0)
+      ({ data, stagedOk } = await simulateAfter(client, {
+        staged: parameters.staged,
+        token,
+        probe: { from: origin, to: actor, data: probeData },
+        stateOverride,
+        blockNumber,
+        later: blockOverrides,
+      }));
+    else
+      ({ data } = await client.call({
+        account: origin,
+        to: actor,
+        data: probeData,
+        gas: PROBE_GAS,
+        ...(parameters.gasPrice ? { gasPrice: parameters.gasPrice } : {}),
+        stateOverride,
+        blockNumber,
+        ...(blockOverrides ? { blockOverrides } : {}),
+      }));
   } catch (error) {
     const reason = error instanceof BaseError ? error.shortMessage : String(error);
     throw new Error(`privilege probe of ${token} as ${actor} failed: ${reason}`, { cause: error });
@@ -161,7 +191,73 @@ export async function probePrivileges(
     baseline: baselineEffect.victimTransfer,
     baselineEffect,
     effects: effects.map((effect, index) => toEffect(effect, calls[index]?.label ?? `call ${index}`)),
+    stagedOk,
   };
+}
+
+/** What eth_simulateV1 answers per block, as far as it is read here. */
+interface SimulatedBlock {
+  calls: { status: Hex; returnData: Hex; error?: { message?: string } }[];
+}
+
+/**
+ * The staged calls in one block, then the probe in the next (at `later`'s time and number, or a
+ * block on), on the state they left: eth_simulateV1 (geth, erigon, reth, nethermind, anvil), the
+ * only standard way to have a call see an earlier call's block.
+ */
+async function simulateAfter(
+  client: PublicClient,
+  {
+    staged,
+    token,
+    probe,
+    stateOverride,
+    blockNumber,
+    later,
+  }: {
+    staged: readonly StagedCall[];
+    token: Address;
+    probe: { from: Address; to: Address; data: Hex };
+    stateOverride: readonly { address: Address; code?: Hex; balance?: bigint }[];
+    blockNumber: bigint;
+    later: { time: bigint; number: bigint } | undefined;
+  },
+): Promise<{ data: Hex | undefined; stagedOk: boolean[] }> {
+  const hex = (value: bigint): Hex => `0x${value.toString(16)}`;
+  const overrides = Object.fromEntries(
+    stateOverride.map(({ address, code, balance }) => [
+      address,
+      { ...(code ? { code } : {}), ...(balance === undefined ? {} : { balance: hex(balance) }) },
+    ]),
+  );
+  // A raw request: viem's simulateBlocks would reformat every block, of which one call is read.
+  const request = client.request as (args: {
+    method: string;
+    params: unknown[];
+  }) => Promise<SimulatedBlock[]>;
+  const answer = await request({
+    method: 'eth_simulateV1',
+    params: [
+      {
+        blockStateCalls: [
+          { calls: staged.map(({ from, data }) => ({ from, to: token, data, gas: hex(STAGED_GAS) })) },
+          {
+            ...(later ? { blockOverrides: { time: hex(later.time), number: hex(later.number) } } : {}),
+            stateOverrides: overrides,
+            calls: [{ ...probe, gas: hex(PROBE_GAS) }],
+          },
+        ],
+        validation: false,
+      },
+      hex(blockNumber),
+    ],
+  });
+  const [first, second] = answer;
+  const result = second?.calls[0];
+  if (!first || !result) throw new Error('eth_simulateV1 answered fewer blocks than it was sent');
+  if (result.status !== '0x1')
+    throw new Error(`the probe reverted in the later block: ${result.error?.message ?? result.returnData}`);
+  return { data: result.returnData, stagedOk: first.calls.map((call) => call.status === '0x1') };
 }
 
 type RawEffect = ReturnType<typeof decodeFunctionResult<typeof honeypotDetectorAbi, 'probe'>>[2][number];

@@ -1,6 +1,7 @@
 import { createPublicClient, http } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { createDevnetClient } from '../../infra/devnet/client.ts';
+import { devnetWallet } from '../../infra/devnet/launch.ts';
 import { ChainClients } from '../../clients/chains/chainClients.ts';
 import type { ScanResult } from '../../scanner/core/result.ts';
 import { harmClasses } from '../../scanner/core/risk/harm.ts';
@@ -33,7 +34,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/22)', () => {
+describe('power discovery (vigil-risk/23)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -158,6 +159,19 @@ describe('power discovery (vigil-risk/22)', () => {
       expect(evidence?.summary, key).toMatch(/, then function 0x/);
       expect(result.tier, key).toBe('critical');
     }
+  });
+
+  it('finds a mint a council stages and a keeper applies only in a later block, with the staging transaction as evidence', async () => {
+    const result = await scan('t_rt_council_budget');
+    const [evidence] = simulations(result, 'is_mintable');
+    const council = devnetWallet('corpus.rt.council');
+    expect(evidence?.data?.prelude_block, discoveryFacts(result)).toBe('earlier');
+    expect(String(evidence?.data?.prelude_caller).toLowerCase()).toBe(String(council).toLowerCase());
+    expect(evidence?.data?.caller).not.toBe(evidence?.data?.prelude_caller);
+    expect(evidence?.summary).toMatch(
+      /sent as a transaction by 0x[0-9a-fA-F]{40} in a block of its own, then in a later block function 0x/,
+    );
+    expect(result.tier).toBe('critical');
   });
 
   it('finds a power that takes three calls, with the first two as evidence', async () => {
