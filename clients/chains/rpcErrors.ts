@@ -29,7 +29,8 @@ export function describeRpcError(error: unknown, urls: readonly string[]): strin
   return `${scrubUrls(short)} (providers: ${providers || 'none'})`;
 }
 
-function scrubUrls(text: string): string {
+/** `text` with every URL in it redacted (redactUrl). */
+export function scrubUrls(text: string): string {
   return text.replace(/\b(?:https?|wss?):\/\/[^\s"')]+/g, (url) => redactUrl(url));
 }
 

@@ -144,6 +144,9 @@ function when(finding: PowerFinding): string {
   if (seconds === 0) return '';
   if (seconds === 86_400) return ' with the clock a day on';
   if (seconds === 365 * 86_400) return ' with the clock a year on';
+  // The later-block round's block, whatever its offset.
+  if (finding.measuredLater || finding.prelude?.earlierBlock)
+    return ` with the clock ${seconds / 3_600} hour${seconds === 3_600 ? '' : 's'} on`;
   // A time the call's own comparison named: exact, in the largest whole unit that fits.
   const units: [number, string][] = [
     [86_400, 'day'],
@@ -199,6 +202,8 @@ function describe(finding: PowerFinding): string {
       `the pair's balance ${finding.diff.pair_balance_before} → ${finding.diff.pair_balance_after}`,
     );
   if (finding.class === 'limit') changes.push(`the holder's transfer then ${holderLegs(finding)}`);
+  if (finding.measuredLater)
+    return `${name} (${finding.args.join(', ') || 'no arguments'}) sent as a transaction by ${finding.caller} (${finding.callerSource}) in a block of its own succeeded, and in a later block${when(finding)}: ${changes.join('; ')}`;
   return `${name} (${finding.args.join(', ') || 'no arguments'})${times} called as ${finding.caller} (${finding.callerSource})${when(finding)} succeeded: ${changes.join('; ')}`;
 }
 
@@ -234,6 +239,7 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
           }
         : {}),
       ...(finding.repeats > 1 ? { repeats: finding.repeats, repeated_calldata: finding.repeatedCall } : {}),
+      ...(finding.measuredLater ? { measured: 'in a later block' } : {}),
       time_offset_seconds: finding.timeOffsetSeconds,
       ...finding.diff,
     },

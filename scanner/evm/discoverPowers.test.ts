@@ -457,33 +457,55 @@ describe('laterBlockPlan: what a staging transaction is followed by in a later b
     ),
   };
 
-  it('follows each staging call with the dormant functions only, by the accounts that reach them', () => {
+  it("stages all of an account's setters in one block, then the dormant functions, by the accounts that reach them", () => {
     const { planned: count, simulations } = laterBlockPlan([ownerSteps, keeperSteps, strangerSteps]);
-    // Staged: the owner's twenty setters and the keeper's TOUCHED, one call each (shape 0). Second:
-    // APPLY alone (every setter and TOUCHED wrote for someone; VIEW is a getter), by the owner and
-    // the keeper (the stranger was refused it for its rights).
-    expect(count).toBe(21 * 2);
+    // The owner stages its twenty setters, the keeper its TOUCHED, once in the holder's shape and
+    // once in the caller-and-amount shape; the stranger stages nothing and acts in nobody's
+    // simulation (refused every function it could reach for its rights).
+    expect(count).toBe(8);
+    expect(simulations.map(({ by, actor, staged }) => [by, actor, staged[0]?.sequence])).toEqual([
+      [owner, owner, 1],
+      [keeper, keeper, 1],
+      [owner, keeper, 1],
+      [keeper, owner, 1],
+      [owner, owner, 4],
+      [keeper, keeper, 4],
+      [owner, keeper, 4],
+      [keeper, owner, 4],
+    ]);
+    expect(simulations[0]?.staged.map((entry) => entry.selector)).toEqual(setters);
+    expect(simulations[1]?.staged.map((entry) => entry.selector)).toEqual([TOUCHED]);
+    // Second calls: APPLY (dormant) in its three shapes first, then one shape of each other
+    // function the actor reaches that is not a getter (VIEW).
+    const shapes = (index: number) =>
+      simulations[index]?.seconds.map((entry) => [entry.selector, entry.sequence]);
+    expect(shapes(1)).toEqual([
+      [APPLY, 4],
+      [APPLY, 5],
+      [APPLY, 6],
+      [TOUCHED, 4],
+    ]);
+    expect(shapes(0)?.slice(0, 3)).toEqual([
+      [APPLY, 4],
+      [APPLY, 5],
+      [APPLY, 6],
+    ]);
+    expect(shapes(0)?.slice(3)).toEqual([...setters, TOUCHED].map((sel) => [sel, 4]));
+  });
+
+  it("lets accounts take turns, so one account's many simulations cannot crowd out another's", () => {
+    // Twenty accounts like the owner before the keeper: the keeper's own simulation still comes
+    // within the budget.
+    const owners = Array.from({ length: 20 }, (_, index) => ({
+      ...ownerSteps,
+      candidate: account(((index % 9) + 4).toString(), `slot ${index}`),
+    }));
+    const { simulations } = laterBlockPlan([...owners, keeperSteps]);
     expect(simulations).toHaveLength(16);
-    for (const { staged, seconds } of simulations) {
-      expect(staged.sequence).toBe(0);
-      expect(seconds.map((entry) => [entry.selector, entry.sequence])).toEqual([
-        [APPLY, 4],
-        [APPLY, 5],
-        [APPLY, 6],
-      ]);
-    }
-    expect(simulations.some(({ actor }) => actor === stranger)).toBe(false);
+    expect(simulations.slice(0, 16).every(({ by, actor }) => by === actor)).toBe(true);
   });
 
-  it("keeps the staging account's own simulations ahead of other accounts", () => {
-    const { simulations } = laterBlockPlan([ownerSteps, keeperSteps, strangerSteps]);
-    // Tier 0 (the account that staged it) for all 21 staging calls would fill the budget: the
-    // first 16 are the owner's setters and the keeper's TOUCHED would come 21st.
-    expect(simulations.every(({ by, actor }) => by === actor)).toBe(true);
-    expect(simulations.map(({ staged }) => staged.selector)).toEqual(setters.slice(0, 16));
-  });
-
-  it('plans nothing when no function did nothing for everyone', () => {
+  it("with no dormant function, still has each account's staging blocks followed by the holder's trade and the functions others reach", () => {
     const busy = {
       ...keeperSteps,
       succeeded: keeperSteps.succeeded.map((outcome) => ({
@@ -491,6 +513,19 @@ describe('laterBlockPlan: what a staging transaction is followed by in a later b
         effect: effect({ gasUsed: 25_000n }),
       })),
     };
-    expect(laterBlockPlan([ownerSteps, busy]).simulations).toEqual([]);
+    const { simulations } = laterBlockPlan([ownerSteps, busy]);
+    // Each account's own blocks first, then the other's calls of the functions it reaches (an
+    // apply that also writes), in turns.
+    expect(simulations.map(({ by, actor }) => [by, actor])).toEqual([
+      [owner, owner],
+      [keeper, keeper],
+      [owner, keeper],
+      [keeper, owner],
+      [owner, owner],
+      [keeper, keeper],
+      [owner, keeper],
+      [keeper, owner],
+    ]);
+    expect(simulations[2]?.seconds.map((entry) => entry.selector)).toEqual([APPLY, TOUCHED]);
   });
 });

@@ -10,7 +10,7 @@ import {
   stringToHex,
   toFunctionSelector,
 } from 'viem';
-import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
+import { isRpcUnreachable, scrubUrls } from '../../clients/chains/rpcErrors.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import {
@@ -87,6 +87,11 @@ export interface PowerFinding {
   timeOffsetSeconds: number;
   /** The call went to the token inside another function's argument (ranked after plain calls). */
   wrapped?: true;
+  /**
+   * The call was sent as its own transaction and what it did measured in a later block, an hour
+   * on (a freeze that bites from the next block): the later-block round.
+   */
+  measuredLater?: true;
   diff: {
     supply_before: string;
     supply_after: string;
@@ -1325,8 +1330,9 @@ export async function discoverPowers(
   await Promise.all([
     comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
     forwarderRound(parameters, { explored, known: candidates }),
-    laterBlockRound({ explored, known: candidates, result }),
   ]);
+  // After the comparison round: the accounts it named are explored by then.
+  await laterBlockRound(client, parameters, { explored, known: candidates, result, openings });
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
     const later = openings.get(offset);
@@ -1445,14 +1451,28 @@ export function pairPlan(
 }
 
 /**
- * How long after the block the later-block round's second calls run: an hour, so a call that
- * needs only another block (or a wait no holder could act in) runs, and a timelock's delay (a day
- * or more, the notice holders get to leave) still holds.
+ * How long after the block the later-block round's second calls run: 23 hours, so a call that
+ * needs only another block, or a wait shorter than a day, runs, and a timelock's delay (a day or
+ * more, the notice holders get to leave) still holds. The block number moves as far as nodes let
+ * a simulation reach (255 blocks).
  */
-const LATER_BLOCK_SECONDS = 3_600;
+const LATER_BLOCK_SECONDS = 23 * 3_600;
 /** Simulations the later-block round makes per token, and second calls in each. */
 const MAX_LATER_BLOCK_SIMULATIONS = 16;
-const MAX_LATER_BLOCK_CALLS = 16;
+const MAX_LATER_BLOCK_CALLS = 32;
+/** Staging calls one account sends in its block, at most (one per function). */
+const MAX_STAGED_CALLS = 20;
+/**
+ * The shapes staging calls are sent with, one block each, in preference per function: the holder
+ * (an account flagged, frozen or nominated), the caller, then a number; and an account with a
+ * large amount (a mint queued to the caller, a budget proposed).
+ */
+const STAGING_SHAPES = [
+  [1, 0, 3, 2],
+  [4, 8, 7, 0],
+] as const;
+/** A call that changes nothing: the control block's staging call. */
+const TOTAL_SUPPLY_CALL: Hex = TOTAL_SUPPLY;
 
 /** One account's first round at the block, for the later-block round. */
 interface AccountSteps {
@@ -1461,24 +1481,27 @@ interface AccountSteps {
   failed: readonly Planned[];
 }
 
-/** A first call staged in a block of its own, and the second calls another simulation makes after it. */
+/** One simulation: `by`'s staging calls in a block of their own, then `actor`'s calls in a later one. */
 interface LaterBlockPlanned {
   by: PrivilegeCandidate;
   actor: PrivilegeCandidate;
-  staged: Planned;
+  staged: Planned[];
   seconds: Planned[];
 }
 
 /**
- * The later-block round's plan. A power staged by one call and applied by another only in a later
- * block (a mint queued and executed once a delay has passed; a budget a council proposes and a
- * keeper executes a block later) cannot show in one simulation, where both calls share a block
- * and a clock. First calls: each account's leading call per function that worked and wrote to
- * storage (as the two-call round's). Second calls: the functions that did nothing for anyone at
- * the block (every call refused, or worked without writing), not plain getters, in the two-call
- * round's trigger shapes, by an account they did not refuse for its rights. Made by the staging
- * account first, then by accounts a dormant function worked for, then by the others, each
- * staging call in turn; MAX_LATER_BLOCK_SIMULATIONS at most, the likeliest first.
+ * The later-block round's plan. A power staged by one call and applied only in a later block (a
+ * mint queued and executed once a short wait has passed; a budget a council proposes and a keeper
+ * executes a block later; a fee or a freeze that bites from the next block) cannot show in one
+ * simulation, where every call shares a block and a clock. Each account sends all its staging
+ * calls (per function, the first of a STAGING_SHAPES row that worked and wrote to storage) as
+ * transactions of its own in one block; a later block has the holder trade, and calls of the
+ * functions that did nothing for anyone at the block (every call refused, or worked without
+ * writing) by the staging account and by every account they did not refuse for its rights (those
+ * they worked for first), then the other functions that are not plain getters (an apply that also
+ * writes, the staging function again). One shape per function before any gets a second. Accounts
+ * take turns, so one account's simulations cannot crowd out another's;
+ * MAX_LATER_BLOCK_SIMULATIONS at most.
  */
 export function laterBlockPlan(accounts: readonly AccountSteps[]): {
   planned: number;
@@ -1501,101 +1524,222 @@ export function laterBlockPlan(accounts: readonly AccountSteps[]): {
     }
   }
   const getter = (selector: Hex) => !everFailed.has(selector) && (gas.get(selector) ?? 0n) < GETTER_MAX_GAS;
-  const dormant = new Set([...seen].filter((selector) => !wrote.has(selector) && !getter(selector)));
-  if (dormant.size === 0) return { planned: 0, simulations: [] };
-  // An account reaches a dormant function when a call of it worked, or was refused for a reason
-  // other than the caller's rights (a queue still empty, a date not yet come).
-  const reach = ({ succeeded, failed }: AccountSteps) => {
-    const worked = new Set(
-      succeeded
-        .filter(({ entry }) => own(entry) && dormant.has(entry.selector))
-        .map(({ entry }) => entry.selector),
-    );
+  const dormant = (selector: Hex) => !wrote.has(selector) && !getter(selector);
+  // An account reaches a function when a call of it worked, or was refused for a reason other
+  // than the caller's rights (a queue still empty, a block not yet come).
+  const secondsOf = ({ succeeded, failed }: AccountSteps) => {
+    const worked = new Set(succeeded.filter(({ entry }) => own(entry)).map(({ entry }) => entry.selector));
     const open = new Set(
       failed
-        .filter((entry) => own(entry) && dormant.has(entry.selector) && !deniedToCaller(entry.revertReason))
+        .filter((entry) => own(entry) && !deniedToCaller(entry.revertReason))
         .map((entry) => entry.selector),
     );
-    return { worked, open };
-  };
-  const reaches = new Map(accounts.map((account) => [account, reach(account)]));
-  const secondsOf = (account: AccountSteps, except: Hex): Planned[] => {
-    const { worked, open } = reaches.get(account) as ReturnType<typeof reach>;
-    const unique = new Map<string, Planned>();
-    for (const entry of [...account.succeeded.map(({ entry }) => entry), ...account.failed])
+    const shapes = new Map<Hex, Planned[]>();
+    for (const entry of [...succeeded.map(({ entry }) => entry), ...failed])
       if (
         own(entry) &&
-        entry.selector !== except &&
+        !getter(entry.selector) &&
         (TRIGGERS as readonly number[]).includes(entry.sequence) &&
-        (worked.has(entry.selector) || open.has(entry.selector))
+        (worked.has(entry.selector) || open.has(entry.selector)) &&
+        !shapes.get(entry.selector)?.some((kept) => kept.sequence === entry.sequence)
       )
-        unique.set(`${entry.selector}:${entry.sequence}`, entry);
-    return [...unique.values()].slice(0, MAX_LATER_BLOCK_CALLS);
+        shapes.set(entry.selector, [...(shapes.get(entry.selector) ?? []), entry]);
+    // The dormant functions' first shapes, their other shapes, then the other functions' first.
+    const lists = [...shapes.entries()];
+    const firstOf = (keep: (selector: Hex) => boolean) =>
+      lists.filter(([selector]) => keep(selector)).map(([, entries]) => entries[0] as Planned);
+    const seconds = [
+      ...firstOf(dormant),
+      ...lists.filter(([selector]) => dormant(selector)).flatMap(([, entries]) => entries.slice(1)),
+      ...firstOf((selector) => !dormant(selector)),
+    ];
+    return {
+      dormant: seconds.some((entry) => dormant(entry.selector)),
+      worked: [...worked].some(dormant),
+      seconds: seconds.slice(0, MAX_LATER_BLOCK_CALLS),
+    };
   };
-  const staged = accounts.flatMap((account) => {
-    const firsts = new Map<Hex, Planned>();
-    for (const { entry, effect } of account.succeeded)
+  const reached = new Map(accounts.map((account) => [account, secondsOf(account)]));
+  const stagedBy = (account: AccountSteps, preference: readonly number[]) => {
+    const chosen = new Map<Hex, Planned>();
+    for (const { entry, effect } of account.succeeded) {
+      const rank = preference.indexOf(entry.sequence);
+      const kept = chosen.get(entry.selector);
       if (
         own(entry) &&
-        (PRELUDES as readonly number[]).includes(entry.sequence) &&
+        rank >= 0 &&
         effect.gasUsed >= WRITE_GAS &&
-        (firsts.get(entry.selector)?.sequence ?? Number.POSITIVE_INFINITY) > entry.sequence
+        (!kept || preference.indexOf(kept.sequence) > rank)
       )
-        firsts.set(entry.selector, entry);
-    return [...firsts.values()].map((entry) => ({ account, entry }));
-  });
-  // Tier 0: the staging account itself; 1: an account a dormant function worked for; 2: the rest.
-  const combos: (LaterBlockPlanned & { tier: number; order: number })[] = [];
-  staged.forEach(({ account, entry }, order) => {
-    for (const actor of accounts) {
-      const tier = actor === account ? 0 : (reaches.get(actor)?.worked.size ?? 0) > 0 ? 1 : 2;
-      const seconds = secondsOf(actor, entry.selector);
-      if (seconds.length > 0)
-        combos.push({ by: account.candidate, actor: actor.candidate, staged: entry, seconds, tier, order });
+        chosen.set(entry.selector, entry);
     }
-  });
-  combos.sort((a, b) => a.tier - b.tier || a.order - b.order);
-  return {
-    planned: combos.length,
-    simulations: combos.slice(0, MAX_LATER_BLOCK_SIMULATIONS).map(({ by, actor, staged, seconds }) => ({
-      by,
-      actor,
-      staged,
-      seconds,
-    })),
+    return [...chosen.values()].slice(0, MAX_STAGED_CALLS);
   };
+  const turns = accounts.flatMap((account) => {
+    // Accounts a dormant function worked for, then those it did not refuse for their rights, then
+    // those that reach only functions that did something (an apply that also writes).
+    const rank = (actor: AccountSteps) => {
+      const reach = reached.get(actor);
+      return reach?.worked ? 0 : reach?.dormant ? 1 : 2;
+    };
+    const others = accounts
+      .filter((actor) => actor !== account && (reached.get(actor)?.seconds.length ?? 0) > 0)
+      .sort((a, b) => rank(a) - rank(b));
+    const blocks = STAGING_SHAPES.map((preference) => stagedBy(account, preference)).filter(
+      (staged, index, all) =>
+        staged.length > 0 &&
+        !all
+          .slice(0, index)
+          .some(
+            (earlier) =>
+              earlier.length === staged.length && earlier.every((entry, at) => entry === staged[at]),
+          ),
+    );
+    if (blocks.length === 0) return [];
+    return [
+      blocks.flatMap((staged) =>
+        [account, ...others].map((actor) => ({
+          by: account.candidate,
+          actor: actor.candidate,
+          staged,
+          seconds: reached.get(actor)?.seconds ?? [],
+        })),
+      ),
+    ];
+  });
+  const simulations: LaterBlockPlanned[] = [];
+  for (let index = 0; turns.some((turn) => index < turn.length); index++)
+    for (const turn of turns) if (index < turn.length) simulations.push(turn[index] as LaterBlockPlanned);
+  return { planned: simulations.length, simulations: simulations.slice(0, MAX_LATER_BLOCK_SIMULATIONS) };
 }
 
 /**
- * Runs the later-block round (laterBlockPlan) an hour after the block: each staging call as its
- * account's own transaction in one block, then the second calls from the detector at the acting
- * account in the next. Not for a token every class was shown on already.
+ * Runs the later-block round (laterBlockPlan) 23 hours after the block, after the comparison
+ * round (the accounts it named act too). What a simulation shows (a second call's power; or, by
+ * the staging account's own, a holder who could trade at the block and cannot in the later one,
+ * which the clock alone does not do) counts once one staging call, sent alone, shows it too: that
+ * call is the evidence, and a token whose setters only harm together shows nothing. Not for a
+ * token every class was shown on already.
  */
-async function laterBlockRound(state: {
-  explored: Map<PrivilegeCandidate, Explored>;
-  known: readonly PrivilegeCandidate[];
-  result: DiscoveryResult;
-}): Promise<void> {
+async function laterBlockRound(
+  client: Parameters<typeof probePrivileges>[0],
+  parameters: DiscoverPowersParameters,
+  state: {
+    explored: Map<PrivilegeCandidate, Explored>;
+    known: readonly PrivilegeCandidate[];
+    result: DiscoveryResult;
+    /** The holder's opening (no call) at the block, and the day-on one (what the clock alone does). */
+    openings: ReadonlyMap<number, CallEffect>;
+  },
+): Promise<void> {
   const { result } = state;
+  const round = result.laterBlock;
   if (new Set(result.findings.map((entry) => entry.class)).size === 3) return;
-  const accounts = state.known
+  const named = [...state.explored.keys()].filter((candidate) => !state.known.includes(candidate));
+  const accounts = [...state.known, ...named]
     .filter((candidate) => !candidate.origin && !candidate.forwarder && state.explored.has(candidate))
     .map((candidate) => {
       const { steps } = state.explored.get(candidate) as Explored;
       return { candidate, succeeded: steps.succeeded, failed: steps.failed };
     });
   const { planned, simulations } = laterBlockPlan(accounts);
-  result.laterBlock.planned += planned;
-  result.laterBlock.tried += simulations.length;
+  round.planned += planned;
+  const atBlock = state.openings.get(0);
+  const dayOn = state.openings.get(TIME_OFFSETS_SECONDS[0]);
+  // The clock alone limits the holder within a day: no later block's limit can be told from it.
+  const clockLimits = Boolean(atBlock && dayOn && limitedAgainst(atBlock, dayOn));
+  const simulate = async (
+    by: PrivilegeCandidate,
+    actor: PrivilegeCandidate,
+    staged: Hex[],
+    calls: Planned[],
+  ) => {
+    round.calls += calls.length;
+    try {
+      return await probePrivileges(client, {
+        token: parameters.token,
+        actor: actor.address,
+        calls: calls.map((entry) => entry.call),
+        router: parameters.router,
+        sellTo: parameters.pair,
+        blockNumber: parameters.blockNumber,
+        timeOffsetSeconds: LATER_BLOCK_SECONDS,
+        blockTimestamp: parameters.blockTimestamp,
+        ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
+        staged: staged.map((data) => ({ from: by.address, data })),
+      });
+    } catch (error) {
+      // Whatever the node answers (no eth_simulateV1, a refusal over HTTP, a timeout), this round
+      // alone is lost: the scan's other probes stand, and the round says why.
+      const message = error instanceof Error ? error.message : String(error);
+      round.error ??= scrubUrls(message.split('\n')[0] ?? '').slice(0, 200);
+      return undefined;
+    }
+  };
+  // What one simulation shows: per class, the second call that showed it (none: the holder's
+  // own trade in the later block, after the staging calls alone).
+  const shown = (
+    done: Awaited<ReturnType<typeof probePrivileges>>,
+    actor: PrivilegeCandidate,
+    calls: Planned[],
+  ) => {
+    const kinds = new Map<PowerClass, { entry?: Planned; effect: CallEffect }>();
+    done.effects.forEach((effect, index) => {
+      for (const kind of classify(asSeenBy(actor.address, parameters.pair, effect), done.baselineEffect))
+        if (!kinds.has(kind)) kinds.set(kind, { entry: calls[index] as Planned, effect });
+    });
+    if (!clockLimits && !kinds.has('limit') && limitedAgainst(atBlock, done.baselineEffect))
+      kinds.set('limit', { effect: done.baselineEffect });
+    return kinds;
+  };
   await Promise.all(
-    simulations.map(({ by, actor, staged, seconds }) => {
-      const { runAt } = state.explored.get(actor) as Explored;
-      const prelude: Planned = { ...staged, stagedBy: by.address };
-      const calls = seconds.map((second) => ({ ...second, prelude, own: second.call.data }));
-      result.laterBlock.calls += calls.length;
-      return runAt(LATER_BLOCK_SECONDS, calls, MAX_LATER_BLOCK_CALLS, [
-        { from: by.address, data: staged.call.data },
-      ]);
+    simulations.map(async ({ by, actor, staged, seconds }) => {
+      round.tried++;
+      const done = await simulate(
+        by,
+        actor,
+        staged.map((entry) => entry.call.data),
+        seconds,
+      );
+      if (!done) return;
+      for (const [kind, hit] of shown(done, actor, seconds)) {
+        if (!hit.entry && actor !== by) continue;
+        const calls = hit.entry ? [hit.entry] : [];
+        // Which staging call alone does it: each in a simulation of its own, beside a control
+        // block whose one call changes nothing.
+        const [control, ...alone] = await Promise.all([
+          simulate(by, actor, [TOTAL_SUPPLY_CALL], calls),
+          ...staged.map((entry) => simulate(by, actor, [entry.call.data], calls)),
+        ]);
+        if (!control || shown(control, actor, calls).has(kind)) continue;
+        const index = alone.findIndex(
+          (single) => single?.stagedOk[0] && shown(single, actor, calls).has(kind),
+        );
+        const single = alone[index];
+        const first = staged[index];
+        if (!single || !first) continue;
+        // Once per class and staging function (both staging blocks may show it).
+        const stagedBefore = (entry: PowerFinding) =>
+          entry.class === kind &&
+          (entry.measuredLater
+            ? entry.selector
+            : entry.prelude?.earlierBlock
+              ? entry.prelude.selector
+              : null) === first.selector;
+        if (result.findings.some(stagedBefore)) continue;
+        const again = shown(single, actor, calls).get(kind) as { entry?: Planned; effect: CallEffect };
+        // The staging call's words were chosen for its own sender.
+        const stagedCall: Planned = {
+          ...first,
+          args: first.args.map((name) => (name === 'caller' ? 'its sender' : name)),
+          stagedBy: by.address,
+        };
+        result.findings.push(
+          again.entry
+            ? finding(kind, { ...again.entry, prelude: stagedCall }, actor, LATER_BLOCK_SECONDS, again.effect)
+            : { ...finding(kind, first, by, LATER_BLOCK_SECONDS, again.effect), measuredLater: true },
+        );
+      }
     }),
   );
 }

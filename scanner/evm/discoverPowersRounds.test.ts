@@ -5,6 +5,7 @@ import {
   encodeErrorResult,
   encodeFunctionResult,
   type Hex,
+  HttpRequestError,
   keccak256,
   type PublicClient,
   stringToHex,
@@ -327,7 +328,9 @@ describe('discoverPowers: the comparison round', () => {
           }),
         });
       },
-      request: ({ params }: { params: [{ from: Address; data: Hex }] }) => {
+      request: ({ method, params }: { method: string; params: [{ from: Address; data: Hex }] }) => {
+        if (method !== 'debug_traceCall')
+          return Promise.reject(new Error(`the method ${method} does not exist/is not available`));
         traced.push(params[0]);
         const hex = (value: bigint) => value.toString(16);
         // The access check, and a later time and a bound the function also compares (which a
@@ -380,9 +383,14 @@ describe('discoverPowers: the later-block round', () => {
   // in a block after the proposal's (it returns without doing anything otherwise, as at the
   // block, where nothing is proposed). In one simulation both calls share a block: only a
   // proposal sent as its own transaction, with the execution in a later block, shows the mint.
+  // FREEZE, for the keeper, stops the holder's transfers from the next block on; HALF_A and HALF_B
+  // stop them only together (which no one call demonstrates).
   const PROPOSE = selector(0x101);
   const EXECUTE = selector(0x202);
   const SETTER = selector(0x303);
+  const FREEZE = selector(0x404);
+  const HALF_A = selector(0x505);
+  const HALF_B = selector(0x606);
   const COUNCIL: Address = '0x1111111111111111111111111111111111111111';
   const KEEPER: Address = '0x4444444444444444444444444444444444444444';
   const token: Address = '0x2222222222222222222222222222222222222222';
@@ -403,15 +411,15 @@ describe('discoverPowers: the later-block round', () => {
       return is(KEEPER)
         ? { ...effect(true, proposed), gasUsed: proposed ? 40_000n : 4_000n }
         : { ...effect(false), revertData: keeperOnly };
-    if (sel === SETTER)
+    if ([SETTER, FREEZE, HALF_A, HALF_B].includes(sel as Hex))
       return is(KEEPER)
         ? { ...effect(true), gasUsed: 22_000n }
         : { ...effect(false), revertData: unauthorized };
     return effect(false);
   }
 
-  function blocksClient(simulated: Simulated[], canSimulate = true): PublicClient {
-    const probeAnswer = (actor: Address, data: Hex, proposed: boolean) => {
+  function blocksClient(simulated: Simulated[], canSimulate: boolean | Error = true): PublicClient {
+    const probeAnswer = (actor: Address, data: Hex, proposed: boolean, frozen = false) => {
       const { args } = decodeFunctionData({ abi: honeypotDetectorAbi, data });
       const calls = (args as readonly unknown[])[5] as readonly Hex[];
       return encodeFunctionResult({
@@ -419,7 +427,7 @@ describe('discoverPowers: the later-block round', () => {
         functionName: 'probe',
         result: [
           { ...leg, attempted: false },
-          effect(true),
+          frozen ? { ...effect(true), victimTransfer: { ...leg, ok: false } } : effect(true),
           calls.map((callData) => {
             // A sequence's steps share a block: the last step's answer, never after a proposal.
             const steps = stepsOf(callData);
@@ -432,6 +440,7 @@ describe('discoverPowers: the later-block round', () => {
       call: ({ data, to }: { data: Hex; to: Address }) =>
         Promise.resolve({ data: probeAnswer(to, data, false) }),
       request: ({ method, params }: { method: string; params: unknown[] }) => {
+        if (canSimulate instanceof Error) return Promise.reject(canSimulate);
         if (method !== 'eth_simulateV1' || !canSimulate)
           return Promise.reject(new Error(`the method ${method} does not exist/is not available`));
         const [{ blockStateCalls }] = params as [
@@ -445,18 +454,28 @@ describe('discoverPowers: the later-block round', () => {
         const [first, second] = blockStateCalls;
         const probe = second?.calls[0];
         if (!first || !second || !probe) return Promise.reject(new Error('two blocks expected'));
+        // As geth: no further than 256 blocks past the base, and the numbers skipped are answered
+        // as empty blocks between the two.
+        const base = BigInt(params[1] as Hex);
+        const number = BigInt((second.blockOverrides as { number?: Hex } | undefined)?.number ?? base + 2n);
+        if (number - base > 256n) return Promise.reject(new Error('too many blocks'));
+        const fillers = Array.from({ length: Number(number - base) - 2 }, () => ({ calls: [] }));
         simulated.push({
           staged: first.calls,
           actor: probe.to,
           time: BigInt(second.blockOverrides?.time ?? 0),
         });
         const stagedOk = first.calls.map((call) => answer(call.from, call.data, false).ok);
-        const proposed = first.calls.some(
-          (call, index) => stagedOk[index] && call.data.startsWith(PROPOSE) && call.to === token,
-        );
+        const done = (sel: Hex) =>
+          first.calls.some(
+            (call, index) => stagedOk[index] && call.data.startsWith(sel) && call.to === token,
+          );
+        const proposed = done(PROPOSE);
+        const frozen = done(FREEZE) || (done(HALF_A) && done(HALF_B));
         return Promise.resolve([
           { calls: stagedOk.map((ok) => ({ status: ok ? '0x1' : '0x0', returnData: '0x' })) },
-          { calls: [{ status: '0x1', returnData: probeAnswer(probe.to, probe.data, proposed) }] },
+          ...fillers,
+          { calls: [{ status: '0x1', returnData: probeAnswer(probe.to, probe.data, proposed, frozen) }] },
         ]);
       },
     } as unknown as PublicClient;
@@ -464,7 +483,7 @@ describe('discoverPowers: the later-block round', () => {
 
   const parameters = {
     token,
-    selectors: new Set([PROPOSE, EXECUTE, SETTER]),
+    selectors: new Set([PROPOSE, EXECUTE, SETTER, FREEZE, HALF_A, HALF_B]),
     candidates: [
       { address: KEEPER, source: 'deployer' },
       { address: COUNCIL, source: 'slot 7' },
@@ -484,17 +503,40 @@ describe('discoverPowers: the later-block round', () => {
     expect(mint?.selector).toBe(EXECUTE);
     expect(mint?.caller).toBe(KEEPER);
     expect(mint?.prelude).toMatchObject({ selector: PROPOSE, caller: COUNCIL, earlierBlock: true });
-    // An hour on: a timelock's day of notice would still hold.
-    expect(mint?.timeOffsetSeconds).toBe(3_600);
-    expect(simulated.every((entry) => entry.time === BLOCK_TIME + 3_600n)).toBe(true);
-    // Staged: the proposal alone (the keeper's setter wrote too, but nothing was dormant for it to
-    // prepare but EXECUTE, which the keeper alone reaches), each in a simulation of its own.
-    expect(simulated.every((entry) => entry.staged.length === 1)).toBe(true);
-    expect(simulated.some((entry) => entry.staged[0]?.from === COUNCIL && entry.actor === KEEPER)).toBe(true);
-    // Only EXECUTE is dormant (PROPOSE and SETTER wrote for someone): no simulation calls them second.
+    // 23 hours on: a timelock's day of notice would still hold.
+    expect(mint?.timeOffsetSeconds).toBe(82_800);
+    expect(simulated.every((entry) => entry.time === BLOCK_TIME + 82_800n)).toBe(true);
+    // Staged: the council's proposal in a block of its own, the keeper's four setters together in
+    // another; the keeper executes after the council's.
+    expect(simulated.some((entry) => entry.staged.length === 4 && entry.staged[0]?.from === KEEPER)).toBe(
+      true,
+    );
+    expect(
+      simulated.some(
+        (entry) => entry.staged.length === 1 && entry.staged[0]?.from === COUNCIL && entry.actor === KEEPER,
+      ),
+    ).toBe(true);
     expect(result.laterBlock).toMatchObject({ error: null });
-    expect(result.laterBlock.tried).toBe(simulated.length);
+    // Each staging account's block, then (for the mint shown) each of its staging calls alone:
+    // within the budget.
+    expect(result.laterBlock.tried).toBeLessThanOrEqual(16);
+    expect(simulated.length).toBeGreaterThan(result.laterBlock.tried);
     expect(result.failures).toEqual([]);
+  });
+
+  it('finds a freeze that bites from the next block, sent alone as the evidence, and not two setters that only harm together', async () => {
+    const simulated: Simulated[] = [];
+    const result = await discoverPowers(blocksClient(simulated), parameters);
+    const limits = result.findings.filter((finding) => finding.class === 'limit');
+    expect(limits).toHaveLength(1);
+    expect(limits[0]).toMatchObject({ selector: FREEZE, caller: KEEPER, measuredLater: true, prelude: null });
+    expect(limits[0]?.diff.holder_transfer).toMatch(/^reverted/);
+    // The keeper's block of four did it; each alone was tried, and a control block with a call
+    // that changes nothing.
+    const alone = simulated.filter((entry) => entry.staged.length === 1 && entry.staged[0]?.from === KEEPER);
+    expect(new Set(alone.map((entry) => entry.staged[0]?.data.slice(0, 10)))).toEqual(
+      new Set([SETTER, FREEZE, HALF_A, HALF_B, '0x18160ddd']),
+    );
   });
 
   it('carries on without the round when the node cannot simulate blocks, and says why', async () => {
@@ -503,6 +545,18 @@ describe('discoverPowers: the later-block round', () => {
     expect(result.findings.filter((finding) => finding.class === 'mint')).toEqual([]);
     expect(result.laterBlock.error).toMatch(/eth_simulateV1 does not exist/);
     // The scan's other probes stand: no failure that would make every check unknown.
+    expect(result.failures).toEqual([]);
+  });
+
+  it('loses only the round when the provider refuses the simulation over HTTP, and keeps its key out of the reason', async () => {
+    const refused = new HttpRequestError({
+      url: 'https://rpc.example.com/v2/secret-key-123',
+      status: 405,
+      body: { method: 'eth_simulateV1' },
+    });
+    const result = await discoverPowers(blocksClient([], refused), parameters);
+    expect(result.laterBlock.error).toMatch(/HTTP request failed/);
+    expect(result.laterBlock.error).not.toMatch(/secret-key-123/);
     expect(result.failures).toEqual([]);
   });
 });

@@ -72,8 +72,16 @@ export interface StagedCall {
   data: Hex;
 }
 
-/** Gas each staged call may use. */
-const STAGED_GAS = 5_000_000n;
+/**
+ * Gas each staged call may use: a setter's worth, so twenty of them and the probe stay within the
+ * 50M a node lets one simulation spend (geth's RPC gas cap).
+ */
+const STAGED_GAS = 1_000_000n;
+/**
+ * Blocks between the pinned block and the probe's, at most: nodes refuse a simulation that reaches
+ * more than 256 blocks past its base (geth, reth, erigon, nethermind).
+ */
+const MAX_SIMULATED_BLOCKS = 255n;
 
 export interface ProbePrivilegesReturnType {
   actor: Address;
@@ -161,6 +169,7 @@ export async function probePrivileges(
         stateOverride,
         blockNumber,
         later: blockOverrides,
+        gasPrice: parameters.gasPrice ?? 0n,
       }));
     else
       ({ data } = await client.call({
@@ -201,9 +210,11 @@ interface SimulatedBlock {
 }
 
 /**
- * The staged calls in one block, then the probe in the next (at `later`'s time and number, or a
- * block on), on the state they left: eth_simulateV1 (geth, erigon, reth, nethermind, anvil), the
- * only standard way to have a call see an earlier call's block.
+ * The staged calls in one block, then the probe in a later one (at `later`'s time, at most
+ * MAX_SIMULATED_BLOCKS on), on the state they left: eth_simulateV1 (geth, erigon, reth,
+ * nethermind, anvil), the only standard way to have a call see an earlier call's block. The calls
+ * pay `gasPrice`, as every other probe does (a token may refuse a transaction that pays nothing),
+ * from balances given to their senders; the probe's block has the gas limit the probe needs.
  */
 async function simulateAfter(
   client: PublicClient,
@@ -214,6 +225,7 @@ async function simulateAfter(
     stateOverride,
     blockNumber,
     later,
+    gasPrice,
   }: {
     staged: readonly StagedCall[];
     token: Address;
@@ -221,6 +233,7 @@ async function simulateAfter(
     stateOverride: readonly { address: Address; code?: Hex; balance?: bigint }[];
     blockNumber: bigint;
     later: { time: bigint; number: bigint } | undefined;
+    gasPrice: bigint;
   },
 ): Promise<{ data: Hex | undefined; stagedOk: boolean[] }> {
   const hex = (value: bigint): Hex => `0x${value.toString(16)}`;
@@ -230,6 +243,14 @@ async function simulateAfter(
       { ...(code ? { code } : {}), ...(balance === undefined ? {} : { balance: hex(balance) }) },
     ]),
   );
+  const senders = [...new Set(staged.map(({ from }) => from))];
+  const stagedFee = STAGED_GAS * BigInt(staged.length) * gasPrice;
+  const price = gasPrice > 0n ? { gasPrice: hex(gasPrice) } : {};
+  const number = later
+    ? later.number < blockNumber + MAX_SIMULATED_BLOCKS
+      ? later.number
+      : blockNumber + MAX_SIMULATED_BLOCKS
+    : undefined;
   // A raw request: viem's simulateBlocks would reformat every block, of which one call is read.
   const request = client.request as (args: {
     method: string;
@@ -240,11 +261,29 @@ async function simulateAfter(
     params: [
       {
         blockStateCalls: [
-          { calls: staged.map(({ from, data }) => ({ from, to: token, data, gas: hex(STAGED_GAS) })) },
           {
-            ...(later ? { blockOverrides: { time: hex(later.time), number: hex(later.number) } } : {}),
+            ...(stagedFee > 0n
+              ? {
+                  stateOverrides: Object.fromEntries(
+                    senders.map((from) => [from, { balance: hex(stagedFee) }]),
+                  ),
+                }
+              : {}),
+            calls: staged.map(({ from, data }) => ({
+              from,
+              to: token,
+              data,
+              gas: hex(STAGED_GAS),
+              ...price,
+            })),
+          },
+          {
+            blockOverrides: {
+              ...(later && number !== undefined ? { time: hex(later.time), number: hex(number) } : {}),
+              gasLimit: hex(PROBE_GAS),
+            },
             stateOverrides: overrides,
-            calls: [{ ...probe, gas: hex(PROBE_GAS) }],
+            calls: [{ ...probe, gas: hex(PROBE_GAS), ...price }],
           },
         ],
         validation: false,
@@ -252,9 +291,12 @@ async function simulateAfter(
       hex(blockNumber),
     ],
   });
-  const [first, second] = answer;
-  const result = second?.calls[0];
-  if (!first || !result) throw new Error('eth_simulateV1 answered fewer blocks than it was sent');
+  // A node fills the numbers skipped between the two blocks with empty blocks of its own: the
+  // staged block is the first answered, the probe's the last.
+  const first = answer[0];
+  const result = answer.at(-1)?.calls[0];
+  if (!first || !result || answer.length < 2)
+    throw new Error('eth_simulateV1 answered fewer blocks than it was sent');
   if (result.status !== '0x1')
     throw new Error(`the probe reverted in the later block: ${result.error?.message ?? result.returnData}`);
   return { data: result.returnData, stagedOk: first.calls.map((call) => call.status === '0x1') };

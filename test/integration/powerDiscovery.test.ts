@@ -174,6 +174,33 @@ describe('power discovery (vigil-risk/23)', () => {
     expect(result.tier).toBe('critical');
   });
 
+  it('finds a fee the token switches on by itself a block after it was scheduled, the scheduling call as evidence', async () => {
+    const result = await scan('t_lb_lazy_tax');
+    const [evidence] = simulations(result, 'sells_blockable');
+    expect(evidence?.data?.measured, discoveryFacts(result)).toBe('in a later block');
+    expect(String(evidence?.data?.caller).toLowerCase()).toBe(
+      devnetWallet('corpus.lb.manager').toLowerCase(),
+    );
+    expect(evidence?.summary).toMatch(
+      /in a block of its own succeeded, and in a later block with the clock 23 hours on/,
+    );
+    expect(result.tier).toBe('critical');
+  });
+
+  it('finds a budget applied in a later block by a keeper only a comparison names, and keeps honest later-block mechanics low', async () => {
+    const hidden = await scan('t_lb_hidden_keeper');
+    const [evidence] = simulations(hidden, 'is_mintable');
+    expect(String(evidence?.data?.caller).toLowerCase(), discoveryFacts(hidden)).toBe(
+      devnetWallet('corpus.lb.hidden').toLowerCase(),
+    );
+    expect(evidence?.data?.caller_source).toMatch(/^compared with the caller by 0x/);
+    for (const key of ['t_lb_honest_epoch', 't_lb_honest_queued_fee', 't_lb_honest_block_timelock']) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: false });
+      expect(result.tier, key).toBe('low');
+    }
+  });
+
   it('finds a power that takes three calls, with the first two as evidence', async () => {
     const result = await scan('t_nominated_issuer');
     const [evidence] = simulations(result, 'is_mintable');

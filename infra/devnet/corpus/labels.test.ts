@@ -137,6 +137,11 @@ async function expectEffect(harm: HarmClass, context: CorpusLiveContext, proof: 
     await client.mine({ blocks: 1 });
   }
   for (const step of proof.steps) {
+    if (step.afterSeconds) {
+      await client.increaseTime({ seconds: step.afterSeconds });
+      await client.mine({ blocks: 1 });
+    }
+    if (step.afterBlocks) await client.mine({ blocks: step.afterBlocks });
     const from = step.from === undefined ? context.deployer : corpusWallet(step.from);
     await client.impersonateAccount({ address: from });
     await client.setBalance({ address: from, value: parseEther('10') });

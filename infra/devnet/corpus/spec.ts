@@ -34,6 +34,10 @@ export interface CorpusCall {
    * the spec deployed; the token by default.
    */
   to?: 'token' | 'proxyAdmin' | `helper:${string}`;
+  /** In a proof: the clock moved on by this many seconds before the step (a wait it needs). */
+  afterSeconds?: number;
+  /** In a proof: this many blocks mined before the step. */
+  afterBlocks?: number;
 }
 
 /**

@@ -2,6 +2,7 @@ import { DRIP_TOKENS } from './drip.ts';
 import { ESCAPE_TOKENS } from './escapes.ts';
 import { HIDDEN_TOKENS } from './hidden.ts';
 import { LATER_TOKENS } from './later.ts';
+import { LATER_BLOCK_TOKENS } from './laterBlocks.ts';
 import { REDTEAM_TOKENS } from './redteam.ts';
 import { REDTEAM2_TOKENS } from './redteam2.ts';
 import { REDTEAM3_TOKENS } from './redteam3.ts';
@@ -294,4 +295,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...REDTEAM4_TOKENS,
   ...REVIEW_CHECK_TOKENS,
   ...REDTEAM5_TOKENS,
+  ...LATER_BLOCK_TOKENS,
 };
