@@ -1703,7 +1703,9 @@ async function laterBlockRound(
       );
       if (!done) return;
       for (const [kind, hit] of shown(done, actor, seconds)) {
-        if (!hit.entry && actor !== by) continue;
+        // A class shown already needs no more simulations (a token whose owner mints at will
+        // would otherwise confirm that mint after every staging block).
+        if ((!hit.entry && actor !== by) || result.findings.some((entry) => entry.class === kind)) continue;
         const calls = hit.entry ? [hit.entry] : [];
         // Which staging call alone does it: each in a simulation of its own, beside a control
         // block whose one call changes nothing.
@@ -1718,15 +1720,8 @@ async function laterBlockRound(
         const single = alone[index];
         const first = staged[index];
         if (!single || !first) continue;
-        // Once per class and staging function (both staging blocks may show it).
-        const stagedBefore = (entry: PowerFinding) =>
-          entry.class === kind &&
-          (entry.measuredLater
-            ? entry.selector
-            : entry.prelude?.earlierBlock
-              ? entry.prelude.selector
-              : null) === first.selector;
-        if (result.findings.some(stagedBefore)) continue;
+        // Once per class (simulations confirm side by side).
+        if (result.findings.some((entry) => entry.class === kind)) continue;
         const again = shown(single, actor, calls).get(kind) as { entry?: Planned; effect: CallEffect };
         // The staging call's words were chosen for its own sender.
         const stagedCall: Planned = {
