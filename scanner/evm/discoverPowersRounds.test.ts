@@ -397,7 +397,13 @@ describe('discoverPowers: the later-block round', () => {
   const keeperOnly = encodeErrorResult({ abi: errorAbi, errorName: 'Error', args: ['keeper'] });
   const unauthorized = encodeErrorResult({ abi: errorAbi, errorName: 'Error', args: ['Unauthorized'] });
 
-  type Simulated = { staged: { from: Address; to: Address; data: Hex }[]; actor: Address; time: bigint };
+  type Simulated = {
+    staged: { from: Address; to: Address; data: Hex; gasPrice?: Hex }[];
+    actor: Address;
+    time: bigint;
+    probeGasPrice?: Hex | undefined;
+    senderBalance?: Hex | undefined;
+  };
 
   /** The token's answer to one call by `actor`, after `proposed` (a proposal in an earlier block). */
   function answer(actor: Address, callData: Hex, proposed: boolean) {
@@ -446,8 +452,9 @@ describe('discoverPowers: the later-block round', () => {
         const [{ blockStateCalls }] = params as [
           {
             blockStateCalls: {
-              calls: { from: Address; to: Address; data: Hex }[];
+              calls: { from: Address; to: Address; data: Hex; gasPrice?: Hex }[];
               blockOverrides?: { time: Hex };
+              stateOverrides?: Record<Address, { balance?: Hex }>;
             }[];
           },
         ];
@@ -464,6 +471,8 @@ describe('discoverPowers: the later-block round', () => {
           staged: first.calls,
           actor: probe.to,
           time: BigInt(second.blockOverrides?.time ?? 0),
+          probeGasPrice: probe.gasPrice,
+          senderBalance: first.calls[0] && first.stateOverrides?.[first.calls[0].from]?.balance,
         });
         const stagedOk = first.calls.map((call) => answer(call.from, call.data, false).ok);
         const done = (sel: Hex) =>
@@ -537,6 +546,18 @@ describe('discoverPowers: the later-block round', () => {
     expect(new Set(alone.map((entry) => entry.staged[0]?.data.slice(0, 10)))).toEqual(
       new Set([SETTER, FREEZE, HALF_A, HALF_B, '0x18160ddd']),
     );
+  });
+
+  it("pays the chain's gas price in both blocks, from balances given to the senders", async () => {
+    const simulated: Simulated[] = [];
+    await discoverPowers(blocksClient(simulated), { ...parameters, gasPrice: 7n });
+    expect(simulated.length).toBeGreaterThan(0);
+    for (const entry of simulated) {
+      expect(entry.probeGasPrice).toBe('0x7');
+      expect(entry.staged.every((call) => call.gasPrice === '0x7')).toBe(true);
+      // A million gas per staging call, at 7 wei.
+      expect(BigInt(entry.senderBalance ?? 0)).toBe(7_000_000n * BigInt(entry.staged.length));
+    }
   });
 
   it('carries on without the round when the node cannot simulate blocks, and says why', async () => {
