@@ -144,10 +144,8 @@ function when(finding: PowerFinding): string {
   if (seconds === 0) return '';
   if (seconds === 86_400) return ' with the clock a day on';
   if (seconds === 365 * 86_400) return ' with the clock a year on';
-  // The later-block round's block, whatever its offset.
-  if (finding.measuredLater || finding.prelude?.earlierBlock)
-    return ` with the clock ${seconds / 3_600} hour${seconds === 3_600 ? '' : 's'} on`;
-  // A time the call's own comparison named: exact, in the largest whole unit that fits.
+  // Exact, in the largest whole unit that fits: a time the call's own comparison named, or the
+  // later-block round's block.
   const units: [number, string][] = [
     [86_400, 'day'],
     [3_600, 'hour'],
@@ -156,7 +154,11 @@ function when(finding: PowerFinding): string {
   const [size, name] = units.find(([unit]) => seconds >= unit) ?? [1, 'second'];
   const whole = Math.floor(seconds / size);
   const rest = seconds - whole * size;
-  return ` with the clock ${whole} ${name}${whole === 1 ? '' : 's'}${rest ? ` and ${rest} s` : ''} on (a time the call compared the clock with)`;
+  const why =
+    finding.measuredLater || finding.prelude?.earlierBlock
+      ? ''
+      : ' (a time the call compared the clock with)';
+  return ` with the clock ${whole} ${name}${whole === 1 ? '' : 's'}${rest ? ` and ${rest} s` : ''} on${why}`;
 }
 
 /** Where a call went, when not to the token itself. */

@@ -958,8 +958,16 @@ async function comparisonRound(
   const again = [...wantedBy].flatMap(([candidate, planned]) => {
     const calls = [...planned.values()].slice(0, MAX_WANTED_CALLS_PER_CANDIDATE);
     round.calls += calls.length;
-    const runAt = state.explored.get(candidate)?.runAt;
-    return calls.length > 0 && runAt ? [runAt(0, calls)] : [];
+    const explored = state.explored.get(candidate);
+    if (calls.length === 0 || !explored) return [];
+    // What worked with the value a comparison wanted is a step too: the later-block round stages
+    // it (a budget accepted only below ten times the supply, proposed at that bound).
+    return [
+      explored.runAt(0, calls).then((outcome) => {
+        explored.steps.succeeded.push(...outcome.succeeded.filter(({ entry }) => chained(entry)));
+        return outcome;
+      }),
+    ];
   });
   const later = [...timed].flatMap(([candidate, at]) => {
     const runAt = state.explored.get(candidate)?.runAt;
@@ -1451,12 +1459,13 @@ export function pairPlan(
 }
 
 /**
- * How long after the block the later-block round's second calls run: 23 hours, so a call that
- * needs only another block, or a wait shorter than a day, runs, and a timelock's delay (a day or
- * more, the notice holders get to leave) still holds. The block number moves as far as nodes let
- * a simulation reach (255 blocks).
+ * How long after the block the later-block round's second calls run, each in a simulation of its
+ * own: 254 blocks on at twelve seconds a block (a clock that moves as a chain's; a window that
+ * closes within hours is still open), and 23 hours on, 255 blocks (a wait shorter than a day). A
+ * timelock's delay (a day or more, the notice holders get to leave) still holds. Nodes refuse a
+ * simulation that reaches more than 256 blocks past its base.
  */
-const LATER_BLOCK_SECONDS = 23 * 3_600;
+const LATER_BLOCK_SECONDS = [254 * 12, 23 * 3_600] as const;
 /** Simulations the later-block round makes per token, and second calls in each. */
 const MAX_LATER_BLOCK_SIMULATIONS = 16;
 const MAX_LATER_BLOCK_CALLS = 32;
@@ -1465,12 +1474,18 @@ const MAX_STAGED_CALLS = 20;
 /**
  * The shapes staging calls are sent with, one block each, in preference per function: the holder
  * (an account flagged, frozen or nominated), the caller, then a number; and an account with a
- * large amount (a mint queued to the caller, a budget proposed).
+ * large amount (a mint queued to the caller, a budget proposed), or 99 (a rate in per cent, where
+ * a small type refuses a large word).
  */
 const STAGING_SHAPES = [
   [1, 0, 3, 2],
-  [4, 8, 7, 0],
+  [4, 8, 7, 12, 0],
 ] as const;
+/**
+ * The shapes a later block's second calls are made with: the two-call round's triggers, then 0
+ * and 1 (the id of the first proposal a queue stored).
+ */
+const SECOND_SHAPES = [...TRIGGERS, 2, 3] as const;
 /** A call that changes nothing: the control block's staging call. */
 const TOTAL_SUPPLY_CALL: Hex = TOTAL_SUPPLY;
 
@@ -1539,13 +1554,16 @@ export function laterBlockPlan(accounts: readonly AccountSteps[]): {
       if (
         own(entry) &&
         !getter(entry.selector) &&
-        (TRIGGERS as readonly number[]).includes(entry.sequence) &&
+        (SECOND_SHAPES as readonly number[]).includes(entry.sequence) &&
         (worked.has(entry.selector) || open.has(entry.selector)) &&
         !shapes.get(entry.selector)?.some((kept) => kept.sequence === entry.sequence)
       )
         shapes.set(entry.selector, [...(shapes.get(entry.selector) ?? []), entry]);
     // The dormant functions' first shapes, their other shapes, then the other functions' first.
-    const lists = [...shapes.entries()];
+    const order = (entry: Planned) => (SECOND_SHAPES as readonly number[]).indexOf(entry.sequence);
+    const lists = [...shapes.entries()].map(
+      ([selector, entries]) => [selector, entries.sort((a, b) => order(a) - order(b))] as const,
+    );
     const firstOf = (keep: (selector: Hex) => boolean) =>
       lists.filter(([selector]) => keep(selector)).map(([, entries]) => entries[0] as Planned);
     const seconds = [
@@ -1614,8 +1632,8 @@ export function laterBlockPlan(accounts: readonly AccountSteps[]): {
 }
 
 /**
- * Runs the later-block round (laterBlockPlan) 23 hours after the block, after the comparison
- * round (the accounts it named act too). What a simulation shows (a second call's power; or, by
+ * Runs the later-block round (laterBlockPlan) at each of LATER_BLOCK_SECONDS, after the
+ * comparison round (the accounts it named act too). What a simulation shows (a second call's power; or, by
  * the staging account's own, a holder who could trade at the block and cannot in the later one,
  * which the clock alone does not do) counts once one staging call, sent alone, shows it too: that
  * call is the evidence, and a token whose setters only harm together shows nothing. Not for a
@@ -1653,6 +1671,7 @@ async function laterBlockRound(
     actor: PrivilegeCandidate,
     staged: Hex[],
     calls: Planned[],
+    later: number,
   ) => {
     round.calls += calls.length;
     try {
@@ -1663,7 +1682,7 @@ async function laterBlockRound(
         router: parameters.router,
         sellTo: parameters.pair,
         blockNumber: parameters.blockNumber,
-        timeOffsetSeconds: LATER_BLOCK_SECONDS,
+        timeOffsetSeconds: later,
         blockTimestamp: parameters.blockTimestamp,
         ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
         staged: staged.map((data) => ({ from: by.address, data })),
@@ -1692,51 +1711,61 @@ async function laterBlockRound(
       kinds.set('limit', { effect: done.baselineEffect });
     return kinds;
   };
-  await Promise.all(
-    simulations.map(async ({ by, actor, staged, seconds }) => {
-      round.tried++;
-      const done = await simulate(
-        by,
-        actor,
-        staged.map((entry) => entry.call.data),
-        seconds,
-      );
-      if (!done) return;
-      for (const [kind, hit] of shown(done, actor, seconds)) {
-        // A class shown already needs no more simulations (a token whose owner mints at will
-        // would otherwise confirm that mint after every staging block).
-        if ((!hit.entry && actor !== by) || result.findings.some((entry) => entry.class === kind)) continue;
-        const calls = hit.entry ? [hit.entry] : [];
-        // Which staging call alone does it: each in a simulation of its own, beside a control
-        // block whose one call changes nothing.
-        const [control, ...alone] = await Promise.all([
-          simulate(by, actor, [TOTAL_SUPPLY_CALL], calls),
-          ...staged.map((entry) => simulate(by, actor, [entry.call.data], calls)),
-        ]);
-        if (!control || shown(control, actor, calls).has(kind)) continue;
-        const index = alone.findIndex(
-          (single) => single?.stagedOk[0] && shown(single, actor, calls).has(kind),
+  round.planned += planned * (LATER_BLOCK_SECONDS.length - 1);
+  // One later block after the other, the simulations of each side by side; what they confirm is
+  // kept in the plan's order, once per class, so a scan's evidence does not depend on which
+  // answer came first.
+  for (const later of LATER_BLOCK_SECONDS) {
+    const confirmed = await Promise.all(
+      simulations.map(async ({ by, actor, staged, seconds }) => {
+        const kept: PowerFinding[] = [];
+        round.tried++;
+        const done = await simulate(
+          by,
+          actor,
+          staged.map((entry) => entry.call.data),
+          seconds,
+          later,
         );
-        const single = alone[index];
-        const first = staged[index];
-        if (!single || !first) continue;
-        // Once per class (simulations confirm side by side).
-        if (result.findings.some((entry) => entry.class === kind)) continue;
-        const again = shown(single, actor, calls).get(kind) as { entry?: Planned; effect: CallEffect };
-        // The staging call's words were chosen for its own sender.
-        const stagedCall: Planned = {
-          ...first,
-          args: first.args.map((name) => (name === 'caller' ? 'its sender' : name)),
-          stagedBy: by.address,
-        };
-        result.findings.push(
-          again.entry
-            ? finding(kind, { ...again.entry, prelude: stagedCall }, actor, LATER_BLOCK_SECONDS, again.effect)
-            : { ...finding(kind, first, by, LATER_BLOCK_SECONDS, again.effect), measuredLater: true },
-        );
-      }
-    }),
-  );
+        if (!done) return kept;
+        for (const [kind, hit] of shown(done, actor, seconds)) {
+          // A class shown already needs no more simulations (a token whose owner mints at will
+          // would otherwise confirm that mint after every staging block).
+          if ((!hit.entry && actor !== by) || result.findings.some((entry) => entry.class === kind)) continue;
+          const calls = hit.entry ? [hit.entry] : [];
+          // Which staging call alone does it: each in a simulation of its own, beside a control
+          // block whose one call changes nothing.
+          const [control, ...alone] = await Promise.all([
+            simulate(by, actor, [TOTAL_SUPPLY_CALL], calls, later),
+            ...staged.map((entry) => simulate(by, actor, [entry.call.data], calls, later)),
+          ]);
+          if (!control || shown(control, actor, calls).has(kind)) continue;
+          const index = alone.findIndex(
+            (single) => single?.stagedOk[0] && shown(single, actor, calls).has(kind),
+          );
+          const single = alone[index];
+          const first = staged[index];
+          if (!single || !first) continue;
+          const again = shown(single, actor, calls).get(kind) as { entry?: Planned; effect: CallEffect };
+          // The staging call's words were chosen for its own sender.
+          const stagedCall: Planned = {
+            ...first,
+            args: first.args.map((name) => (name === 'caller' ? 'its sender' : name)),
+            stagedBy: by.address,
+          };
+          kept.push(
+            again.entry
+              ? finding(kind, { ...again.entry, prelude: stagedCall }, actor, later, again.effect)
+              : { ...finding(kind, first, by, later, again.effect), measuredLater: true },
+          );
+        }
+        return kept;
+      }),
+    );
+    for (const found of confirmed.flat())
+      if (!result.findings.some((entry) => entry.class === found.class)) result.findings.push(found);
+    if (new Set(result.findings.map((entry) => entry.class)).size === 3) return;
+  }
 }
 
 /**

@@ -182,7 +182,7 @@ describe('power discovery (vigil-risk/23)', () => {
       devnetWallet('corpus.lb.manager').toLowerCase(),
     );
     expect(evidence?.summary).toMatch(
-      /in a block of its own succeeded, and in a later block with the clock 23 hours on/,
+      /in a block of its own succeeded, and in a later block with the clock 50 minutes and 48 s on/,
     );
     expect(result.tier).toBe('critical');
   });
@@ -198,6 +198,34 @@ describe('power discovery (vigil-risk/23)', () => {
       const result = await scan(key);
       expect(harmClasses(result.checks), key).toEqual({ mint: false, leak: false, limit: false });
       expect(result.tier, key).toBe('low');
+    }
+  });
+
+  it("reads a sell as what the pair counts paid in: a buyback or an LP burn during a holder's sell is no tax", async () => {
+    // Before, a sell was the growth of the pair's balance: tokens the token itself moved out of the
+    // pair during the send (swapped out to the dead address, burned and synced) read as a 100 % tax.
+    for (const key of [
+      't_lb_honest_lp_burn_switch',
+      't_lb_honest_buyback_switch',
+      't_lb_honest_lp_burn_clock',
+    ]) {
+      const result = await scan(key);
+      expect(harmClasses(result.checks), `${key} ${discoveryFacts(result)}`).toEqual({
+        mint: false,
+        leak: false,
+        limit: false,
+      });
+      expect(result.tier, key).toBe('low');
+    }
+  });
+
+  it("finds a budget executable only within hours, at a later block that keeps a chain's pace", async () => {
+    for (const key of ['t_lb_window_budget', 't_lb_clock_rate_budget']) {
+      const result = await scan(key);
+      const [evidence] = simulations(result, 'is_mintable');
+      expect(evidence?.data?.prelude_block, `${key} ${discoveryFacts(result)}`).toBe('earlier');
+      expect(evidence?.data?.time_offset_seconds, key).toBe(254 * 12);
+      expect(evidence?.summary, key).toMatch(/with the clock 50 minutes and 48 s on succeeded/);
     }
   });
 

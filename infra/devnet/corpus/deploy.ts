@@ -204,6 +204,7 @@ async function sendCalls(parameters: CorpusCallParameters, calls: readonly Corpu
       label: `${phase} ${call.signature} on ${entry.key}`,
       to,
       data: encodeCall(call, context),
+      ...(call.value === undefined ? {} : { value: call.value }),
     });
   }
 }

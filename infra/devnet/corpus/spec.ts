@@ -34,6 +34,8 @@ export interface CorpusCall {
    * the spec deployed; the token by default.
    */
   to?: 'token' | 'proxyAdmin' | `helper:${string}`;
+  /** Wei sent with the call (a payable function). */
+  value?: bigint;
   /** In a proof: the clock moved on by this many seconds before the step (a wait it needs). */
   afterSeconds?: number;
   /** In a proof: this many blocks mined before the step. */

@@ -28,6 +28,8 @@ interface IUniswapV2FactoryLike {
 bytes4 constant TRANSFER = 0xa9059cbb; // transfer(address,uint256)
 bytes4 constant APPROVE = 0x095ea7b3; // approve(address,uint256)
 bytes4 constant BALANCE_OF = 0x70a08231; // balanceOf(address)
+bytes4 constant GET_RESERVES = 0x0902f1ac; // getReserves() of a Uniswap V2 pair
+bytes4 constant TOKEN0 = 0x0dfe1681; // token0() of a Uniswap V2 pair
 // Gas for the holder's send to itself before its sell: a plain transfer with a fee takes ~60k.
 uint256 constant RECEIPT_GAS = 150_000;
 
@@ -513,13 +515,13 @@ contract ProbeHolder {
             // With half the gas left at most, so a sell that burns all it is given leaves the rest theirs.
             uint256 early = _balanceOf(token, address(this)) / 4;
             if (plan.earlySell && plan.sellTo != address(0) && early != 0) {
-                e.victimEarlySell = _transfer(address(this), token, plan.sellTo, early, _spare() / 2);
+                e.victimEarlySell = _sellToPair(address(this), token, plan.sellTo, early, _spare() / 2);
             }
             // Capped, so a token whose send burns every unit of gas it is given leaves the sell its share.
             _transfer(address(this), token, address(this), 1, RECEIPT_GAS);
             uint256 left = _balanceOf(token, address(this));
             if (plan.sellTo != address(0) && left != 0) {
-                e.victimSell = _transfer(address(this), token, plan.sellTo, left / 2, _spare());
+                e.victimSell = _sellToPair(address(this), token, plan.sellTo, left / 2, _spare());
             }
         }
         revert HoneypotDetector.Isolated(abi.encode(e));
@@ -552,6 +554,34 @@ function _transfer(address self, address token, address recipient, uint256 amoun
     // A sender charged more than it sent (a fee taken from what it keeps) paid that for what arrived.
     uint256 lost = _decrease(heldBefore, _balanceOf(token, self));
     if (leg.ok && lost > amount) leg.expected = lost;
+}
+
+/// A sell at the token: `self` sends `amount` to the pair, and what arrived is what the pair will
+/// count as paid in, as its swap does: the growth of its balance beyond its reserve (the balance's
+/// growth less the reserve's). A token that moves the pair's own tokens during the send (a buyback
+/// swapped out of it, an LP burn and a sync) changes the pair's balance by more or less than the
+/// seller's tokens, and its reserve with it; a swap-back that sells the token's fees through the
+/// pair first counts them in its reserve. Where `pair` keeps no reserves, the growth of its balance.
+function _sellToPair(address self, address token, address pair, uint256 amount, uint256 gasCap)
+    returns (Leg memory leg)
+{
+    uint256 reserveBefore = _reserveOf(token, pair);
+    uint256 balanceBefore = _balanceOf(token, pair);
+    leg = _transfer(self, token, pair, amount, gasCap);
+    if (!leg.ok) return leg;
+    uint256 grown = _balanceOf(token, pair) + reserveBefore;
+    uint256 base = balanceBefore + _reserveOf(token, pair);
+    leg.received = grown > base ? grown - base : 0;
+}
+
+/// A Uniswap V2 pair's reserve of `token`; 0 where `pair` answers no reserves.
+function _reserveOf(address token, address pair) view returns (uint256) {
+    (bool reserved, bytes memory reserves) = pair.staticcall(abi.encodeWithSelector(GET_RESERVES));
+    (bool known, bytes memory first) = pair.staticcall(abi.encodeWithSelector(TOKEN0));
+    if (!reserved || reserves.length < 64 || !known || first.length < 32) return 0;
+    (uint256 reserve0, uint256 reserve1) = abi.decode(reserves, (uint256, uint256));
+    // Read as a word: a malformed answer compares unequal instead of reverting.
+    return abi.decode(first, (uint256)) == uint256(uint160(token)) ? reserve0 : reserve1;
 }
 
 function _callToken(address token, bytes memory data, uint256 gasCap) returns (bool ok, bytes memory revertData) {

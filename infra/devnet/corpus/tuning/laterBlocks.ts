@@ -1,3 +1,4 @@
+import { parseEther } from 'viem';
 import { benign, type CorpusCall, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // Written during vigil-risk/23 by the model's authors (LaterBlocks.sol) from the attacks its
@@ -7,7 +8,12 @@ import { benign, type CorpusCall, type CorpusTokenSpec, renounce, scam } from '.
 // switches on by itself, decoys, a keeper computed from constants, one function for both steps, a
 // payout only at a gas price, housekeeping functions crowding the apply); and three honest tokens
 // that apply in a later block too (a capped epoch emission, a capped queued fee, a timelock of a
-// day of blocks).
+// day of blocks). Then (LaterBlocksTwo.sol) the attacks its second reviewer made on the mended
+// round (a window that closes before the round's block, a clock that must move as a chain's, a
+// numbered proposal, a percentage, two staging calls both needed, a confirmation between, a base
+// fee or randomness a made-up block lacks, a cancel that undoes the proposal in the same block)
+// and two honest switches whose sells an hour on buy back or burn LP out of the pair (and the
+// LP burn on a clock of its own).
 
 const COUNCIL = 'lb.council';
 const budgetArgs =
@@ -47,6 +53,8 @@ function budget(
     proofs: { mint: { steps } },
   };
 }
+
+const setPair: CorpusCall = { signature: 'function setPair(address pair_)', args: (c) => [c.pair] };
 
 export const LATER_BLOCK_TOKENS: Record<string, CorpusTokenSpec> = {
   t_lb_band_budget: budget(
@@ -96,7 +104,7 @@ export const LATER_BLOCK_TOKENS: Record<string, CorpusTokenSpec> = {
     symbol: 'LZFE',
     args: (c) => ['Lazy Fee', 'LZFE', c.supply, c.wallet('lb.manager')],
     market: 'healthy',
-    launch: [{ signature: 'function setPair(address pair_)', args: (c) => [c.pair] }, renounce],
+    launch: [setPair, renounce],
     pattern:
       'a manager wallet schedules a sell fee of any size, which the token switches on by itself at the first transfer of the next block; the owner renounced',
     labels: scam('limit'),
@@ -164,7 +172,7 @@ export const LATER_BLOCK_TOKENS: Record<string, CorpusTokenSpec> = {
     symbol: 'QDFE',
     args: (c) => ['Queued Fee', 'QDFE', c.supply],
     market: 'healthy_locked',
-    launch: [{ signature: 'function setPair(address pair_)', args: (c) => [c.pair] }],
+    launch: [setPair],
     pattern: 'the owner queues a sell fee of at most 5 %, which anyone applies an hour later',
     labels: benign('benign_unusual'),
   },
@@ -175,6 +183,105 @@ export const LATER_BLOCK_TOKENS: Record<string, CorpusTokenSpec> = {
     args: (c) => ['Block Timelock', 'BKTL', c.supply],
     market: 'healthy_locked',
     pattern: 'the owner queues a mint that can run only 7,200 blocks (a day of Ethereum blocks) later',
+    labels: benign('benign_unusual'),
+  },
+  t_lb_window_budget: budget(
+    'TnLbWindowBudget',
+    'Grace Budget',
+    'GRBG',
+    'a council budget the keeper may mint from a minute to six hours after it was proposed; the owner renounced',
+    [propose(5n), keeper('function executeBudget()', { afterSeconds: 120 })],
+  ),
+  t_lb_clock_rate_budget: budget(
+    'TnLbClockRateBudget',
+    'Paced Budget',
+    'PCBG',
+    'a council budget the keeper mints in a later block, only where the clock moved at most 30 s a block since the proposal; the owner renounced',
+  ),
+  t_lb_proposal_id_budget: budget(
+    'TnLbProposalIdBudget',
+    'Numbered Budget',
+    'NMBG',
+    'council proposals are numbered, and the keeper executes one by its id in a later block; the owner renounced',
+    [propose(5n), { signature: 'function executeBudget(uint256 id)', args: () => [0n] }],
+  ),
+  t_lb_percent_budget: budget(
+    'TnLbPercentBudget',
+    'Percent Budget',
+    'PRBG',
+    'the council proposes inflation in percent of the supply (a uint16, up to 1,000 %), which the keeper mints in a later block; the owner renounced',
+    [
+      { signature: 'function proposeInflation(uint16 percent)', args: () => [500], from: COUNCIL },
+      keeper('function executeInflation()'),
+    ],
+  ),
+  t_lb_two_setter_budget: budget(
+    'TnLbTwoSetterBudget',
+    'Two Key Budget',
+    'TKBG',
+    'the council sets a recipient and proposes an amount, both needed, and the keeper mints it in a later block; the owner renounced',
+    [
+      { signature: 'function setRecipient(address to)', args: (c) => [c.wallet(COUNCIL)], from: COUNCIL },
+      propose(5n),
+      keeper(),
+    ],
+  ),
+  t_lb_confirm_budget: budget(
+    'TnLbConfirmBudget',
+    'Confirmed Budget',
+    'CFBG',
+    'the council proposes, the keeper confirms in a later block and executes in a block after that; the owner renounced',
+    [propose(5n), keeper('function confirmBudget()'), keeper()],
+  ),
+  t_lb_base_fee_budget: budget(
+    'TnLbBaseFeeBudget',
+    'Fee Aware',
+    'FEAW',
+    'a council budget the keeper mints in a later block, only in a block with a base fee; the owner renounced',
+  ),
+  t_lb_randao_budget: budget(
+    'TnLbRandaoBudget',
+    'Random Aware',
+    'RNAW',
+    'a council budget the keeper mints in a later block, only in a block whose prevrandao is not zero; the owner renounced',
+  ),
+  t_lb_cancel_masked: budget(
+    'TnLbCancelMasked',
+    'Withdrawn Budget',
+    'WDBG',
+    'a council budget the keeper mints in a later block; the council may also withdraw it, which writes a log entry; the owner renounced',
+  ),
+  t_lb_honest_lp_burn_switch: {
+    contract: 'TnLbHonestLpBurnSwitch',
+    name: 'Auto Burn',
+    symbol: 'ATBN',
+    args: (c) => ['Auto Burn', 'ATBN', c.supply],
+    market: 'healthy_locked',
+    launch: [setPair],
+    pattern:
+      "the auto-LP-burn template: once the owner switches it on, a sell an hour after the last burn burns 0.25 % of the pool's tokens and syncs the pair (the price rises)",
+    labels: benign('benign_unusual'),
+  },
+  t_lb_honest_buyback_switch: {
+    contract: 'TnLbHonestBuybackSwitch',
+    name: 'Buyback',
+    symbol: 'BYBK',
+    args: (c) => ['Buyback', 'BYBK', c.supply],
+    market: 'healthy_locked',
+    launch: [setPair, { signature: 'function fund() payable', value: parseEther('1') }],
+    pattern:
+      "buyback and burn: once the owner switches it on, a sell at most once an hour spends 0.5 ETH of the contract's own on tokens from the pool, sent to the dead address",
+    labels: benign('benign_unusual'),
+  },
+  t_lb_honest_lp_burn_clock: {
+    contract: 'TnLbHonestLpBurnClock',
+    name: 'Clock Burn',
+    symbol: 'CLBN',
+    args: (c) => ['Clock Burn', 'CLBN', c.supply],
+    market: 'healthy_locked',
+    launch: [setPair],
+    pattern:
+      "the auto-LP-burn template on from launch: a sell every two hours burns 0.25 % of the pool's tokens and syncs the pair",
     labels: benign('benign_unusual'),
   },
 };
