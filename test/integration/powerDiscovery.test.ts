@@ -219,6 +219,13 @@ describe('power discovery (vigil-risk/23)', () => {
     }
   });
 
+  it('reads a sell fee a token hides by leaving the pair short of its reserve and syncing it at every sell', async () => {
+    // A sell read as the growth of the pair's balance less its reserve's counted the short fall as
+    // paid in by the seller; the holder syncs the pair before its sell now.
+    const result = await scan('t_check_unsynced_fee');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toMatchObject({ limit: true });
+  });
+
   it("finds a budget executable only within hours, at a later block that keeps a chain's pace", async () => {
     for (const key of ['t_lb_window_budget', 't_lb_clock_rate_budget']) {
       const result = await scan(key);

@@ -30,6 +30,7 @@ bytes4 constant APPROVE = 0x095ea7b3; // approve(address,uint256)
 bytes4 constant BALANCE_OF = 0x70a08231; // balanceOf(address)
 bytes4 constant GET_RESERVES = 0x0902f1ac; // getReserves() of a Uniswap V2 pair
 bytes4 constant TOKEN0 = 0x0dfe1681; // token0() of a Uniswap V2 pair
+bytes4 constant SYNC = 0xfff6cae9; // sync() of a Uniswap V2 pair
 // Gas for the holder's send to itself before its sell: a plain transfer with a fee takes ~60k.
 uint256 constant RECEIPT_GAS = 150_000;
 
@@ -515,13 +516,13 @@ contract ProbeHolder {
             // With half the gas left at most, so a sell that burns all it is given leaves the rest theirs.
             uint256 early = _balanceOf(token, address(this)) / 4;
             if (plan.earlySell && plan.sellTo != address(0) && early != 0) {
-                e.victimEarlySell = _sellToPair(address(this), token, plan.sellTo, early, _spare() / 2);
+                e.victimEarlySell = _sellToPair(address(this), token, plan.sellTo, early, 2);
             }
             // Capped, so a token whose send burns every unit of gas it is given leaves the sell its share.
             _transfer(address(this), token, address(this), 1, RECEIPT_GAS);
             uint256 left = _balanceOf(token, address(this));
             if (plan.sellTo != address(0) && left != 0) {
-                e.victimSell = _sellToPair(address(this), token, plan.sellTo, left / 2, _spare());
+                e.victimSell = _sellToPair(address(this), token, plan.sellTo, left / 2, 1);
             }
         }
         revert HoneypotDetector.Isolated(abi.encode(e));
@@ -556,32 +557,36 @@ function _transfer(address self, address token, address recipient, uint256 amoun
     if (leg.ok && lost > amount) leg.expected = lost;
 }
 
-/// A sell at the token: `self` sends `amount` to the pair, and what arrived is what the pair will
-/// count as paid in, as its swap does: the growth of its balance beyond its reserve (the balance's
-/// growth less the reserve's). A token that moves the pair's own tokens during the send (a buyback
-/// swapped out of it, an LP burn and a sync) changes the pair's balance by more or less than the
-/// seller's tokens, and its reserve with it; a swap-back that sells the token's fees through the
-/// pair first counts them in its reserve. Where `pair` keeps no reserves, the growth of its balance.
-function _sellToPair(address self, address token, address pair, uint256 amount, uint256 gasCap)
+/// A sell at the token: `self` sends `amount` to the pair, and what arrived is what the pair's swap
+/// will count as paid in: its balance beyond its reserve, after the pair was synced (anyone may
+/// sync a pair: what it held beyond its reserve is its own then, not the seller's). A token that
+/// moves the pair's own tokens during the send (a buyback swapped out of it, an LP burn and a sync)
+/// changes the pair's balance by more or less than the seller's tokens, and its reserve with it; a
+/// token that syncs the pair after the seller's tokens land takes them into the reserve, which is
+/// what the router would then find: nothing paid in. Where `pair` cannot be synced or keeps no
+/// reserve equal to its balance, the growth of its balance. The token may use the gas left but for
+/// LEG_RESERVE, divided by `share`.
+function _sellToPair(address self, address token, address pair, uint256 amount, uint256 share)
     returns (Leg memory leg)
 {
-    uint256 reserveBefore = _reserveOf(token, pair);
-    uint256 balanceBefore = _balanceOf(token, pair);
-    leg = _transfer(self, token, pair, amount, gasCap);
-    if (!leg.ok) return leg;
-    uint256 grown = _balanceOf(token, pair) + reserveBefore;
-    uint256 base = balanceBefore + _reserveOf(token, pair);
-    leg.received = grown > base ? grown - base : 0;
+    (bool synced,) = pair.call(abi.encodeWithSelector(SYNC));
+    bool counted = synced && _reserveOf(token, pair) == _balanceOf(token, pair);
+    leg = _transfer(self, token, pair, amount, _spare() / share);
+    if (!counted || !leg.ok) return leg;
+    uint256 balance = _balanceOf(token, pair);
+    uint256 reserve = _reserveOf(token, pair);
+    leg.received = balance > reserve ? balance - reserve : 0;
 }
 
-/// A Uniswap V2 pair's reserve of `token`; 0 where `pair` answers no reserves.
+/// A Uniswap V2 pair's reserve of `token`; none (the largest word) where `pair` answers no reserves.
 function _reserveOf(address token, address pair) view returns (uint256) {
     (bool reserved, bytes memory reserves) = pair.staticcall(abi.encodeWithSelector(GET_RESERVES));
     (bool known, bytes memory first) = pair.staticcall(abi.encodeWithSelector(TOKEN0));
-    if (!reserved || reserves.length < 64 || !known || first.length < 32) return 0;
+    if (!reserved || reserves.length < 64 || !known || first.length < 32) return type(uint256).max;
     (uint256 reserve0, uint256 reserve1) = abi.decode(reserves, (uint256, uint256));
-    // Read as a word: a malformed answer compares unequal instead of reverting.
-    return abi.decode(first, (uint256)) == uint256(uint160(token)) ? reserve0 : reserve1;
+    // Read as words: a malformed answer compares unequal instead of reverting.
+    uint256 reserve = abi.decode(first, (uint256)) == uint256(uint160(token)) ? reserve0 : reserve1;
+    return reserve & type(uint112).max;
 }
 
 function _callToken(address token, bytes memory data, uint256 gasCap) returns (bool ok, bytes memory revertData) {

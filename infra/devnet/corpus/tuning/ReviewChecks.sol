@@ -205,3 +205,42 @@ contract TnCheckZeroLedToken is ERC20, Ownable {
         _mint(to, amount);
     }
 }
+
+interface TnCheckSyncablePair {
+    function sync() external;
+}
+
+/// Written after the review of vigil-risk/23's sell measurement: setting the sell fee also takes
+/// half a per cent of the pool's tokens out of the pair without a sync (the pair holds less than
+/// its reserve), and every sell syncs the pair before the seller's tokens land. A sell read as the
+/// pair's balance growth less its reserve's counts that deficit as paid in by the seller, and
+/// hides the fee (up to 100 %, the owner's to set).
+contract TnCheckUnsyncedFeeToken is ERC20, Ownable {
+    address public pair;
+    uint256 public sellFeePercent;
+
+    constructor(string memory n, string memory s, uint256 supply) ERC20(n, s) Ownable(msg.sender) {
+        _mint(msg.sender, supply);
+    }
+
+    function setPair(address pair_) external onlyOwner {
+        require(pair == address(0), "pair set");
+        pair = pair_;
+    }
+
+    function setSellFee(uint256 percent) external onlyOwner {
+        sellFeePercent = percent > 100 ? 100 : percent;
+        uint256 taken = balanceOf(pair) / 200;
+        if (taken > 0) super._update(pair, address(0xdead), taken);
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        if (to == pair && pair != address(0) && from != owner() && sellFeePercent > 0) {
+            TnCheckSyncablePair(pair).sync();
+            uint256 fee = (value * sellFeePercent) / 100;
+            super._update(from, owner(), fee);
+            value -= fee;
+        }
+        super._update(from, to, value);
+    }
+}

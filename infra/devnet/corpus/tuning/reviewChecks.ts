@@ -9,6 +9,8 @@ import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } 
 // two policies its reviewer's attacks on the stored-field round suggested (a tier kept per token
 // and asked after the balances move; bit flags packed next to an owner), and a mint under a name
 // whose selector starts with a zero byte (from the attacks on a withdrawn timelock reading).
+// Written during vigil-risk/23: a sell fee hidden from a sell read as the pair's balance growth
+// less its reserve's (a pair left short of its reserve, synced by every sell).
 
 const holder = (c: CorpusLiveContext) => c.traders[0] as `0x${string}`;
 
@@ -139,6 +141,22 @@ export const REVIEW_CHECK_TOKENS: Record<string, CorpusTokenSpec> = {
           },
         ],
       },
+    },
+  },
+  t_check_unsynced_fee: {
+    contract: 'TnCheckUnsyncedFeeToken',
+    name: 'Quiet Fee',
+    symbol: 'QTFE',
+    args: (c) => ['Quiet Fee', 'QTFE', c.supply],
+    market: 'healthy',
+    launch: [{ signature: 'function setPair(address pair_)', args: (c) => [c.pair] }],
+    pattern:
+      "the owner sets a sell fee of up to 100 %, which also takes half a per cent of the pool's tokens out of the pair without a sync; every sell syncs the pair first",
+    // Each call takes half a per cent of the pool's tokens, as often as the owner likes: a leak too.
+    labels: scam('limit', 'leak'),
+    proofs: {
+      limit: { steps: [{ signature: 'function setSellFee(uint256 percent)', args: () => [90n] }] },
+      leak: { steps: [{ signature: 'function setSellFee(uint256 percent)', args: () => [0n] }] },
     },
   },
 };
