@@ -1661,7 +1661,8 @@ async function laterBlockRound(
       return { candidate, succeeded: steps.succeeded, failed: steps.failed };
     });
   const { planned, simulations } = laterBlockPlan(accounts);
-  round.planned += planned;
+  // Each plan is simulated at every later block.
+  round.planned += planned * LATER_BLOCK_SECONDS.length;
   const atBlock = state.openings.get(0);
   const dayOn = state.openings.get(TIME_OFFSETS_SECONDS[0]);
   // The clock alone limits the holder within a day: no later block's limit can be told from it.
@@ -1711,7 +1712,6 @@ async function laterBlockRound(
       kinds.set('limit', { effect: done.baselineEffect });
     return kinds;
   };
-  round.planned += planned * (LATER_BLOCK_SECONDS.length - 1);
   // One later block after the other, the simulations of each side by side; what they confirm is
   // kept in the plan's order, once per class, so a scan's evidence does not depend on which
   // answer came first.
