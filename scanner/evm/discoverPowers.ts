@@ -1401,17 +1401,13 @@ export function pairPlan(
     .map(({ entry }) => entry)
     .sort((a, b) => a.sequence - b.sequence);
   if (firsts.length === 0) return { planned: 0, pairs: [] };
-  // A getter: every call to it worked and cost no more than reading a slot or two.
-  // The token's own functions only: a contract it relies on is called first, never second.
+  // Getters are never second calls. The token's own functions only: a contract it relies on is
+  // called first, never second.
   const own = (entry: Planned) => !entry.target;
-  const gas = new Map<Hex, bigint>();
-  for (const { entry, effect } of succeeded.filter(({ entry }) => own(entry)))
-    gas.set(
-      entry.selector,
-      (gas.get(entry.selector) ?? 0n) > effect.gasUsed ? (gas.get(entry.selector) as bigint) : effect.gasUsed,
-    );
-  const everFailed = new Set(failed.filter(own).map((entry) => entry.selector));
-  const getter = (selector: Hex) => !everFailed.has(selector) && (gas.get(selector) ?? 0n) < GETTER_MAX_GAS;
+  const getter = getters(
+    succeeded.filter(({ entry }) => own(entry)),
+    failed.filter(own),
+  );
   const seconds = [...succeeded.map(({ entry }) => entry), ...failed].filter(
     (entry) =>
       own(entry) &&
@@ -1523,22 +1519,14 @@ export function laterBlockPlan(accounts: readonly AccountSteps[]): {
   simulations: LaterBlockPlanned[];
 } {
   const own = (entry: Planned) => !entry.target && !entry.prelude;
-  const wrote = new Set<Hex>();
-  const gas = new Map<Hex, bigint>();
-  const everFailed = new Set<Hex>();
-  const seen = new Set<Hex>();
-  for (const { succeeded, failed } of accounts) {
-    for (const { entry, effect } of succeeded.filter(({ entry }) => own(entry))) {
-      seen.add(entry.selector);
-      if (effect.gasUsed >= WRITE_GAS) wrote.add(entry.selector);
-      if (effect.gasUsed > (gas.get(entry.selector) ?? 0n)) gas.set(entry.selector, effect.gasUsed);
-    }
-    for (const entry of failed.filter(own)) {
-      seen.add(entry.selector);
-      everFailed.add(entry.selector);
-    }
-  }
-  const getter = (selector: Hex) => !everFailed.has(selector) && (gas.get(selector) ?? 0n) < GETTER_MAX_GAS;
+  const succeeded = accounts.flatMap((account) => account.succeeded.filter(({ entry }) => own(entry)));
+  const wrote = new Set(
+    succeeded.filter(({ effect }) => effect.gasUsed >= WRITE_GAS).map(({ entry }) => entry.selector),
+  );
+  const getter = getters(
+    succeeded,
+    accounts.flatMap((account) => account.failed.filter(own)),
+  );
   const dormant = (selector: Hex) => !wrote.has(selector) && !getter(selector);
   // An account reaches a function when a call of it worked, or was refused for a reason other
   // than the caller's rights (a queue still empty, a block not yet come).
@@ -1935,6 +1923,15 @@ function ceilDiv(a: bigint, b: bigint): bigint {
 }
 
 /** Functions that refused every call of a round (what a staged value or a granted role would open). */
+/** A getter: every call to it worked and cost no more than reading a slot or two. */
+function getters(succeeded: readonly Outcome[], failed: readonly Planned[]): (selector: Hex) => boolean {
+  const gas = new Map<Hex, bigint>();
+  for (const { entry, effect } of succeeded)
+    if (effect.gasUsed > (gas.get(entry.selector) ?? 0n)) gas.set(entry.selector, effect.gasUsed);
+  const everFailed = new Set(failed.map((entry) => entry.selector));
+  return (selector) => !everFailed.has(selector) && (gas.get(selector) ?? 0n) < GETTER_MAX_GAS;
+}
+
 function closedFunctions(succeeded: readonly Outcome[]): (selector: Hex) => boolean {
   const worked = new Set(succeeded.map(({ entry }) => entry.selector));
   return (selector) => !worked.has(selector);
