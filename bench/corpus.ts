@@ -34,7 +34,7 @@ const BEGIN = '<!-- corpus:begin (node bench/corpus.ts --write) -->';
 const END = '<!-- corpus:end -->';
 
 /** A scanner whose results are scored and returned, not stored. */
-function corpusScanner(rpcUrl: string, allowlist: readonly string[]) {
+export function corpusScanner(rpcUrl: string, allowlist: readonly string[]) {
   const scanner = new TokenScanner({
     chains: new ChainClients({ rpcUrls: new Map<ChainId, string[]>([['devnet', [rpcUrl]]]) }),
     // Only save() is called, by finalize: nothing is kept.
@@ -58,7 +58,7 @@ function corpusScanner(rpcUrl: string, allowlist: readonly string[]) {
   };
 }
 
-async function scanAll<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+export async function scanAll<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(

@@ -1,0 +1,630 @@
+// Per-class precision and recall (mint, leak, limit) on rug-pull contracts from the wild: the
+// ground truth of CRPWarner (Lin et al., 2024, arXiv 2403.01425; github.com/CRPWarner/RugPull,
+// dataset/groundtruth): token contracts of real rug-pull events, with their published sources and
+// a manual label per class (Mint, Leak, Limit) by the paper's authors.
+//
+// The dataset is read from a local copy and never copied into this repository: its licence is
+// unstated, and an outside measure only stays one while nobody here tunes on its files. Each source
+// is compiled with the solc release of its pragma (the 0.4-0.7 releases are fetched once from the
+// npm registry into .data/cache/solc-releases), deployed on its own anvil beside Uniswap V2 at its
+// mainnet addresses (its router's code also at PancakeSwap's router address, which most of these
+// BSC tokens name), listed with 20 ETH, its LP burned, airdropped and traded both ways, and scanned
+// with the scanner library a worker runs.
+//   node bench/wildRugs.ts --dataset <copy of RugPull>/dataset/groundtruth [--label current] [--only 0xa,0xb]
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import readXlsxFile from 'read-excel-file/node';
+import semver from 'semver';
+import {
+  type Abi,
+  type AbiFunction,
+  type AbiParameter,
+  type Address,
+  type Hex,
+  encodeDeployData,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  getContractAddress,
+  maxUint256,
+  parseAbi,
+  parseAbiItem,
+  parseEther,
+  zeroAddress,
+} from 'viem';
+import { startAnvil } from '../infra/devnet/anvil.ts';
+import { DevSender, createDevnetClient, type DevnetClient } from '../infra/devnet/client.ts';
+import { devnetWallet } from '../infra/devnet/launch.ts';
+import {
+  UNISWAP_V2_FACTORY,
+  UNISWAP_V2_ROUTER02,
+  UNISWAP_V2_WETH,
+  deployUniswapV2,
+} from '../infra/devnet/uniswap.ts';
+import { REPO_ROOT } from '../infra/stack/processes.ts';
+import { HARM_CLASSES, type HarmClass, type HarmClasses, harmClasses } from '../scanner/core/risk/harm.ts';
+import { corpusScanner, scanAll } from './corpus.ts';
+
+/** Releases for the pragmas of 0.4 to 0.7; 0.8 sources compile with the solc this repo depends on. */
+const RELEASES = ['0.4.26', '0.5.17', '0.6.12', '0.7.6'] as const;
+const RELEASE_CACHE = path.join(REPO_ROOT, '.data', 'cache', 'solc-releases');
+const PANCAKE_ROUTER: Address = '0x10ED43C718714eb63d5aA57B78B54704E256024E';
+const DEAD: Address = '0x000000000000000000000000000000000000dEaD';
+const POOL_ETH = parseEther('20');
+const AIRDROP_HOLDERS = 12;
+const RESERVE_CAP = 2n ** 100n;
+const TRADES = [
+  parseEther('0.5'),
+  parseEther('0.2'),
+  parseEther('0.1'),
+  parseEther('0.3'),
+  parseEther('0.15'),
+];
+const routerAbi = parseAbi([
+  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
+  'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable',
+  'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
+]);
+const factoryAbi = parseAbi(['function getPair(address a, address b) view returns (address)']);
+
+const require = createRequire(import.meta.url);
+const verbose = process.argv.includes('--verbose');
+
+interface SolcCompiler {
+  version(): string;
+  compile(input: string): string;
+}
+
+interface WildToken {
+  address: string;
+  labels: HarmClasses;
+}
+
+type Stage = 'no source' | 'not compiled' | 'not a token' | 'not deployed' | 'not listed' | 'scanned';
+
+interface WildVerdict {
+  address: string;
+  labels: HarmClasses;
+  stage: Stage;
+  detail?: string;
+  compiler?: string;
+  contract?: string;
+  market?: { buys: number; sells: number; holders: number; opened: string[] };
+  actual?: { classes: HarmClasses; tier: string; risk_score: number | null; flags: string[] } | null;
+}
+
+/** The labels: one row per address, 1 where the paper's authors found the mechanism. */
+async function readLabels(dataset: string): Promise<WildToken[]> {
+  const sheets = await readXlsxFile(path.join(dataset, 'groundTruth.xlsx'));
+  const rows = sheets[0]?.data ?? [];
+  const header = (rows[0] ?? []).map((cell) => String(cell).trim().toLowerCase());
+  const column = (name: string) => header.indexOf(name);
+  const [at, mint, leak, limit] = ['address', 'mint', 'leak', 'limit'].map(column);
+  if ([at, mint, leak, limit].some((index) => index === undefined || index < 0))
+    throw new Error(
+      `groundTruth.xlsx needs the columns address, Mint, Leak, Limit; it has ${header.join(', ')}`,
+    );
+  return rows.slice(1).map((row) => ({
+    address: String(row[at as number]).trim(),
+    labels: {
+      mint: Number(row[mint as number]) === 1,
+      leak: Number(row[leak as number]) === 1,
+      limit: Number(row[limit as number]) === 1,
+    },
+  }));
+}
+
+/** Runs a command with fixed arguments (the package name is ours, never the dataset's). */
+async function run(command: string, args: string[], cwd: string): Promise<void> {
+  await promisify(execFile)(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+}
+
+const compilers = new Map<string, SolcCompiler>();
+
+/** The solc release, from the npm registry's solc package of that version (cached). */
+async function release(version: string): Promise<SolcCompiler> {
+  const known = compilers.get(version);
+  if (known) return known;
+  const dir = path.join(RELEASE_CACHE, version);
+  // .cjs: the repository's package.json makes a .js file an ES module, and soljson.js is CommonJS.
+  const soljson = path.join(dir, 'soljson.cjs');
+  if (!existsSync(soljson)) {
+    await mkdir(dir, { recursive: true });
+    await run('npm', ['pack', `solc@${version}`, '--silent', '--pack-destination', dir], dir);
+    await run('tar', ['-xzf', `solc-${version}.tgz`, 'package/soljson.js'], dir);
+    await rename(path.join(dir, 'package', 'soljson.js'), soljson);
+  }
+  const wrapper = require('solc/wrapper.js') as (soljson: unknown) => SolcCompiler;
+  const compiler = wrapper(require(soljson));
+  compilers.set(version, compiler);
+  return compiler;
+}
+
+/**
+ * The release for a source: the newest of ours that every pragma allows; a pragma pinned to a
+ * patch release we do not fetch (0.8.19, 0.6.9) takes the newest release of its minor version, and
+ * the pragmas are then dropped so it compiles (patch releases of one minor version keep the
+ * language).
+ */
+export function releaseFor(source: string, bundled: string): string | undefined {
+  const pragmas = [...source.matchAll(/pragma\s+solidity\s+([^;]+);/g)].map((match) =>
+    (match[1] ?? '').trim().replace(/\s+/g, ' '),
+  );
+  const candidates = [...RELEASES, bundled];
+  const allowed = candidates.filter((version) =>
+    pragmas.every((range) => semver.satisfies(version, range, { loose: true })),
+  );
+  if (allowed.length > 0) return allowed.at(-1);
+  const minors = pragmas.map((range) => semver.minVersion(range, { loose: true })?.minor ?? -1);
+  const minor = Math.max(...minors);
+  return candidates.filter((version) => semver.minor(version) === minor).at(-1);
+}
+
+interface Compiled {
+  compiler: string;
+  contract: string;
+  abi: Abi;
+  bytecode: Hex;
+}
+
+/** Compiles the source and picks its token: the last ERC-20 contract it declares with code. */
+async function compile(source: string): Promise<Compiled | { error: string }> {
+  const bundled = (require('solc/package.json') as { version: string }).version;
+  const version = releaseFor(source, bundled);
+  if (version === undefined) return { error: 'no solc release fits its pragmas' };
+  const solc = version === bundled ? (require('solc') as SolcCompiler) : await release(version);
+  // Flattened files repeat the licence line of every file they join, which newer solc refuses.
+  const content = source
+    .replace(/pragma\s+solidity\s+[^;]+;/g, '')
+    .replace(/SPDX-License-Identifier:/g, 'Licence:');
+  const output = JSON.parse(
+    solc.compile(
+      JSON.stringify({
+        language: 'Solidity',
+        sources: { 'token.sol': { content } },
+        settings: {
+          optimizer: { enabled: true, runs: 200 },
+          outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+        },
+      }),
+    ),
+  ) as {
+    errors?: { severity: string; message: string }[];
+    contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+  };
+  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
+  if (errors.length > 0) return { error: (errors[0]?.message ?? 'error').slice(0, 160) };
+  const contracts = output.contracts?.['token.sol'] ?? {};
+  const declared = [...source.matchAll(/\bcontract\s+(\w+)/g)].map((match) => match[1] ?? '');
+  const tokens = Object.entries(contracts).filter(
+    ([, contract]) =>
+      contract.evm.bytecode.object.length > 0 &&
+      ['balanceOf', 'transfer', 'totalSupply'].every((name) =>
+        contract.abi.some((item) => item.type === 'function' && item.name === name),
+      ),
+  );
+  if (tokens.length === 0) return { error: 'no ERC-20 contract with code' };
+  tokens.sort(([a], [b]) => declared.lastIndexOf(a) - declared.lastIndexOf(b));
+  const [contract, picked] = tokens.at(-1) as [string, { abi: Abi; evm: { bytecode: { object: string } } }];
+  return { compiler: version, contract, abi: picked.abi, bytecode: `0x${picked.evm.bytecode.object}` };
+}
+
+/** A constructor argument guessed from its type and name, as a deployer would fill it in. */
+function guessArgument(input: AbiParameter, scaled: boolean): unknown {
+  const name = (input.name ?? '').toLowerCase();
+  if (input.type.endsWith(']')) return [];
+  if (input.type === 'string') return name.includes('symbol') ? 'WILD' : 'Wild Token';
+  if (input.type === 'bool') return false;
+  if (input.type.startsWith('bytes'))
+    return input.type === 'bytes' ? '0x' : `0x${'00'.repeat(Number(input.type.slice(5)))}`;
+  if (input.type === 'address') {
+    if (/router/.test(name)) return UNISWAP_V2_ROUTER02;
+    if (/weth|wbnb|wrapped|eth|bnb|usd|token|pair/.test(name)) return UNISWAP_V2_WETH;
+    return devnetWallet(`wild.argument.${name || 'unnamed'}`);
+  }
+  if (input.type.startsWith('uint') || input.type.startsWith('int')) {
+    if (/decimal/.test(name)) return 18;
+    if (/supply|total|amount|initial|cap|mint/.test(name))
+      return scaled ? parseEther('1000000000') : 1_000_000_000n;
+    if (/fee|tax|percent|rate/.test(name)) return 5n;
+    return 0n;
+  }
+  return undefined;
+}
+
+/** Trading switches a deployer flips at launch: no argument, or one bool set to true. */
+function openers(abi: Abi): AbiFunction[] {
+  return abi.filter(
+    (item): item is AbiFunction =>
+      item.type === 'function' &&
+      item.stateMutability !== 'view' &&
+      item.stateMutability !== 'pure' &&
+      /trading|trade|^launch$|^golive$|swapenabled|^open/i.test(item.name) &&
+      !/disable|stop|pause|close|block|fee|limit|remove|exclude/i.test(item.name) &&
+      (item.inputs.length === 0 || (item.inputs.length === 1 && item.inputs[0]?.type === 'bool')),
+  );
+}
+
+interface Market {
+  buys: number;
+  sells: number;
+  holders: number;
+  opened: string[];
+}
+
+/** Deploys the token and gives it the market a trader finds: listed, LP burned, held, traded. */
+async function launch(
+  client: DevnetClient,
+  compiled: Compiled,
+  deployerLabel: string,
+  traders: readonly Address[],
+): Promise<{ token: Address } & ({ market: Market } | { error: string; stage: Stage })> {
+  const deployer = devnetWallet(deployerLabel);
+  const senders = new Map<Address, DevSender>();
+  /** Sends from any wallet (funded and impersonated); false when the transaction reverts. */
+  const attempt = async (
+    from: Address,
+    label: string,
+    to: Address | undefined,
+    data: Hex,
+    value?: bigint,
+  ) => {
+    let sender = senders.get(from);
+    if (!sender) {
+      await client.setBalance({ address: from, value: parseEther('1000') });
+      await client.impersonateAccount({ address: from });
+      sender = new DevSender(client, from);
+      senders.set(from, sender);
+    }
+    try {
+      await sender.send({ label, data, ...(to ? { to } : {}), ...(value === undefined ? {} : { value }) });
+      await sender.settle();
+      return true;
+    } catch {
+      if (verbose) {
+        const reason = await client
+          .call({ account: from, data, ...(to ? { to } : {}), ...(value === undefined ? {} : { value }) })
+          .then(
+            () => 'passes as a call',
+            (failure: unknown) => String(failure).split('\n').slice(0, 3).join(' '),
+          );
+        console.log(`    ${deployerLabel} ${label}: ${reason}`);
+      }
+      return false;
+    }
+  };
+  const constructor = compiled.abi.find((item) => item.type === 'constructor');
+  let token: Address | undefined;
+  let deployedAt = 0n;
+  for (const scaled of [true, false]) {
+    const args = (constructor?.inputs ?? []).map((input) => guessArgument(input, scaled));
+    const nonce = await client.getTransactionCount({ address: deployer });
+    const data = encodeDeployData({ abi: compiled.abi, bytecode: compiled.bytecode, args });
+    const value = constructor?.stateMutability === 'payable' ? POOL_ETH : undefined;
+    if (await attempt(deployer, 'deploy', undefined, data, value)) {
+      token = getContractAddress({ from: deployer, nonce: BigInt(nonce) });
+      deployedAt = await client.getBlockNumber({ cacheTime: 0 });
+      break;
+    }
+  }
+  if (!token) return { token: zeroAddress, stage: 'not deployed', error: 'the constructor reverted' };
+  const balance = (owner: Address) =>
+    client
+      .readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+      .catch(() => 0n);
+  const call = (fn: AbiFunction, args: readonly unknown[]) =>
+    encodeFunctionData({ abi: [fn], functionName: fn.name, args });
+  // A token minted nothing at deployment: its owner mints the launch supply, as its deployer did.
+  const supply = await client
+    .readContract({ address: token, abi: erc20Abi, functionName: 'totalSupply' })
+    .catch(() => 0n);
+  if (supply === 0n) {
+    for (const fn of compiled.abi) {
+      if (fn.type !== 'function' || !/^mint$|^_mint$|^mintTo$/i.test(fn.name)) continue;
+      const shape = fn.inputs.map((input) => input.type).join(',');
+      const args =
+        shape === 'address,uint256'
+          ? [deployer, parseEther('1000000000')]
+          : shape === 'uint256'
+            ? [parseEther('1000000000')]
+            : undefined;
+      if (args && (await attempt(deployer, `mint ${fn.name}`, token, call(fn, args)))) break;
+    }
+  }
+  // The supply may go to a wallet named in the code (the real deployer's): that wallet launches.
+  const transfers = await client.getLogs({
+    address: token,
+    event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+    fromBlock: deployedAt,
+  });
+  const recipients = [
+    ...new Set([deployer, ...transfers.map((log) => getAddress(log.args.to ?? zeroAddress))]),
+  ].filter((holder) => holder !== token && holder !== zeroAddress && getAddress(holder) !== getAddress(DEAD));
+  let launcher = deployer;
+  let most = await balance(deployer);
+  for (const holder of recipients) {
+    const held = await balance(holder);
+    const code = await client.getCode({ address: holder });
+    if (held > most && (code === undefined || code === '0x')) [launcher, most] = [holder, held];
+  }
+  const opened: string[] = [];
+  const open = async () => {
+    for (const fn of openers(compiled.abi)) {
+      if (opened.includes(fn.name)) continue;
+      const value = fn.stateMutability === 'payable' ? POOL_ETH : undefined;
+      if (
+        await attempt(
+          deployer,
+          `open ${fn.name}`,
+          token,
+          call(fn, fn.inputs.length === 1 ? [true] : []),
+          value,
+        )
+      )
+        opened.push(fn.name);
+    }
+  };
+  const addLiquidity = async () => {
+    const held = await balance(launcher);
+    if (held === 0n) return false;
+    const approve = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [UNISWAP_V2_ROUTER02, maxUint256],
+    });
+    await attempt(launcher, 'approve', token, approve);
+    // Most of the holding first, then less: a transaction cap may bind the deployer too, and a
+    // pair's reserves must fit in 112 bits.
+    for (const share of [80n, 10n, 1n]) {
+      const amount = (held * share) / 100n;
+      const data = encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'addLiquidityETH',
+        args: [token, amount < RESERVE_CAP ? amount : RESERVE_CAP / share, 0n, 0n, launcher, maxUint256],
+      });
+      if (await attempt(launcher, `liquidity ${share} %`, UNISWAP_V2_ROUTER02, data, POOL_ETH)) return true;
+    }
+    return false;
+  };
+  // Tokens that hold their own supply add it to the pool themselves when trading opens.
+  if (most === 0n && (await balance(token)) > 0n)
+    await attempt(deployer, 'fund the token', token, '0x', POOL_ETH);
+  if (!(await addLiquidity())) {
+    await open();
+    await addLiquidity();
+  }
+  const pair = await client.readContract({
+    address: UNISWAP_V2_FACTORY,
+    abi: factoryAbi,
+    functionName: 'getPair',
+    args: [token, UNISWAP_V2_WETH],
+  });
+  const pooled =
+    pair === zeroAddress
+      ? 0n
+      : await client.readContract({
+          address: UNISWAP_V2_WETH,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [pair],
+        });
+  if (pooled === 0n) return { token, stage: 'not listed', error: 'no WETH pool could be seeded' };
+  await open();
+  for (const holder of new Set([launcher, deployer])) {
+    const lp = await client.readContract({
+      address: pair,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [holder],
+    });
+    if (lp > 0n)
+      await attempt(
+        holder,
+        'burn LP',
+        pair,
+        encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [DEAD, lp] }),
+      );
+  }
+  // Time passes before the crowd arrives: launch-block sniper taxes and cooldowns run out.
+  await client.mine({ blocks: 5, interval: 60 });
+  let holders = 0;
+  const left = await balance(launcher);
+  for (let index = 0; index < AIRDROP_HOLDERS && left > 0n; index++) {
+    const to = devnetWallet(`holder.${index}`);
+    const amount = left / 5n / BigInt(AIRDROP_HOLDERS);
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
+    if (await attempt(launcher, 'airdrop', token, data)) holders++;
+  }
+  let buys = 0;
+  let sells = 0;
+  const path = [UNISWAP_V2_WETH, token] as const;
+  for (const [index, trader] of traders.entries()) {
+    const buyer = new DevSender(client, trader);
+    const send = async (label: string, to: Address, data: Hex, value?: bigint) => {
+      try {
+        await buyer.send({ label, to, data, ...(value === undefined ? {} : { value }) });
+        await buyer.settle();
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const bought = await send(
+      'buy',
+      UNISWAP_V2_ROUTER02,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactETHForTokensSupportingFeeOnTransferTokens',
+        args: [0n, [...path], trader, maxUint256],
+      }),
+      TRADES[index % TRADES.length],
+    );
+    if (!bought) continue;
+    buys++;
+    await client.mine({ blocks: 2, interval: 30 });
+    if (index % 2 === 1) continue;
+    const held = await balance(trader);
+    await send(
+      'approve',
+      token,
+      encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [UNISWAP_V2_ROUTER02, maxUint256] }),
+    );
+    if (
+      await send(
+        'sell',
+        UNISWAP_V2_ROUTER02,
+        encodeFunctionData({
+          abi: routerAbi,
+          functionName: 'swapExactTokensForETHSupportingFeeOnTransferTokens',
+          args: [held / 2n, 0n, [token, UNISWAP_V2_WETH], trader, maxUint256],
+        }),
+      )
+    )
+      sells++;
+  }
+  return { token, market: { buys, sells, holders, opened } };
+}
+
+function stats(verdicts: readonly WildVerdict[], harm: HarmClass) {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const verdict of verdicts) {
+    const claimed = verdict.actual?.classes[harm] ?? false;
+    if (verdict.labels[harm] && claimed) tp++;
+    else if (claimed) fp++;
+    else if (verdict.labels[harm]) fn++;
+  }
+  return {
+    tp,
+    fp,
+    fn,
+    precision: tp + fp === 0 ? null : tp / (tp + fp),
+    recall: tp + fn === 0 ? null : tp / (tp + fn),
+  };
+}
+
+const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(0)} %`);
+
+function wildMarkdown(verdicts: readonly WildVerdict[]): string {
+  const scanned = verdicts.filter((verdict) => verdict.stage === 'scanned');
+  const stages = new Map<Stage, number>();
+  for (const verdict of verdicts) stages.set(verdict.stage, (stages.get(verdict.stage) ?? 0) + 1);
+  const rows = HARM_CLASSES.map((harm) => {
+    const row = stats(scanned, harm);
+    return `| ${harm} | ${row.tp + row.fn} | ${row.tp} | ${row.fp} | ${row.fn} | ${pct(row.precision)} | ${pct(row.recall)} |`;
+  });
+  return [
+    `${verdicts.length} labelled contracts: ${[...stages].map(([stage, count]) => `${count} ${stage}`).join(', ')}; ` +
+      `${scanned.filter((verdict) => verdict.actual).length} scans with a usable result.`,
+    '',
+    '| class | labelled (scanned) | true positives | false positives | false negatives | precision | recall |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      dataset: { type: 'string' },
+      label: { type: 'string', default: 'current' },
+      only: { type: 'string', default: '' },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  if (!values.dataset)
+    throw new Error('--dataset <copy of CRPWarner/RugPull>/dataset/groundtruth is required');
+  const dataset = path.resolve(values.dataset);
+  const only = new Set(values.only ? values.only.toLowerCase().split(',') : []);
+  const sources = new Map(
+    (await readdir(path.join(dataset, 'sol'))).map((file) => [
+      file.replace(/\.sol$/, '').toLowerCase(),
+      file,
+    ]),
+  );
+  const tokens = (await readLabels(dataset)).filter(
+    (token) => only.size === 0 || only.has(token.address.toLowerCase()),
+  );
+  const anvil = await startAnvil();
+  try {
+    const client = createDevnetClient(anvil.url);
+    const accounts = (await client.request({ method: 'eth_accounts' })).map((account) => getAddress(account));
+    const traders = accounts.slice(1, 7);
+    await deployUniswapV2(client, { feeToSetter: accounts[0] as Address });
+    await client.setCode({
+      address: PANCAKE_ROUTER,
+      bytecode: (await client.getCode({ address: UNISWAP_V2_ROUTER02 })) as Hex,
+    });
+    const verdicts: WildVerdict[] = [];
+    const deployed: { verdict: WildVerdict; token: Address }[] = [];
+    for (const token of tokens) {
+      const verdict: WildVerdict = { address: token.address, labels: token.labels, stage: 'no source' };
+      verdicts.push(verdict);
+      const file = sources.get(token.address.toLowerCase());
+      if (!file) continue;
+      const compiled = await compile(await readFile(path.join(dataset, 'sol', file), 'utf8'));
+      if ('error' in compiled) {
+        verdict.stage = compiled.error === 'no ERC-20 contract with code' ? 'not a token' : 'not compiled';
+        verdict.detail = compiled.error;
+        continue;
+      }
+      verdict.compiler = compiled.compiler;
+      verdict.contract = compiled.contract;
+      const launched = await launch(client, compiled, `wild.${token.address.toLowerCase()}`, traders);
+      if ('error' in launched) {
+        verdict.stage = launched.stage;
+        verdict.detail = launched.error;
+        continue;
+      }
+      verdict.market = launched.market;
+      verdict.stage = 'scanned';
+      deployed.push({ verdict, token: launched.token });
+      console.log(
+        `  launched ${token.address} (${compiled.contract}, solc ${compiled.compiler}): ${JSON.stringify(launched.market)}`,
+      );
+    }
+    const scan = corpusScanner(anvil.url, []);
+    await scanAll(deployed, async ({ verdict, token }) => {
+      try {
+        const result = await scan(token);
+        verdict.actual =
+          result.tier === 'unknown' || result.risk_score === null
+            ? null
+            : {
+                classes: harmClasses(result.checks),
+                tier: result.tier,
+                risk_score: result.risk_score,
+                flags: result.flags.map((flag) => flag.id).sort(),
+              };
+      } catch (error) {
+        verdict.actual = null;
+        verdict.detail = String(error).slice(0, 200);
+      }
+    });
+    for (const verdict of verdicts) {
+      const labelled = HARM_CLASSES.filter((harm) => verdict.labels[harm]);
+      const found = HARM_CLASSES.filter((harm) => verdict.actual?.classes[harm]);
+      console.log(
+        `  ${verdict.address} ${verdict.stage}${verdict.detail ? ` (${verdict.detail})` : ''}: labelled [${labelled.join(', ')}] found [${found.join(', ')}]` +
+          (verdict.actual ? ` tier ${verdict.actual.tier} [${verdict.actual.flags.join(', ')}]` : ''),
+      );
+    }
+    const table = wildMarkdown(verdicts);
+    console.log(table);
+    // What the scans found and the totals, not the dataset's labels: those stay with the dataset.
+    const found = verdicts.map(({ labels: _labels, ...verdict }) => verdict);
+    await writeFile(
+      path.join(REPO_ROOT, 'bench', 'results', `wild-rugs-${values.label}.json`),
+      `${JSON.stringify({ date: new Date().toISOString(), label: values.label, table, verdicts: found }, null, 2)}\n`,
+    );
+  } finally {
+    await anvil.stop();
+  }
+}
+
+if (import.meta.main) await main();
