@@ -93,7 +93,7 @@ interface WildVerdict {
   detail?: string;
   compiler?: string;
   contract?: string;
-  market?: { buys: number; sells: number; holders: number; opened: string[] };
+  market?: Market;
   actual?: { classes: HarmClasses; tier: string; risk_score: number | null; flags: string[] } | null;
 }
 
@@ -443,17 +443,8 @@ async function launch(
   let sells = 0;
   const path = [UNISWAP_V2_WETH, token] as const;
   for (const [index, trader] of traders.entries()) {
-    const buyer = new DevSender(client, trader);
-    const send = async (label: string, to: Address, data: Hex, value?: bigint) => {
-      try {
-        await buyer.send({ label, to, data, ...(value === undefined ? {} : { value }) });
-        await buyer.settle();
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    const bought = await send(
+    const bought = await attempt(
+      trader,
       'buy',
       UNISWAP_V2_ROUTER02,
       encodeFunctionData({
@@ -468,13 +459,15 @@ async function launch(
     await client.mine({ blocks: 2, interval: 30 });
     if (index % 2 === 1) continue;
     const held = await balance(trader);
-    await send(
+    await attempt(
+      trader,
       'approve',
       token,
       encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [UNISWAP_V2_ROUTER02, maxUint256] }),
     );
     if (
-      await send(
+      await attempt(
+        trader,
         'sell',
         UNISWAP_V2_ROUTER02,
         encodeFunctionData({
