@@ -1,5 +1,9 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { releaseFor } from './wildRugs.ts';
+import { inherits, namedRouters, releaseFor, sourceUnits } from './wildRugs.ts';
+
+const require = createRequire(import.meta.url);
+const solc = require('solc') as { compile(input: string): string };
 
 const BUNDLED = '0.8.37';
 
@@ -19,5 +23,88 @@ describe('the solc release a source from the wild compiles with', () => {
 
   it('has none for a pragma outside every release', () => {
     expect(releaseFor('pragma solidity ^0.3.0;', BUNDLED)).toBeUndefined();
+  });
+});
+
+// A multi-file source joined into one file, as the dataset keeps some: the token's own file first,
+// importing bases that come after it, and one base file twice.
+const JOINED = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+import "./Base.sol";
+import "./Ownable.sol";
+contract Token is Ownable, Base("Token") {
+    function mint(uint256 amount) external onlyOwner { supply += amount; }
+}
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+import "./Ownable.sol";
+abstract contract Base is Ownable {
+    uint256 public supply;
+    string public name;
+    constructor(string memory name_) { name = name_; }
+}
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+abstract contract Ownable {
+    address public owner = msg.sender;
+    modifier onlyOwner() { require(msg.sender == owner); _; }
+}
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+abstract contract Ownable {
+    address public owner = msg.sender;
+    modifier onlyOwner() { require(msg.sender == owner); _; }
+}
+`;
+
+function compileErrors(sources: Record<string, { content: string }>): string[] {
+  const output = JSON.parse(
+    solc.compile(
+      JSON.stringify({
+        language: 'Solidity',
+        sources,
+        settings: { outputSelection: { '*': { '*': ['abi'] } } },
+      }),
+    ),
+  ) as { errors?: { severity: string; message: string }[] };
+  return (output.errors ?? []).filter((error) => error.severity === 'error').map((error) => error.message);
+}
+
+describe('the source units of a source from the wild', () => {
+  it('compiles a joined multi-file source that solc refuses as one file', () => {
+    const asOneFile = { 'token.sol': { content: JOINED.replace(/^\s*import\s[^;]*;/gm, '') } };
+    expect(compileErrors(asOneFile)).not.toEqual([]);
+    const units = sourceUnits(JOINED);
+    expect(Object.keys(units)).toHaveLength(3);
+    expect(compileErrors(units)).toEqual([]);
+  });
+
+  it('keeps a flattened file without imports as one unit, its pragmas and licences neutralised', () => {
+    const units = sourceUnits('// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract A {}');
+    expect(Object.keys(units)).toEqual(['token.sol']);
+    expect(units['token.sol']?.content).not.toMatch(/pragma|SPDX/);
+  });
+});
+
+describe('the token among the contracts of a source', () => {
+  it('tells bases from the contracts deriving from them, through their own bases', () => {
+    expect(inherits(JOINED, 'Token', 'Base')).toBe(true);
+    expect(inherits(JOINED, 'Token', 'Ownable')).toBe(true);
+    expect(inherits(JOINED, 'Base', 'Token')).toBe(false);
+    expect(inherits('contract A is B {} contract B is A {}', 'A', 'C')).toBe(false);
+  });
+});
+
+describe('routers named in a source', () => {
+  it('finds addresses cast to a router or assigned to a router variable, once each', () => {
+    const source = `
+      IUniswapV2Router02 r = IUniswapV2Router02(0x1b02da8cb0d097eb8d57a175b88c7d8b47997506);
+      address private _router = 0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D;
+      IPancakeRouter(address(0x1B02dA8Cb0d097eB8D57A175b88c7D8b47997506));
+      address marketing = 0x56f19FeCf5BCdCCE06fE303Da3c8324002745A3a;`;
+    expect(namedRouters(source)).toEqual([
+      '0x1b02dA8Cb0d097eB8D57A175b88c7D8b47997506',
+      '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+    ]);
   });
 });

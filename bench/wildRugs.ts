@@ -25,6 +25,7 @@ import {
   type AbiParameter,
   type Address,
   type Hex,
+  BaseError,
   encodeDeployData,
   encodeFunctionData,
   erc20Abi,
@@ -72,6 +73,9 @@ const routerAbi = parseAbi([
 const factoryAbi = parseAbi(['function getPair(address a, address b) view returns (address)']);
 
 const require = createRequire(import.meta.url);
+const linker = require('solc/linker.js') as {
+  linkBytecode(bytecode: string, libraries: Record<string, string>): string;
+};
 const verbose = process.argv.includes('--verbose');
 
 interface SolcCompiler {
@@ -164,11 +168,61 @@ export function releaseFor(source: string, bundled: string): string | undefined 
   return candidates.filter((version) => semver.minor(version) === minor).at(-1);
 }
 
+/**
+ * The source units to compile. A file flattened by a tool is one unit, its pragmas dropped (the
+ * release is chosen already) and its repeated licence lines renamed (newer solc refuses them). A
+ * file that joins a multi-file source keeps each file's imports, in an order that need not put a
+ * base contract before the contracts deriving from it, and sometimes the same file twice: it is cut
+ * back into its files at their licence lines, a file declaring a name already declared is dropped,
+ * and each file imports the files declaring a name it uses, in place of its own imports (their
+ * paths are gone; importing every file would make cycles, and solc then misorders bases).
+ */
+export function sourceUnits(source: string): Record<string, { content: string }> {
+  const clean = (text: string) =>
+    text
+      .replace(/pragma\s+solidity\s+[^;]+;/g, '')
+      .replace(/^\s*import\s[^;]*;/gm, '')
+      .replace(/SPDX-License-Identifier:/g, 'Licence:');
+  if (!/^\s*import\s/m.test(source)) return { 'token.sol': { content: clean(source) } };
+  const files = source.split(/^(?=\s*\/\/\s*SPDX-License-Identifier)/m);
+  const seen = new Set<string>();
+  const kept: { content: string; names: string[] }[] = [];
+  for (const file of files) {
+    const names = [...file.matchAll(/^\s*(?:abstract\s+)?(?:contract|interface|library)\s+(\w+)/gm)].map(
+      (match) => match[1] ?? '',
+    );
+    if (names.some((name) => seen.has(name))) continue;
+    for (const name of names) seen.add(name);
+    kept.push({ content: clean(file), names });
+  }
+  const unit = (index: number) => `unit${index}.sol`;
+  return Object.fromEntries(
+    kept.map(({ content }, index) => {
+      const imports = kept
+        .map((other, at) =>
+          at !== index && other.names.some((name) => new RegExp(`\\b${name}\\b`).test(content))
+            ? `import "${unit(at)}";`
+            : '',
+        )
+        .join('');
+      return [unit(index), { content: `${imports}\n${content}` }];
+    }),
+  );
+}
+
 interface Compiled {
   compiler: string;
   contract: string;
   abi: Abi;
-  bytecode: Hex;
+  /** Creation code, with placeholders where `libraries` are linked. */
+  bytecode: string;
+  /** The libraries with public functions the token calls, by their file:name, with their code. */
+  libraries: { name: string; bytecode: Hex }[];
+}
+
+interface CompiledContract {
+  abi: Abi;
+  evm: { bytecode: { object: string; linkReferences?: Record<string, Record<string, unknown>> } };
 }
 
 /** Compiles the source and picks its token: the last ERC-20 contract it declares with code. */
@@ -177,30 +231,26 @@ async function compile(source: string): Promise<Compiled | { error: string }> {
   const version = releaseFor(source, bundled);
   if (version === undefined) return { error: 'no solc release fits its pragmas' };
   const solc = version === bundled ? (require('solc') as SolcCompiler) : await release(version);
-  // Flattened files repeat the licence line of every file they join, which newer solc refuses.
-  const content = source
-    .replace(/pragma\s+solidity\s+[^;]+;/g, '')
-    .replace(/SPDX-License-Identifier:/g, 'Licence:');
   const output = JSON.parse(
     solc.compile(
       JSON.stringify({
         language: 'Solidity',
-        sources: { 'token.sol': { content } },
+        sources: sourceUnits(source),
         settings: {
           optimizer: { enabled: true, runs: 200 },
-          outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+          outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences'] } },
         },
       }),
     ),
   ) as {
     errors?: { severity: string; message: string }[];
-    contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+    contracts?: Record<string, Record<string, CompiledContract>>;
   };
   const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
   if (errors.length > 0) return { error: (errors[0]?.message ?? 'error').slice(0, 160) };
-  const contracts = output.contracts?.['token.sol'] ?? {};
+  const contracts = Object.values(output.contracts ?? {}).flatMap((unit) => Object.entries(unit));
   const declared = [...source.matchAll(/\bcontract\s+(\w+)/g)].map((match) => match[1] ?? '');
-  const tokens = Object.entries(contracts).filter(
+  const tokens = contracts.filter(
     ([, contract]) =>
       contract.evm.bytecode.object.length > 0 &&
       ['balanceOf', 'transfer', 'totalSupply'].every((name) =>
@@ -208,9 +258,42 @@ async function compile(source: string): Promise<Compiled | { error: string }> {
       ),
   );
   if (tokens.length === 0) return { error: 'no ERC-20 contract with code' };
-  tokens.sort(([a], [b]) => declared.lastIndexOf(a) - declared.lastIndexOf(b));
-  const [contract, picked] = tokens.at(-1) as [string, { abi: Abi; evm: { bytecode: { object: string } } }];
-  return { compiler: version, contract, abi: picked.abi, bytecode: `0x${picked.evm.bytecode.object}` };
+  // The token is the most derived: a joined multi-file source puts its own file first and the
+  // bases it imports after it, a flattened file puts it last.
+  const derived = tokens.filter(
+    ([name]) => !tokens.some(([other]) => other !== name && inherits(source, other, name)),
+  );
+  const ranked = (derived.length > 0 ? derived : tokens).sort(
+    ([a], [b]) => declared.lastIndexOf(a) - declared.lastIndexOf(b),
+  );
+  const [contract, picked] = ranked.at(-1) as [string, CompiledContract];
+  const libraries = Object.entries(picked.evm.bytecode.linkReferences ?? {}).flatMap(([file, names]) =>
+    Object.keys(names).map((name): Compiled['libraries'][number] => ({
+      name: `${file}:${name}`,
+      bytecode: `0x${output.contracts?.[file]?.[name]?.evm.bytecode.object ?? ''}`,
+    })),
+  );
+  return { compiler: version, contract, abi: picked.abi, bytecode: picked.evm.bytecode.object, libraries };
+}
+
+/** Whether the source declares `derived` inheriting from `base`, directly or through its bases. */
+export function inherits(source: string, derived: string, base: string, seen = new Set<string>()): boolean {
+  if (seen.has(derived)) return false;
+  seen.add(derived);
+  const bases = new RegExp(`\\bcontract\\s+${derived}\\s+is\\s+([^{]*)\\{`).exec(source)?.[1] ?? '';
+  const names = [...bases.matchAll(/\b([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*(?:,|$)/g)].map((m) => m[1] ?? '');
+  return names.includes(base) || names.some((name) => inherits(source, name, base, seen));
+}
+
+/** Addresses the source casts to a router interface or assigns to a router variable. */
+export function namedRouters(source: string): Address[] {
+  const literal = '(?:address\\s*\\(\\s*)?(0x[0-9a-fA-F]{40})';
+  const patterns = [
+    new RegExp(`Router\\w*\\s*\\(\\s*${literal}`, 'g'),
+    new RegExp(`router\\w*\\s*=\\s*${literal}`, 'gi'),
+  ];
+  const found = patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1] ?? ''));
+  return [...new Set(found.map((address) => getAddress(address.toLowerCase())))];
 }
 
 /** A constructor argument guessed from its type and name, as a deployer would fill it in. */
@@ -290,20 +373,29 @@ async function launch(
           .call({ account: from, data, ...(to ? { to } : {}), ...(value === undefined ? {} : { value }) })
           .then(
             () => 'passes as a call',
-            (failure: unknown) => String(failure).split('\n').slice(0, 3).join(' '),
+            (failure: unknown) =>
+              failure instanceof BaseError ? `${failure.shortMessage} ${failure.details}` : String(failure),
           );
         console.log(`    ${deployerLabel} ${label}: ${reason}`);
       }
       return false;
     }
   };
+  // Libraries with public functions are deployed first and their addresses linked into the token.
+  const links: Record<string, Address> = {};
+  for (const library of compiled.libraries) {
+    const nonce = await client.getTransactionCount({ address: deployer });
+    if (await attempt(deployer, `library ${library.name}`, undefined, library.bytecode))
+      links[library.name] = getContractAddress({ from: deployer, nonce: BigInt(nonce) });
+  }
+  const bytecode: Hex = `0x${linker.linkBytecode(compiled.bytecode, links)}`;
   const constructor = compiled.abi.find((item) => item.type === 'constructor');
   let token: Address | undefined;
   let deployedAt = 0n;
   for (const scaled of [true, false]) {
     const args = (constructor?.inputs ?? []).map((input) => guessArgument(input, scaled));
     const nonce = await client.getTransactionCount({ address: deployer });
-    const data = encodeDeployData({ abi: compiled.abi, bytecode: compiled.bytecode, args });
+    const data = encodeDeployData({ abi: compiled.abi, bytecode, args });
     const value = constructor?.stateMutability === 'payable' ? POOL_ETH : undefined;
     if (await attempt(deployer, 'deploy', undefined, data, value)) {
       token = getContractAddress({ from: deployer, nonce: BigInt(nonce) });
@@ -370,7 +462,11 @@ async function launch(
   };
   const addLiquidity = async () => {
     const held = await balance(launcher);
-    if (held === 0n) return false;
+    if (held === 0n) {
+      if (verbose)
+        console.log(`    ${deployerLabel} no holder with code-free wallet holds any of the supply`);
+      return false;
+    }
     const approve = encodeFunctionData({
       abi: erc20Abi,
       functionName: 'approve',
@@ -387,6 +483,26 @@ async function launch(
         args: [token, amount < RESERVE_CAP ? amount : RESERVE_CAP / share, 0n, 0n, launcher, maxUint256],
       });
       if (await attempt(launcher, `liquidity ${share} %`, UNISWAP_V2_ROUTER02, data, POOL_ETH)) return true;
+    }
+    if (verbose) {
+      // The router's TransferHelper hides the token's own reason: ask the token directly.
+      const pair = await client.readContract({
+        address: UNISWAP_V2_FACTORY,
+        abi: factoryAbi,
+        functionName: 'getPair',
+        args: [token, UNISWAP_V2_WETH],
+      });
+      const data = encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transferFrom',
+        args: [launcher, pair, held / 100n],
+      });
+      const reason = await client.call({ account: UNISWAP_V2_ROUTER02, to: token, data }).then(
+        () => 'passes as a call',
+        (failure: unknown) =>
+          failure instanceof BaseError ? `${failure.shortMessage} ${failure.details}` : String(failure),
+      );
+      console.log(`    ${deployerLabel} the token's transferFrom to the pair (${pair}): ${reason}`);
     }
     return false;
   };
@@ -543,16 +659,24 @@ async function main(): Promise<void> {
   const tokens = (await readLabels(dataset)).filter(
     (token) => only.size === 0 || only.has(token.address.toLowerCase()),
   );
-  const anvil = await startAnvil();
+  const anvil = await startAnvil({ unlimitedCodeSize: true });
   try {
     const client = createDevnetClient(anvil.url);
     const accounts = (await client.request({ method: 'eth_accounts' })).map((account) => getAddress(account));
     const traders = accounts.slice(1, 7);
     await deployUniswapV2(client, { feeToSetter: accounts[0] as Address });
-    await client.setCode({
-      address: PANCAKE_ROUTER,
-      bytecode: (await client.getCode({ address: UNISWAP_V2_ROUTER02 })) as Hex,
-    });
+    const routerCode = (await client.getCode({ address: UNISWAP_V2_ROUTER02 })) as Hex;
+    await client.setCode({ address: PANCAKE_ROUTER, bytecode: routerCode });
+    // Launches run as chain 1: the Uniswap V2 here sits at its mainnet addresses, and some tokens
+    // pick their router by block.chainid, refusing a chain they do not know. Scans run as the
+    // devnet the scanner is configured for.
+    const setChainId = async (id: number) => {
+      // Not among viem's test actions: a plain JSON-RPC request.
+      const request = client.request as (args: { method: string; params: unknown[] }) => Promise<unknown>;
+      await request({ method: 'anvil_setChainId', params: [id] });
+    };
+    const devnetChainId = await client.getChainId();
+    await setChainId(1);
     const verdicts: WildVerdict[] = [];
     const deployed: { verdict: WildVerdict; token: Address }[] = [];
     for (const token of tokens) {
@@ -560,7 +684,8 @@ async function main(): Promise<void> {
       verdicts.push(verdict);
       const file = sources.get(token.address.toLowerCase());
       if (!file) continue;
-      const compiled = await compile(await readFile(path.join(dataset, 'sol', file), 'utf8'));
+      const source = await readFile(path.join(dataset, 'sol', file), 'utf8');
+      const compiled = await compile(source);
       if ('error' in compiled) {
         verdict.stage = compiled.error === 'no ERC-20 contract with code' ? 'not a token' : 'not compiled';
         verdict.detail = compiled.error;
@@ -568,6 +693,12 @@ async function main(): Promise<void> {
       }
       verdict.compiler = compiled.compiler;
       verdict.contract = compiled.contract;
+      // A router named in the code (another chain's or DEX's) is a Uniswap V2 router here too.
+      for (const router of namedRouters(source)) {
+        const code = await client.getCode({ address: router });
+        if (code === undefined || code === '0x')
+          await client.setCode({ address: router, bytecode: routerCode });
+      }
       const launched = await launch(client, compiled, `wild.${token.address.toLowerCase()}`, traders);
       if ('error' in launched) {
         verdict.stage = launched.stage;
@@ -581,6 +712,7 @@ async function main(): Promise<void> {
         `  launched ${token.address} (${compiled.contract}, solc ${compiled.compiler}): ${JSON.stringify(launched.market)}`,
       );
     }
+    await setChainId(devnetChainId);
     const scan = corpusScanner(anvil.url, []);
     await scanAll(deployed, async ({ verdict, token }) => {
       try {
