@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { inherits, namedRouters, releaseFor, sourceUnits } from './wildRugs.ts';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_INIT_CODE_HASH, UNISWAP_V2_WETH } from '../infra/devnet/uniswap.ts';
+import { inherits, namedRouters, onDevnetVenue, releaseFor, sourceUnits } from './wildRugs.ts';
 
 const require = createRequire(import.meta.url);
 const solc = require('solc') as { compile(input: string): string };
@@ -106,5 +107,22 @@ describe('routers named in a source', () => {
       '0x1b02dA8Cb0d097eB8D57A175b88c7D8b47997506',
       '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
     ]);
+  });
+});
+
+describe('a BSC token on the devnet venue', () => {
+  it("names the devnet's WETH, factory and pair init code hash in place of PancakeSwap's, and still compiles", () => {
+    const source = `contract Venue {
+      address constant WBNB = 0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c;
+      address constant FACTORY = 0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73;
+      bytes32 constant INIT = hex"00fb7f630766e6a796048ea87d01acd3068e8ff67d078148a3fa3f4a84f69bd5";
+      address constant ROUTER = 0x10ED43C718714eb63d5aA57B78B54704E256024E;
+    }`;
+    const rewritten = onDevnetVenue(source);
+    expect(rewritten).toContain(UNISWAP_V2_WETH);
+    expect(rewritten).toContain(UNISWAP_V2_FACTORY);
+    expect(rewritten).toContain(`hex"${UNISWAP_V2_INIT_CODE_HASH.slice(2)}"`);
+    expect(rewritten).toContain('0x10ED43C718714eb63d5aA57B78B54704E256024E');
+    expect(compileErrors({ 'venue.sol': { content: `pragma solidity ^0.8.0;\n${rewritten}` } })).toEqual([]);
   });
 });

@@ -39,9 +39,10 @@ import {
 } from 'viem';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { DevSender, createDevnetClient, type DevnetClient } from '../infra/devnet/client.ts';
-import { devnetWallet } from '../infra/devnet/launch.ts';
+import { devnetWallet, routerAbi } from '../infra/devnet/launch.ts';
 import {
   UNISWAP_V2_FACTORY,
+  UNISWAP_V2_INIT_CODE_HASH,
   UNISWAP_V2_ROUTER02,
   UNISWAP_V2_WETH,
   deployUniswapV2,
@@ -65,11 +66,6 @@ const TRADES = [
   parseEther('0.3'),
   parseEther('0.15'),
 ];
-const routerAbi = parseAbi([
-  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
-  'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable',
-  'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
-]);
 const factoryAbi = parseAbi(['function getPair(address a, address b) view returns (address)']);
 
 const require = createRequire(import.meta.url);
@@ -283,6 +279,26 @@ export function inherits(source: string, derived: string, base: string, seen = n
   const bases = new RegExp(`\\bcontract\\s+${derived}\\s+is\\s+([^{]*)\\{`).exec(source)?.[1] ?? '';
   const names = [...bases.matchAll(/\b([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*(?:,|$)/g)].map((m) => m[1] ?? '');
   return names.includes(base) || names.some((name) => inherits(source, name, base, seen));
+}
+
+/**
+ * PancakeSwap V2 on BSC, which most of these tokens were launched on, and the Uniswap V2 this
+ * devnet has in its place: a source naming the one is compiled naming the other (the same
+ * contracts, at other addresses, with another pair init code hash). The router keeps its address
+ * (its code is set there too), so a source naming both chains' routers still tells them apart.
+ */
+const VENUE_LITERALS: readonly (readonly [string, string])[] = [
+  ['0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c', UNISWAP_V2_WETH], // WBNB
+  ['0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73', UNISWAP_V2_FACTORY], // PancakeSwap V2 factory
+  ['0x00fb7f630766e6a796048ea87d01acd3068e8ff67d078148a3fa3f4a84f69bd5', UNISWAP_V2_INIT_CODE_HASH],
+];
+
+/** The source with PancakeSwap's WBNB, factory and pair init code hash replaced by this devnet's. */
+export function onDevnetVenue(source: string): string {
+  return VENUE_LITERALS.reduce(
+    (text, [theirs, ours]) => text.replace(new RegExp(theirs.slice(2), 'gi'), ours.slice(2)),
+    source,
+  );
 }
 
 /** Addresses the source casts to a router interface or assigns to a router variable. */
@@ -684,7 +700,7 @@ async function main(): Promise<void> {
       verdicts.push(verdict);
       const file = sources.get(token.address.toLowerCase());
       if (!file) continue;
-      const source = await readFile(path.join(dataset, 'sol', file), 'utf8');
+      const source = onDevnetVenue(await readFile(path.join(dataset, 'sol', file), 'utf8'));
       const compiled = await compile(source);
       if ('error' in compiled) {
         verdict.stage = compiled.error === 'no ERC-20 contract with code' ? 'not a token' : 'not compiled';

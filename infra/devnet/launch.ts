@@ -21,7 +21,8 @@ import type { TokenKey } from './scenarioSchema.ts';
 import { type TokenSpec, TOKEN_SPECS } from './tokens.ts';
 import { UNISWAP_V2_INIT_CODE_HASH } from './uniswap.ts';
 
-const routerAbi = parseAbi([
+/** The UniswapV2Router02 functions a launch and its traders call. */
+export const routerAbi = parseAbi([
   'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
   'function removeLiquidityETHSupportingFeeOnTransferTokens(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) returns (uint256)',
   'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable',
