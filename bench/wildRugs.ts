@@ -8,8 +8,9 @@
 // is compiled with the solc release of its pragma (the 0.4-0.7 releases are fetched once from the
 // npm registry into .data/cache/solc-releases), deployed on its own anvil beside Uniswap V2 at its
 // mainnet addresses (its router's code also at PancakeSwap's router address, which most of these
-// BSC tokens name), listed with 20 ETH, its LP burned, airdropped and traded both ways, and scanned
-// with the scanner library a worker runs.
+// BSC tokens name; PancakeSwap's WBNB, factory and pair init code hash in a source become the
+// devnet's), listed with 20 ETH, its LP burned, airdropped and traded both ways, and scanned with the
+// scanner library a worker runs.
 //   node bench/wildRugs.ts --dataset <copy of RugPull>/dataset/groundtruth [--label current] [--only 0xa,0xb]
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -221,7 +222,7 @@ interface CompiledContract {
   evm: { bytecode: { object: string; linkReferences?: Record<string, Record<string, unknown>> } };
 }
 
-/** Compiles the source and picks its token: the last ERC-20 contract it declares with code. */
+/** Compiles the source and picks its token: the most derived ERC-20 contract it declares with code. */
 async function compile(source: string): Promise<Compiled | { error: string }> {
   const bundled = (require('solc/package.json') as { version: string }).version;
   const version = releaseFor(source, bundled);
@@ -312,6 +313,11 @@ export function namedRouters(source: string): Address[] {
   return [...new Set(found.map((address) => getAddress(address.toLowerCase())))];
 }
 
+/** A node's answer to a call that failed, as --verbose prints it. */
+function whyFailed(failure: unknown): string {
+  return failure instanceof BaseError ? `${failure.shortMessage} ${failure.details}` : String(failure);
+}
+
 /** A constructor argument guessed from its type and name, as a deployer would fill it in. */
 function guessArgument(input: AbiParameter, scaled: boolean): unknown {
   const name = (input.name ?? '').toLowerCase();
@@ -387,11 +393,7 @@ async function launch(
       if (verbose) {
         const reason = await client
           .call({ account: from, data, ...(to ? { to } : {}), ...(value === undefined ? {} : { value }) })
-          .then(
-            () => 'passes as a call',
-            (failure: unknown) =>
-              failure instanceof BaseError ? `${failure.shortMessage} ${failure.details}` : String(failure),
-          );
+          .then(() => 'passes as a call', whyFailed);
         console.log(`    ${deployerLabel} ${label}: ${reason}`);
       }
       return false;
@@ -513,11 +515,9 @@ async function launch(
         functionName: 'transferFrom',
         args: [launcher, pair, held / 100n],
       });
-      const reason = await client.call({ account: UNISWAP_V2_ROUTER02, to: token, data }).then(
-        () => 'passes as a call',
-        (failure: unknown) =>
-          failure instanceof BaseError ? `${failure.shortMessage} ${failure.details}` : String(failure),
-      );
+      const reason = await client
+        .call({ account: UNISWAP_V2_ROUTER02, to: token, data })
+        .then(() => 'passes as a call', whyFailed);
       console.log(`    ${deployerLabel} the token's transferFrom to the pair (${pair}): ${reason}`);
     }
     return false;
