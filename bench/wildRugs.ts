@@ -33,14 +33,13 @@ import {
   getAddress,
   getContractAddress,
   maxUint256,
-  parseAbi,
   parseAbiItem,
   parseEther,
   zeroAddress,
 } from 'viem';
 import { startAnvil } from '../infra/devnet/anvil.ts';
 import { DevSender, createDevnetClient, type DevnetClient } from '../infra/devnet/client.ts';
-import { devnetWallet, routerAbi } from '../infra/devnet/launch.ts';
+import { devnetWallet, pairFor, routerAbi } from '../infra/devnet/launch.ts';
 import {
   UNISWAP_V2_FACTORY,
   UNISWAP_V2_INIT_CODE_HASH,
@@ -67,13 +66,13 @@ const TRADES = [
   parseEther('0.3'),
   parseEther('0.15'),
 ];
-const factoryAbi = parseAbi(['function getPair(address a, address b) view returns (address)']);
 
 const require = createRequire(import.meta.url);
 const linker = require('solc/linker.js') as {
   linkBytecode(bytecode: string, libraries: Record<string, string>): string;
 };
-const verbose = process.argv.includes('--verbose');
+/** --verbose: every failed launch step with the node's reason. */
+let verbose = false;
 
 interface SolcCompiler {
   version(): string;
@@ -478,6 +477,8 @@ async function launch(
         opened.push(fn.name);
     }
   };
+  // Where the pair is or will be (a pair not created yet holds no WETH).
+  const pair = pairFor(UNISWAP_V2_FACTORY, UNISWAP_V2_WETH, token);
   const addLiquidity = async () => {
     const held = await balance(launcher);
     if (held === 0n) {
@@ -504,12 +505,6 @@ async function launch(
     }
     if (verbose) {
       // The router's TransferHelper hides the token's own reason: ask the token directly.
-      const pair = await client.readContract({
-        address: UNISWAP_V2_FACTORY,
-        abi: factoryAbi,
-        functionName: 'getPair',
-        args: [token, UNISWAP_V2_WETH],
-      });
       const data = encodeFunctionData({
         abi: erc20Abi,
         functionName: 'transferFrom',
@@ -529,21 +524,12 @@ async function launch(
     await open();
     await addLiquidity();
   }
-  const pair = await client.readContract({
-    address: UNISWAP_V2_FACTORY,
-    abi: factoryAbi,
-    functionName: 'getPair',
-    args: [token, UNISWAP_V2_WETH],
+  const pooled = await client.readContract({
+    address: UNISWAP_V2_WETH,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [pair],
   });
-  const pooled =
-    pair === zeroAddress
-      ? 0n
-      : await client.readContract({
-          address: UNISWAP_V2_WETH,
-          abi: erc20Abi,
-          functionName: 'balanceOf',
-          args: [pair],
-        });
   if (pooled === 0n) return { token, stage: 'not listed', error: 'no WETH pool could be seeded' };
   await open();
   for (const holder of new Set([launcher, deployer])) {
@@ -662,6 +648,7 @@ async function main(): Promise<void> {
       verbose: { type: 'boolean', default: false },
     },
   });
+  verbose = values.verbose;
   if (!values.dataset)
     throw new Error('--dataset <copy of CRPWarner/RugPull>/dataset/groundtruth is required');
   const dataset = path.resolve(values.dataset);
@@ -675,7 +662,7 @@ async function main(): Promise<void> {
   const tokens = (await readLabels(dataset)).filter(
     (token) => only.size === 0 || only.has(token.address.toLowerCase()),
   );
-  const anvil = await startAnvil({ unlimitedCodeSize: true });
+  const anvil = await startAnvil();
   try {
     const client = createDevnetClient(anvil.url);
     const accounts = (await client.request({ method: 'eth_accounts' })).map((account) => getAddress(account));

@@ -22,11 +22,6 @@ export interface StartAnvilParameters {
   readyTimeoutMs?: number;
   /** Fork this node's latest state (fetched lazily), to try things on it without touching it. */
   forkUrl?: string;
-  /**
-   * Lift the 24 KiB contract size limit (EIP-170): code compiled again for a chain that had no
-   * limit, or with other optimizer settings than its deployment's, can exceed it.
-   */
-  unlimitedCodeSize?: boolean;
 }
 
 export interface AnvilInstance {
@@ -121,7 +116,6 @@ async function launch(port: number, parameters: StartAnvilParameters): Promise<A
   const args = ['--silent', '--host', HOST, '--port', String(port)];
   if (parameters.chainId !== undefined) args.push('--chain-id', String(parameters.chainId));
   if (parameters.forkUrl !== undefined) args.push('--fork-url', parameters.forkUrl);
-  if (parameters.unlimitedCodeSize) args.push('--disable-code-size-limit');
   const loadsState = parameters.statePath !== undefined && existsSync(parameters.statePath);
   if (parameters.genesisTimestamp !== undefined && !loadsState)
     args.push('--timestamp', String(parameters.genesisTimestamp));
