@@ -124,6 +124,13 @@ async function expectEffect(harm: HarmClass, context: CorpusLiveContext, proof: 
   // The senders' balances and the pool's: where tokens written into being without the supply land.
   const sendersHold = async () =>
     (await Promise.all([...senders, context.pair].map(balanceOf))).reduce((sum, value) => sum + value, 0n);
+  if (proof.afterSeconds) {
+    await client.increaseTime({ seconds: proof.afterSeconds });
+    await client.mine({ blocks: 1 });
+  }
+  // The steps that set the stage (the market's trades) go first, and the effect counts from them.
+  const staging = proof.measureFrom ?? 0;
+  for (const step of proof.steps.slice(0, staging)) await send(step);
   const [supplyBefore, balanceBefore, sendersBefore, pairBefore, pairWethBefore] = await Promise.all([
     read('totalSupply'),
     read('balanceOf'),
@@ -132,11 +139,8 @@ async function expectEffect(harm: HarmClass, context: CorpusLiveContext, proof: 
     wethOfPair(),
   ]);
   expect(balanceBefore, 'the first trader holds tokens to be harmed').toBeGreaterThan(0n);
-  if (proof.afterSeconds) {
-    await client.increaseTime({ seconds: proof.afterSeconds });
-    await client.mine({ blocks: 1 });
-  }
-  for (const step of proof.steps) {
+  for (const step of proof.steps.slice(staging)) await send(step);
+  async function send(step: HarmProof['steps'][number]) {
     if (step.afterSeconds) {
       await client.increaseTime({ seconds: step.afterSeconds });
       await client.mine({ blocks: 1 });

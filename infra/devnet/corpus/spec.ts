@@ -53,6 +53,11 @@ export interface CorpusCall {
 export interface HarmProof {
   steps: CorpusCall[];
   afterSeconds?: number;
+  /**
+   * The steps before this index set the stage (the market's taxed trades, say) and the effect is
+   * measured from after them: a power over balances that trading moved first.
+   */
+  measureFrom?: number;
 }
 
 export interface CorpusTokenSpec {

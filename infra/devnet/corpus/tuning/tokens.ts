@@ -9,6 +9,7 @@ import { REDTEAM3_TOKENS } from './redteam3.ts';
 import { REDTEAM4_TOKENS } from './redteam4.ts';
 import { REVIEW_CHECK_TOKENS } from './reviewChecks.ts';
 import { REDTEAM5_TOKENS } from './redteam5.ts';
+import { REFLECTION_TOKENS } from './reflections.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -296,4 +297,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...REVIEW_CHECK_TOKENS,
   ...REDTEAM5_TOKENS,
   ...LATER_BLOCK_TOKENS,
+  ...REFLECTION_TOKENS,
 };
