@@ -317,6 +317,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       round_trips: discovery.roundTrips,
       rescaled_calls: discovery.rescaled,
       repeated_calls: discovery.repeated,
+      toggles: discovery.toggled,
       findings: discovery.findings.length,
       failures: discovery.failures.slice(0, 3),
       comparisons: discovery.comparisons,

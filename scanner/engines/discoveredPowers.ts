@@ -176,6 +176,9 @@ function holderLegs(finding: PowerFinding): string {
   return `${holder_transfer}${early}; sell after receiving ${holder_sell}`;
 }
 
+/** What the toggle round's trading is (the detector's CHURN). */
+const TRADING = "ten buys for fresh wallets, a tenth of the pool's wrapped coin in all";
+
 function describe(finding: PowerFinding): string {
   if (finding.selector === '0x')
     return `With no call at all${when(finding)}, a holder's transfer or sell fails or is taxed (${holderLegs(finding)})`;
@@ -183,7 +186,7 @@ function describe(finding: PowerFinding): string {
     .filter((call) => call !== null)
     .map(
       (call) =>
-        `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'})${call.earlierBlock ? ` sent as a transaction${call.caller ? ` by ${call.caller}` : ''} in a block of its own, then in a later block ` : ', then '}`,
+        `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'})${call.earlierBlock ? ` sent as a transaction${call.caller ? ` by ${call.caller}` : ''} in a block of its own, then in a later block ` : finding.afterTrading ? `, then the market trading (${TRADING}), then ` : ', then '}`,
     )
     .join('');
   const times = finding.repeats > 1 ? `, made ${finding.repeats} times in a row,` : '';
@@ -204,6 +207,7 @@ function describe(finding: PowerFinding): string {
       `the pair's balance ${finding.diff.pair_balance_before} → ${finding.diff.pair_balance_after}`,
     );
   if (finding.class === 'limit') changes.push(`the holder's transfer then ${holderLegs(finding)}`);
+  if (finding.afterTrading) changes.unshift('counted from the end of the trading');
   if (finding.measuredLater)
     return `${name} (${finding.args.join(', ') || 'no arguments'}) sent as a transaction by ${finding.caller} (${finding.callerSource}) in a block of its own succeeded, and in a later block${when(finding)}: ${changes.join('; ')}`;
   return `${name} (${finding.args.join(', ') || 'no arguments'})${times} called as ${finding.caller} (${finding.callerSource})${when(finding)} succeeded: ${changes.join('; ')}`;
@@ -242,6 +246,7 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
         : {}),
       ...(finding.repeats > 1 ? { repeats: finding.repeats, repeated_calldata: finding.repeatedCall } : {}),
       ...(finding.measuredLater ? { measured: 'in a later block' } : {}),
+      ...(finding.afterTrading ? { measured: 'after the market traded', trading: TRADING } : {}),
       time_offset_seconds: finding.timeOffsetSeconds,
       ...finding.diff,
     },

@@ -1,4 +1,4 @@
-import type { Hex } from 'viem';
+import { decodeAbiParameters, type Hex, keccak256, stringToHex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { creationCodeAddresses } from './analyzeBytecode.ts';
 import type { DetectorLeg } from './detectorLeg.ts';
@@ -11,6 +11,7 @@ import {
   pairPlan,
   repeatPlan,
   rescaled,
+  togglePlan,
   triplePlan,
 } from './discoverPowers.ts';
 import { addressesIn, writtenAddress } from './privilegeCandidates.ts';
@@ -72,6 +73,24 @@ describe('classify: what one call did to an ordinary holder', () => {
   it("a holder's share taken is a leak, whether moved or burned", () => {
     expect(classify(effect({ victimAfter: 50n }), baseline)).toEqual(['leak']);
     expect(classify(effect({ victimAfter: 0n, supplyAfter: 900n }), baseline)).toEqual(['leak']);
+  });
+
+  it("a part in a million of the holder's share taken is a leak; one unit of rounding is not", () => {
+    // A holder of 4·10^23 units (the probe's size on a 10^27 supply) moved by a stale reflected
+    // balance: a few parts in ten thousand.
+    const holder = { supplyBefore: 10n ** 27n, supplyAfter: 10n ** 27n, victimBefore: 4n * 10n ** 23n };
+    expect(classify(effect({ ...holder, victimAfter: holder.victimBefore - 10n ** 20n }), baseline)).toEqual([
+      'leak',
+    ]);
+    expect(
+      classify(
+        effect({ ...holder, victimAfter: holder.victimBefore - holder.victimBefore / 1_000_000n }),
+        baseline,
+      ),
+    ).toEqual(['leak']);
+    expect(classify(effect({ ...holder, victimAfter: holder.victimBefore - 1n }), baseline)).toEqual([]);
+    // The pool is measured as before: a swap's rounding and fees move it by less than 1 %.
+    expect(classify(effect(around({ pairAfter: 397n, pairWethAfter: 5n })), baseline)).toEqual([]);
   });
 
   it('a transfer or sell that reverts, or loses > 10 % more than before, is a limit', () => {
@@ -269,6 +288,58 @@ describe('triplePlan: a role nominated and accepted, then the function it opens'
   });
 });
 
+describe('togglePlan: an account kept out, the market trading, the account taken back in', () => {
+  const ROUTER = '0x00000000000000000000000000000000000000aa';
+  const shaped = (sel: Hex, sequence: number, args: string[]): Planned => ({
+    ...planned(sel, sequence),
+    args,
+  });
+  const exclude = selector(0x10);
+  const setFeeFree = selector(0x11);
+  const include = selector(0x20);
+  const pool = ['pair', '1/true'];
+  const caller = ['caller', '1/true'];
+  // Round one: the setters took the pool and the caller; taking an account back in refused them.
+  const succeeded: Outcome[] = [
+    { entry: shaped(exclude, 20, pool), effect: effect({ gasUsed: 30_000n }) },
+    { entry: shaped(exclude, 0, caller), effect: effect({ gasUsed: 30_000n }) },
+    { entry: shaped(setFeeFree, 20, pool), effect: effect({ gasUsed: 2_000n }) },
+    {
+      entry: shaped(selector(0x12), 4, ['caller', '1000× supply', '1/true']),
+      effect: effect({ gasUsed: 30_000n }),
+    },
+  ];
+  const failed = [shaped(include, 20, pool), shaped(include, 0, caller)];
+
+  it("plans each setter that stored something before each refused function with the same account, the pool's first", () => {
+    const plan = togglePlan(succeeded, failed, ROUTER);
+    expect(plan.map((entry) => [entry.prelude?.selector, entry.selector, entry.args[0]])).toEqual([
+      [exclude, include, 'pair'],
+      [exclude, include, 'caller'],
+    ]);
+    const [toggle] = plan;
+    expect(toggle?.churned).toBe(true);
+    expect(toggle?.own).toBe(failed[0]?.call.data);
+    // The detector's CHURN: the router, the call before the trading, the call after it.
+    const churn = keccak256(stringToHex('vigil.churn')).slice(0, 10);
+    expect(toggle?.call.data.startsWith(churn)).toBe(true);
+    const [router, before, after] = decodeAbiParameters(
+      [{ type: 'address' }, { type: 'bytes[]' }, { type: 'bytes[]' }],
+      `0x${toggle?.call.data.slice(10)}`,
+    );
+    expect(router.toLowerCase()).toBe(ROUTER);
+    expect(before).toEqual([succeeded[0]?.entry.call.data]);
+    expect(after).toEqual([failed[0]?.call.data]);
+  });
+
+  it('no toggle after a call that stored nothing, for a refusal of rights, or across shapes', () => {
+    const denied = failed.map((entry) => ({ ...entry, revertReason: 'Ownable: caller is not the owner' }));
+    expect(togglePlan(succeeded, denied, ROUTER)).toEqual([]);
+    expect(togglePlan(succeeded.slice(2), failed, ROUTER)).toEqual([]);
+    expect(togglePlan(succeeded, [shaped(include, 21, ['pair', '0'])], ROUTER)).toEqual([]);
+  });
+});
+
 describe('writtenAddress: which PUSH20 operands name an account', () => {
   it('takes random bytes, not the address mask, small constants or mostly zero words', () => {
     expect(writtenAddress('0xED46235A07ab07BB5327c2b3216b6F900E2C8C8F')).toBe(true);
@@ -354,16 +425,17 @@ describe('repeatPlan: a call that moved something short of a finding, made again
 
   it("a holder's share taken a little a call is taken until it passes a leak's threshold", () => {
     const plan = repeatPlan(
-      [outcome(selector(4), 0, { victimBefore: 200n, victimAfter: 199n })],
+      [outcome(selector(4), 0, { victimBefore: 10_000_000n, victimAfter: 9_999_995n })],
       baseline,
       sequences,
       supply,
     );
+    // Half a part in a million a call: three calls take one and a half.
     expect(plan.map((entry) => entry.repeats)).toEqual([3]);
-    expect(scaled(plan[0] as Planned, (n) => ({ victimBefore: 200n, victimAfter: 200n - n }))).toEqual([
-      'leak',
-    ]);
-    expect(classify(effect({ victimBefore: 200n, victimAfter: 199n }), baseline)).toEqual([]);
+    expect(
+      scaled(plan[0] as Planned, (n) => ({ victimBefore: 10_000_000n, victimAfter: 10_000_000n - 5n * n })),
+    ).toEqual(['leak']);
+    expect(classify(effect({ victimBefore: 10_000_000n, victimAfter: 9_999_995n }), baseline)).toEqual([]);
   });
 
   it('makes one run per function, and ends each with a read so a run refused partway still counts', () => {

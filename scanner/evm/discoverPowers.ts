@@ -88,6 +88,11 @@ export interface PowerFinding {
   /** The call went to the token inside another function's argument (ranked after plain calls). */
   wrapped?: true;
   /**
+   * The market traded between the prelude and the call (ten buys for fresh wallets, a tenth of
+   * the pool's wrapped coin in all), and the diff counts from the end of the trading.
+   */
+  afterTrading?: true;
+  /**
    * The call was sent as its own transaction and what it did measured in a later block, an hour
    * on (a freeze that bites from the next block): the later-block round.
    */
@@ -125,6 +130,8 @@ export interface DiscoveryResult {
   rescaled: number;
   /** Calls that moved something short of a finding, made again and again in one simulation. */
   repeated: number;
+  /** Toggles: a call, the market trading, then a call the first one opened (togglePlan). */
+  toggled: number;
   /**
    * The comparison round: refused calls traced, comparison steps read in them, calls made again
    * with what the comparisons wanted, calls made again at a time the call compared the clock
@@ -161,6 +168,20 @@ const TOTAL_SUPPLY: Hex = toFunctionSelector('totalSupply()');
 const SEQUENCE: Hex = keccak256(stringToHex('vigil.sequence')).slice(0, 10) as Hex;
 /** Marks a call to another contract (the detector's ELSEWHERE): bytes4(keccak256("vigil.elsewhere")). */
 const ELSEWHERE: Hex = keccak256(stringToHex('vigil.elsewhere')).slice(0, 10) as Hex;
+/**
+ * Marks calls around a market's trading (the detector's CHURN): bytes4(keccak256("vigil.churn")),
+ * then (router, calls before, calls after); the effect is measured from the end of the trading.
+ */
+const CHURN: Hex = keccak256(stringToHex('vigil.churn')).slice(0, 10) as Hex;
+/** Toggles (a call, the market trading, a call the first one opened) per account: four round trips. */
+const MAX_TOGGLES_PER_CANDIDATE = 16;
+/** Toggles per eth_call: each trades ten times, on up to 4M gas, of the call's 25M. */
+const TOGGLES_PER_ROUND_TRIP = 4;
+/**
+ * What a toggle's trading may spend: the detector buys a tenth of the pool's wrapped coin, so pools
+ * of up to ten million coins trade (a larger one's buys fail, and the toggle shows nothing).
+ */
+const TOGGLE_TRADING_WEI = 10n ** 24n;
 /** A first call that cost this much wrote to storage (a changed slot costs 2,900-22,100 gas). */
 const WRITE_GAS = 5_000n;
 /** A function every call to which worked for less than this only read a slot or two. */
@@ -198,8 +219,16 @@ const CALLS_PER_ROUND_TRIP = 48;
 const MIN_CHUNK = 6;
 /** A raise of at least half the supply (the holder keeps two thirds of their share or less). */
 const MINT_MIN_RAISE_DENOMINATOR = 2n;
-/** A holder's share falling by at least 1 % (rounding of reflection maths stays below it). */
-const LEAK_MIN_SHARE_LOSS_BPS = 100n;
+/**
+ * A holder's share falling by at least one part in a million: the balance of a holder who did
+ * nothing never moves down from another account's call, and rounding (one unit of the smallest
+ * denomination, where reflection or rebasing maths divides) stays some 10^15 times below it for a
+ * holder of the probe's size. A reflected balance restated without its rate moves a holder by a
+ * few parts in ten thousand after light trading.
+ */
+const LEAK_MIN_SHARE_LOSS_PPM = 1n;
+/** The pool's tokens falling by at least 1 % with no swap paying for them (swaps' rounding and fees stay below it). */
+const LEAK_MIN_POOL_LOSS_BPS = 100n;
 /** A transfer or sell losing more than this to the token, beyond what it lost before the call. */
 const LIMIT_MAX_TAX_BPS = 1_000;
 
@@ -532,6 +561,8 @@ export interface Planned {
   wrapped?: true;
   /** Made by this account as its own transaction, in a block before the call it prepares. */
   stagedBy?: Address;
+  /** The market traded between the prelude and this call, and the effect counts from there. */
+  churned?: true;
 }
 
 export interface Outcome {
@@ -1036,6 +1067,7 @@ export async function discoverPowers(
     triples: { tried: 0, planned: 0 },
     rescaled: 0,
     repeated: 0,
+    toggled: 0,
     comparisons: { traced: 0, comparisons: 0, calls: 0, timed: 0, wrapped: 0, callers: 0, error: null },
     laterBlock: { tried: 0, planned: 0, calls: 0, error: null },
   };
@@ -1240,12 +1272,22 @@ export async function discoverPowers(
           MAX_REPEATED_PER_CANDIDATE,
         );
     result.repeated += repeats.length;
+    // A call, the market trading, then a call the first one opened: an account kept out of
+    // something and taken back in once balances have moved.
+    const toggles =
+      done || !parameters.router || !parameters.pair
+        ? []
+        : togglePlan(atBlock.succeeded, atBlock.failed, parameters.router);
+    result.toggled += toggles.length;
     const [, pairRun] = await Promise.all([
       waiting.length > 0 ? runAt(TIME_OFFSETS_SECONDS[0], waiting) : undefined,
       kept.length > 0 ? runAt(0, kept) : undefined,
       keptLater.length > 0 ? runAt(TIME_OFFSETS_SECONDS[1], keptLater) : undefined,
       rescales.length > 0 ? runAt(0, rescales) : undefined,
       repeats.length > 0 ? runAt(0, repeats, REPEATS_PER_ROUND_TRIP) : undefined,
+      toggles.length > 0
+        ? runAt(0, toggles, TOGGLES_PER_ROUND_TRIP, undefined, TOGGLE_TRADING_WEI)
+        : undefined,
     ]);
     // Three calls: a pair whose second call stored something too and showed nothing (a role
     // nominated, then accepted), then each function that refused every call in the first round.
@@ -1261,6 +1303,7 @@ export async function discoverPowers(
       calls: Planned[],
       perTrip = CALLS_PER_ROUND_TRIP,
       staged?: readonly StagedCall[],
+      tradingWei?: bigint,
     ): Promise<RunOutcome> {
       const failed: Planned[] = [];
       const succeeded: Outcome[] = [];
@@ -1288,6 +1331,7 @@ export async function discoverPowers(
           ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
           ...(candidate.origin ? { origin: candidate.origin } : {}),
           ...(staged ? { staged } : {}),
+          ...(tradingWei ? { tradingWei } : {}),
         }).then(
           (value) => ({ value }),
           (error: unknown) => ({ error }),
@@ -1357,7 +1401,10 @@ export async function discoverPowers(
   });
   const key = (entry: PowerFinding) =>
     [
-      (entry.first ? 2 : entry.prelude ? 1 : 0) + (entry.wrapped ? 1 : 0) + (entry.repeats > 1 ? 3 : 0),
+      (entry.first ? 2 : entry.prelude ? 1 : 0) +
+        (entry.wrapped ? 1 : 0) +
+        (entry.repeats > 1 ? 3 : 0) +
+        (entry.afterTrading ? 2 : 0),
       entry.timeOffsetSeconds,
       rank.get(entry.caller.toLowerCase()) ?? candidates.length,
       entry.origin ? 1 : 0,
@@ -1805,6 +1852,81 @@ export function triplePlan(
   });
 }
 
+/** The account a toggle's calls name: their arguments are that account, then at most a 0 or a 1. */
+function toggledAccount(entry: Planned): string | undefined {
+  const [account, ...rest] = entry.args;
+  if (account === undefined || !['pair', 'caller', 'holder'].includes(account) || rest.length > 1)
+    return undefined;
+  return rest.every((word) => word === '0' || word === '1/true') ? account : undefined;
+}
+
+/**
+ * The toggle round of one account: a call that named an account and stored something (an account
+ * kept out of the reflections, say), then a market trading (the detector's ten buys for fresh
+ * wallets), then a function that refused the same arguments at the block (the account taken back
+ * in), measured from the end of the trading. What the second call does to balances the trading
+ * moved shows only there: a reflection token that takes an account back in without restating its
+ * reflected balance at the new rate hands it the reflections every other holder earned meanwhile.
+ * One toggle per pair of functions and account, the pool's first, then the caller's, then the
+ * holder's.
+ */
+export function togglePlan(
+  succeeded: readonly Outcome[],
+  failed: readonly Planned[],
+  router: Address,
+): Planned[] {
+  const firsts = succeeded
+    .filter(
+      ({ entry, effect }) =>
+        !entry.prelude &&
+        !entry.repeats &&
+        !entry.target &&
+        effect.gasUsed >= WRITE_GAS &&
+        toggledAccount(entry) !== undefined,
+    )
+    .map(({ entry }) => entry);
+  const seconds = failed.filter(
+    (entry) =>
+      !entry.prelude &&
+      !entry.target &&
+      !deniedToCaller(entry.revertReason) &&
+      toggledAccount(entry) !== undefined,
+  );
+  const planned = new Map<string, { entry: Planned; rank: number }>();
+  for (const first of firsts)
+    for (const second of seconds) {
+      const account = toggledAccount(first) as string;
+      const key = `${first.selector}:${second.selector}:${account}`;
+      if (second.selector === first.selector || first.sequence !== second.sequence || planned.has(key))
+        continue;
+      planned.set(key, {
+        rank: ['pair', 'caller', 'holder'].indexOf(account),
+        entry: {
+          selector: second.selector,
+          sequence: second.sequence,
+          args: second.args,
+          prelude: first,
+          own: second.call.data,
+          churned: true,
+          call: {
+            label: `${first.selector}+trading+${second.selector}`,
+            data: concatHex([
+              CHURN,
+              encodeAbiParameters(
+                [{ type: 'address' }, { type: 'bytes[]' }, { type: 'bytes[]' }],
+                [router, [first.call.data], [second.call.data]],
+              ),
+            ]),
+          },
+        },
+      });
+    }
+  return [...planned.values()]
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, MAX_TOGGLES_PER_CANDIDATE)
+    .map(({ entry }) => entry);
+}
+
 /**
  * The repeat round of one account: a first-round call that worked and moved something in a
  * harmful direction short of a finding (the supply or the caller's balance up, the holder's
@@ -1902,10 +2024,10 @@ function timesToTell(effect: CallEffect, baseline: CallEffect | undefined): numb
   const minted = mintedBy(effect);
   // Half the supply again.
   if (minted > 0n && s0 > 0n) counts.push(ceilDiv(s0, minted * MINT_MIN_RAISE_DENOMINATOR) + 1n);
-  // The holder's share down by LEAK_MIN_SHARE_LOSS_BPS, their balance taken (not only diluted).
+  // The holder's share down by LEAK_MIN_SHARE_LOSS_PPM, their balance taken (not only diluted).
   if (v0 > 0n && v1 < v0 && s1 > 0n && v1 * s0 < v0 * s1) {
     const lost = v0 * s1 - v1 * s0;
-    counts.push(ceilDiv(v0 * s1 * LEAK_MIN_SHARE_LOSS_BPS, lost * 10_000n) + 1n);
+    counts.push(ceilDiv(v0 * s1 * LEAK_MIN_SHARE_LOSS_PPM, lost * 1_000_000n) + 1n);
   }
   // The holder's transfer or sell taxed past LIMIT_MAX_TAX_BPS.
   for (const [was, now] of holderLegs(baseline, effect)) {
@@ -1962,10 +2084,13 @@ export function classify(effect: CallEffect, baseline: CallEffect): PowerClass[]
   )
     classes.push('mint');
   if (
-    (v0 > 0n && v1 < v0 && s1 > 0n && v1 * s0 * 10_000n < v0 * s1 * (10_000n - LEAK_MIN_SHARE_LOSS_BPS)) ||
+    (v0 > 0n &&
+      v1 < v0 &&
+      s1 > 0n &&
+      v1 * s0 * 1_000_000n <= v0 * s1 * (1_000_000n - LEAK_MIN_SHARE_LOSS_PPM)) ||
     // The pool's tokens taken: the pair is a holder too, and a swap would have paid it.
     (around.pairBefore > 0n &&
-      around.pairAfter * 10_000n < around.pairBefore * (10_000n - LEAK_MIN_SHARE_LOSS_BPS) &&
+      around.pairAfter * 10_000n < around.pairBefore * (10_000n - LEAK_MIN_POOL_LOSS_BPS) &&
       around.pairWethAfter <= around.pairWethBefore)
   )
     classes.push('leak');
@@ -2039,6 +2164,7 @@ function finding(
     calldata: entry ? (entry.target && !entry.prelude ? innerCall(entry) : entry.call.data) : '0x',
     timeOffsetSeconds: offset,
     ...(entry?.wrapped ? { wrapped: true as const } : {}),
+    ...(entry?.churned ? { afterTrading: true as const } : {}),
     diff: {
       supply_before: effect.supplyBefore.toString(),
       supply_after: effect.supplyAfter.toString(),

@@ -127,6 +127,8 @@ export async function probePrivileges(
      * one. Simulated with eth_simulateV1; `stagedOk` says which of them worked.
      */
     staged?: readonly StagedCall[];
+    /** Wei the actor is given beyond its buys and gas: what a call that trades first spends. */
+    tradingWei?: bigint;
   },
 ): Promise<ProbePrivilegesReturnType> {
   const { token, actor, calls, router, blockNumber } = parameters;
@@ -153,7 +155,7 @@ export async function probePrivileges(
     {
       address: actor,
       code: HONEYPOT_DETECTOR_CODE,
-      balance: VICTIM_BUY_WEI * 2n + (origin === actor ? gasFee : 0n),
+      balance: VICTIM_BUY_WEI * 2n + (parameters.tradingWei ?? 0n) + (origin === actor ? gasFee : 0n),
     },
     { address: PROBE_HOLDER_FACTORY, code: HONEYPOT_DETECTOR_CODE },
     ...(origin === actor ? [] : [{ address: origin, balance: gasFee }]),

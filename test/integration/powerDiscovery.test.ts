@@ -34,7 +34,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/24)', () => {
+describe('power discovery (vigil-risk/25)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -68,6 +68,34 @@ describe('power discovery (vigil-risk/24)', () => {
     const offsets = simulations(result, 'is_mintable').map((evidence) => evidence.data?.time_offset_seconds);
     expect(offsets.length).toBeGreaterThan(0);
     expect(offsets).not.toContain(0);
+  });
+
+  it('finds holders robbed by a reflection token that takes the pool back in stale, with the market trading between, and not by one that restates it', async () => {
+    const result = await scan('t_reflect_stale_toggle');
+    expect(harmClasses(result.checks), discoveryFacts(result)).toEqual({
+      mint: false,
+      leak: true,
+      limit: false,
+    });
+    const [evidence] = simulations(result, 'owner_change_balance');
+    expect(evidence?.data).toMatchObject({ measured: 'after the market traded', args: 'pair, 1/true' });
+    expect(evidence?.data?.prelude_args).toBe('pair, 1/true');
+    const [before, after] = [evidence?.data?.holder_balance_before, evidence?.data?.holder_balance_after].map(
+      (value) => BigInt(String(value)),
+    );
+    expect(after).toBeLessThan(before as bigint);
+    // The pool is where it went.
+    expect(BigInt(String(evidence?.data?.pair_balance_after))).toBeGreaterThan(
+      BigInt(String(evidence?.data?.pair_balance_before)),
+    );
+    const fair = await scan('t_reflect_restated_toggle');
+    expect(harmClasses(fair.checks), discoveryFacts(fair)).toEqual({
+      mint: false,
+      leak: false,
+      limit: false,
+    });
+    expect(fair.facts.contract_safety?.discovery).toMatchObject({ toggles: expect.any(Number) });
+    expect(Number((fair.facts.contract_safety?.discovery as { toggles: number }).toggles)).toBeGreaterThan(0);
   });
 
   it('finds a balance taken by a role kept in a mapping', async () => {

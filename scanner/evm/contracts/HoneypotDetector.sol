@@ -134,6 +134,15 @@ contract HoneypotDetector {
     // bytes4(keccak256("vigil.elsewhere")): a step sent to another contract the token relies on
     // (a policy, an oracle, a module), abi-encoded as (address target, bytes data) after it.
     bytes4 private constant ELSEWHERE = bytes4(keccak256("vigil.elsewhere"));
+    // bytes4(keccak256("vigil.churn")): calls around a market's trading, abi-encoded as (address
+    // router, bytes[] before, bytes[] after) after it: the calls before, then CHURN_BUYS buys for
+    // fresh wallets of a tenth of the pool's wrapped coin in all, then the calls after, whose effect
+    // is measured from the end of the trading (what a call does to balances trading has moved).
+    bytes4 private constant CHURN = bytes4(keccak256("vigil.churn"));
+    uint256 private constant CHURN_BUYS = 10;
+    // A step that trades: its buys (a taxed transfer from an excluded pool costs ~150k each) on
+    // top of what any step may spend.
+    uint256 private constant CHURN_EFFECT_GAS = 4_000_000;
 
     function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn)
         external
@@ -212,7 +221,8 @@ contract HoneypotDetector {
         }
         for (uint256 i = 0; i < calls.length; i++) {
             plan.call = calls[i];
-            try this.effectOf{gas: EFFECT_GAS}(factory, plan) {} catch (bytes memory data) {
+            uint256 gas = calls[i].length >= 4 && bytes4(calls[i][:4]) == CHURN ? CHURN_EFFECT_GAS : EFFECT_GAS;
+            try this.effectOf{gas: gas}(factory, plan) {} catch (bytes memory data) {
                 effects[i] = _unwrapEffect(data);
             }
         }
@@ -262,15 +272,20 @@ contract HoneypotDetector {
         returns (Effect memory e)
     {
         address victim = msg.sender;
-        e.supplyBefore = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
-        e.victimBefore = _balanceOf(token, victim);
-        e.around.actorBefore = _balanceOf(token, address(this));
-        e.around.selfBefore = _balanceOf(token, token);
-        if (sellTo != address(0)) {
-            e.around.pairBefore = _balanceOf(token, sellTo);
-            if (weth != address(0)) e.around.pairWethBefore = _balanceOf(weth, sellTo);
-        }
-        if (call.length >= 4 && bytes4(call[:4]) == SEQUENCE) {
+        _measureBefore(e, token, weth, sellTo, victim);
+        if (call.length >= 4 && bytes4(call[:4]) == CHURN) {
+            (address router, bytes[] memory before, bytes[] memory afterwards) =
+                abi.decode(call[4:], (address, bytes[], bytes[]));
+            for (uint256 i = 0; i < before.length; i++) {
+                _send(token, before[i], e.victimBefore / 2);
+            }
+            _churn(IUniswapV2RouterLike(router), token, sellTo);
+            _measureBefore(e, token, weth, sellTo, victim);
+            for (uint256 i = 0; i < afterwards.length; i++) {
+                (e.ok, e.revertData, e.gasUsed) = _send(token, afterwards[i], e.victimBefore / 2);
+            }
+            if (e.ok) e.revertData = "";
+        } else if (call.length >= 4 && bytes4(call[:4]) == SEQUENCE) {
             // Steps before the last prepare the state (a failed one is skipped); the last is the call
             // whose effect is measured.
             bytes[] memory steps = abi.decode(call[4:], (bytes[]));
@@ -293,6 +308,33 @@ contract HoneypotDetector {
             if (weth != address(0)) e.around.pairWethAfter = _balanceOf(weth, sellTo);
         }
         e.ownerAfter = address(uint160(_uintCall(token, abi.encodeWithSelector(OWNER))));
+    }
+
+    /// What an effect is measured from: the supply and the balances around the call.
+    function _measureBefore(Effect memory e, address token, address weth, address sellTo, address victim)
+        private
+        view
+    {
+        e.supplyBefore = _uintCall(token, abi.encodeWithSelector(TOTAL_SUPPLY));
+        e.victimBefore = _balanceOf(token, victim);
+        e.around.actorBefore = _balanceOf(token, address(this));
+        e.around.selfBefore = _balanceOf(token, token);
+        if (sellTo != address(0)) {
+            e.around.pairBefore = _balanceOf(token, sellTo);
+            if (weth != address(0)) e.around.pairWethBefore = _balanceOf(weth, sellTo);
+        }
+    }
+
+    /// A market trading: CHURN_BUYS buys, each for a fresh wallet (which pays the token's fees, as
+    /// an insider's exempt wallet may not), of a tenth of the pool's wrapped coin in all; the
+    /// first refused buy ends it (a cooldown or a cap refuses the rest alike).
+    function _churn(IUniswapV2RouterLike dex, address token, address pair) private {
+        if (address(dex) == address(0) || pair == address(0)) return;
+        address weth = dex.WETH();
+        uint256 each = _balanceOf(weth, pair) / (10 * CHURN_BUYS);
+        for (uint256 i = 0; i < CHURN_BUYS && each != 0; i++) {
+            if (!_buy(dex, token, weth, each, _fresh(address(this), token, 16 + i)).ok) return;
+        }
     }
 
     /// One step: a call to the token, or (ELSEWHERE) to another contract, with its placeholder words
