@@ -71,7 +71,7 @@ const require = createRequire(import.meta.url);
 const linker = require('solc/linker.js') as {
   linkBytecode(bytecode: string, libraries: Record<string, string>): string;
 };
-/** --verbose: every failed launch step with the node's reason. */
+/** --verbose: every failed launch step with the node's reason, and each scan's discovery and class checks. */
 let verbose = false;
 
 interface SolcCompiler {
@@ -720,6 +720,19 @@ async function main(): Promise<void> {
     await scanAll(deployed, async ({ verdict, token }) => {
       try {
         const result = await scan(token);
+        // What discovery tried and what each class check says, with its evidence's summary: for
+        // adjudicating a claim or a miss by hand.
+        if (verbose)
+          console.log(
+            `  scanned ${token}: ${JSON.stringify({
+              discovery: result.facts.contract_safety?.discovery,
+              checks: result.checks
+                .filter((check) =>
+                  ['is_mintable', 'owner_change_balance', 'sells_blockable'].includes(check.id),
+                )
+                .map((check) => ({ id: check.id, status: check.status, detail: check.detail })),
+            })}`,
+          );
         verdict.actual =
           result.tier === 'unknown' || result.risk_score === null
             ? null
