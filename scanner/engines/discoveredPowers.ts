@@ -179,16 +179,31 @@ function holderLegs(finding: PowerFinding): string {
 /** What the toggle round's trading is (the detector's CHURN). */
 const TRADING = "ten buys for fresh wallets, a tenth of the pool's wrapped coin in all";
 
+/** A call made before the finding's own. */
+type EarlierCall = NonNullable<PowerFinding['prelude']>;
+
 function describe(finding: PowerFinding): string {
   if (finding.selector === '0x')
     return `With no call at all${when(finding)}, a holder's transfer or sell fails or is taxed (${holderLegs(finding)})`;
-  const earlier = [finding.first, finding.prelude]
-    .filter((call) => call !== null)
-    .map(
-      (call) =>
-        `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'})${call.earlierBlock ? ` sent as a transaction${call.caller ? ` by ${call.caller}` : ''} in a block of its own, then in a later block ` : finding.afterTrading ? `, then the market trading (${TRADING}), then ` : ', then '}`,
-    )
-    .join('');
+  const label = (call: {
+    signature: string | null;
+    selector: string;
+    target: string | null;
+    args: string[];
+  }) =>
+    `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'})`;
+  const by = (call: EarlierCall) => (call.caller ? ` by ${call.caller}` : '');
+  // Two staging calls sent in one block (each needed, neither enough alone).
+  const stagedPair = finding.first?.earlierBlock && finding.prelude?.earlierBlock;
+  const earlier = stagedPair
+    ? `${label(finding.first as EarlierCall)} and ${label(finding.prelude as EarlierCall)} sent as transactions${by(finding.prelude as EarlierCall)} in a block of their own, then in a later block `
+    : [finding.first, finding.prelude]
+        .filter((call) => call !== null)
+        .map(
+          (call) =>
+            `${label(call)}${call.earlierBlock ? ` sent as a transaction${by(call)} in a block of its own, then in a later block ` : finding.afterTrading ? `, then the market trading (${TRADING}), then ` : ', then '}`,
+        )
+        .join('');
   const times = finding.repeats > 1 ? `, made ${finding.repeats} times in a row,` : '';
   const name = `${earlier}${finding.signature ?? `function ${finding.selector}`}${on(finding.target)}`;
   const changes: string[] = [];
@@ -209,7 +224,9 @@ function describe(finding: PowerFinding): string {
   if (finding.class === 'limit') changes.push(`the holder's transfer then ${holderLegs(finding)}`);
   if (finding.afterTrading) changes.unshift('counted from the end of the trading');
   if (finding.measuredLater)
-    return `${name} (${finding.args.join(', ') || 'no arguments'}) sent as a transaction by ${finding.caller} (${finding.callerSource}) in a block of its own succeeded, and in a later block${when(finding)}: ${changes.join('; ')}`;
+    return finding.prelude?.earlierBlock
+      ? `${label(finding.prelude)} and ${label(finding)} sent as transactions by ${finding.caller} (${finding.callerSource}) in a block of their own succeeded, and in a later block${when(finding)}: ${changes.join('; ')}`
+      : `${name} (${finding.args.join(', ') || 'no arguments'}) sent as a transaction by ${finding.caller} (${finding.callerSource}) in a block of its own succeeded, and in a later block${when(finding)}: ${changes.join('; ')}`;
   return `${name} (${finding.args.join(', ') || 'no arguments'})${times} called as ${finding.caller} (${finding.callerSource})${when(finding)} succeeded: ${changes.join('; ')}`;
 }
 
@@ -242,6 +259,7 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
             first_selector: finding.first.selector,
             first_args: finding.first.args.join(', '),
             first_calldata: finding.first.calldata,
+            ...(finding.first.earlierBlock ? { first_block: 'earlier' } : {}),
           }
         : {}),
       ...(finding.repeats > 1 ? { repeats: finding.repeats, repeated_calldata: finding.repeatedCall } : {}),

@@ -534,7 +534,8 @@ describe('laterBlockPlan: what a staging transaction is followed by in a later b
     // The owner stages its twenty setters, the keeper its TOUCHED, once in the holder's shape and
     // once in the caller-and-amount shape; the stranger stages nothing and acts in nobody's
     // simulation (refused every function it could reach for its rights).
-    expect(count).toBe(8);
+    // The owner's blocks of twenty come again in reverse, after every account's blocks.
+    expect(count).toBe(12);
     expect(simulations.map(({ by, actor, staged }) => [by, actor, staged[0]?.sequence])).toEqual([
       [owner, owner, 1],
       [keeper, keeper, 1],
@@ -544,7 +545,12 @@ describe('laterBlockPlan: what a staging transaction is followed by in a later b
       [keeper, keeper, 4],
       [owner, keeper, 4],
       [keeper, owner, 4],
+      [owner, owner, 1],
+      [owner, keeper, 1],
+      [owner, owner, 4],
+      [owner, keeper, 4],
     ]);
+    expect(simulations[8]?.staged.map((entry) => entry.selector)).toEqual([...setters].reverse());
     expect(simulations[0]?.staged.map((entry) => entry.selector)).toEqual(setters);
     expect(simulations[1]?.staged.map((entry) => entry.selector)).toEqual([TOUCHED]);
     // Second calls: APPLY (dormant) in its five shapes first (the triggers, then 0 and 1), then one
@@ -585,8 +591,16 @@ describe('laterBlockPlan: what a staging transaction is followed by in a later b
     };
     const { simulations } = laterBlockPlan([ownerSteps, busy]);
     // Each account's own blocks first, then the other's calls of the functions it reaches (an
-    // apply that also writes), in turns.
-    expect(simulations.map(({ by, actor }) => [by, actor])).toEqual([
+    // apply that also writes), in turns; then the same blocks in reverse.
+    expect(simulations).toHaveLength(16);
+    // (The keeper's block is its two writers, TOUCHED last: reversed, TOUCHED first.)
+    expect(simulations.slice(8).map(({ by, staged }) => [by === owner, staged[0]?.selector])).toEqual(
+      Array.from({ length: 4 }, () => [
+        [true, setters[19]],
+        [false, TOUCHED],
+      ]).flat(),
+    );
+    expect(simulations.slice(0, 8).map(({ by, actor }) => [by, actor])).toEqual([
       [owner, owner],
       [keeper, keeper],
       [owner, keeper],

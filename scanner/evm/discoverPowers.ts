@@ -17,6 +17,7 @@ import {
   type CallEffect,
   PROBE_ORIGIN,
   type ProbeCall,
+  type ProbePrivilegesReturnType as ProbeResult,
   probePrivileges,
   type StagedCall,
 } from './probePrivileges.ts';
@@ -1649,8 +1650,11 @@ export function laterBlockPlan(accounts: readonly AccountSteps[]): {
           ),
     );
     if (blocks.length === 0) return [];
+    // Then each block of several calls again in the reverse order: a call that undoes another
+    // (a proposal withdrawn) masks it only when sent after it.
+    const reversed = blocks.filter((staged) => staged.length > 1).map((staged) => [...staged].reverse());
     return [
-      blocks.flatMap((staged) =>
+      [...blocks, ...reversed].flatMap((staged) =>
         [account, ...others].map((actor) => ({
           by: account.candidate,
           actor: actor.candidate,
@@ -1731,6 +1735,46 @@ async function laterBlockRound(
       return undefined;
     }
   };
+  /**
+   * Two staging calls that show a class together where neither does alone (a recipient set and an
+   * amount proposed, both needed): each staging call left out in turn, those whose absence hides
+   * it, when they are two, sent alone in their order.
+   */
+  const stagedTogether = async (
+    by: PrivilegeCandidate,
+    actor: PrivilegeCandidate,
+    staged: readonly Planned[],
+    calls: Planned[],
+    later: number,
+    kind: PowerClass,
+  ): Promise<{ calls: Planned[]; done: ProbeResult } | undefined> => {
+    if (staged.length < 2) return undefined;
+    const without = await Promise.all(
+      staged.map((_, left) =>
+        simulate(
+          by,
+          actor,
+          staged.filter((__, index) => index !== left).map((entry) => entry.call.data),
+          calls,
+          later,
+        ),
+      ),
+    );
+    const needed = staged.filter((_, index) => {
+      const done = without[index];
+      return done !== undefined && !shown(done, actor, calls).has(kind);
+    });
+    if (needed.length !== 2) return undefined;
+    const done = await simulate(
+      by,
+      actor,
+      needed.map((entry) => entry.call.data),
+      calls,
+      later,
+    );
+    if (!done || !done.stagedOk.every(Boolean) || !shown(done, actor, calls).has(kind)) return undefined;
+    return { calls: needed, done };
+  };
   // What one simulation shows: per class, the second call that showed it (none: the holder's
   // own trade in the later block, after the staging calls alone).
   const shown = (
@@ -1778,20 +1822,35 @@ async function laterBlockRound(
           const index = alone.findIndex(
             (single) => single?.stagedOk[0] && shown(single, actor, calls).has(kind),
           );
-          const single = alone[index];
-          const first = staged[index];
-          if (!single || !first) continue;
-          const again = shown(single, actor, calls).get(kind) as { entry?: Planned; effect: CallEffect };
-          // The staging call's words were chosen for its own sender.
-          const stagedCall: Planned = {
-            ...first,
-            args: first.args.map((name) => (name === 'caller' ? 'its sender' : name)),
-            stagedBy: by.address,
+          const evidence =
+            index >= 0
+              ? { calls: [staged[index] as Planned], done: alone[index] as ProbeResult }
+              : await stagedTogether(by, actor, staged, calls, later, kind);
+          if (!evidence) continue;
+          const again = shown(evidence.done, actor, calls).get(kind) as {
+            entry?: Planned;
+            effect: CallEffect;
           };
+          // The staging calls' words were chosen for their own sender.
+          const [first, second] = evidence.calls.map((entry): Planned => ({
+            ...entry,
+            args: entry.args.map((name) => (name === 'caller' ? 'its sender' : name)),
+            stagedBy: by.address,
+          })) as [Planned, Planned | undefined];
+          const last = second ?? first;
           kept.push(
             again.entry
-              ? finding(kind, { ...again.entry, prelude: stagedCall }, actor, later, again.effect)
-              : { ...finding(kind, first, by, later, again.effect), measuredLater: true },
+              ? finding(
+                  kind,
+                  { ...again.entry, prelude: last, ...(second ? { first } : {}) },
+                  actor,
+                  later,
+                  again.effect,
+                )
+              : {
+                  ...finding(kind, second ? { ...second, prelude: first } : first, by, later, again.effect),
+                  measuredLater: true,
+                },
           );
         }
         return kept;

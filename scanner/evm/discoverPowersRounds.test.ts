@@ -391,6 +391,8 @@ describe('discoverPowers: the later-block round', () => {
   const FREEZE = selector(0x404);
   const HALF_A = selector(0x505);
   const HALF_B = selector(0x606);
+  // WITHDRAW, for the council, takes its proposal back (and writes, with nothing to take back).
+  const WITHDRAW = selector(0x707);
   const COUNCIL: Address = '0x1111111111111111111111111111111111111111';
   const KEEPER: Address = '0x4444444444444444444444444444444444444444';
   const token: Address = '0x2222222222222222222222222222222222222222';
@@ -409,7 +411,7 @@ describe('discoverPowers: the later-block round', () => {
   function answer(actor: Address, callData: Hex, proposed: boolean) {
     const sel = callData.slice(0, 10);
     const is = (account: Address) => actor.toLowerCase() === account.toLowerCase();
-    if (sel === PROPOSE)
+    if (sel === PROPOSE || sel === WITHDRAW)
       return is(COUNCIL)
         ? { ...effect(true), gasUsed: 25_000n }
         : { ...effect(false), revertData: unauthorized };
@@ -479,7 +481,12 @@ describe('discoverPowers: the later-block round', () => {
           first.calls.some(
             (call, index) => stagedOk[index] && call.data.startsWith(sel) && call.to === token,
           );
-        const proposed = done(PROPOSE);
+        // The council's last word stands: a proposal withdrawn after it was made is gone.
+        const last = first.calls.filter(
+          (call, index) =>
+            stagedOk[index] && (call.data.startsWith(PROPOSE) || call.data.startsWith(WITHDRAW)),
+        );
+        const proposed = last.at(-1)?.data.startsWith(PROPOSE) ?? false;
         const frozen = done(FREEZE) || (done(HALF_A) && done(HALF_B));
         return Promise.resolve([
           { calls: stagedOk.map((ok) => ({ status: ok ? '0x1' : '0x0', returnData: '0x' })) },
@@ -527,14 +534,14 @@ describe('discoverPowers: the later-block round', () => {
       ),
     ).toBe(true);
     expect(result.laterBlock).toMatchObject({ error: null });
-    // Each staging account's block, then (for the mint shown) each of its staging calls alone:
-    // within the budget.
-    expect(result.laterBlock.tried).toBeLessThanOrEqual(16);
+    // Each staging account's blocks (in order and reversed), then (for the mint shown) each of its
+    // staging calls alone: within the budget of sixteen at each of the two later blocks.
+    expect(result.laterBlock.tried).toBeLessThanOrEqual(2 * 16);
     expect(simulated.length).toBeGreaterThan(result.laterBlock.tried);
     expect(result.failures).toEqual([]);
   });
 
-  it('finds a freeze that bites from the next block, sent alone as the evidence, and not two setters that only harm together', async () => {
+  it('finds a freeze that bites from the next block, sent alone as the evidence', async () => {
     const simulated: Simulated[] = [];
     const result = await discoverPowers(blocksClient(simulated), parameters);
     const limits = result.findings.filter((finding) => finding.class === 'limit');
@@ -547,6 +554,45 @@ describe('discoverPowers: the later-block round', () => {
     expect(new Set(alone.map((entry) => entry.staged[0]?.data.slice(0, 10)))).toEqual(
       new Set([SETTER, FREEZE, HALF_A, HALF_B, '0x18160ddd']),
     );
+  });
+
+  it('finds two setters that freeze only together, both sent in one block as the evidence', async () => {
+    const simulated: Simulated[] = [];
+    const result = await discoverPowers(blocksClient(simulated), {
+      ...parameters,
+      selectors: new Set([PROPOSE, EXECUTE, SETTER, HALF_A, HALF_B]),
+    });
+    const limits = result.findings.filter((finding) => finding.class === 'limit');
+    expect(limits).toHaveLength(1);
+    expect(limits[0]).toMatchObject({
+      selector: HALF_B,
+      caller: KEEPER,
+      measuredLater: true,
+      prelude: { selector: HALF_A, caller: KEEPER, earlierBlock: true },
+    });
+    // Each of the keeper's three staging calls was left out in turn, then the two it needs sent alone.
+    const keepers = simulated.filter((entry) => entry.staged[0]?.from === KEEPER);
+    const sent = (entry: Simulated) => entry.staged.map((call) => call.data.slice(0, 10)).join();
+    expect(keepers.map(sent)).toEqual(
+      expect.arrayContaining([`${HALF_A},${HALF_B}`, `${SETTER},${HALF_B}`, `${SETTER},${HALF_A}`]),
+    );
+    // The setter that does nothing is not part of it.
+    expect(limits[0]?.first).toBeNull();
+  });
+
+  it('stages a block of several calls again in reverse, where a withdrawal sent after a proposal masks it', async () => {
+    const simulated: Simulated[] = [];
+    const result = await discoverPowers(blocksClient(simulated), {
+      ...parameters,
+      selectors: new Set([PROPOSE, WITHDRAW, EXECUTE]),
+    });
+    const mint = result.findings.find((finding) => finding.class === 'mint');
+    expect(mint).toMatchObject({ selector: EXECUTE, caller: KEEPER });
+    expect(mint?.prelude).toMatchObject({ selector: PROPOSE, caller: COUNCIL, earlierBlock: true });
+    const councils = simulated
+      .filter((entry) => entry.staged[0]?.from === COUNCIL)
+      .map((entry) => entry.staged.map((call) => call.data.slice(0, 10)).join());
+    expect(councils).toEqual(expect.arrayContaining([`${PROPOSE},${WITHDRAW}`, `${WITHDRAW},${PROPOSE}`]));
   });
 
   it("pays the chain's gas price in both blocks, from balances given to the senders", async () => {

@@ -34,7 +34,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/25)', () => {
+describe('power discovery (vigil-risk/26)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -200,6 +200,26 @@ describe('power discovery (vigil-risk/25)', () => {
       /sent as a transaction by 0x[0-9a-fA-F]{40} in a block of its own, then in a later block function 0x/,
     );
     expect(result.tier).toBe('critical');
+  });
+
+  it('finds a mint two staging calls open only together, both as evidence, and one a withdrawal sent after it would mask', async () => {
+    const together = await scan('t_lb_two_setter_budget');
+    const [evidence] = simulations(together, 'is_mintable');
+    expect(evidence?.data, discoveryFacts(together)).toMatchObject({
+      prelude_block: 'earlier',
+      first_block: 'earlier',
+    });
+    expect(evidence?.data?.first_selector).not.toBe(evidence?.data?.prelude_selector);
+    expect(evidence?.summary).toMatch(
+      /\) and function 0x[0-9a-f]{8} \([^)]*\) sent as transactions by 0x[0-9a-fA-F]{40} in a block of their own, then in a later block function 0x/,
+    );
+    const masked = await scan('t_lb_cancel_masked');
+    expect(harmClasses(masked.checks), discoveryFacts(masked)).toEqual({
+      mint: true,
+      leak: false,
+      limit: false,
+    });
+    expect(simulations(masked, 'is_mintable')[0]?.data?.prelude_block).toBe('earlier');
   });
 
   it('finds a fee the token switches on by itself a block after it was scheduled, the scheduling call as evidence', async () => {
