@@ -1735,6 +1735,18 @@ async function laterBlockRound(
       return undefined;
     }
   };
+  // What one simulation shows: per class, the second call that showed it (none: the holder's
+  // own trade in the later block, after the staging calls alone).
+  const shown = (done: ProbeResult, actor: PrivilegeCandidate, calls: Planned[]) => {
+    const kinds = new Map<PowerClass, { entry?: Planned; effect: CallEffect }>();
+    done.effects.forEach((effect, index) => {
+      for (const kind of classify(asSeenBy(actor.address, parameters.pair, effect), done.baselineEffect))
+        if (!kinds.has(kind)) kinds.set(kind, { entry: calls[index] as Planned, effect });
+    });
+    if (!clockLimits && !kinds.has('limit') && limitedAgainst(atBlock, done.baselineEffect))
+      kinds.set('limit', { effect: done.baselineEffect });
+    return kinds;
+  };
   /**
    * Two staging calls that show a class together where neither does alone (a recipient set and an
    * amount proposed, both needed): each staging call left out in turn, those whose absence hides
@@ -1774,22 +1786,6 @@ async function laterBlockRound(
     );
     if (!done || !done.stagedOk.every(Boolean) || !shown(done, actor, calls).has(kind)) return undefined;
     return { calls: needed, done };
-  };
-  // What one simulation shows: per class, the second call that showed it (none: the holder's
-  // own trade in the later block, after the staging calls alone).
-  const shown = (
-    done: Awaited<ReturnType<typeof probePrivileges>>,
-    actor: PrivilegeCandidate,
-    calls: Planned[],
-  ) => {
-    const kinds = new Map<PowerClass, { entry?: Planned; effect: CallEffect }>();
-    done.effects.forEach((effect, index) => {
-      for (const kind of classify(asSeenBy(actor.address, parameters.pair, effect), done.baselineEffect))
-        if (!kinds.has(kind)) kinds.set(kind, { entry: calls[index] as Planned, effect });
-    });
-    if (!clockLimits && !kinds.has('limit') && limitedAgainst(atBlock, done.baselineEffect))
-      kinds.set('limit', { effect: done.baselineEffect });
-    return kinds;
   };
   // One later block after the other, the simulations of each side by side; what they confirm is
   // kept in the plan's order, once per class, so a scan's evidence does not depend on which
