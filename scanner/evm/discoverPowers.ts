@@ -1948,9 +1948,9 @@ export function togglePlan(
       toggledAccount(entry) !== undefined,
   );
   const planned = new Map<string, { entry: Planned; rank: number }>();
-  for (const first of firsts)
+  for (const first of firsts) {
+    const account = toggledAccount(first) as string;
     for (const second of seconds) {
-      const account = toggledAccount(first) as string;
       const key = `${first.selector}:${second.selector}:${account}`;
       if (second.selector === first.selector || first.sequence !== second.sequence || planned.has(key))
         continue;
@@ -1976,6 +1976,7 @@ export function togglePlan(
         },
       });
     }
+  }
   return [...planned.values()]
     .sort((a, b) => a.rank - b.rank)
     .slice(0, MAX_TOGGLES_PER_CANDIDATE)
