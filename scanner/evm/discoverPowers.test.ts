@@ -12,6 +12,7 @@ import {
   repeatPlan,
   rescaled,
   togglePlan,
+  tradedBetween,
   triplePlan,
 } from './discoverPowers.ts';
 import { addressesIn, writtenAddress } from './privilegeCandidates.ts';
@@ -311,14 +312,24 @@ describe('togglePlan: an account kept out, the market trading, the account taken
   ];
   const failed = [shaped(include, 20, pool), shaped(include, 0, caller)];
 
-  it("plans each setter that stored something before each refused function with the same account, the pool's first", () => {
-    const plan = togglePlan(succeeded, failed, ROUTER);
+  it("checks each setter that stored something before each refused function with the same account, the pool's first; trades between those the first opened", () => {
+    const plan = togglePlan(succeeded, failed);
     expect(plan.map((entry) => [entry.prelude?.selector, entry.selector, entry.args[0]])).toEqual([
       [exclude, include, 'pair'],
       [exclude, include, 'caller'],
     ]);
-    const [toggle] = plan;
+    // The check is a plain sequence of the two calls, no trading.
+    expect(plan[0]?.call.data.startsWith(keccak256(stringToHex('vigil.sequence')).slice(0, 10))).toBe(true);
+    expect(plan[0]?.churned).toBeUndefined();
+    // Only the pool's pair worked (the first opened the second): it alone is traded between.
+    const traded = tradedBetween(
+      [{ entry: plan[0] as Planned, effect: effect({ gasUsed: 40_000n }) }],
+      ROUTER,
+    );
+    expect(traded).toHaveLength(1);
+    const [toggle] = traded;
     expect(toggle?.churned).toBe(true);
+    expect(toggle?.prelude?.selector).toBe(exclude);
     expect(toggle?.own).toBe(failed[0]?.call.data);
     // The detector's CHURN: the router, the call before the trading, the call after it.
     const churn = keccak256(stringToHex('vigil.churn')).slice(0, 10);
@@ -334,9 +345,9 @@ describe('togglePlan: an account kept out, the market trading, the account taken
 
   it('no toggle after a call that stored nothing, for a refusal of rights, or across shapes', () => {
     const denied = failed.map((entry) => ({ ...entry, revertReason: 'Ownable: caller is not the owner' }));
-    expect(togglePlan(succeeded, denied, ROUTER)).toEqual([]);
-    expect(togglePlan(succeeded.slice(2), failed, ROUTER)).toEqual([]);
-    expect(togglePlan(succeeded, [shaped(include, 21, ['pair', '0'])], ROUTER)).toEqual([]);
+    expect(togglePlan(succeeded, denied)).toEqual([]);
+    expect(togglePlan(succeeded.slice(2), failed)).toEqual([]);
+    expect(togglePlan(succeeded, [shaped(include, 21, ['pair', '0'])])).toEqual([]);
   });
 });
 

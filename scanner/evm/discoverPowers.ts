@@ -176,6 +176,11 @@ const ELSEWHERE: Hex = keccak256(stringToHex('vigil.elsewhere')).slice(0, 10) as
 const CHURN: Hex = keccak256(stringToHex('vigil.churn')).slice(0, 10) as Hex;
 /** Toggles (a call, the market trading, a call the first one opened) per account: four round trips. */
 const MAX_TOGGLES_PER_CANDIDATE = 16;
+/**
+ * Toggle candidates checked per account first, as plain two-call simulations (no trading): which
+ * refused function the first call opens. Two round trips.
+ */
+const MAX_TOGGLE_CHECKS_PER_CANDIDATE = 96;
 /** Toggles per eth_call: each trades ten times, on up to 4M gas, of the call's 25M. */
 const TOGGLES_PER_ROUND_TRIP = 4;
 /**
@@ -1273,23 +1278,22 @@ export async function discoverPowers(
           MAX_REPEATED_PER_CANDIDATE,
         );
     result.repeated += repeats.length;
-    // A call, the market trading, then a call the first one opened: an account kept out of
-    // something and taken back in once balances have moved.
-    const toggles =
-      done || !parameters.router || !parameters.pair
-        ? []
-        : togglePlan(atBlock.succeeded, atBlock.failed, parameters.router);
-    result.toggled += toggles.length;
-    const [, pairRun] = await Promise.all([
+    // A call, then a function it opens (checked without trading first, cheaply), then the two
+    // with the market trading between: an account kept out of something and taken back in once
+    // balances have moved.
+    const router = parameters.pair ? parameters.router : undefined;
+    const toggleChecks = done || !router ? [] : togglePlan(atBlock.succeeded, atBlock.failed);
+    const [, pairRun, , , , toggleRun] = await Promise.all([
       waiting.length > 0 ? runAt(TIME_OFFSETS_SECONDS[0], waiting) : undefined,
       kept.length > 0 ? runAt(0, kept) : undefined,
       keptLater.length > 0 ? runAt(TIME_OFFSETS_SECONDS[1], keptLater) : undefined,
       rescales.length > 0 ? runAt(0, rescales) : undefined,
       repeats.length > 0 ? runAt(0, repeats, REPEATS_PER_ROUND_TRIP) : undefined,
-      toggles.length > 0
-        ? runAt(0, toggles, TOGGLES_PER_ROUND_TRIP, undefined, TOGGLE_TRADING_WEI)
-        : undefined,
+      toggleChecks.length > 0 ? runAt(0, toggleChecks) : undefined,
     ]);
+    const toggles = toggleRun && router ? tradedBetween(toggleRun.succeeded, router) : [];
+    result.toggled += toggles.length;
+    if (toggles.length > 0) await runAt(0, toggles, TOGGLES_PER_ROUND_TRIP, undefined, TOGGLE_TRADING_WEI);
     // Three calls: a pair whose second call stored something too and showed nothing (a role
     // nominated, then accepted), then each function that refused every call in the first round.
     const triples =
@@ -1916,20 +1920,13 @@ function toggledAccount(entry: Planned): string | undefined {
 }
 
 /**
- * The toggle round of one account: a call that named an account and stored something (an account
- * kept out of the reflections, say), then a market trading (the detector's ten buys for fresh
- * wallets), then a function that refused the same arguments at the block (the account taken back
- * in), measured from the end of the trading. What the second call does to balances the trading
- * moved shows only there: a reflection token that takes an account back in without restating its
- * reflected balance at the new rate hands it the reflections every other holder earned meanwhile.
- * One toggle per pair of functions and account, the pool's first, then the caller's, then the
- * holder's.
+ * The toggle round of one account, its first half: a call that named an account and stored
+ * something (an account kept out of the reflections, say), then a function that refused the same
+ * arguments at the block (not for the caller's rights: the account taken back in), as a plain
+ * two-call simulation, which tells whether the first call opens the second. One per pair of
+ * functions and account, the pool's first, then the caller's, then the holder's.
  */
-export function togglePlan(
-  succeeded: readonly Outcome[],
-  failed: readonly Planned[],
-  router: Address,
-): Planned[] {
+export function togglePlan(succeeded: readonly Outcome[], failed: readonly Planned[]): Planned[] {
   const firsts = succeeded
     .filter(
       ({ entry, effect }) =>
@@ -1962,16 +1959,9 @@ export function togglePlan(
           args: second.args,
           prelude: first,
           own: second.call.data,
-          churned: true,
           call: {
-            label: `${first.selector}+trading+${second.selector}`,
-            data: concatHex([
-              CHURN,
-              encodeAbiParameters(
-                [{ type: 'address' }, { type: 'bytes[]' }, { type: 'bytes[]' }],
-                [router, [first.call.data], [second.call.data]],
-              ),
-            ]),
+            label: `${first.selector}+${second.selector}`,
+            data: sequenceCall([first.call.data, second.call.data]),
           },
         },
       });
@@ -1979,8 +1969,36 @@ export function togglePlan(
   }
   return [...planned.values()]
     .sort((a, b) => a.rank - b.rank)
-    .slice(0, MAX_TOGGLES_PER_CANDIDATE)
+    .slice(0, MAX_TOGGLE_CHECKS_PER_CANDIDATE)
     .map(({ entry }) => entry);
+}
+
+/**
+ * The toggle round's second half: each checked pair whose second call worked after the first
+ * (the first opened it), made again with the market trading between (the detector's CHURN: ten
+ * buys for fresh wallets) and measured from the end of the trading. What the second call does to
+ * balances the trading moved shows only there: a reflection token that takes an account back in
+ * without restating its reflected balance at the new rate hands it the reflections every other
+ * holder earned meanwhile.
+ */
+export function tradedBetween(opened: readonly Outcome[], router: Address): Planned[] {
+  return opened.slice(0, MAX_TOGGLES_PER_CANDIDATE).map(({ entry }) => {
+    const first = entry.prelude as Planned;
+    return {
+      ...entry,
+      churned: true,
+      call: {
+        label: `${first.selector}+trading+${entry.selector}`,
+        data: concatHex([
+          CHURN,
+          encodeAbiParameters(
+            [{ type: 'address' }, { type: 'bytes[]' }, { type: 'bytes[]' }],
+            [router, [first.call.data], [entry.own as Hex]],
+          ),
+        ]),
+      },
+    };
+  });
 }
 
 /**
