@@ -733,8 +733,14 @@ async function main(): Promise<void> {
                 .map((check) => ({ id: check.id, status: check.status, detail: check.detail })),
             })}`,
           );
+        // An engine that failed (a node that timed out under load, say) leaves its classes unseen:
+        // such a scan is not a clean negative, and is not counted as one.
+        const failed = Object.entries(result.engines)
+          .filter(([, outcome]) => outcome.status !== 'ok')
+          .map(([engine]) => engine);
+        if (failed.length > 0) verdict.detail = `engines failed: ${failed.join(', ')}`;
         verdict.actual =
-          result.tier === 'unknown' || result.risk_score === null
+          result.tier === 'unknown' || result.risk_score === null || failed.length > 0
             ? null
             : {
                 classes: harmClasses(result.checks),
