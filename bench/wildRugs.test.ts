@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_INIT_CODE_HASH, UNISWAP_V2_WETH } from '../infra/devnet/uniswap.ts';
-import { inherits, namedRouters, onDevnetVenue, releaseFor, sourceUnits } from './wildRugs.ts';
+import { inherits, namedRouters, onDevnetVenue, releaseFor, scanned, sourceUnits } from './wildRugs.ts';
 
 const require = createRequire(import.meta.url);
 const solc = require('solc') as { compile(input: string): string };
@@ -124,5 +124,41 @@ describe('a BSC token on the devnet venue', () => {
     expect(rewritten).toContain(`hex"${UNISWAP_V2_INIT_CODE_HASH.slice(2)}"`);
     expect(rewritten).toContain('0x10ED43C718714eb63d5aA57B78B54704E256024E');
     expect(compileErrors({ 'venue.sol': { content: `pragma solidity ^0.8.0;\n${rewritten}` } })).toEqual([]);
+  });
+});
+
+describe('scanned: what a scan says of the classes', () => {
+  const result = {
+    tier: 'critical' as const,
+    risk_score: 90,
+    engines: {
+      honeypot: { status: 'ok' as const, duration_ms: 1 },
+      contract_safety: { status: 'ok' as const, duration_ms: 1 },
+    },
+    checks: [],
+    flags: [{ id: 'owner_not_renounced' }, { id: 'fresh_deployer' }],
+  } as unknown as Parameters<typeof scanned>[0];
+
+  it('is usable when every engine ran', () => {
+    expect(scanned(result).actual).toMatchObject({
+      tier: 'critical',
+      flags: ['fresh_deployer', 'owner_not_renounced'],
+    });
+  });
+
+  it('is not a clean negative when an engine failed, and says which', () => {
+    const failed = {
+      ...result,
+      tier: 'low',
+      engines: {
+        ...result.engines,
+        contract_safety: {
+          status: 'failed',
+          duration_ms: 1,
+          error: { reason: 'timeout', message: 'the node timed out' },
+        },
+      },
+    } as unknown as Parameters<typeof scanned>[0];
+    expect(scanned(failed)).toEqual({ actual: null, detail: 'engines failed: contract_safety' });
   });
 });

@@ -48,6 +48,7 @@ import {
   deployUniswapV2,
 } from '../infra/devnet/uniswap.ts';
 import { REPO_ROOT } from '../infra/stack/processes.ts';
+import type { ScanResult } from '../scanner/core/result.ts';
 import { HARM_CLASSES, type HarmClass, type HarmClasses, harmClasses } from '../scanner/core/risk/harm.ts';
 import { corpusScanner, scanAll } from './corpus.ts';
 
@@ -302,6 +303,30 @@ export function onDevnetVenue(source: string): string {
 }
 
 /** Addresses the source casts to a router interface or assigns to a router variable. */
+/**
+ * What a scan says of a token's classes, or null when it says nothing usable: no tier, or an
+ * engine that failed (a node that timed out under load, say), whose classes went unseen. Such a
+ * scan is not a clean negative, and is not counted as one.
+ */
+export function scanned(result: Pick<ScanResult, 'tier' | 'risk_score' | 'engines' | 'checks' | 'flags'>): {
+  actual: NonNullable<WildVerdict['actual']> | null;
+  detail?: string;
+} {
+  const failed = Object.entries(result.engines)
+    .filter(([, outcome]) => outcome.status !== 'ok')
+    .map(([engine]) => engine);
+  if (result.tier === 'unknown' || result.risk_score === null || failed.length > 0)
+    return { actual: null, ...(failed.length > 0 ? { detail: `engines failed: ${failed.join(', ')}` } : {}) };
+  return {
+    actual: {
+      classes: harmClasses(result.checks),
+      tier: result.tier,
+      risk_score: result.risk_score,
+      flags: result.flags.map((flag) => flag.id).sort(),
+    },
+  };
+}
+
 export function namedRouters(source: string): Address[] {
   const literal = '(?:address\\s*\\(\\s*)?(0x[0-9a-fA-F]{40})';
   const patterns = [
@@ -733,21 +758,9 @@ async function main(): Promise<void> {
                 .map((check) => ({ id: check.id, status: check.status, detail: check.detail })),
             })}`,
           );
-        // An engine that failed (a node that timed out under load, say) leaves its classes unseen:
-        // such a scan is not a clean negative, and is not counted as one.
-        const failed = Object.entries(result.engines)
-          .filter(([, outcome]) => outcome.status !== 'ok')
-          .map(([engine]) => engine);
-        if (failed.length > 0) verdict.detail = `engines failed: ${failed.join(', ')}`;
-        verdict.actual =
-          result.tier === 'unknown' || result.risk_score === null || failed.length > 0
-            ? null
-            : {
-                classes: harmClasses(result.checks),
-                tier: result.tier,
-                risk_score: result.risk_score,
-                flags: result.flags.map((flag) => flag.id).sort(),
-              };
+        const { actual, detail } = scanned(result);
+        verdict.actual = actual;
+        if (detail) verdict.detail = detail;
       } catch (error) {
         verdict.actual = null;
         verdict.detail = String(error).slice(0, 200);
