@@ -159,6 +159,9 @@ describe('scanned: what a scan says of the classes', () => {
         },
       },
     } as unknown as Parameters<typeof scanned>[0];
-    expect(scanned(failed)).toEqual({ actual: null, detail: 'engines failed: contract_safety' });
+    expect(scanned(failed)).toEqual({
+      actual: null,
+      detail: 'engines failed: contract_safety (the node timed out)',
+    });
   });
 });

@@ -314,7 +314,9 @@ export function scanned(result: Pick<ScanResult, 'tier' | 'risk_score' | 'engine
 } {
   const failed = Object.entries(result.engines)
     .filter(([, outcome]) => outcome.status !== 'ok')
-    .map(([engine]) => engine);
+    .map(
+      ([engine, outcome]) => `${engine}${outcome.error ? ` (${outcome.error.message.slice(0, 160)})` : ''}`,
+    );
   if (result.tier === 'unknown' || result.risk_score === null || failed.length > 0)
     return { actual: null, ...(failed.length > 0 ? { detail: `engines failed: ${failed.join(', ')}` } : {}) };
   return {
