@@ -1492,7 +1492,13 @@ export function pairPlan(
   );
   pairs.sort((a, b) => a.rank - b.rank || a.firstIndex - b.firstIndex || a.secondIndex - b.secondIndex);
   // Encoded only once cut to the budget: a token with many setters offers thousands.
-  const kept = pairs.slice(0, limit).map(({ first, second }) => ({
+  const kept = pairs.slice(0, limit).map(({ first, second }) => twoCalls(first, second));
+  return { planned: pairs.length, pairs: kept };
+}
+
+/** `second` made just after `first`, in one simulation: the two-call round's and the toggle checks' entry. */
+function twoCalls(first: Planned, second: Planned): Planned {
+  return {
     selector: second.selector,
     sequence: second.sequence,
     args: second.args,
@@ -1502,8 +1508,7 @@ export function pairPlan(
       label: `${first.selector}+${second.selector}`,
       data: sequenceCall([first.call.data, second.call.data]),
     },
-  }));
-  return { planned: pairs.length, pairs: kept };
+  };
 }
 
 /**
@@ -1911,11 +1916,13 @@ export function triplePlan(
   });
 }
 
+/** The accounts a toggle may name, in the order toggles are tried. */
+const TOGGLED_ACCOUNTS = ['pair', 'caller', 'holder'];
+
 /** The account a toggle's calls name: their arguments are that account, then at most a 0 or a 1. */
 function toggledAccount(entry: Planned): string | undefined {
   const [account, ...rest] = entry.args;
-  if (account === undefined || !['pair', 'caller', 'holder'].includes(account) || rest.length > 1)
-    return undefined;
+  if (account === undefined || !TOGGLED_ACCOUNTS.includes(account) || rest.length > 1) return undefined;
   return rest.every((word) => word === '0' || word === '1/true') ? account : undefined;
 }
 
@@ -1944,33 +1951,20 @@ export function togglePlan(succeeded: readonly Outcome[], failed: readonly Plann
       !deniedToCaller(entry.revertReason) &&
       toggledAccount(entry) !== undefined,
   );
-  const planned = new Map<string, { entry: Planned; rank: number }>();
+  const planned = new Map<string, { first: Planned; second: Planned; rank: number }>();
   for (const first of firsts) {
     const account = toggledAccount(first) as string;
     for (const second of seconds) {
       const key = `${first.selector}:${second.selector}:${account}`;
       if (second.selector === first.selector || first.sequence !== second.sequence || planned.has(key))
         continue;
-      planned.set(key, {
-        rank: ['pair', 'caller', 'holder'].indexOf(account),
-        entry: {
-          selector: second.selector,
-          sequence: second.sequence,
-          args: second.args,
-          prelude: first,
-          own: second.call.data,
-          call: {
-            label: `${first.selector}+${second.selector}`,
-            data: sequenceCall([first.call.data, second.call.data]),
-          },
-        },
-      });
+      planned.set(key, { first, second, rank: TOGGLED_ACCOUNTS.indexOf(account) });
     }
   }
   return [...planned.values()]
     .sort((a, b) => a.rank - b.rank)
     .slice(0, MAX_TOGGLE_CHECKS_PER_CANDIDATE)
-    .map(({ entry }) => entry);
+    .map(({ first, second }) => twoCalls(first, second));
 }
 
 /**
