@@ -10,6 +10,7 @@ import { REDTEAM4_TOKENS } from './redteam4.ts';
 import { REVIEW_CHECK_TOKENS } from './reviewChecks.ts';
 import { REDTEAM5_TOKENS } from './redteam5.ts';
 import { REFLECTION_TOKENS } from './reflections.ts';
+import { WALLET_TOKENS } from './wallets.ts';
 import { benign, type CorpusLiveContext, type CorpusTokenSpec, renounce, scam } from '../spec.ts';
 
 // The tuning part of the corpus: what the model is built and checked against (Tuning.sol).
@@ -298,4 +299,5 @@ export const TUNING_TOKENS: Record<string, CorpusTokenSpec> = {
   ...REDTEAM5_TOKENS,
   ...LATER_BLOCK_TOKENS,
   ...REFLECTION_TOKENS,
+  ...WALLET_TOKENS,
 };
