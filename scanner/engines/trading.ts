@@ -156,10 +156,11 @@ export async function trading(input: EvmEngineInput): Promise<EngineOutput> {
     ),
   );
   const sample = recentBuyers
-    .filter((_, index) => (balances[index] ?? 0n) > 0n)
+    .map((holder, index) => ({ holder, held: balances[index] ?? 0n }))
+    .filter(({ held }) => held > 0n)
     .slice(0, SCAN_HOLDER_SELL_SAMPLE);
-  const router = pools[0]?.dex.router;
-  if (sample.length === 0 || !router) {
+  const pool = pools[0];
+  if (sample.length === 0 || !pool) {
     checks.push(
       unknownCheck(
         'failed_sells',
@@ -169,19 +170,29 @@ export async function trading(input: EvmEngineInput): Promise<EngineOutput> {
   } else {
     const gasPrice = await simulationGasPrice(client, blockNumber);
     const legs = await Promise.all(
-      sample.map((holder) =>
-        simulateHolderSell(client, { router, token: address, holder, blockNumber, gasPrice }),
+      sample.map(({ holder, held }) =>
+        simulateHolderSell(client, {
+          router: pool.dex.router,
+          weth: pool.dex.wrappedNative,
+          pair: pool.pair,
+          token: address,
+          holder,
+          held,
+          blockNumber,
+          gasPrice,
+        }),
       ),
     );
-    const failed = sample.filter((_, index) => !legs[index]?.ok);
-    const evidence: Evidence[] = sample.map((holder, index) => ({
+    const failed = legs.filter((leg) => !leg.ok);
+    const evidence: Evidence[] = sample.map(({ holder }, index) => ({
       kind: 'simulation',
-      summary: `sell of ${holder}'s whole balance as ${holder}: ${legs[index]?.ok ? 'succeeded' : `reverted: ${legs[index]?.revertReason ?? 'no reason'}`}`,
+      summary: `sell of ${holder}'s whole balance as ${holder}${legs[index]?.seller === 'code_at_holder' ? " (the detector's code at its address)" : ''}: ${legs[index]?.ok ? 'succeeded' : `reverted: ${legs[index]?.revertReason ?? 'no reason'}`}`,
       data: {
         holder,
         ok: legs[index]?.ok ?? false,
         amount_in: legs[index]?.amountIn.toString() ?? '0',
         received_wei: legs[index]?.received.toString() ?? '0',
+        seller: legs[index]?.seller ?? 'wallet',
       },
       block,
     }));

@@ -244,13 +244,25 @@ describe('simulateRoundTrip', () => {
         client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
       ),
     );
-    const holder = accounts.find((account, index) => account !== owner && (balances[index] ?? 0n) > 0n);
-    if (!holder) throw new Error('no holder of t_gas_ceiling among the traders');
-    const router = scenario.dex.router;
-    expect((await simulateHolderSell(client, { router, token, holder, blockNumber })).ok).toBe(true);
-    expect(await simulateHolderSell(client, { router, token, holder, blockNumber, gasPrice })).toMatchObject({
+    const index = accounts.findIndex((account, at) => account !== owner && (balances[at] ?? 0n) > 0n);
+    const holder = accounts[index];
+    const held = balances[index];
+    const pair = atZero.pair;
+    if (!holder || !held || !pair) throw new Error('no holder of t_gas_ceiling among the traders');
+    const sell = {
+      router: scenario.dex.router,
+      weth: scenario.dex.weth,
+      pair,
+      token,
+      holder,
+      held,
+      blockNumber,
+    };
+    expect(await simulateHolderSell(client, sell)).toMatchObject({ ok: true, seller: 'wallet' });
+    expect(await simulateHolderSell(client, { ...sell, gasPrice })).toMatchObject({
       ok: false,
       revertReason: 'gas price above the ceiling',
+      seller: 'wallet',
     });
   });
 

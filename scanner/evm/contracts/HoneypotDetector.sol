@@ -95,9 +95,11 @@ struct Plan {
 
 /// Trades a token, and tries what privileged accounts can do to it, inside one eth_call. It is
 /// never deployed: the caller injects this runtime code (and the ETH it spends) with a state
-/// override, at a fresh address for a round trip, at a real holder's address to sell as that
-/// holder, or at an owner's address to call the owner's functions as the owner (and at a factory
-/// address, which creates the probe's ordinary holder: see ProbeHolder). Every step
+/// override, at a fresh address for a round trip (whose trades a wallet without code it creates
+/// makes: see RoundTripTrader), at a real holder's address to sell as that holder (where a node
+/// cannot simulate the holder's own transactions), or at an owner's address to call the owner's
+/// functions as the owner (and at a factory address, which creates the probe's ordinary holder:
+/// see ProbeHolder). Every step
 /// catches its own failure, so one revert never hides what the other steps measured. Steps that
 /// must leave no trace run in a self-call that always reverts with its result (`Isolated`).
 contract HoneypotDetector {
@@ -153,14 +155,25 @@ contract HoneypotDetector {
         r.pair = IUniswapV2FactoryLike(dex.factory()).getPair(token, r.weth);
         if (r.pair == address(0)) return r;
         if (largeAmountIn != 0) r.largeBuy = _isolatedBuy(router, token, largeAmountIn);
-        r.buy = _buy(dex, token, r.weth, amountIn, address(this));
-        if (!r.buy.ok || r.buy.received == 0) return r;
-        r.transfer = _transfer(address(this), token, _fresh(address(this), token, 1), r.buy.received / 4, gasleft());
-        uint256 held = _balanceOf(token, address(this));
-        r.sell = _sell(dex, token, r.weth, r.pair, held);
-        if (r.sell.attempted && !r.sell.ok) r.sellPartial = _sell(dex, token, r.weth, r.pair, (held * 9) / 10);
-        r.buyAgain = _buy(dex, token, r.weth, amountIn, address(this));
-        if (r.sell.ok && r.buyAgain.ok) r.sellAgain = _sell(dex, token, r.weth, r.pair, _balanceOf(token, address(this)));
+        // The trades themselves are made by a wallet without code (see RoundTripTrader).
+        try new RoundTripTrader{value: amountIn * 2}(router, token, r.weth, r.pair, amountIn) {
+            revert("the round trip's trader did not report");
+        } catch (bytes memory data) {
+            (bool tagged, bytes memory payload) = _unwrap(data);
+            // Whatever stopped the trader (out of gas, say) fails the whole simulation, as before.
+            if (!tagged) {
+                assembly {
+                    revert(add(data, 32), mload(data))
+                }
+            }
+            Result memory traded = abi.decode(payload, (Result));
+            r.buy = traded.buy;
+            r.transfer = traded.transfer;
+            r.sell = traded.sell;
+            r.sellPartial = traded.sellPartial;
+            r.buyAgain = traded.buyAgain;
+            r.sellAgain = traded.sellAgain;
+        }
     }
 
     /// Sells everything this address holds (90 % if everything fails), as the holder whose address
@@ -171,10 +184,10 @@ contract HoneypotDetector {
         address pair = IUniswapV2FactoryLike(dex.factory()).getPair(token, weth);
         if (pair == address(0)) return leg;
         uint256 held = _balanceOf(token, address(this));
-        leg = _sell(dex, token, weth, pair, held);
+        leg = _sell(address(this), dex, token, weth, pair, held);
         // Like the round trip: a token that only forbids selling everything is not a trap.
         if (leg.attempted && !leg.ok) {
-            Leg memory part = _sell(dex, token, weth, pair, (held * 9) / 10);
+            Leg memory part = _sell(address(this), dex, token, weth, pair, (held * 9) / 10);
             if (part.ok) leg = part;
         }
     }
@@ -411,73 +424,6 @@ contract HoneypotDetector {
         }
     }
 
-    function _buy(IUniswapV2RouterLike dex, address token, address weth, uint256 amountIn, address to)
-        private
-        returns (Leg memory leg)
-    {
-        leg.attempted = true;
-        leg.amountIn = amountIn;
-        address[] memory path = _path(weth, token);
-        try dex.getAmountsOut(amountIn, path) returns (uint256[] memory amounts) {
-            leg.expected = amounts[1];
-        } catch (bytes memory reason) {
-            leg.revertData = reason;
-            return leg;
-        }
-        uint256 balanceBefore = _balanceOf(token, to);
-        uint256 gasBefore = gasleft();
-        try dex.swapExactETHForTokensSupportingFeeOnTransferTokens{value: amountIn}(0, path, to, block.timestamp) {
-            leg.ok = true;
-        } catch (bytes memory reason) {
-            leg.revertData = reason;
-        }
-        leg.gasUsed = gasBefore - gasleft();
-        leg.received = _increase(balanceBefore, _balanceOf(token, to));
-    }
-
-    function _sell(IUniswapV2RouterLike dex, address token, address weth, address pair, uint256 amount)
-        private
-        returns (Leg memory leg)
-    {
-        if (amount == 0) return leg;
-        leg.attempted = true;
-        leg.amountIn = amount;
-        bool approved;
-        (approved, leg.revertData) = _callToken(token, abi.encodeWithSelector(APPROVE, address(dex), amount), gasleft());
-        if (!approved) return leg;
-        address[] memory path = _path(token, weth);
-        try dex.getAmountsOut(amount, path) returns (uint256[] memory amounts) {
-            leg.expected = amounts[1];
-        } catch (bytes memory reason) {
-            leg.revertData = reason;
-            return leg;
-        }
-        uint256 ethBefore = address(this).balance;
-        uint256 heldBefore = _balanceOf(token, address(this));
-        uint256 gasBefore = gasleft();
-        // Sell the way a wallet does, through the router, so the verdict matches what users see.
-        try dex.swapExactTokensForETHSupportingFeeOnTransferTokens(amount, 0, path, address(this), block.timestamp) {
-            leg.ok = true;
-        } catch (bytes memory reason) {
-            leg.revertData = reason;
-        }
-        leg.gasUsed = gasBefore - gasleft();
-        leg.received = _increase(ethBefore, address(this).balance);
-        // A seller charged more tokens than it sold: the quote is for what it lost.
-        uint256 lost = _decrease(heldBefore, _balanceOf(token, address(this)));
-        if (leg.ok && lost > amount) leg.expected = (leg.expected * lost) / amount;
-        if (!leg.ok) {
-            // The router reports any token failure as "TransferHelper: TRANSFER_FROM_FAILED".
-            // Repeating the transfer it attempted, from here, surfaces the token's own reason.
-            (bool sent, bytes memory tokenError) = _callToken(
-                token,
-                abi.encodeWithSelector(TRANSFER, pair, amount),
-                gasleft()
-            );
-            if (!sent && tokenError.length != 0) leg.revertData = tokenError;
-        }
-    }
-
     function _unwrapEffect(bytes memory data) private pure returns (Effect memory e) {
         (bool tagged, bytes memory payload) = _unwrap(data);
         if (tagged) return abi.decode(payload, (Effect));
@@ -522,14 +468,35 @@ contract HoneypotDetector {
         }
     }
 
-    function _path(address from, address to) private pure returns (address[] memory path) {
-        path = new address[](2);
-        path[0] = from;
-        path[1] = to;
-    }
-
     // Sells through the router pay out ETH here.
     receive() external payable {}
+}
+
+/// The round trip's trader, a wallet without code: the detector creates it for one round trip, and
+/// it trades only from this constructor, while its address has no code yet (as ProbeHolder acts),
+/// so a token that treats contracts apart (drops or refuses what an address with code sends) meets
+/// it as it meets a person. It buys with half the coin it was given, sends a quarter of what it got
+/// to a fresh wallet, sells the rest (90 % where everything fails), then buys and sells again, and
+/// reverts with Isolated(the encoded Result): the legs, which is how a constructor can answer.
+contract RoundTripTrader {
+    constructor(address router, address token, address weth, address pair, uint256 amountIn) payable {
+        IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
+        HoneypotDetector.Result memory r;
+        r.buy = _buy(dex, token, weth, amountIn, address(this));
+        if (r.buy.ok && r.buy.received != 0) {
+            r.transfer = _transfer(address(this), token, _fresh(address(this), token, 1), r.buy.received / 4, gasleft());
+            uint256 held = _balanceOf(token, address(this));
+            r.sell = _sell(address(this), dex, token, weth, pair, held);
+            if (r.sell.attempted && !r.sell.ok) {
+                r.sellPartial = _sell(address(this), dex, token, weth, pair, (held * 9) / 10);
+            }
+            r.buyAgain = _buy(dex, token, weth, amountIn, address(this));
+            if (r.sell.ok && r.buyAgain.ok) {
+                r.sellAgain = _sell(address(this), dex, token, weth, pair, _balanceOf(token, address(this)));
+            }
+        }
+        revert HoneypotDetector.Isolated(abi.encode(r));
+    }
 }
 
 /// The probe's ordinary holder, for one step. A person's wallet has no code, and tokens that treat
@@ -661,4 +628,78 @@ function _increase(uint256 before, uint256 afterwards) pure returns (uint256) {
 // Derived from the block, so no allowlist can know these wallets in advance.
 function _fresh(address self, address token, uint256 salt) view returns (address) {
     return address(uint160(uint256(keccak256(abi.encode(token, block.number, self, salt)))));
+}
+
+function _buy(IUniswapV2RouterLike dex, address token, address weth, uint256 amountIn, address to)
+    returns (Leg memory leg)
+{
+    leg.attempted = true;
+    leg.amountIn = amountIn;
+    address[] memory path = _path(weth, token);
+    try dex.getAmountsOut(amountIn, path) returns (uint256[] memory amounts) {
+        leg.expected = amounts[1];
+    } catch (bytes memory reason) {
+        leg.revertData = reason;
+        return leg;
+    }
+    uint256 balanceBefore = _balanceOf(token, to);
+    uint256 gasBefore = gasleft();
+    try dex.swapExactETHForTokensSupportingFeeOnTransferTokens{value: amountIn}(0, path, to, block.timestamp) {
+        leg.ok = true;
+    } catch (bytes memory reason) {
+        leg.revertData = reason;
+    }
+    leg.gasUsed = gasBefore - gasleft();
+    leg.received = _increase(balanceBefore, _balanceOf(token, to));
+}
+
+/// `self` sells `amount` through the router, paid out to itself.
+function _sell(address self, IUniswapV2RouterLike dex, address token, address weth, address pair, uint256 amount)
+    returns (Leg memory leg)
+{
+    if (amount == 0) return leg;
+    leg.attempted = true;
+    leg.amountIn = amount;
+    bool approved;
+    (approved, leg.revertData) = _callToken(token, abi.encodeWithSelector(APPROVE, address(dex), amount), gasleft());
+    if (!approved) return leg;
+    address[] memory path = _path(token, weth);
+    try dex.getAmountsOut(amount, path) returns (uint256[] memory amounts) {
+        leg.expected = amounts[1];
+    } catch (bytes memory reason) {
+        leg.revertData = reason;
+        return leg;
+    }
+    // What the seller held and had in coin, and the gas left, before the sale (kept in the leg's
+    // own fields until the sale is measured: a free function has few stack slots to spare).
+    uint256 heldBefore = _balanceOf(token, self);
+    leg.received = self.balance;
+    leg.gasUsed = gasleft();
+    // Sell the way a wallet does, through the router, so the verdict matches what users see.
+    try dex.swapExactTokensForETHSupportingFeeOnTransferTokens(amount, 0, path, self, block.timestamp) {
+        leg.ok = true;
+    } catch (bytes memory reason) {
+        leg.revertData = reason;
+    }
+    leg.gasUsed -= gasleft();
+    leg.received = _increase(leg.received, self.balance);
+    // A seller charged more tokens than it sold: the quote is for what it lost.
+    uint256 lost = _decrease(heldBefore, _balanceOf(token, self));
+    if (leg.ok && lost > amount) leg.expected = (leg.expected * lost) / amount;
+    if (!leg.ok) {
+        // The router reports any token failure as "TransferHelper: TRANSFER_FROM_FAILED".
+        // Repeating the transfer it attempted, from here, surfaces the token's own reason.
+        (bool sent, bytes memory tokenError) = _callToken(
+            token,
+            abi.encodeWithSelector(TRANSFER, pair, amount),
+            gasleft()
+        );
+        if (!sent && tokenError.length != 0) leg.revertData = tokenError;
+    }
+}
+
+function _path(address from, address to) pure returns (address[] memory path) {
+    path = new address[](2);
+    path[0] = from;
+    path[1] = to;
 }
