@@ -17,7 +17,7 @@ import { deployCleanTokens } from '../infra/devnet/bulkTokens.ts';
 import { deployScenario, scenarioGenesisTimestamp } from '../infra/devnet/scenario.ts';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../infra/stack/services.ts';
-import { markdownTable, type PhaseStats, runPhase } from './stats.ts';
+import { markdownTable, percentile, type PhaseStats, runPhase } from './stats.ts';
 import { stepTable, workflowTimelines } from './x402Breakdown.ts';
 import { parseJobId } from '../core/temporal/jobIds.ts';
 
@@ -127,16 +127,45 @@ try {
     scans: new ScanStore({ db: mongoClient.db, redis: redisClient, ttlSeconds: 0 }),
     config: readScanConfig({}),
   });
+  // Each engine's own time in the in-process phase one at a time (the engines run in parallel, so
+  // a scan takes about the slowest of them): where the engines' share goes.
+  const engineTimes = new Map<string, number[]>();
+  let timingEngines = false;
   const scanInProcess = async (address: string) => {
+    const started = performance.now();
     const { target, engines } = await scanner.prepare({ chain: 'devnet', address });
+    const prepared = Math.round(performance.now() - started);
     const reports = await Promise.all(engines.map((engine) => scanner.runEngine(engine, target)));
+    if (timingEngines) {
+      // contract_safety's own steps, one after the other (its facts.timings_ms), beside the engines.
+      const steps = reports.flatMap((report) =>
+        Object.entries({
+          ...((report.facts.timings_ms ?? {}) as Record<string, number>),
+          ...Object.fromEntries(
+            Object.entries(
+              (report.facts.discovery as { timings_ms?: Record<string, number> } | undefined)?.timings_ms ??
+                {},
+            ).map(([stage, ms]) => [`discovery: ${stage}`, ms]),
+          ),
+        }).map(([step, ms]) => ({ engine: `${report.engine}: ${step}`, duration_ms: ms })),
+      );
+      for (const { engine, duration_ms } of [
+        { engine: 'prepare (block pin, creation)', duration_ms: prepared },
+        ...reports,
+        ...steps,
+      ])
+        engineTimes.set(engine, [...(engineTimes.get(engine) ?? []), duration_ms]);
+    }
     const summary = scoreToken(reports.flatMap((report) => report.checks));
     if (summary.risk_score === null) throw new Error('no score');
   };
 
   await runPhase('warmup', warmupTokens, concurrency, (address) => scanThroughApi(address));
   const rows: PhaseStats[] = [
-    await runPhase('in-process engines (no Temporal)', slice(0), 1, scanInProcess),
+    await runPhase('in-process engines (no Temporal)', slice(0), 1, (address) => {
+      timingEngines = true;
+      return scanInProcess(address).finally(() => (timingEngines = false));
+    }),
     await runPhase('REST → Temporal → worker', slice(1), 1, (address) => {
       recording = true;
       return scanThroughApi(address).finally(() => (recording = false));
@@ -172,8 +201,19 @@ try {
   // first activation, each local activity step (block pin, engines, store), completion.
   const timeline = await workflowTimelines(temporal.address, jobs, { localActivities: true });
   Object.assign(report, { rest_one_at_a_time_timeline: timeline });
+  const engineRows = [...engineTimes].map(([engine, times]) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return { engine, n: sorted.length, p50_ms: percentile(sorted, 50), p95_ms: percentile(sorted, 95) };
+  });
+  Object.assign(report, { in_process_one_at_a_time_engines: engineRows });
+  const engineTable = [
+    '| in-process one at a time: step | n | p50 ms | p95 ms |',
+    '|---|---|---|---|',
+    ...engineRows.map((row) => `| ${row.engine} | ${row.n} | ${row.p50_ms} | ${row.p95_ms} |`),
+  ].join('\n');
   const table =
     `${markdownTable(rows)}\n\nREST p50 / in-process p50 — ${ratioText}\n\n` +
+    `${engineTable}\n\n` +
     stepTable('REST one at a time: workflow step', timeline);
   console.log(table);
   await writeFile(path.join(values.out, 'scan-latency.json'), `${JSON.stringify(report, null, 2)}\n`);

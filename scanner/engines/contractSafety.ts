@@ -65,6 +65,14 @@ const PROBED_GROUPS: PrivilegeGroup[] = [
 export async function contractSafety(input: EvmEngineInput): Promise<EngineOutput> {
   const { client, address, blockNumber, chain } = input;
   const block = blockNumber.toString();
+  // Each step's wall time, one after the other (facts.timings_ms): where a scan's time goes.
+  const timings: Record<string, number> = {};
+  let lap = performance.now();
+  const mark = (step: string) => {
+    const now = performance.now();
+    timings[step] = Math.round(now - lap);
+    lap = now;
+  };
   const [code, proxy, ownerInfo, token, roles, stored, pool, told, gasPrice] = await Promise.all([
     client.getCode({ address, blockNumber }),
     readProxy(client, { address, blockNumber }),
@@ -76,6 +84,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     readCallerAccounts(client, { token: address, creation: input.creation, blockNumber }),
     simulationGasPrice(client, blockNumber),
   ]);
+  mark('reads');
   const own = analyzeBytecode(code ?? '0x');
   const implementation = await resolveImplementation(client, proxy, own.minimalProxyTarget, blockNumber);
   const implCode = implementation
@@ -95,6 +104,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     owner: ownerInfo.owner,
     blockNumber,
   });
+  mark('implementation_and_upgrade');
   const deployer = input.creation?.deployer as Address | undefined;
   const exclude = [
     address,
@@ -127,6 +137,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     gasPrice,
     blockNumber,
   });
+  mark('known_selector_probes');
 
   // Every account that might hold a power, whatever the owner getter says.
   const codeAddresses = [
@@ -155,6 +166,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
         }
       : {}),
   });
+  mark('holder_trace');
   // Best effort: a contract that cannot be read is one fewer to follow, not a failed engine.
   const reliedOn = await readReliedOn(client, {
     callees: holderTrace.callees,
@@ -165,6 +177,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     if (isRpcUnreachable(error)) throw error;
     return { contracts: [], accounts: [] };
   });
+  mark('relied_on');
   const suspects = distinctCandidates(
     [
       ...(owner.kind === 'live' ? [{ address: owner.owner, source: ownerInfo.getter ?? 'owner()' }] : []),
@@ -205,6 +218,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     elsewhere: reliedOn.contracts,
     excluded: exclude,
   });
+  mark('discovery');
   const checks: Check[] = applyDiscovery(
     privilegeChecks({
       selectors,
@@ -248,6 +262,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
           discovery.failures.length === 0 && discovery.findings.length === 0 && Boolean(pool),
         ),
   );
+  mark('clone');
   // Which code's DELEGATECALLs (and CALLCODEs) count: the token's (unless it is the proxy, whose
   // one delegate is its implementation, judged apart) and its implementation's. Walked whatever
   // the opcode scan said: a site can hide past where the metadata is said to begin.
@@ -298,6 +313,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     }),
   );
 
+  mark('delegate_walk');
   const facts: Record<string, unknown> = {
     token: token satisfies TokenFacts,
     owner: ownerInfo.owner ?? null,
@@ -322,6 +338,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       failures: discovery.failures.slice(0, 3),
       comparisons: discovery.comparisons,
       later_block: discovery.laterBlock,
+      timings_ms: discovery.timingsMs,
       holder_trace: {
         hashes: holderTrace.hashes.length,
         compared: holderTrace.compared.map(String),
@@ -336,6 +353,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       })),
       callers_from_traces: told.traces,
     },
+    timings_ms: timings,
   };
   if (implementation) facts.implementation = implementation;
   return { checks, facts };

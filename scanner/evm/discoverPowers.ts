@@ -156,6 +156,8 @@ export interface DiscoveryResult {
    * one without eth_simulateV1 say).
    */
   laterBlock: { tried: number; planned: number; calls: number; error: string | null };
+  /** Each stage's wall time, one after the other: the accounts explored, the comparison round, the later-block round. */
+  timingsMs: Record<string, number>;
 }
 
 /**
@@ -1076,8 +1078,15 @@ export async function discoverPowers(
     toggled: 0,
     comparisons: { traced: 0, comparisons: 0, calls: 0, timed: 0, wrapped: 0, callers: 0, error: null },
     laterBlock: { tried: 0, planned: 0, calls: 0, error: null },
+    timingsMs: {},
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
+  let lap = performance.now();
+  const mark = (stage: string) => {
+    const now = performance.now();
+    result.timingsMs[stage] = Math.round(now - lap);
+    lap = now;
+  };
 
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
@@ -1384,12 +1393,15 @@ export async function discoverPowers(
     }
   };
   await Promise.all(candidates.map((candidate) => explore(candidate)));
+  mark('explore');
   await Promise.all([
     comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
     forwarderRound(parameters, { explored, known: candidates }),
   ]);
+  mark('comparisons');
   // After the comparison round: the accounts it named are explored by then.
   await laterBlockRound(client, parameters, { explored, known: candidates, result, openings });
+  mark('later_block');
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
     const later = openings.get(offset);
