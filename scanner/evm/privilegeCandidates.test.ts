@@ -1,6 +1,6 @@
 import { type Hex, type PublicClient, zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { rangeCap, readCallerAccounts, traceWindows } from './privilegeCandidates.ts';
+import { constructorArgumentsAt, rangeCap, readCallerAccounts, traceWindows } from './privilegeCandidates.ts';
 
 const TRANSFER: Hex = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
@@ -52,6 +52,7 @@ describe('accounts the creation told the token about', () => {
     return {
       getTransaction: () => Promise.resolve({ input: '0x' }),
       getTransactionReceipt: () => Promise.resolve({ logs }),
+      getCode: () => Promise.resolve(undefined),
       // No trace index: only the creation is read.
       request: () => Promise.reject(new Error('the method trace_filter does not exist')),
     } as unknown as PublicClient;
@@ -82,5 +83,52 @@ describe('accounts the creation told the token about', () => {
     ]);
     expect(read.minted.every((entry) => entry.source === 'credited by a mint at creation')).toBe(true);
     expect(read.candidates).toEqual([]);
+  });
+});
+
+describe('where a creation’s constructor arguments begin', () => {
+  const token = '0x1111111111111111111111111111111111111111';
+  const deployer = '0x2222222222222222222222222222222222222222';
+  const distributor = '8a3c1e7b9d2f40615e8c7a9b3d1f2e4c6a8b0d2f';
+  // Init code whose last words, before the runtime code, look like an address: twelve zero bytes,
+  // then twenty of code (PUSH0 MSTORE PUSH1 0x11 …), as a real token's init code had.
+  const initCode = `6080604052${'00'.repeat(12)}5f52601160045260245ffd5b5f610ff182610d47`;
+  // The runtime code as the init code carries it (an immutable still zero), and as deployed (set);
+  // its metadata last.
+  const metadata = `a2646970667358221220${'7e'.repeat(32)}64736f6c634300081c0033`;
+  // (96 bytes, so the init code's last word is a word of the input counted from its end.)
+  const carried = `6080604052${'00'.repeat(38)}${metadata}`;
+  const deployed = `6080604052${'00'.repeat(18)}${distributor}${metadata}`;
+  const supply = (10n ** 27n).toString(16).padStart(64, '0');
+  const args = `${'0'.repeat(24)}${distributor}${supply}`;
+  const input: Hex = `0x${initCode}${carried}${args}`;
+
+  it('begins after the runtime code’s copy, found by its metadata', () => {
+    expect(constructorArgumentsAt(input, `0x${deployed}`)).toBe(input.length - args.length);
+    // Without the runtime code, or with one the input does not hold: not known.
+    expect(constructorArgumentsAt(input, undefined)).toBeUndefined();
+    expect(constructorArgumentsAt(input, `0x${'ab'.repeat(40)}`)).toBeUndefined();
+  });
+
+  it('reads only the arguments where it is known, and the input’s last words where it is not', async () => {
+    const read = (runtime: Hex | undefined) =>
+      readCallerAccounts(
+        {
+          getTransaction: () => Promise.resolve({ input }),
+          getTransactionReceipt: () => Promise.resolve({ logs: [] }),
+          getCode: () => Promise.resolve(runtime),
+          request: () => Promise.reject(new Error('the method trace_filter does not exist')),
+        } as unknown as PublicClient,
+        {
+          token,
+          creation: { block: '1', tx: `0x${'ab'.repeat(32)}`, deployer, via: 'create_tx' },
+          blockNumber: 10n,
+        },
+      );
+    const named = async (runtime: Hex | undefined) =>
+      (await read(runtime)).candidates.map((entry) => entry.address.slice(2).toLowerCase());
+    expect(await named(`0x${deployed}`)).toEqual([distributor]);
+    // Without the runtime code the last twelve words are read: the code's word is taken too.
+    expect(await named(undefined)).toEqual(['5f52601160045260245ffd5b5f610ff182610d47', distributor]);
   });
 });

@@ -165,6 +165,8 @@ const ORDINARY_SELECTORS = new Set<Hex>(
 const MAX_TRACES = 200;
 /** Constructor arguments are the creation input's last words; this many are read. */
 const CONSTRUCTOR_WORDS = 12;
+/** Words read where the arguments' start is known: the head and what follows it (an array's). */
+const ARGUMENT_WORDS = 24;
 
 interface TraceEntry {
   action?: { from?: string; input?: string; callType?: string };
@@ -221,7 +223,9 @@ export async function readCallerAccounts(
   // Without the creation (a provider that keeps no old state) the calls are still read, from the
   // chain's start: trace indexes answer an address filter without walking every block.
   const [constructor, calls] = await Promise.all([
-    creation ? constructorAccounts(client, creation, token) : { named: [], minted: [], creationCode: null },
+    creation
+      ? constructorAccounts(client, creation, token, blockNumber)
+      : { named: [], minted: [], creationCode: null },
     tracedCalls(client, { token, fromBlock: creation ? BigInt(creation.block) : 0n, toBlock: blockNumber }),
   ]);
   return {
@@ -230,6 +234,18 @@ export async function readCallerAccounts(
     creationCode: constructor.creationCode,
     traces: calls.reading,
   };
+}
+
+/**
+ * Where a creation transaction's constructor arguments begin (an index into `input`'s hex): after
+ * the copy of the runtime code its init code carries, which compilers put last, just before the
+ * arguments. Found by the runtime code's last 32 bytes (the compiler's metadata, which no
+ * immutable is written into), byte-aligned; undefined where the input does not hold them.
+ */
+export function constructorArgumentsAt(input: Hex, runtime: Hex | undefined): number | undefined {
+  if (!runtime || runtime.length < 2 + 64) return undefined;
+  const at = input.toLowerCase().lastIndexOf(runtime.slice(-64).toLowerCase());
+  return at >= 2 && at % 2 === 0 ? at + 64 : undefined;
 }
 
 /** Accounts credited by the creation's mints, at most (a launch's team, marketing and reserve wallets). */
@@ -245,10 +261,14 @@ async function constructorAccounts(
   client: PublicClient,
   creation: Creation,
   token: Address,
+  blockNumber: bigint,
 ): Promise<{ named: PrivilegeCandidate[]; minted: PrivilegeCandidate[]; creationCode: Hex | null }> {
-  const [tx, receipt] = await Promise.all([
+  const [tx, receipt, runtime] = await Promise.all([
     client.getTransaction({ hash: creation.tx as Hash }).catch(() => undefined),
     client.getTransactionReceipt({ hash: creation.tx as Hash }).catch(() => undefined),
+    creation.via === 'create_tx'
+      ? client.getCode({ address: token, blockNumber }).catch(() => undefined)
+      : undefined,
   ]);
   // The token's own Transfer logs from the zero address (a factory's call may log other tokens').
   const minted = parseEventLogs({
@@ -262,9 +282,15 @@ async function constructorAccounts(
     .slice(0, MINTED_TO)
     .map((address) => ({ address, source: 'credited by a mint at creation' }));
   if (!tx) return { named: [], minted, creationCode: null };
+  // The arguments' head, where the runtime code's copy in the input shows where they begin; else
+  // the input's last words (init code or a string's words may precede the arguments there).
+  const argumentsAt = creation.via === 'create_tx' ? constructorArgumentsAt(tx.input, runtime) : undefined;
   const words = Math.floor((tx.input.length - 2) / 64);
-  const start = tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64;
-  const named = addressesInWords(tx.input, start).map((address) => ({
+  const named = (
+    argumentsAt === undefined
+      ? addressesInWords(tx.input, tx.input.length - Math.min(words, CONSTRUCTOR_WORDS) * 64)
+      : addressesInWords(tx.input.slice(0, argumentsAt + ARGUMENT_WORDS * 64) as Hex, argumentsAt)
+  ).map((address) => ({
     address,
     source: creation.via === 'create_tx' ? 'constructor argument' : 'argument of the creating call',
   }));
