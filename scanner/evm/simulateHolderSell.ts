@@ -43,7 +43,7 @@ const routerAbi = parseAbi([
 ]);
 
 /** How a holder's sale was simulated: see simulateHolderSell. */
-export type HolderSellSeller = 'wallet' | 'code_at_holder';
+type HolderSellSeller = 'wallet' | 'code_at_holder';
 
 export interface HolderSell extends DetectorLeg {
   /**
