@@ -39,6 +39,7 @@ import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
 import { simulationGasPrice } from '../evm/simulationGasPrice.ts';
 import { traceHolderTransfer } from '../evm/traceComparisons.ts';
+import { lapTimer } from '../evm/laps.ts';
 import { readReliedOn } from './reliedOn.ts';
 
 export type { EngineOutput } from './context.ts';
@@ -67,12 +68,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   const block = blockNumber.toString();
   // Each step's wall time, one after the other (facts.timings_ms): where a scan's time goes.
   const timings: Record<string, number> = {};
-  let lap = performance.now();
-  const mark = (step: string) => {
-    const now = performance.now();
-    timings[step] = Math.round(now - lap);
-    lap = now;
-  };
+  const mark = lapTimer(timings);
   const [code, proxy, ownerInfo, token, roles, stored, pool, told, gasPrice] = await Promise.all([
     client.getCode({ address, blockNumber }),
     readProxy(client, { address, blockNumber }),

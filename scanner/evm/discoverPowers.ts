@@ -10,6 +10,7 @@ import {
   stringToHex,
   toFunctionSelector,
 } from 'viem';
+import { lapTimer } from './laps.ts';
 import { isRpcUnreachable, scrubUrls } from '../../clients/chains/rpcErrors.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
@@ -1081,12 +1082,7 @@ export async function discoverPowers(
     timingsMs: {},
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
-  let lap = performance.now();
-  const mark = (stage: string) => {
-    const now = performance.now();
-    result.timingsMs[stage] = Math.round(now - lap);
-    lap = now;
-  };
+  const mark = lapTimer(result.timingsMs);
 
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
