@@ -137,24 +137,18 @@ try {
     const prepared = Math.round(performance.now() - started);
     const reports = await Promise.all(engines.map((engine) => scanner.runEngine(engine, target)));
     if (timingEngines) {
-      // contract_safety's own steps, one after the other (its facts.timings_ms), beside the engines.
-      const steps = reports.flatMap((report) =>
-        Object.entries({
-          ...((report.facts.timings_ms ?? {}) as Record<string, number>),
-          ...Object.fromEntries(
-            Object.entries(
-              (report.facts.discovery as { timings_ms?: Record<string, number> } | undefined)?.timings_ms ??
-                {},
-            ).map(([stage, ms]) => [`discovery: ${stage}`, ms]),
-          ),
-        }).map(([step, ms]) => ({ engine: `${report.engine}: ${step}`, duration_ms: ms })),
-      );
-      for (const { engine, duration_ms } of [
-        { engine: 'prepare (block pin, creation)', duration_ms: prepared },
-        ...reports,
-        ...steps,
-      ])
-        engineTimes.set(engine, [...(engineTimes.get(engine) ?? []), duration_ms]);
+      const record = (step: string, ms: number) =>
+        engineTimes.set(step, [...(engineTimes.get(step) ?? []), ms]);
+      record('prepare (block pin, creation)', prepared);
+      for (const { engine, duration_ms, facts } of reports) {
+        record(engine, duration_ms);
+        // contract_safety's own steps, one after the other (its facts.timings_ms), beside the engines.
+        const discovery = facts.discovery as { timings_ms?: Record<string, number> } | undefined;
+        for (const [step, ms] of Object.entries((facts.timings_ms ?? {}) as Record<string, number>))
+          record(`${engine}: ${step}`, ms);
+        for (const [stage, ms] of Object.entries(discovery?.timings_ms ?? {}))
+          record(`${engine}: discovery: ${stage}`, ms);
+      }
     }
     const summary = scoreToken(reports.flatMap((report) => report.checks));
     if (summary.risk_score === null) throw new Error('no score');

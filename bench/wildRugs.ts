@@ -302,7 +302,6 @@ export function onDevnetVenue(source: string): string {
   );
 }
 
-/** Addresses the source casts to a router interface or assigns to a router variable. */
 /**
  * What a scan says of a token's classes, or null when it says nothing usable: no tier, or an
  * engine that failed (a node that timed out under load, say), whose classes went unseen. Such a
@@ -329,6 +328,7 @@ export function scanned(result: Pick<ScanResult, 'tier' | 'risk_score' | 'engine
   };
 }
 
+/** Addresses the source casts to a router interface or assigns to a router variable. */
 export function namedRouters(source: string): Address[] {
   const literal = '(?:address\\s*\\(\\s*)?(0x[0-9a-fA-F]{40})';
   const patterns = [

@@ -153,22 +153,23 @@ async function sellAsWallet(
     encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] }),
   );
   const paid = read(READER_ADDRESS, pad(payee));
+  // A sale of `amount`, with what it is measured by: the router's quote, the payee's coin before
+  // and after, and what the holder holds after.
+  const SALE = { quote: 0, paidBefore: 1, sold: 2, paidAfter: 3, heldAfter: 4 } as const;
+  const saleSteps = (amount: bigint) => [quote(amount), paid, sale(amount), paid, heldNow];
   // Every call is one of the holder's transactions, in this order, on the state the earlier ones
   // left: a sale that reverted left nothing, so the 90 % one starts where the whole one did.
+  const APPROVAL = 0;
+  const WHOLE = 1;
+  const PART = WHOLE + 5;
+  const TOKEN_SEND = PART + 5;
   const calls = [
-    quote(held), // 0
-    quote(partial), // 1
-    send(token, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] })), // 2
-    paid, // 3
-    sale(held), // 4
-    paid, // 5
-    heldNow, // 6
-    sale(partial), // 7
-    paid, // 8
-    heldNow, // 9
+    send(token, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] })),
+    ...saleSteps(held),
+    ...saleSteps(partial),
     // Where the sales failed, the router says only "TRANSFER_FROM_FAILED": the send it attempted,
     // made by the holder itself, says the token's own reason.
-    send(token, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [pair, held] })), // 10
+    send(token, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [pair, held] })),
   ];
   const price = gasPrice ? { gasPrice: hex(gasPrice) } : {};
   const gasLimit = calls.reduce((sum, call) => sum + call.gas, 0n);
@@ -211,38 +212,36 @@ async function sellAsWallet(
           data: at(index).returnData,
         })[1] ?? 0n)
       : 0n;
-  const tokenReason = ok(10) ? undefined : at(10).returnData;
-  const leg = (
-    amount: bigint,
-    quote: number,
-    sold: number,
-    paidBefore: number,
-    paidAfter: number,
-    heldBefore: bigint,
-    heldAfter: number,
-  ) => {
-    if (!ok(2)) return toLeg({ ...empty, attempted: true, amountIn: amount, revertData: at(2).returnData });
-    if (!ok(quote))
-      return toLeg({ ...empty, attempted: true, amountIn: amount, revertData: at(quote).returnData });
-    const done = ok(sold);
-    let expected = quoted(quote);
-    // A seller charged more tokens than it sold: the quote is for what it lost.
-    const lost = heldBefore > word(heldAfter) ? heldBefore - word(heldAfter) : 0n;
+  const tokenReason = ok(TOKEN_SEND) ? undefined : at(TOKEN_SEND).returnData;
+  const leg = (amount: bigint, first: number) => {
+    const step = (name: keyof typeof SALE) => first + SALE[name];
+    const refused = !ok(APPROVAL) ? APPROVAL : !ok(step('quote')) ? step('quote') : undefined;
+    if (refused !== undefined)
+      return toLeg({ ...empty, attempted: true, amountIn: amount, revertData: at(refused).returnData });
+    const done = ok(step('sold'));
+    let expected = quoted(step('quote'));
+    // A seller charged more tokens than it sold: the quote is for what it lost. (Before either
+    // sale the holder held `held`: the 90 % one runs only where the whole one reverted.)
+    const lost = held > word(step('heldAfter')) ? held - word(step('heldAfter')) : 0n;
     if (done && lost > amount) expected = (expected * lost) / amount;
-    const received = word(paidAfter) > word(paidBefore) ? word(paidAfter) - word(paidBefore) : 0n;
+    const [before, after] = [word(step('paidBefore')), word(step('paidAfter'))];
     return toLeg({
       attempted: true,
       ok: done,
       amountIn: amount,
       expected,
-      received,
-      gasUsed: hexToBigInt(at(sold).gasUsed),
-      revertData: done ? '0x' : tokenReason && tokenReason !== '0x' ? tokenReason : at(sold).returnData,
+      received: after > before ? after - before : 0n,
+      gasUsed: hexToBigInt(at(step('sold')).gasUsed),
+      revertData: done
+        ? '0x'
+        : tokenReason && tokenReason !== '0x'
+          ? tokenReason
+          : at(step('sold')).returnData,
     });
   };
-  const whole = leg(held, 0, 4, 3, 5, held, 6);
-  if (whole.ok || !ok(2)) return whole;
-  const part = leg(partial, 1, 7, 5, 8, word(6), 9);
+  const whole = leg(held, WHOLE);
+  if (whole.ok || !ok(APPROVAL)) return whole;
+  const part = leg(partial, PART);
   // Like the round trip: a token that only forbids selling everything is not a trap.
   return part.ok ? part : whole;
 }
