@@ -327,6 +327,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       selectors: discovery.selectorsTried,
       calls: discovery.calls,
       round_trips: discovery.roundTrips,
+      retried_round_trips: discovery.retried,
       rescaled_calls: discovery.rescaled,
       repeated_calls: discovery.repeated,
       toggles: discovery.toggled,

@@ -122,6 +122,11 @@ export interface DiscoveryResult {
   calls: number;
   /** eth_call round trips spent. */
   roundTrips: number;
+  /**
+   * Round trips that failed whole and were sent again as two halves (a step that reverted the
+   * probe itself), and those that ran out of gas for their last calls, sent again in the next.
+   */
+  retried: { split: number; resumed: number };
   /** Probes that could not run (an RPC refusal, say); the scan carries on without them. */
   failures: string[];
   /** Two-call simulations: how many were made, of how many the first round suggested. */
@@ -1071,6 +1076,7 @@ export async function discoverPowers(
     selectorsTried: selectors.length,
     calls: 0,
     roundTrips: 0,
+    retried: { split: 0, resumed: 0 },
     failures: [],
     pairs: { tried: 0, planned: 0 },
     triples: { tried: 0, planned: 0 },
@@ -1356,6 +1362,7 @@ export async function discoverPowers(
           }
           // A costly token can exhaust one call's gas with many effects: halve and try again.
           if (chunk.length > MIN_CHUNK) {
+            result.retried.split++;
             const half = Math.ceil(chunk.length / 2);
             chunks.unshift(chunk.slice(0, half), chunk.slice(half));
             continue;
@@ -1366,6 +1373,8 @@ export async function discoverPowers(
           continue;
         }
         const done = probe.value;
+        result.roundTrips += done.roundTrips - 1;
+        result.retried.resumed += done.roundTrips - 1;
         const baseline = done.baselineEffect;
         opening ??= baseline;
         // The clock's test needs a holder who could trade: not the opening of the pair's account,

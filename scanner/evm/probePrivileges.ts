@@ -95,6 +95,8 @@ export interface ProbePrivilegesReturnType {
   effects: CallEffect[];
   /** Whether each staged call worked, when there were any. */
   stagedOk: boolean[];
+  /** eth_calls made: more than one where the calls needed more gas than one call is given. */
+  roundTrips: number;
 }
 
 /**
@@ -139,18 +141,6 @@ export async function probePrivileges(
       : undefined;
   const origin = parameters.origin ?? actor;
   const gasFee = PROBE_GAS * (parameters.gasPrice ?? 0n);
-  const probeData = encodeFunctionData({
-    abi: honeypotDetectorAbi,
-    functionName: 'probe',
-    args: [
-      token,
-      router ?? zeroAddress,
-      PROBE_HOLDER_FACTORY,
-      router ? VICTIM_BUY_WEI : 0n,
-      parameters.sellTo ?? zeroAddress,
-      calls.map((call) => call.data),
-    ],
-  });
   const stateOverride = [
     {
       address: actor,
@@ -160,40 +150,70 @@ export async function probePrivileges(
     { address: PROBE_HOLDER_FACTORY, code: HONEYPOT_DETECTOR_CODE },
     ...(origin === actor ? [] : [{ address: origin, balance: gasFee }]),
   ];
-  let data: Hex | undefined;
-  let stagedOk: boolean[] = [];
-  try {
-    if (parameters.staged && parameters.staged.length > 0)
-      ({ data, stagedOk } = await simulateAfter(client, {
-        staged: parameters.staged,
+  const once = async (batch: readonly ProbeCall[]) => {
+    const probeData = encodeFunctionData({
+      abi: honeypotDetectorAbi,
+      functionName: 'probe',
+      args: [
         token,
-        probe: { from: origin, to: actor, data: probeData },
-        stateOverride,
-        blockNumber,
-        later: blockOverrides,
-        gasPrice: parameters.gasPrice ?? 0n,
-      }));
-    else
-      ({ data } = await client.call({
-        account: origin,
-        to: actor,
-        data: probeData,
-        gas: PROBE_GAS,
-        ...(parameters.gasPrice ? { gasPrice: parameters.gasPrice } : {}),
-        stateOverride,
-        blockNumber,
-        ...(blockOverrides ? { blockOverrides } : {}),
-      }));
-  } catch (error) {
-    const reason = error instanceof BaseError ? error.shortMessage : String(error);
-    throw new Error(`privilege probe of ${token} as ${actor} failed: ${reason}`, { cause: error });
+        router ?? zeroAddress,
+        PROBE_HOLDER_FACTORY,
+        router ? VICTIM_BUY_WEI : 0n,
+        parameters.sellTo ?? zeroAddress,
+        batch.map((call) => call.data),
+      ],
+    });
+    let data: Hex | undefined;
+    let stagedOk: boolean[] = [];
+    try {
+      if (parameters.staged && parameters.staged.length > 0)
+        ({ data, stagedOk } = await simulateAfter(client, {
+          staged: parameters.staged,
+          token,
+          probe: { from: origin, to: actor, data: probeData },
+          stateOverride,
+          blockNumber,
+          later: blockOverrides,
+          gasPrice: parameters.gasPrice ?? 0n,
+        }));
+      else
+        ({ data } = await client.call({
+          account: origin,
+          to: actor,
+          data: probeData,
+          gas: PROBE_GAS,
+          ...(parameters.gasPrice ? { gasPrice: parameters.gasPrice } : {}),
+          stateOverride,
+          blockNumber,
+          ...(blockOverrides ? { blockOverrides } : {}),
+        }));
+    } catch (error) {
+      const reason = error instanceof BaseError ? error.shortMessage : String(error);
+      throw new Error(`privilege probe of ${token} as ${actor} failed: ${reason}`, { cause: error });
+    }
+    if (data === undefined) throw new Error(`privilege probe of ${token} as ${actor} returned nothing`);
+    const [victimBuy, baseline, effects] = decodeFunctionResult({
+      abi: honeypotDetectorAbi,
+      functionName: 'probe',
+      data,
+    });
+    return { victimBuy, baseline, effects, stagedOk };
+  };
+  // The detector stops where the gas left would not carry the next call (HoneypotDetector.probe):
+  // the calls after it are sent again, on the same starting state, until every one has run.
+  const first = await once(calls);
+  const { victimBuy, baseline } = first;
+  const effects = [...first.effects];
+  let roundTrips = 1;
+  while (effects.length < calls.length) {
+    const more = await once(calls.slice(effects.length));
+    roundTrips++;
+    if (more.effects.length === 0)
+      throw new Error(
+        `privilege probe of ${token} as ${actor} had no gas for a call after the holder's own steps`,
+      );
+    effects.push(...more.effects);
   }
-  if (data === undefined) throw new Error(`privilege probe of ${token} as ${actor} returned nothing`);
-  const [victimBuy, baseline, effects] = decodeFunctionResult({
-    abi: honeypotDetectorAbi,
-    functionName: 'probe',
-    data,
-  });
   const baselineEffect = toEffect(baseline, 'no call');
   return {
     actor,
@@ -202,7 +222,8 @@ export async function probePrivileges(
     baseline: baselineEffect.victimTransfer,
     baselineEffect,
     effects: effects.map((effect, index) => toEffect(effect, calls[index]?.label ?? `call ${index}`)),
-    stagedOk,
+    stagedOk: first.stagedOk,
+    roundTrips,
   };
 }
 

@@ -145,6 +145,8 @@ contract HoneypotDetector {
     // A step that trades: its buys (a taxed transfer from an excluded pool costs ~150k each) on
     // top of what any step may spend.
     uint256 private constant CHURN_EFFECT_GAS = 4_000_000;
+    // Gas kept for encoding the probe's answer: a chunk's effects (~60 words each) and its memory.
+    uint256 private constant ANSWER_GAS = 400_000;
 
     function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn)
         external
@@ -235,6 +237,15 @@ contract HoneypotDetector {
         for (uint256 i = 0; i < calls.length; i++) {
             plan.call = calls[i];
             uint256 gas = calls[i].length >= 4 && bytes4(calls[i][:4]) == CHURN ? CHURN_EFFECT_GAS : EFFECT_GAS;
+            // Too little gas left for this step and the answer: the answer holds the steps made so
+            // far, and the caller sends the rest again. Running out would revert them all, and the
+            // gas spent on them with them.
+            if (gasleft() < gas + gas / 63 + ANSWER_GAS) {
+                assembly {
+                    mstore(effects, i)
+                }
+                break;
+            }
             try this.effectOf{gas: gas}(factory, plan) {} catch (bytes memory data) {
                 effects[i] = _unwrapEffect(data);
             }
