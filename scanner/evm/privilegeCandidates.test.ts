@@ -1,6 +1,13 @@
 import { type Hex, type PublicClient, zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { constructorArgumentsAt, rangeCap, readCallerAccounts, traceWindows } from './privilegeCandidates.ts';
+import {
+  constructorArgumentsAt,
+  holdsText,
+  rangeCap,
+  readCallerAccounts,
+  traceWindows,
+  writtenAddress,
+} from './privilegeCandidates.ts';
 
 const TRANSFER: Hex = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
@@ -130,5 +137,50 @@ describe('where a creation’s constructor arguments begin', () => {
     expect(await named(`0x${deployed}`)).toEqual([distributor]);
     // Without the runtime code the last twelve words are read: the code's word is taken too.
     expect(await named(undefined)).toEqual(['5f52601160045260245ffd5b5f610ff182610d47', distributor]);
+  });
+});
+
+describe('an address found in code is not text', () => {
+  const hex = (value: bigint): Hex => `0x${value.toString(16).padStart(40, '0')}`;
+  const text = (message: string) => BigInt(`0x${Buffer.from(message).toString('hex')}`);
+
+  it('turns down the bytes of a message, read from where they lie or shifted into place', () => {
+    // A message in the data after the code, read as the operand of a PUSH20 (an "s" is one),
+    // running into the metadata.
+    expect(writtenAddress(hex(text(' allowance') * 2n ** 80n + 0xa2646970667358221220n))).toBe(false);
+    // A constant the optimizer pushes without its trailing zero bits and shifts into place: the
+    // text lies 1 to 7 bits off the bytes' edges.
+    for (let bits = 1n; bits < 8n; bits++)
+      expect(writtenAddress(hex((text('amount exceeds max.') * 2n ** 8n + 0x64n) >> bits))).toBe(false);
+    // Digits and commas, half a byte off.
+    expect(writtenAddress(hex(text('00,000 and 500,00') >> 4n))).toBe(false);
+  });
+
+  it('keeps real accounts: routers, factories and wallets', () => {
+    for (const account of [
+      '0x10ED43C718714eb63d5aA57B78B54704E256024E',
+      '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
+      '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+      '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+      '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+    ] as const)
+      expect(writtenAddress(account)).toBe(true);
+  });
+
+  it('turns down few of 20,000 random accounts', () => {
+    let seed = 0x9e3779b97f4a7c15n;
+    const next = () => {
+      // xorshift64*, seeded: the same accounts every run.
+      seed ^= seed >> 12n;
+      seed ^= (seed << 25n) & 0xffffffffffffffffn;
+      seed ^= seed >> 27n;
+      return (seed * 0x2545f4914f6cdd1dn) & 0xffffffffffffffffn;
+    };
+    let text = 0;
+    for (let index = 0; index < 20_000; index++) {
+      const value = ((next() << 96n) | (next() << 32n) | (next() >> 32n)) & (2n ** 160n - 1n);
+      if (holdsText(value)) text++;
+    }
+    expect(text).toBeLessThan(10);
   });
 });
