@@ -295,6 +295,20 @@ export const CHAIN_IDS = CHAINS.map((chain) => chain.id) as [ChainId, ...ChainId
 
 const byId = new Map<string, ChainInfo>(CHAINS.map((chain) => [chain.id, chain]));
 
+/**
+ * Every listed chain's DEX contracts (routers, factories, wrapped native coins): public code that
+ * anyone calls, so no token's insider, whichever chain a token keeps one of in its code or storage.
+ */
+export const PUBLIC_DEX_CONTRACTS: readonly `0x${string}`[] = [
+  ...new Set(
+    CHAINS.flatMap((chain): readonly DexInfo[] => chain.dexes).flatMap((dex) => [
+      dex.router,
+      dex.factory,
+      dex.wrappedNative,
+    ]),
+  ),
+];
+
 export function findChain(id: string): ChainInfo | undefined {
   return byId.get(id);
 }

@@ -8,6 +8,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
+import { PUBLIC_DEX_CONTRACTS } from '../../core/chains/registry.ts';
 import { makeCheck, unknownCheck } from '../core/checks.ts';
 import type { TokenFacts } from '../core/result.ts';
 import { type Check, Severity } from '../core/schema.ts';
@@ -111,6 +112,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     proxy?.admin,
     PROBE_VICTIM,
     zeroAddress,
+    ...PUBLIC_DEX_CONTRACTS,
   ];
   const actors: PrivilegeCandidate[] =
     owner.kind === 'live'
@@ -167,7 +169,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   const reliedOn = await readReliedOn(client, {
     callees: holderTrace.callees,
     stored: [...stored, ...codeAddresses, ...told.candidates],
-    exclude: [...exclude, pool?.pair, ...chain.dexes.map((dex) => dex.factory)],
+    exclude: [...exclude, pool?.pair],
     blockNumber,
   }).catch((error: unknown) => {
     if (isRpcUnreachable(error)) throw error;
