@@ -42,6 +42,8 @@ export const WorkerEnv = StoresEnv.extend({
   /** host:port for the worker's Prometheus metrics; unset = no metrics endpoint. */
   WORKER_METRICS_ADDRESS: z.string().optional(),
   RPC_REQUEST_TIMEOUT_MS: IntEnv(100, 60_000).default(5_000),
+  /** The same for a simulation: the scanner's probes and traces, which a loaded node may queue. */
+  RPC_SIMULATION_TIMEOUT_MS: IntEnv(100, 600_000).default(30_000),
   /** The scraper service that fetches documents given by URL. */
   SCRAPER_URL: z.url().default('http://127.0.0.1:3005'),
   /** This pool's key at the scraper, when the scraper asks its callers for one (SCRAPER_API_KEYS). */

@@ -74,6 +74,7 @@ export async function runWorkers(
       return (chains ??= new ChainClients({
         rpcUrls: options.rpcUrls ?? readRpcConfig(),
         requestTimeoutMs: env.RPC_REQUEST_TIMEOUT_MS,
+        simulationTimeoutMs: env.RPC_SIMULATION_TIMEOUT_MS,
       }));
     },
     get scans() {

@@ -11,6 +11,8 @@ export interface ChainClientsOptions {
   rpcUrls: ReadonlyMap<ChainId, readonly string[]>;
   /** Per-request timeout; a provider slower than this is skipped for the next one. */
   requestTimeoutMs?: number;
+  /** The same for a simulation (the scanner's probes, traces); 30 s when omitted, never below the read's. */
+  simulationTimeoutMs?: number;
   /** How long a dead or slow provider is passed over before it is tried again. */
   providerCooldownMs?: number;
 }
@@ -24,6 +26,7 @@ export interface ChainClientsOptions {
 export class ChainClients {
   readonly #rpcUrls: ReadonlyMap<ChainId, readonly string[]>;
   readonly #timeoutMs: number;
+  readonly #simulationTimeoutMs: number;
   readonly #cooldownMs: number;
   readonly #pools = new Map<string, ProviderPool>();
   readonly #evm = new Map<string, PublicClient>();
@@ -32,6 +35,7 @@ export class ChainClients {
   constructor(options: ChainClientsOptions) {
     this.#rpcUrls = options.rpcUrls;
     this.#timeoutMs = options.requestTimeoutMs ?? 5_000;
+    this.#simulationTimeoutMs = Math.max(options.simulationTimeoutMs ?? 30_000, this.#timeoutMs);
     this.#cooldownMs = options.providerCooldownMs ?? 30_000;
   }
 
@@ -70,7 +74,7 @@ export class ChainClients {
       // times out each provider; this outer timeout only bounds the whole failover.
       transport: http(this.rpcUrls(chainId)[0], {
         fetchFn: splitLargeBatches(pool.fetch),
-        timeout: this.#timeoutMs * (2 * pool.size + 1),
+        timeout: this.#simulationTimeoutMs * (2 * pool.size + 1),
         retryCount: 0,
         batch: { batchSize: 64, wait: 0 },
       }),
@@ -128,6 +132,7 @@ export class ChainClients {
         chain: chain.id,
         urls: this.rpcUrls(chain.id).filter(isHttp),
         timeoutMs: this.#timeoutMs,
+        simulationTimeoutMs: this.#simulationTimeoutMs,
         cooldownMs: this.#cooldownMs,
         identity,
       });

@@ -3,6 +3,7 @@ import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { freePort } from '../../infra/stack/processes.ts';
 import { startSlowRpc } from '../../test/support/slowRpc.ts';
 import { ChainClients } from './chainClients.ts';
+import { isSimulation } from './providerPool.ts';
 import type { ChainId } from '../../core/chains/registry.ts';
 
 let healthy: AnvilInstance;
@@ -55,5 +56,40 @@ describe('provider failover', () => {
   it('fails as unreachable, naming every provider, when none answers', async () => {
     const chains = clients([dead]);
     await expect(chains.evm('devnet').getBlockNumber()).rejects.toThrow(/no RPC provider of devnet answered/);
+  });
+});
+
+describe('a simulation’s own timeout', () => {
+  it('waits longer for a call that runs code put in place than for a read', async () => {
+    const slow = await startSlowRpc(healthy.url, 600);
+    try {
+      const chains = new ChainClients({
+        rpcUrls: new Map<ChainId, string[]>([['devnet', [slow.url]]]),
+        requestTimeoutMs: 300,
+        simulationTimeoutMs: 3_000,
+      });
+      const client = chains.evm('devnet');
+      await expect(client.getBlockNumber()).rejects.toThrow();
+      // PUSH1 1 PUSH1 0 MSTORE PUSH1 1 PUSH1 31 RETURN: answers one byte, 0x01.
+      const code = '0x60016000526001601ff3';
+      const at = '0x00000000000000000000000000000000000c0de0';
+      const { data } = await client.call({ to: at, data: '0x', stateOverride: [{ address: at, code }] });
+      expect(data).toBe('0x01');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('tells a simulation from a read by its request', () => {
+    const body = (method: string, params: unknown[]) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+    expect(isSimulation(body('eth_call', [{ to: '0x01', data: '0x' }, 'latest']))).toBe(false);
+    expect(isSimulation(body('eth_getBalance', ['0x01', 'latest']))).toBe(false);
+    expect(isSimulation(body('eth_call', [{ to: '0x01' }, 'latest', { '0x01': { code: '0x60' } }]))).toBe(
+      true,
+    );
+    expect(isSimulation(body('eth_simulateV1', [{ blockStateCalls: [] }, 'latest']))).toBe(true);
+    expect(isSimulation(body('debug_traceCall', [{ to: '0x01' }, 'latest', {}]))).toBe(true);
+    expect(isSimulation(undefined)).toBe(false);
   });
 });

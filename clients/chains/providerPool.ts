@@ -33,6 +33,11 @@ export interface ProviderPoolOptions {
   urls: readonly string[];
   /** Per attempt; a provider slower than this is skipped for the next one. */
   timeoutMs: number;
+  /**
+   * Per attempt, for a simulation (isSimulation): code run in the node's EVM that a read is not,
+   * which a loaded node may queue behind others. `timeoutMs` when omitted.
+   */
+  simulationTimeoutMs?: number;
   /** Checked once per provider before its first use; absent for chains without one. */
   identity?: ChainIdentity;
   /** How long a dead or slow provider is passed over before it is tried again. */
@@ -65,6 +70,7 @@ export class ProviderPool {
   readonly chain: string;
   readonly #providers: Provider[];
   readonly #timeoutMs: number;
+  readonly #simulationTimeoutMs: number;
   readonly #identity: ChainIdentity | undefined;
   readonly #cooldownMs: number;
 
@@ -77,6 +83,7 @@ export class ProviderPool {
       retryAt: 0,
     }));
     this.#timeoutMs = options.timeoutMs;
+    this.#simulationTimeoutMs = options.simulationTimeoutMs ?? options.timeoutMs;
     this.#identity = options.identity;
     this.#cooldownMs = options.cooldownMs ?? 30_000;
   }
@@ -95,6 +102,7 @@ export class ProviderPool {
       ...usable.filter((provider) => provider.retryAt > now),
     ];
     let lastError: unknown = new Error('no provider serves this chain');
+    const timeoutMs = isSimulation(init?.body) ? this.#simulationTimeoutMs : this.#timeoutMs;
     for (const provider of ordered) {
       if (init?.signal?.aborted) break;
       if (!(await this.#verified(provider))) {
@@ -102,7 +110,7 @@ export class ProviderPool {
         continue;
       }
       try {
-        const response = await this.#send(provider, init);
+        const response = await this.#send(provider, init, timeoutMs);
         if (response.status >= 500 || response.status === 429) {
           this.#mark(provider, ProviderState.down, `HTTP ${response.status}`);
           lastError = new Error(`HTTP ${response.status}`);
@@ -116,7 +124,7 @@ export class ProviderPool {
         this.#mark(
           provider,
           timedOut ? ProviderState.slow : ProviderState.down,
-          timedOut ? `no answer within ${this.#timeoutMs} ms` : describe(error),
+          timedOut ? `no answer within ${timeoutMs} ms` : describe(error),
         );
         lastError = error;
       }
@@ -143,8 +151,12 @@ export class ProviderPool {
     }));
   }
 
-  async #send(provider: Provider, init: RequestInit | undefined): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
+  async #send(
+    provider: Provider,
+    init: RequestInit | undefined,
+    timeoutMs = this.#timeoutMs,
+  ): Promise<Response> {
+    const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const response = await fetch(provider.url, { ...init, signal });
     // Read the body inside the timeout: a provider that sends headers and then stalls is slow too.
@@ -197,6 +209,18 @@ export class ProviderPool {
     if (detail === undefined) delete provider.detail;
     else provider.detail = detail;
   }
+}
+
+/**
+ * A request that runs code in the node's EVM beyond a read: eth_simulateV1, a traced call, or a
+ * call with code put in place by a state override (the scanner's detector). Told from the body's
+ * text, which viem and web3.js send as a string.
+ */
+export function isSimulation(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  return (
+    body.includes('"eth_simulateV1"') || body.includes('"debug_traceCall"') || body.includes('"code":"0x')
+  );
 }
 
 function describe(error: unknown): string {
