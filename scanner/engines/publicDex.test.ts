@@ -9,6 +9,7 @@ import {
   maxUint256,
   parseAbi,
   parseEther,
+  zeroAddress,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getChain } from '../../core/chains/registry.ts';
@@ -21,13 +22,16 @@ import { contractSafety } from './contractSafety.ts';
 
 // A token keeps another chain's DEX contracts (PancakeSwap's, on a chain that lists only Uniswap):
 // public code anyone calls, which power discovery once explored as insiders, each one an account
-// tried on every function at every time offset. Its own treasury is still one.
+// tried on every function at every time offset. Its own treasury is still one, and so is a keeper
+// written into its code whose address reads as text (not taken from the code, where such bytes are
+// a message's), named by the function that compares its caller with it.
 
 const PANCAKE = [
   '0x10ED43C718714eb63d5aA57B78B54704E256024E',
   '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73',
   '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
 ];
+const KEEPER = '0x76616E697479206b656570657217e9A1B2c3d4E5';
 const routerAbi = parseAbi([
   'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
 ]);
@@ -35,6 +39,8 @@ const routerAbi = parseAbi([
 let node: AnvilInstance;
 let client: DevnetClient;
 let token: Address;
+/** The same token with no treasury: the keeper alone may mint. */
+let keeperOnly: Address;
 let treasury: Address;
 
 beforeAll(async () => {
@@ -50,32 +56,37 @@ beforeAll(async () => {
   if (!KeepsDexAddresses) throw new Error('KeepsDexAddresses was not compiled');
   const sender = new DevSender(client, owner);
   const supply = 10n ** 27n;
-  const nonce = await sender.send({
-    label: 'deploy',
-    data: encodeDeployData({
-      abi: KeepsDexAddresses.abi,
-      bytecode: KeepsDexAddresses.bytecode,
-      args: [supply, treasury],
-    }),
-  });
-  await sender.settle();
-  token = getContractAddress({ from: owner, nonce: BigInt(nonce) });
-  await sender.send({
-    label: 'approve',
-    to: token,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [dex.router, maxUint256] }),
-  });
-  await sender.send({
-    label: 'liquidity',
-    to: dex.router,
-    value: parseEther('10'),
-    data: encodeFunctionData({
-      abi: routerAbi,
-      functionName: 'addLiquidityETH',
-      args: [token, supply / 2n, 0n, 0n, owner, maxUint256],
-    }),
-  });
-  await sender.settle();
+  const launch = async (account: Address) => {
+    const nonce = await sender.send({
+      label: 'deploy',
+      data: encodeDeployData({
+        abi: KeepsDexAddresses.abi,
+        bytecode: KeepsDexAddresses.bytecode,
+        args: [supply, account],
+      }),
+    });
+    await sender.settle();
+    const address = getContractAddress({ from: owner, nonce: BigInt(nonce) });
+    await sender.send({
+      label: 'approve',
+      to: address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [dex.router, maxUint256] }),
+    });
+    await sender.send({
+      label: 'liquidity',
+      to: dex.router,
+      value: parseEther('10'),
+      data: encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'addLiquidityETH',
+        args: [address, supply / 2n, 0n, 0n, owner, maxUint256],
+      }),
+    });
+    await sender.settle();
+    return address;
+  };
+  token = await launch(treasury);
+  keeperOnly = await launch(zeroAddress);
 });
 afterAll(() => node.stop());
 
@@ -104,5 +115,22 @@ describe('DEX contracts of any listed chain', () => {
     const mintable = output.checks.find((check) => check.id === 'is_mintable');
     expect(mintable?.status).toBe('fail');
     expect(mintable?.detail).toContain(getAddress(treasury));
+    expect(explored).not.toContain(KEEPER.toLowerCase());
+  });
+
+  it('still finds a keeper whose address reads as text, by the comparison that refused the others', async () => {
+    const output = await contractSafety({
+      client,
+      chain: getChain('devnet'),
+      address: keeperOnly,
+      blockNumber: await client.getBlockNumber(),
+      creation: null,
+      config: readScanConfig({}),
+    });
+    const discovery = output.facts.discovery as { candidates: { address: string }[] };
+    expect(discovery.candidates.map((candidate) => candidate.address)).not.toContain(KEEPER);
+    const mintable = output.checks.find((check) => check.id === 'is_mintable');
+    expect(mintable?.status).toBe('fail');
+    expect(mintable?.detail).toContain(`${KEEPER} (compared with the caller by`);
   });
 });
