@@ -330,6 +330,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       calls: discovery.calls,
       round_trips: discovery.roundTrips,
       retried_round_trips: discovery.retried,
+      same_calls: discovery.sameCalls,
       rescaled_calls: discovery.rescaled,
       repeated_calls: discovery.repeated,
       toggles: discovery.toggled,

@@ -10,6 +10,7 @@ import {
   stringToHex,
   toFunctionSelector,
 } from 'viem';
+import { argumentlessSelectors } from './argumentReads.ts';
 import { lapTimer } from './laps.ts';
 import { isRpcUnreachable, scrubUrls } from '../../clients/chains/rpcErrors.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
@@ -127,6 +128,11 @@ export interface DiscoveryResult {
    * probe itself), and those that ran out of gas for their last calls, sent again in the next.
    */
   retried: { split: number; resumed: number };
+  /**
+   * Functions found to read no argument (argumentlessSelectors), and the calls not simulated
+   * because each made the same call as one that was: its effect was given to them.
+   */
+  sameCalls: { functions: number; calls: number };
   /** Probes that could not run (an RPC refusal, say); the scan carries on without them. */
   failures: string[];
   /** Two-call simulations: how many were made, of how many the first round suggested. */
@@ -1077,6 +1083,7 @@ export async function discoverPowers(
     calls: 0,
     roundTrips: 0,
     retried: { split: 0, resumed: 0 },
+    sameCalls: { functions: 0, calls: 0 },
     failures: [],
     pairs: { tried: 0, planned: 0 },
     triples: { tried: 0, planned: 0 },
@@ -1111,6 +1118,29 @@ export async function discoverPowers(
   // tried on the functions that compared it, and not on the contracts the token relies on).
   const explore = async (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>): Promise<void> => {
     const mine = only ? selectors.filter((selector) => only.has(selector)) : selectors;
+    // What this account's calls read at the block: one shape for a function that read none.
+    const argumentless =
+      candidate.origin || candidate.forwarder
+        ? new Set<Hex>()
+        : await argumentlessSelectors(client, {
+            token: parameters.token,
+            from: candidate.address,
+            selectors: mine.filter((selector) => selector !== FALLBACK),
+            blockNumber: parameters.blockNumber,
+          });
+    result.sameCalls.functions += argumentless.size;
+    // The call a planned one makes at the block: a plain call of a function that read no argument
+    // is its selector, whatever words follow it.
+    const sameCall = (entry: Planned): string =>
+      argumentless.has(entry.selector) &&
+      !entry.prelude &&
+      !entry.target &&
+      !entry.wrapped &&
+      !entry.repeats &&
+      !entry.churned &&
+      entry.call.data.startsWith(entry.selector)
+        ? entry.selector
+        : entry.call.data;
     const context = {
       token: parameters.token,
       victim: parameters.victim,
@@ -1175,11 +1205,14 @@ export async function discoverPowers(
     const alone: Planned[] = mine
       .filter((selector) => ALONE.has(selector))
       .flatMap((selector) =>
-        sequences.slice(0, ALONE_SHAPES).map((words, sequence) => plan(selector, words, sequence)),
+        sequences
+          .slice(0, argumentless.has(selector) ? 1 : ALONE_SHAPES)
+          .map((words, sequence) => plan(selector, words, sequence)),
       );
-    // The block-only shapes, for the other selectors, in the same round trips.
+    // The block-only shapes, for the other selectors, in the same round trips (none for a
+    // function that reads no argument: each would be its first round's call again).
     const blockOnly: Planned[] = mine
-      .filter((selector) => !ALONE.has(selector))
+      .filter((selector) => !ALONE.has(selector) && !argumentless.has(selector))
       .flatMap((selector) =>
         sequences
           .slice(common.length, ownShapes)
@@ -1324,9 +1357,20 @@ export async function discoverPowers(
       const failed: Planned[] = [];
       const succeeded: Outcome[] = [];
       let opening: CallEffect | undefined;
+      // Calls that make the same call at the block are simulated once, and its effect given to each.
+      const keyOf = (entry: Planned) =>
+        offset === 0 && !staged && !tradingWei ? sameCall(entry) : entry.call.data;
+      const same = new Map<string, Planned[]>();
+      for (const entry of calls) {
+        const group = same.get(keyOf(entry));
+        if (group) group.push(entry);
+        else same.set(keyOf(entry), [entry]);
+      }
+      const unique = [...same.values()].map((group) => group[0] as Planned);
+      result.sameCalls.calls += calls.length - unique.length;
       const chunks: Planned[][] = [];
-      for (let start = 0; start < calls.length; start += perTrip)
-        chunks.push(calls.slice(start, start + perTrip));
+      for (let start = 0; start < unique.length; start += perTrip)
+        chunks.push(unique.slice(start, start + perTrip));
       while (chunks.length > 0) {
         const chunk = chunks.shift() as Planned[];
         result.calls += chunk.length;
@@ -1384,14 +1428,18 @@ export async function discoverPowers(
         if (!staged && !candidate.origin && !openings.has(offset) && baseline.victimTransfer.attempted)
           openings.set(offset, baseline);
         done.effects.forEach((effect, index) => {
-          const entry = chunk[index] as Planned;
-          if (!effect.ok) {
-            failed.push({ ...entry, revertReason: effect.revertReason });
-            return;
+          const made = chunk[index] as Planned;
+          const kinds = effect.ok
+            ? classify(asSeenBy(candidate.address, parameters.pair, effect), baseline)
+            : [];
+          for (const entry of same.get(keyOf(made)) ?? [made]) {
+            if (!effect.ok) {
+              failed.push({ ...entry, revertReason: effect.revertReason });
+              continue;
+            }
+            if (kinds.length === 0) succeeded.push({ entry, effect });
+            for (const kind of kinds) result.findings.push(finding(kind, entry, candidate, offset, effect));
           }
-          const kinds = classify(asSeenBy(candidate.address, parameters.pair, effect), baseline);
-          if (kinds.length === 0) succeeded.push({ entry, effect });
-          for (const kind of kinds) result.findings.push(finding(kind, entry, candidate, offset, effect));
         });
       }
       return { failed, succeeded, baseline: opening };
