@@ -20,7 +20,7 @@ import { type Address, type Hex, numberToHex, type PublicClient } from 'viem';
  * decoder asks for it), so a function told apart only by the length of its calldata is made once
  * at the block; any length none of the shapes has hides such a function anyway.
  */
-export const ARGUMENT_TRACER = `{
+const ARGUMENT_TRACER = `{
   r: 0, x: 0,
   step: function (log) {
     if (log.getDepth() !== 1) return;
