@@ -235,6 +235,8 @@ const LADDER = [10n, 40n, 100n] as const;
 const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
 /** Calls per eth_call: a call with its transfer and sell measured after it costs up to ~400k gas, and nodes cap an eth_call near 25-50M. */
 const CALLS_PER_ROUND_TRIP = 48;
+/** Functions an account is tried on, at least, for their argument reads to be traced first. */
+const MIN_TRACED_SELECTORS = 8;
 /** Smallest batch split further when a batch fails as a whole (out of gas, a node limit). */
 const MIN_CHUNK = 6;
 /** A raise of at least half the supply (the holder keeps two thirds of their share or less). */
@@ -1118,9 +1120,11 @@ export async function discoverPowers(
   // tried on the functions that compared it, and not on the contracts the token relies on).
   const explore = async (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>): Promise<void> => {
     const mine = only ? selectors.filter((selector) => only.has(selector)) : selectors;
-    // What this account's calls read at the block: one shape for a function that read none.
+    // What this account's calls read at the block: one shape for a function that read none. The
+    // trace is a round trip before the first round: made where a token has functions enough to pay
+    // for it (a plain token's three functions do not).
     const argumentless =
-      candidate.origin || candidate.forwarder
+      candidate.origin || candidate.forwarder || mine.length < MIN_TRACED_SELECTORS
         ? new Set<Hex>()
         : await argumentlessSelectors(client, {
             token: parameters.token,
