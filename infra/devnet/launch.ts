@@ -319,3 +319,37 @@ export async function afterTrading(
 export function hasFunction(abi: Abi, name: string): boolean {
   return abi.some((item) => item.type === 'function' && item.name === name);
 }
+
+/**
+ * A test token deployed from `sender` and listed: the router approved and `tokens` of it added
+ * beside `eth` of liquidity (the LP to the sender). The launch the scanner's tests repeat.
+ */
+export async function deployAndList(
+  sender: DevSender,
+  contract: { abi: Abi; bytecode: `0x${string}` },
+  { args, router, tokens, eth }: { args: readonly unknown[]; router: Address; tokens: bigint; eth: bigint },
+): Promise<Address> {
+  const nonce = await sender.send({
+    label: 'deploy',
+    data: encodeDeployData({ abi: contract.abi, bytecode: contract.bytecode, args }),
+  });
+  await sender.settle();
+  const token = getContractAddress({ from: sender.address, nonce: BigInt(nonce) });
+  await sender.send({
+    label: 'approve',
+    to: token,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }),
+  });
+  await sender.send({
+    label: 'liquidity',
+    to: router,
+    value: eth,
+    data: encodeFunctionData({
+      abi: routerAbi,
+      functionName: 'addLiquidityETH',
+      args: [token, tokens, 0n, 0n, sender.address, maxUint256],
+    }),
+  });
+  await sender.settle();
+  return token;
+}

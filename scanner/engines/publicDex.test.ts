@@ -1,21 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type Address,
-  encodeDeployData,
-  encodeFunctionData,
-  erc20Abi,
-  getAddress,
-  getContractAddress,
-  maxUint256,
-  parseAbi,
-  parseEther,
-  zeroAddress,
-} from 'viem';
+import { type Address, getAddress, parseEther, zeroAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getChain } from '../../core/chains/registry.ts';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient, DevSender, type DevnetClient } from '../../infra/devnet/client.ts';
 import { compileContracts } from '../../infra/devnet/compile.ts';
+import { deployAndList } from '../../infra/devnet/launch.ts';
 import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
 import { readScanConfig } from '../config.ts';
 import { contractSafety } from './contractSafety.ts';
@@ -32,9 +22,6 @@ const PANCAKE = [
   '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
 ];
 const KEEPER = '0x76616E697479206b656570657217e9A1B2c3d4E5';
-const routerAbi = parseAbi([
-  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
-]);
 
 let node: AnvilInstance;
 let client: DevnetClient;
@@ -56,35 +43,13 @@ beforeAll(async () => {
   if (!KeepsDexAddresses) throw new Error('KeepsDexAddresses was not compiled');
   const sender = new DevSender(client, owner);
   const supply = 10n ** 27n;
-  const launch = async (account: Address) => {
-    const nonce = await sender.send({
-      label: 'deploy',
-      data: encodeDeployData({
-        abi: KeepsDexAddresses.abi,
-        bytecode: KeepsDexAddresses.bytecode,
-        args: [supply, account],
-      }),
+  const launch = (account: Address) =>
+    deployAndList(sender, KeepsDexAddresses, {
+      args: [supply, account],
+      router: dex.router,
+      tokens: supply / 2n,
+      eth: parseEther('10'),
     });
-    await sender.settle();
-    const address = getContractAddress({ from: owner, nonce: BigInt(nonce) });
-    await sender.send({
-      label: 'approve',
-      to: address,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [dex.router, maxUint256] }),
-    });
-    await sender.send({
-      label: 'liquidity',
-      to: dex.router,
-      value: parseEther('10'),
-      data: encodeFunctionData({
-        abi: routerAbi,
-        functionName: 'addLiquidityETH',
-        args: [address, supply / 2n, 0n, 0n, owner, maxUint256],
-      }),
-    });
-    await sender.settle();
-    return address;
-  };
   token = await launch(treasury);
   keeperOnly = await launch(zeroAddress);
 });

@@ -1,19 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type Address,
-  encodeDeployData,
-  encodeFunctionData,
-  erc20Abi,
-  getContractAddress,
-  maxUint256,
-  parseAbi,
-  parseEther,
-  type PublicClient,
-} from 'viem';
+import { type Address, encodeFunctionData, parseAbi, parseEther, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
 import { compileContracts } from '../../infra/devnet/compile.ts';
+import { deployAndList } from '../../infra/devnet/launch.ts';
 import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
 import { classify } from './discoverPowers.ts';
 import { PROBE_VICTIM, probePrivileges } from './probePrivileges.ts';
@@ -28,9 +19,6 @@ const tokenAbi = parseAbi([
   'function setGas(uint256 sell, uint256 send)',
   'function heavy(uint256 gas)',
   'function stopSells(address account)',
-]);
-const routerAbi = parseAbi([
-  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
 ]);
 const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
 
@@ -58,28 +46,12 @@ beforeAll(async () => {
   if (!GasHeavyToken) throw new Error('GasHeavyToken was not compiled');
   sender = new DevSender(devnet, owner);
   const supply = 10n ** 27n;
-  const nonce = await sender.send({
-    label: 'deploy',
-    data: encodeDeployData({ abi: GasHeavyToken.abi, bytecode: GasHeavyToken.bytecode, args: [supply] }),
+  token = await deployAndList(sender, GasHeavyToken, {
+    args: [supply],
+    router,
+    tokens: supply / 2n,
+    eth: parseEther('10'),
   });
-  await sender.settle();
-  token = getContractAddress({ from: owner, nonce: BigInt(nonce) });
-  await sender.send({
-    label: 'approve',
-    to: token,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }),
-  });
-  await sender.send({
-    label: 'liquidity',
-    to: router,
-    value: parseEther('10'),
-    data: encodeFunctionData({
-      abi: routerAbi,
-      functionName: 'addLiquidityETH',
-      args: [token, supply / 2n, 0n, 0n, owner, maxUint256],
-    }),
-  });
-  await sender.settle();
   pair = await client.readContract({
     address: dex.factory,
     abi: factoryAbi,

@@ -3,10 +3,8 @@ import {
   type Address,
   createPublicClient,
   custom,
-  encodeDeployData,
   encodeFunctionData,
   erc20Abi,
-  getContractAddress,
   maxUint256,
   parseAbi,
   parseEther,
@@ -16,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
 import { compileContracts } from '../../infra/devnet/compile.ts';
+import { deployAndList } from '../../infra/devnet/launch.ts';
 import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
 import { simulateHolderSell } from './simulateHolderSell.ts';
 import { simulateRoundTrip } from './simulateRoundTrip.ts';
@@ -57,32 +56,12 @@ beforeAll(async () => {
   const buys = new DevSender(devnet, trader);
   const supply = 10n ** 27n;
   for (const kind of ['silent', 'strict'] as const) {
-    const nonce = await sender.send({
-      label: `deploy ${kind}`,
-      data: encodeDeployData({
-        abi: WalletsOnlyToken.abi,
-        bytecode: WalletsOnlyToken.bytecode,
-        args: [supply, kind === 'strict'],
-      }),
+    const token = await deployAndList(sender, WalletsOnlyToken, {
+      args: [supply, kind === 'strict'],
+      router: dex.router,
+      tokens: supply / 2n,
+      eth: parseEther('10'),
     });
-    await sender.settle();
-    const token = getContractAddress({ from: owner, nonce: BigInt(nonce) });
-    await sender.send({
-      label: 'approve',
-      to: token,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [dex.router, maxUint256] }),
-    });
-    await sender.send({
-      label: 'liquidity',
-      to: dex.router,
-      value: parseEther('10'),
-      data: encodeFunctionData({
-        abi: routerAbi,
-        functionName: 'addLiquidityETH',
-        args: [token, supply / 2n, 0n, 0n, owner, maxUint256],
-      }),
-    });
-    await sender.settle();
     const pair = await client.readContract({
       address: dex.factory,
       abi: factoryAbi,
