@@ -66,14 +66,18 @@ export async function argumentlessSelectors(
     const batch = selectors.slice(start, start + TRACES_PER_BATCH);
     const answers = await Promise.all(
       batch.map((selector) =>
-        request({
-          method: 'debug_traceCall',
-          params: [
-            { from, to: token, data: `${selector}${words}`, gas: numberToHex(TRACE_GAS) },
-            numberToHex(blockNumber),
-            { tracer: ARGUMENT_TRACER, timeout: TRACE_TIMEOUT },
-          ],
-        }).catch(() => undefined),
+        Promise.resolve()
+          .then(() =>
+            request({
+              method: 'debug_traceCall',
+              params: [
+                { from, to: token, data: `${selector}${words}`, gas: numberToHex(TRACE_GAS) },
+                numberToHex(blockNumber),
+                { tracer: ARGUMENT_TRACER, timeout: TRACE_TIMEOUT },
+              ],
+            }),
+          )
+          .catch(() => undefined),
       ),
     );
     answers.forEach((answer, index) => {

@@ -7,9 +7,11 @@ import {
   keccak256,
   numberToHex,
   pad,
+  type PublicClient,
   stringToHex,
   toFunctionSelector,
 } from 'viem';
+import pLimit from 'p-limit';
 import { argumentlessSelectors } from './argumentReads.ts';
 import { lapTimer } from './laps.ts';
 import { isRpcUnreachable, scrubUrls } from '../../clients/chains/rpcErrors.ts';
@@ -235,6 +237,12 @@ const LADDER = [10n, 40n, 100n] as const;
 const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
 /** Calls per eth_call: a call with its transfer and sell measured after it costs up to ~400k gas, and nodes cap an eth_call near 25-50M. */
 const CALLS_PER_ROUND_TRIP = 48;
+/**
+ * Requests one discovery has at the node at once. A node runs simulations a few at a time whatever
+ * it is sent: the dozens a costly token's rounds would send together only queue there, each
+ * waiting towards its timeout (a scan of the wild set lost its engine so, under load).
+ */
+const MAX_REQUESTS_IN_FLIGHT = 6;
 /** Functions an account is tried on, at least, for their argument reads to be traced first. */
 const MIN_TRACED_SELECTORS = 8;
 /** Smallest batch split further when a batch fails as a whole (out of gas, a node limit). */
@@ -1074,9 +1082,10 @@ async function comparisonRound(
 
 /** Runs the probes (a few eth_calls per account) and returns what they demonstrated. */
 export async function discoverPowers(
-  client: Parameters<typeof probePrivileges>[0],
+  node: Parameters<typeof probePrivileges>[0],
   parameters: DiscoverPowersParameters,
 ): Promise<DiscoveryResult> {
+  const client = inFlight(node, MAX_REQUESTS_IN_FLIGHT);
   const selectors = [...parameters.selectors].filter((selector) => !HARMLESS.has(selector));
   if (selectors.length > 0 && !selectors.includes(FALLBACK)) selectors.push(FALLBACK);
   const result: DiscoveryResult = {
@@ -2336,4 +2345,13 @@ function innerCall(entry: Planned): Hex {
     `0x${entry.call.data.slice(10)}`,
   );
   return data;
+}
+
+/** The client with its requests (calls, simulations, traces) `limit` at a time; reads alike. */
+function inFlight(client: PublicClient, limit: number): PublicClient {
+  const queue = pLimit(limit);
+  const call: PublicClient['call'] = (args) => queue(() => client.call(args));
+  const request = ((args: Parameters<PublicClient['request']>[0]) =>
+    queue(() => client.request(args))) as PublicClient['request'];
+  return { ...client, call, request };
 }

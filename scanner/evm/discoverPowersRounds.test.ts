@@ -103,6 +103,41 @@ function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
 }
 
 describe('discoverPowers: the rounds together', () => {
+  it('keeps at most six requests at the node at once, however many its rounds send together', async () => {
+    const seen: { offset: number; steps: Hex[] }[] = [];
+    const inner = fakeClient(seen);
+    let open = 0;
+    let most = 0;
+    const slow = {
+      call: async (args: Parameters<PublicClient['call']>[0]) => {
+        open++;
+        most = Math.max(most, open);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        open--;
+        return inner.call(args);
+      },
+    } as unknown as PublicClient;
+    const result = await discoverPowers(slow, {
+      token: '0x2222222222222222222222222222222222222222',
+      selectors: new Set([...SETTERS, WAKE, MINT]),
+      candidates: [
+        '0x1111111111111111111111111111111111111111',
+        '0x4444444444444444444444444444444444444444',
+      ].map((address) => ({ address: address as Address, source: 'deployer' })),
+      victim: '0x3333333333333333333333333333333333333333',
+      router: undefined,
+      pair: undefined,
+      supply: 1_000n,
+      blockNumber: 100n,
+      blockTimestamp: BLOCK_TIME,
+    });
+    // Three accounts, each with three rounds side by side and then six: more than six round trips
+    // were ready at once.
+    expect(result.roundTrips).toBeGreaterThan(12);
+    expect(most).toBe(6);
+    expect(result.findings.some((finding) => finding.class === 'mint')).toBe(true);
+  });
+
   it('tries the year-on pair of a first call that waits, when the pairs at the block overflow their budget', async () => {
     const seen: { offset: number; steps: Hex[] }[] = [];
     const actor: Address = '0x1111111111111111111111111111111111111111';
