@@ -169,7 +169,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   const reliedOn = await readReliedOn(client, {
     callees: holderTrace.callees,
     stored: [...stored, ...codeAddresses, ...told.candidates],
-    exclude: [...exclude, pool?.pair],
+    exclude,
     blockNumber,
   }).catch((error: unknown) => {
     if (isRpcUnreachable(error)) throw error;

@@ -245,7 +245,7 @@ const CALLS_PER_ROUND_TRIP = 48;
 const MAX_REQUESTS_IN_FLIGHT = 6;
 /** Functions an account is tried on, at least, for their argument reads to be traced first. */
 const MIN_TRACED_SELECTORS = 8;
-/** Smallest batch split further when a batch fails as a whole (out of gas, a node limit). */
+/** Smallest batch split further when a batch fails as a whole (a node limit, a broken step). */
 const MIN_CHUNK = 6;
 /** A raise of at least half the supply (the holder keeps two thirds of their share or less). */
 const MINT_MIN_RAISE_DENOMINATOR = 2n;
@@ -1375,9 +1375,10 @@ export async function discoverPowers(
         offset === 0 && !staged && !tradingWei ? sameCall(entry) : entry.call.data;
       const same = new Map<string, Planned[]>();
       for (const entry of calls) {
-        const group = same.get(keyOf(entry));
+        const key = keyOf(entry);
+        const group = same.get(key);
         if (group) group.push(entry);
-        else same.set(keyOf(entry), [entry]);
+        else same.set(key, [entry]);
       }
       const unique = [...same.values()].map((group) => group[0] as Planned);
       result.sameCalls.calls += calls.length - unique.length;
@@ -1417,7 +1418,8 @@ export async function discoverPowers(
             result.laterBlock.error ??= String(probe.error).slice(0, 200);
             continue;
           }
-          // A costly token can exhaust one call's gas with many effects: halve and try again.
+          // A round trip that failed whole (a node's limit, a step that broke the probe itself; one
+          // out of gas resumes instead, in probePrivileges): halve and try again.
           if (chunk.length > MIN_CHUNK) {
             result.retried.split++;
             const half = Math.ceil(chunk.length / 2);
