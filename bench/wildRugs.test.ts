@@ -1,7 +1,16 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_INIT_CODE_HASH, UNISWAP_V2_WETH } from '../infra/devnet/uniswap.ts';
-import { inherits, namedRouters, onDevnetVenue, releaseFor, scanned, sourceUnits } from './wildRugs.ts';
+import {
+  costLine,
+  discoveryCost,
+  inherits,
+  namedRouters,
+  onDevnetVenue,
+  releaseFor,
+  scanned,
+  sourceUnits,
+} from './wildRugs.ts';
 
 const require = createRequire(import.meta.url);
 const solc = require('solc') as { compile(input: string): string };
@@ -163,5 +172,30 @@ describe('scanned: what a scan says of the classes', () => {
       actual: null,
       detail: 'engines failed: contract_safety (the node timed out)',
     });
+  });
+});
+
+describe('what discovery cost, as the results say it', () => {
+  it('reads a scan’s discovery facts, and nothing from a scan whose engine gave none', () => {
+    expect(
+      discoveryCost({
+        discovery: {
+          timings_ms: { explore: 900, comparisons: 80, later_block: 20 },
+          calls: 410,
+          round_trips: 12,
+          candidates: [{ address: '0x01' }, { address: '0x02' }],
+        },
+      }),
+    ).toEqual({ ms: 1_000, calls: 410, round_trips: 12, accounts: 2 });
+    expect(discoveryCost(undefined)).toBeUndefined();
+    expect(discoveryCost({ discovery: { timings_ms: {} } })).toBeUndefined();
+  });
+
+  it('gives the median, the total and the most over the scans', () => {
+    const cost = (ms: number, calls: number) => ({ ms, calls, round_trips: 2, accounts: 3 });
+    expect(costLine([cost(1_000, 10), cost(3_000, 30), cost(20_000, 200), cost(4_000, 40)])).toBe(
+      'Discovery of 4 scans: median 3.5 s, all 28.0 s, most 20.0 s; simulated calls median 35, all 280; round trips 8; accounts explored 12.',
+    );
+    expect(costLine([])).toBe('No scan recorded its discovery.');
   });
 });

@@ -96,6 +96,51 @@ interface WildVerdict {
   contract?: string;
   market?: Market;
   actual?: { classes: HarmClasses; tier: string; risk_score: number | null; flags: string[] } | null;
+  /** What the scan's power discovery cost: its stages' wall time, simulated calls, round trips, accounts. */
+  discovery?: DiscoveryCost;
+}
+
+interface DiscoveryCost {
+  ms: number;
+  calls: number;
+  round_trips: number;
+  accounts: number;
+}
+
+/** A scan's discovery cost, from contract_safety's facts; none where the engine gave none. */
+export function discoveryCost(facts: Record<string, unknown> | undefined): DiscoveryCost | undefined {
+  const discovery = facts?.discovery as
+    | { timings_ms?: Record<string, number>; calls?: number; round_trips?: number; candidates?: unknown[] }
+    | undefined;
+  if (!discovery || typeof discovery.calls !== 'number' || typeof discovery.round_trips !== 'number')
+    return undefined;
+  return {
+    ms: Object.values(discovery.timings_ms ?? {}).reduce((sum, ms) => sum + ms, 0),
+    calls: discovery.calls,
+    round_trips: discovery.round_trips,
+    accounts: discovery.candidates?.length ?? 0,
+  };
+}
+
+/** The median, total and most of each cost over the scans that have one, as the results line says it. */
+export function costLine(costs: readonly DiscoveryCost[]): string {
+  if (costs.length === 0) return 'No scan recorded its discovery.';
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  };
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const times = costs.map((cost) => cost.ms);
+  const calls = costs.map((cost) => cost.calls);
+  return (
+    `Discovery of ${costs.length} scans: median ${seconds(median(times))}, all ${seconds(sum(times))}, ` +
+    `most ${seconds(Math.max(...times))}; simulated calls median ${median(calls)}, all ${sum(calls)}; ` +
+    `round trips ${sum(costs.map((cost) => cost.round_trips))}; accounts explored ${sum(costs.map((cost) => cost.accounts))}.`
+  );
 }
 
 /** The labels: one row per address, 1 where the paper's authors found the mechanism. */
@@ -663,6 +708,8 @@ function wildMarkdown(verdicts: readonly WildVerdict[]): string {
     '| class | labelled (scanned) | true positives | false positives | false negatives | precision | recall |',
     '|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    costLine(scanned.flatMap((verdict) => (verdict.discovery ? [verdict.discovery] : []))),
   ].join('\n');
 }
 
@@ -762,6 +809,8 @@ async function main(): Promise<void> {
           );
         const { actual, detail } = scanned(result);
         verdict.actual = actual;
+        const cost = discoveryCost(result.facts.contract_safety);
+        if (cost) verdict.discovery = cost;
         if (detail) verdict.detail = detail;
       } catch (error) {
         verdict.actual = null;
