@@ -26,7 +26,8 @@ import {
   readRoleAccounts,
   creationCodeAccounts,
   readCallerAccounts,
-  readStorageAccounts,
+  readStorageWords,
+  storageAccounts,
   writtenAddress,
 } from '../evm/privilegeCandidates.ts';
 import { PROBE_VICTIM, type ProbeCall, probePrivileges } from '../evm/probePrivileges.ts';
@@ -70,13 +71,13 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   // Each step's wall time, one after the other (facts.timings_ms): where a scan's time goes.
   const timings: Record<string, number> = {};
   const mark = lapTimer(timings);
-  const [code, proxy, ownerInfo, token, roles, stored, pool, told, gasPrice] = await Promise.all([
+  const [code, proxy, ownerInfo, token, roles, storageWords, pool, told, gasPrice] = await Promise.all([
     client.getCode({ address, blockNumber }),
     readProxy(client, { address, blockNumber }),
     readOwner(client, { address, blockNumber }),
     readTokenMetadata(client, { address, blockNumber }),
     readRoleAccounts(client, { token: address, blockNumber }),
-    readStorageAccounts(client, { token: address, blockNumber }),
+    readStorageWords(client, { token: address, blockNumber }),
     findPool(client, { token: address, dexes: chain.dexes, blockNumber }),
     readCallerAccounts(client, { token: address, creation: input.creation, blockNumber }),
     simulationGasPrice(client, blockNumber),
@@ -103,6 +104,13 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   });
   mark('implementation_and_upgrade');
   const deployer = input.creation?.deployer as Address | undefined;
+  // Every account that might hold a power, whatever the owner getter says.
+  const codeAddresses = [
+    ...[...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
+      writtenAddress(value) ? [{ address: getAddress(value), source: 'address in the code' }] : [],
+    ),
+    ...creationCodeAccounts(told.creationCode, code),
+  ];
   const exclude = [
     address,
     pool?.pair,
@@ -114,6 +122,15 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     zeroAddress,
     ...PUBLIC_DEX_CONTRACTS,
   ];
+  // A word holding an account read elsewhere holds that one, not a slice of it beside a flag.
+  const stored = storageAccounts(storageWords, [
+    ...exclude,
+    ownerInfo.owner,
+    deployer,
+    ...roles.map((role) => role.address),
+    ...told.candidates.map((candidate) => candidate.address),
+    ...codeAddresses.map((candidate) => candidate.address),
+  ]);
   const actors: PrivilegeCandidate[] =
     owner.kind === 'live'
       ? distinctCandidates(
@@ -137,13 +154,6 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
   });
   mark('known_selector_probes');
 
-  // Every account that might hold a power, whatever the owner getter says.
-  const codeAddresses = [
-    ...[...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
-      writtenAddress(value) ? [{ address: getAddress(value), source: 'address in the code' }] : [],
-    ),
-    ...creationCodeAccounts(told.creationCode, code),
-  ];
   const [pinned, balanceSlot] = await Promise.all([
     pinnedBlock(client, blockNumber),
     pool?.pair ? findBalanceSlot(client, { token: address, holder: pool.pair, blockNumber }) : undefined,

@@ -1,6 +1,11 @@
 import { type Address, getAddress, type Hex, type PublicClient } from 'viem';
 import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
-import { type PrivilegeCandidate, readStorageAccounts, writtenAddress } from '../evm/privilegeCandidates.ts';
+import {
+  type PrivilegeCandidate,
+  readStorageWords,
+  storageAccounts,
+  writtenAddress,
+} from '../evm/privilegeCandidates.ts';
 import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
 
 /**
@@ -67,7 +72,10 @@ export async function readReliedOn(
   });
   const kept = await Promise.all(
     withCode.map(({ address }) =>
-      readStorageAccounts(client, { token: address, blockNumber }).catch(() => []),
+      readStorageWords(client, { token: address, blockNumber }).then(
+        (words) => storageAccounts(words, [...looked, ...exclude]),
+        () => [],
+      ),
     ),
   );
   const accounts = withCode.flatMap(({ address, code }, index) => [

@@ -1,4 +1,4 @@
-import { decodeAbiParameters, type Hex, keccak256, stringToHex } from 'viem';
+import { decodeAbiParameters, getAddress, type Hex, keccak256, stringToHex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { creationCodeAddresses } from './analyzeBytecode.ts';
 import type { DetectorLeg } from './detectorLeg.ts';
@@ -15,7 +15,7 @@ import {
   tradedBetween,
   triplePlan,
 } from './discoverPowers.ts';
-import { addressesIn, writtenAddress } from './privilegeCandidates.ts';
+import { addressesIn, storageAccounts, writtenAddress } from './privilegeCandidates.ts';
 import type { CallEffect } from './probePrivileges.ts';
 
 const leg = (overrides: Partial<DetectorLeg> = {}): DetectorLeg => ({
@@ -162,6 +162,34 @@ describe('addressesIn: candidate accounts in a storage word', () => {
     ]);
     const packed = `0x0000000000000000000000${keeper.slice(2)}01` as const;
     expect(addressesIn(packed)).toEqual(['0x5eeAcF441E0847D5AF404170EC018dd62A815096']);
+  });
+
+  it('reads the address packed below two flags, not its slice beside a byte of it', () => {
+    // Wild tokens keep `address router; bool a; bool b` in one slot: with b set, 0x0100 lies above
+    // the router, and the window one byte up (the router's first 19 bytes, 0x8d below) was read.
+    const router = '7a250d5630b4cf539739df2c5dacb4c659f2488d';
+    expect(addressesIn(`0x00000000000000000000${'0100'}${router}`)).toEqual([
+      '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+    ]);
+    const pair = '4b5c1f6693bf4cf3aeaf54228cfbf19eadc7f0db';
+    expect(addressesIn(`0x00000000000000000000${'0101'}${pair}`)).toEqual([
+      '0x4b5c1f6693BF4Cf3AeaF54228CFbf19eadc7f0DB',
+    ]);
+    // An address above a uint16 still wins over the slices beside it.
+    expect(addressesIn(`0x000000000000000000${keeper.slice(2)}01f4`)).toEqual([
+      '0x5eeAcF441E0847D5AF404170EC018dd62A815096',
+    ]);
+  });
+
+  it('reads an account known from elsewhere where the bytes beside it cannot tell', () => {
+    // `address wallet; uint8 decimals` with 18 above: the window one byte up has 0x10 below it, a
+    // smaller neighbour than 18, and neither is a flag. The constructor named the wallet.
+    const wallet = '9d23388ea58f91a3f29136076f87538d8f1c2610';
+    const word = `0x0000000000000000000012${wallet}` as const;
+    expect(addressesIn(word)).toEqual(['0x129D23388ea58f91A3F29136076f87538d8f1c26']);
+    expect(storageAccounts([undefined, word], [getAddress(`0x${wallet}`)])).toEqual([
+      { address: getAddress(`0x${wallet}`), source: 'slot 1' },
+    ]);
   });
 
   it('reads no address into a short string or a small number', () => {

@@ -78,17 +78,31 @@ export async function readRoleAccounts(
   return found.filter((entry): entry is PrivilegeCandidate => entry !== undefined);
 }
 
-export async function readStorageAccounts(
+/** The words of the first storage slots, where simple contracts keep their state variables. */
+export async function readStorageWords(
   client: PublicClient,
   { token, blockNumber }: { token: Address; blockNumber: bigint },
-): Promise<PrivilegeCandidate[]> {
-  const values = await Promise.all(
+): Promise<(Hex | undefined)[]> {
+  return Promise.all(
     Array.from({ length: SLOTS }, (_, slot) =>
       client.getStorageAt({ address: token, slot: `0x${slot.toString(16)}`, blockNumber }),
     ),
   );
-  return values.flatMap((value, slot) =>
-    addressesIn(value).map((address) => ({ address, source: `slot ${slot}` })),
+}
+
+/**
+ * The accounts those words hold, one per word at most. `known` are accounts read elsewhere (the
+ * owner, the pair, the DEX, the creation's): a word that holds one of them holds it, not a slice.
+ */
+export function storageAccounts(
+  words: readonly (Hex | undefined)[],
+  known: readonly (Address | null | undefined)[],
+): PrivilegeCandidate[] {
+  const knownSet = new Set(
+    known.filter((value): value is Address => Boolean(value)).map((value) => getAddress(value)),
+  );
+  return words.flatMap((value, slot) =>
+    addressesIn(value, knownSet).map((address) => ({ address, source: `slot ${slot}` })),
   );
 }
 
@@ -146,12 +160,16 @@ export function holdsText(value: bigint): boolean {
   return false;
 }
 
-export function addressesIn(value: Hex | undefined): Address[] {
+export function addressesIn(value: Hex | undefined, known: ReadonlySet<Address> = new Set()): Address[] {
   if (!value || value === '0x') return [];
   const word = BigInt(value);
   // Two addresses never fit one slot: of the windows that could hold one, the one whose
-  // neighbours are smallest (zero, or a flag) is the address; the others are slices of it.
-  let best: { hex: string; rest: bigint } | undefined;
+  // neighbours look most like packed flags is the address; the others are slices of it. A slice's
+  // neighbour holds one of the address's own bytes, which is rarely a 0 or a 1: so the window with
+  // fewer such bytes beside it wins, then the one whose neighbours are smaller. (Magnitude alone
+  // took `address router; bool a; bool b` with b set, 0x0100 above the router, for the router's
+  // last 19 bytes, whose 0x8d below is smaller: a bogus account explored in four wild tokens.)
+  let best: { address: Address; odd: number; rest: bigint } | undefined;
   for (let shift = 0n; shift <= 96n; shift += 8n) {
     const candidate = (word >> shift) & ADDRESS_MASK;
     const above = word >> (shift + 160n);
@@ -159,10 +177,20 @@ export function addressesIn(value: Hex | undefined): Address[] {
     if (candidate < MIN_ADDRESS || above > 0xffffn || below > 0xffffn) continue;
     const hex = candidate.toString(16).padStart(40, '0');
     if (!looksRandom(hex)) continue;
+    const address = getAddress(`0x${hex}`);
+    if (known.has(address)) return [address];
+    const odd = notFlagBytes(above) + notFlagBytes(below);
     const rest = above > below ? above : below;
-    if (!best || rest < best.rest) best = { hex, rest };
+    if (!best || odd < best.odd || (odd === best.odd && rest < best.rest)) best = { address, odd, rest };
   }
-  return best ? [getAddress(`0x${best.hex}`)] : [];
+  return best ? [best.address] : [];
+}
+
+/** Bytes of a small value that are neither 0 nor 1: what a packed bool never is. */
+function notFlagBytes(value: bigint): number {
+  let count = 0;
+  for (let rest = value; rest > 0n; rest >>= 8n) if ((rest & 0xffn) > 1n) count++;
+  return count;
 }
 
 /** Distinct candidates, first source kept, minus addresses that are certainly not privileged. */
