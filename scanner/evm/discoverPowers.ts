@@ -190,15 +190,15 @@ const ELSEWHERE: Hex = keccak256(stringToHex('vigil.elsewhere')).slice(0, 10) as
  * then (router, calls before, calls after); the effect is measured from the end of the trading.
  */
 const CHURN: Hex = keccak256(stringToHex('vigil.churn')).slice(0, 10) as Hex;
-/** Toggles (a call, the market trading, a call the first one opened) per account: four round trips. */
+/** Toggles (a call, the market trading, a call the first one opened) per account: two round trips. */
 const MAX_TOGGLES_PER_CANDIDATE = 16;
 /**
  * Toggle candidates checked per account first, as plain two-call simulations (no trading): which
  * refused function the first call opens. Two round trips.
  */
 const MAX_TOGGLE_CHECKS_PER_CANDIDATE = 96;
-/** Toggles per eth_call: each trades ten times, on up to 4M gas, of the call's 25M. */
-const TOGGLES_PER_ROUND_TRIP = 4;
+/** Toggles per eth_call: each trades ten times, on up to 4M gas, of the call's 48M. */
+const TOGGLES_PER_ROUND_TRIP = 8;
 /**
  * What a toggle's trading may spend: the detector buys a tenth of the pool's wrapped coin, so pools
  * of up to ten million coins trade (a larger one's buys fail, and the toggle shows nothing).
@@ -226,7 +226,7 @@ const RESCALES = [99n, 990n, 9_900n] as const;
 const MAX_REPEATS = 60;
 /** Repeated calls per account: one round trip. */
 const MAX_REPEATED_PER_CANDIDATE = 16;
-/** Repeated calls per eth_call: each may take most of an effect's 1M gas, of the call's 25M. */
+/** Repeated calls per eth_call: each may take most of an effect's 1M gas, of the call's 48M. */
 const REPEATS_PER_ROUND_TRIP = 16;
 /**
  * A mint that worked with a small amount, tried at a tenth, a fortieth and a hundredth of the
@@ -235,7 +235,7 @@ const REPEATS_PER_ROUND_TRIP = 16;
 const LADDER = [10n, 40n, 100n] as const;
 /** How far the clock is moved: a day (calls that reverted at the pinned block) and a year (all). */
 const TIME_OFFSETS_SECONDS = [86_400, 365 * 86_400] as const;
-/** Calls per eth_call: a call with its transfer and sell measured after it costs up to ~400k gas, and nodes cap an eth_call near 25-50M. */
+/** Calls per eth_call: a call with its transfer and sell measured after it costs up to ~400k gas, and a probe asks for 48M (PROBE_GAS). */
 const CALLS_PER_ROUND_TRIP = 48;
 /**
  * Requests one discovery has at the node at once. A node runs simulations a few at a time whatever

@@ -124,9 +124,9 @@ describe('the probe holder', () => {
 describe('a probe whose calls need more gas than one eth_call has', () => {
   it('runs every call, in as many round trips as the gas asks, and sees a power after them', async () => {
     await ownerCall(encodeFunctionData({ abi: tokenAbi, functionName: 'setGas', args: [0n, 0n] }));
-    // Forty calls of ~0.8M gas each, with the holder's steps over 1.5 times what one probe may spend (25M). All of them once reverted
-    // the whole probe, and with it the calls that would have shown something.
-    const heavy = Array.from({ length: 40 }, (_, index) => ({
+    // Eighty calls of ~0.8M gas each, with the holder's steps over 1.3 times what one probe may spend
+    // (48M). All of them once reverted the whole probe, and with it the calls that would have shown something.
+    const heavy = Array.from({ length: 80 }, (_, index) => ({
       label: `heavy ${index}`,
       data: encodeFunctionData({ abi: tokenAbi, functionName: 'heavy', args: [800_000n] }),
     }));
@@ -149,11 +149,11 @@ describe('a probe whose calls need more gas than one eth_call has', () => {
       ...heavy.map((call) => call.label),
       'stopSells',
     ]);
-    for (const effect of result.effects.slice(0, 40)) {
+    for (const effect of result.effects.slice(0, 80)) {
       expect(effect.gasUsed).toBeGreaterThan(700_000n);
       expect(classify(effect, result.baselineEffect)).toEqual([]);
     }
-    expect(classify(result.effects[40] as (typeof result.effects)[number], result.baselineEffect)).toEqual([
+    expect(classify(result.effects[80] as (typeof result.effects)[number], result.baselineEffect)).toEqual([
       'limit',
     ]);
   });

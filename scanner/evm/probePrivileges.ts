@@ -26,7 +26,19 @@ const PROBE_HOLDER_FACTORY: Address = `0x${keccak256(stringToHex('vigil.probe-ho
 export const PROBE_VICTIM: Address = probeHolderAddress(PROBE_HOLDER_FACTORY);
 /** An ordinary wallet with no powers, whose transaction a caller's calls run in when tx.origin matters. */
 export const PROBE_ORIGIN: Address = `0x${keccak256(stringToHex('vigil.probe-origin')).slice(-40)}`;
-const PROBE_GAS = 25_000_000n;
+/**
+ * Gas one probe's eth_call asks for: under the 50M that geth, reth and erigon let a call spend by
+ * default (each caps a larger ask to its own allowance, and eth_call is exempt from a transaction's
+ * 2^24 cap), so most batches fit one round trip. The detector stops before a call it has no gas
+ * left for and the rest go in the next round trip, so a node that allows less costs round trips,
+ * not calls.
+ */
+const PROBE_GAS = 48_000_000n;
+/**
+ * In eth_simulateV1 the staged calls and the probe share one allowance (geth's RPC gas cap): the
+ * probe there asks for half, beside twenty staged calls of STAGED_GAS.
+ */
+const STAGED_PROBE_GAS = 25_000_000n;
 const VICTIM_BUY_WEI = parseEther('0.01');
 
 export interface ProbeCall {
@@ -73,8 +85,8 @@ export interface StagedCall {
 }
 
 /**
- * Gas each staged call may use: a setter's worth, so twenty of them and the probe stay within the
- * 50M a node lets one simulation spend (geth's RPC gas cap).
+ * Gas each staged call may use: a setter's worth, so twenty of them and the probe (STAGED_PROBE_GAS)
+ * stay within the 50M a node lets one simulation spend (geth's RPC gas cap).
  */
 const STAGED_GAS = 1_000_000n;
 /**
@@ -303,10 +315,10 @@ async function simulateAfter(
           {
             blockOverrides: {
               ...(later && number !== undefined ? { time: hex(later.time), number: hex(number) } : {}),
-              gasLimit: hex(PROBE_GAS),
+              gasLimit: hex(STAGED_PROBE_GAS),
             },
             stateOverrides: overrides,
-            calls: [{ ...probe, gas: hex(PROBE_GAS), ...price }],
+            calls: [{ ...probe, gas: hex(STAGED_PROBE_GAS), ...price }],
           },
         ],
         validation: false,
