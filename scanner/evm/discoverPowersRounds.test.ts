@@ -102,6 +102,21 @@ function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
   return { call } as unknown as PublicClient;
 }
 
+/** Discovery of the fake token's setters, wake and mint, from these accounts. */
+function discoverFrom(client: PublicClient, accounts: Address[]) {
+  return discoverPowers(client, {
+    token: '0x2222222222222222222222222222222222222222',
+    selectors: new Set([...SETTERS, WAKE, MINT]),
+    candidates: accounts.map((address) => ({ address, source: 'deployer' })),
+    victim: '0x3333333333333333333333333333333333333333',
+    router: undefined,
+    pair: undefined,
+    supply: 1_000n,
+    blockNumber: 100n,
+    blockTimestamp: BLOCK_TIME,
+  });
+}
+
 describe('discoverPowers: the rounds together', () => {
   it('keeps at most six requests at the node at once, however many its rounds send together', async () => {
     const seen: { offset: number; steps: Hex[] }[] = [];
@@ -117,20 +132,10 @@ describe('discoverPowers: the rounds together', () => {
         return inner.call(args);
       },
     } as unknown as PublicClient;
-    const result = await discoverPowers(slow, {
-      token: '0x2222222222222222222222222222222222222222',
-      selectors: new Set([...SETTERS, WAKE, MINT]),
-      candidates: [
-        '0x1111111111111111111111111111111111111111',
-        '0x4444444444444444444444444444444444444444',
-      ].map((address) => ({ address: address as Address, source: 'deployer' })),
-      victim: '0x3333333333333333333333333333333333333333',
-      router: undefined,
-      pair: undefined,
-      supply: 1_000n,
-      blockNumber: 100n,
-      blockTimestamp: BLOCK_TIME,
-    });
+    const result = await discoverFrom(slow, [
+      '0x1111111111111111111111111111111111111111',
+      '0x4444444444444444444444444444444444444444',
+    ]);
     // Three accounts, each with three rounds side by side and then six: more than six round trips
     // were ready at once.
     expect(result.roundTrips).toBeGreaterThan(12);
@@ -141,17 +146,7 @@ describe('discoverPowers: the rounds together', () => {
   it('tries the year-on pair of a first call that waits, when the pairs at the block overflow their budget', async () => {
     const seen: { offset: number; steps: Hex[] }[] = [];
     const actor: Address = '0x1111111111111111111111111111111111111111';
-    const result = await discoverPowers(fakeClient(seen), {
-      token: '0x2222222222222222222222222222222222222222',
-      selectors: new Set([...SETTERS, WAKE, MINT]),
-      candidates: [{ address: actor, source: 'deployer' }],
-      victim: '0x3333333333333333333333333333333333333333',
-      router: undefined,
-      pair: undefined,
-      supply: 1_000n,
-      blockNumber: 100n,
-      blockTimestamp: BLOCK_TIME,
-    });
+    const result = await discoverFrom(fakeClient(seen), [actor]);
     // The pairs at the block alone are more than 288: the budget was cut, and yet...
     expect(result.pairs.planned).toBeGreaterThan(288);
     expect(result.pairs.tried).toBeGreaterThan(288);

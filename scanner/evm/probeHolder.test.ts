@@ -67,22 +67,30 @@ async function ownerCall(data: `0x${string}`) {
   await sender.settle();
 }
 
-async function probe(sellGas: bigint, sendGas: bigint, heavy: bigint) {
-  await ownerCall(encodeFunctionData({ abi: tokenAbi, functionName: 'setGas', args: [sellGas, sendGas] }));
-  const result = await probePrivileges(client, {
+const heavyCall = (label: string, gas: bigint) => ({
+  label,
+  data: encodeFunctionData({ abi: tokenAbi, functionName: 'heavy', args: [gas] }),
+});
+const stopSells = {
+  label: 'stopSells',
+  data: encodeFunctionData({ abi: tokenAbi, functionName: 'stopSells', args: [PROBE_VICTIM] }),
+};
+
+/** The owner's calls, probed at the latest block with the holder's buy, send and sell. */
+async function probeAsOwner(calls: { label: string; data: `0x${string}` }[]) {
+  return probePrivileges(client, {
     token,
     actor: owner,
     router,
     sellTo: pair,
     blockNumber: await client.getBlockNumber(),
-    calls: [
-      { label: 'heavy', data: encodeFunctionData({ abi: tokenAbi, functionName: 'heavy', args: [heavy] }) },
-      {
-        label: 'stopSells',
-        data: encodeFunctionData({ abi: tokenAbi, functionName: 'stopSells', args: [PROBE_VICTIM] }),
-      },
-    ],
+    calls,
   });
+}
+
+async function probe(sellGas: bigint, sendGas: bigint, heavy: bigint) {
+  await ownerCall(encodeFunctionData({ abi: tokenAbi, functionName: 'setGas', args: [sellGas, sendGas] }));
+  const result = await probeAsOwner([heavyCall('heavy', heavy), stopSells]);
   const [heavyEffect, stopEffect] = result.effects;
   if (!heavyEffect || !stopEffect) throw new Error('the probe answered fewer effects than calls');
   return {
@@ -126,24 +134,8 @@ describe('a probe whose calls need more gas than one eth_call has', () => {
     await ownerCall(encodeFunctionData({ abi: tokenAbi, functionName: 'setGas', args: [0n, 0n] }));
     // Eighty calls of ~0.8M gas each, with the holder's steps over 1.3 times what one probe may spend
     // (48M). All of them once reverted the whole probe, and with it the calls that would have shown something.
-    const heavy = Array.from({ length: 80 }, (_, index) => ({
-      label: `heavy ${index}`,
-      data: encodeFunctionData({ abi: tokenAbi, functionName: 'heavy', args: [800_000n] }),
-    }));
-    const result = await probePrivileges(client, {
-      token,
-      actor: owner,
-      router,
-      sellTo: pair,
-      blockNumber: await client.getBlockNumber(),
-      calls: [
-        ...heavy,
-        {
-          label: 'stopSells',
-          data: encodeFunctionData({ abi: tokenAbi, functionName: 'stopSells', args: [PROBE_VICTIM] }),
-        },
-      ],
-    });
+    const heavy = Array.from({ length: 80 }, (_, index) => heavyCall(`heavy ${index}`, 800_000n));
+    const result = await probeAsOwner([...heavy, stopSells]);
     expect(result.roundTrips).toBeGreaterThanOrEqual(2);
     expect(result.effects.map((effect) => effect.label)).toEqual([
       ...heavy.map((call) => call.label),
