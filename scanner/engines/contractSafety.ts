@@ -201,6 +201,9 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ],
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);
+  // Nothing the token does reads the block or reaches another contract, and no contract it keeps
+  // is called in its place: a day or a year on, every call does what it does now.
+  const clockBlind = !implementation && !own.readsBlock && !own.callsOut && reliedOn.contracts.length === 0;
   const discovery = await discoverPowers(client, {
     token: address,
     // Dispatcher comparisons only (PUSH4 … EQ): error selectors and other 4-byte constants are
@@ -217,6 +220,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     blockTimestamp: pinned.timestamp,
     ...(gasPrice === undefined ? {} : { gasPrice }),
     readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
+    clockBlind,
     ...(balanceSlot ? { balanceSlot } : {}),
     holderHashes: holderTrace.hashes,
     holderCompared: holderTrace.compared,
@@ -339,6 +343,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       selectors: discovery.selectorsTried,
       calls: discovery.calls,
       round_trips: discovery.roundTrips,
+      clock_blind: clockBlind,
       retried_round_trips: discovery.retried,
       same_calls: discovery.sameCalls,
       rescaled_calls: discovery.rescaled,

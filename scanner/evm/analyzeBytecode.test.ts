@@ -26,6 +26,19 @@ describe('analyzeBytecode', () => {
     expect(analyzeBytecode('0x613f3f').hasCodeHash).toBe(false);
   });
 
+  it('tells code that reads the block or calls out from code that does neither', () => {
+    // TIMESTAMP, NUMBER, BASEFEE, TLOAD; then inside push data only.
+    for (const code of ['0x4200', '0x4300', '0x4800', '0x5c00'] as const)
+      expect(analyzeBytecode(code).readsBlock).toBe(true);
+    expect(analyzeBytecode('0x614243').readsBlock).toBe(false);
+    // CALL, DELEGATECALL, STATICCALL, CREATE2; then inside push data only.
+    for (const code of ['0xf100', '0xf400', '0xfa00', '0xf500'] as const)
+      expect(analyzeBytecode(code).callsOut).toBe(true);
+    expect(analyzeBytecode('0x61f1fa').callsOut).toBe(false);
+    // SLOAD, CALLER, EQ: a plain ERC-20's fare.
+    expect(analyzeBytecode('0x54331400')).toMatchObject({ readsBlock: false, callsOut: false });
+  });
+
   it('finds ORIGIN as an instruction, not inside push data', () => {
     expect(analyzeBytecode('0x3200').hasOrigin).toBe(true);
     expect(analyzeBytecode('0x613232').hasOrigin).toBe(false);
@@ -43,6 +56,15 @@ describe('analyzeBytecode', () => {
     const result = analyzeBytecode('0x00a1ffff0003');
     expect(result.hasSelfdestruct).toBe(false);
     expect(result.codeSize).toBe(1);
+  });
+
+  it('reads no block in a metadata tail nothing can run, and reads it where a jump could land', () => {
+    // Code ending with INVALID, then "metadata" a2 42 43 f1 and its length: unreachable bytes.
+    expect(analyzeBytecode('0x00fea24243f10004')).toMatchObject({ readsBlock: false, callsOut: false });
+    // The same tail with a JUMPDEST in it: a jump there runs TIMESTAMP and CALL.
+    expect(analyzeBytecode('0x00fea25b42f10004')).toMatchObject({ readsBlock: true, callsOut: true });
+    // Code that runs on into the tail (no STOP, JUMP, RETURN, REVERT or INVALID before it).
+    expect(analyzeBytecode('0x6001a24243f10004')).toMatchObject({ readsBlock: true, callsOut: true });
   });
 
   it('recognises an EIP-1167 minimal proxy and its target', () => {

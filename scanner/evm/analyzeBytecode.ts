@@ -13,6 +13,15 @@ export interface AnalyzeBytecodeReturnType {
   hasOrigin: boolean;
   /** The code reads an account's code hash (EXTCODEHASH): it may keep lists of code hashes. */
   hasCodeHash: boolean;
+  /**
+   * The code reads the block (its time, number, slot, hash, coinbase, randomness, gas limit, base
+   * fees, blob hashes), the gas left, or transient storage (which a new transaction clears), or
+   * holds an opcode a fork may define, or is no legacy code: a later block or transaction may
+   * change what it does.
+   */
+  readsBlock: boolean;
+  /** The code calls or creates other contracts (CALL, CALLCODE, DELEGATECALL, STATICCALL, CREATE, CREATE2). */
+  callsOut: boolean;
   /** Target of an EIP-1167 minimal proxy, when the code is one. */
   minimalProxyTarget?: `0x${string}`;
   /** Bytes of executable code analysed (the Solidity metadata tail excluded). */
@@ -27,6 +36,32 @@ const ORIGIN = 0x32;
 const EXTCODEHASH = 0x3f;
 const SELFDESTRUCT = 0xff;
 const INVALID = 0xfe;
+/**
+ * BLOCKHASH, COINBASE, TIMESTAMP, NUMBER, PREVRANDAO, GASLIMIT, BASEFEE, BLOBHASH, BLOBBASEFEE,
+ * SLOTNUM, TLOAD, TSTORE, and GAS: the gas left differs at a moved clock (a pair writes its price
+ * accumulators only when the time moved since its last trade; a fork due within the year reprices).
+ */
+const BLOCK_OPCODES = new Set([0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x48, 0x49, 0x4a, 0x4b, 0x5a, 0x5c, 0x5d]);
+
+/**
+ * Opcodes every chain running Prague defines. Any other byte run as an instruction is one a fork
+ * may define (CLZ, 0x1e, came with Osaka): invalid at the block and valid a year on, when the
+ * simulation's clock is past the fork's, so code holding one is read as reading the block.
+ */
+function prague(op: number): boolean {
+  return (
+    op <= 0x0b ||
+    (op >= 0x10 && op <= 0x1d) ||
+    op === 0x20 ||
+    (op >= 0x30 && op <= 0x4a) ||
+    (op >= 0x50 && op <= 0xa4) ||
+    (op >= 0xf0 && op <= 0xf5) ||
+    op === 0xfa ||
+    op >= 0xfd
+  );
+}
+/** CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
+const CALL_OPCODES = new Set([0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]);
 const MINIMAL_PROXY = /^0x363d3d373d3d3d363d73([0-9a-f]{40})5af43d82803e903d91602b57fd5bf3$/i;
 
 /**
@@ -42,6 +77,19 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
   let hasSelfdestruct = false;
   let hasOrigin = false;
   let hasCodeHash = false;
+  // Block and call opcodes are looked for in the metadata tail too where it could run: a jump
+  // may land on a JUMPDEST there (code can hide behind bytes that look like metadata), or the code
+  // before it may run on into it.
+  const tailRuns = end < bytes.length && tailMayRun(bytes, end);
+  // Code that begins with 0xef is no legacy code: an EIP-7702 delegation (another account's code
+  // runs in the token's frame) or EOF, whose immediates this sweep does not know.
+  const foreign = bytes[0] === 0xef;
+  let readsBlock = foreign;
+  let callsOut = foreign;
+  for (const [op] of instructions(bytes, tailRuns ? bytes.length : end)) {
+    if (BLOCK_OPCODES.has(op) || !prague(op)) readsBlock = true;
+    if (CALL_OPCODES.has(op)) callsOut = true;
+  }
   for (const [op, i] of instructions(bytes, end)) {
     if (op === PUSH4 && i + 4 < bytes.length)
       selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
@@ -65,10 +113,29 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
     hasSelfdestruct,
     hasOrigin,
     hasCodeHash,
+    readsBlock,
+    callsOut,
     codeSize: end,
   };
   if (proxy?.[1]) result.minimalProxyTarget = getAddress(`0x${proxy[1]}`);
   return result;
+}
+
+/** STOP, JUMP, RETURN, REVERT, INVALID, SELFDESTRUCT: what execution does not run on from. */
+const TERMINATORS = new Set([0x00, 0x56, 0xf3, 0xfd, 0xfe, 0xff]);
+const JUMPDEST = 0x5b;
+
+/**
+ * Whether the bytes from `end` on could run: the last instruction before them runs on into them,
+ * or they hold a JUMPDEST (as the EVM reads the code: PUSH data skipped from the start).
+ */
+function tailMayRun(bytes: Buffer, end: number): boolean {
+  let last: number | undefined;
+  for (const [op, i] of instructions(bytes, bytes.length)) {
+    if (i < end) last = op;
+    else if (op === JUMPDEST) return true;
+  }
+  return last === undefined || !TERMINATORS.has(last);
 }
 
 /** Length without the CBOR metadata solc appends (its length is in the last two bytes). */

@@ -546,6 +546,13 @@ export interface DiscoverPowersParameters {
    * and a helper contract's calls may only count.
    */
   readsOrigin?: boolean;
+  /**
+   * The token's code reads nothing of the block and calls no other contract (analyzeBytecode's
+   * readsBlock and callsOut, no proxy): moving the clock changes nothing it does, so no call is
+   * made again a day or a year on (the later-block round, whose staged calls come from other
+   * accounts, still runs).
+   */
+  clockBlind?: boolean;
   /** Where the token keeps its balances, when found (findBalanceSlot). */
   balanceSlot?: BalanceSlot;
   /** Hashes an ordinary holder's transfer computed (traceHolderHashes): keys a list may use. */
@@ -1237,9 +1244,12 @@ export async function discoverPowers(
     // A year on runs beside the pinned block. A day on then retries what the clock changed: a
     // call that reverted now and either worked a year on or reverted for another reason, and
     // not for the caller's lack of rights (which no day changes).
+    const clockBlind = parameters.clockBlind === true;
     const [first, later, aloneRun] = await Promise.all([
       runAt(0, planned),
-      runAt(TIME_OFFSETS_SECONDS[1], planned),
+      clockBlind
+        ? { failed: [], succeeded: [], baseline: undefined }
+        : runAt(TIME_OFFSETS_SECONDS[1], planned),
       atBlockOnly.length > 0 ? runAt(0, atBlockOnly) : undefined,
     ]);
     const now = {
@@ -1285,6 +1295,7 @@ export async function discoverPowers(
     const laterReason = new Map(later.failed.map((entry) => [entry.call.data, entry.revertReason]));
     const waiting = first.failed.filter(
       (entry) =>
+        !clockBlind &&
         !deniedToCaller(entry.revertReason) &&
         (!laterReason.has(entry.call.data) || laterReason.get(entry.call.data) !== entry.revertReason),
     );
@@ -1303,12 +1314,13 @@ export async function discoverPowers(
     // A first call that works only once the clock has moved (a renounce for show, reclaimed
     // after a date), followed a year on, on a budget of its own.
     const refusedNow = new Set(now.failed.map((entry) => entry.call.data));
-    const laterPairs = done
-      ? { planned: 0, pairs: [] }
-      : pairPlan(steps.laterSucceeded, steps.laterFailed, mine, {
-          firstOnlyIf: (entry) => refusedNow.has(entry.call.data),
-          limit: MAX_LATER_PAIRS_PER_CANDIDATE,
-        });
+    const laterPairs =
+      done || clockBlind
+        ? { planned: 0, pairs: [] }
+        : pairPlan(steps.laterSucceeded, steps.laterFailed, mine, {
+            firstOnlyIf: (entry) => refusedNow.has(entry.call.data),
+            limit: MAX_LATER_PAIRS_PER_CANDIDATE,
+          });
     result.pairs.planned += pairs.planned + laterPairs.planned;
     const kept = pairs.pairs;
     const keptLater = laterPairs.pairs;

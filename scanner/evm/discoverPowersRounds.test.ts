@@ -103,8 +103,9 @@ function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
 }
 
 /** Discovery of the fake token's setters, wake and mint, from these accounts. */
-function discoverFrom(client: PublicClient, accounts: Address[]) {
+function discoverFrom(client: PublicClient, accounts: Address[], more: { clockBlind?: boolean } = {}) {
   return discoverPowers(client, {
+    ...more,
     token: '0x2222222222222222222222222222222222222222',
     selectors: new Set([...SETTERS, WAKE, MINT]),
     candidates: accounts.map((address) => ({ address, source: 'deployer' })),
@@ -162,6 +163,27 @@ describe('discoverPowers: the rounds together', () => {
     const yearPairs = seen.filter((entry) => entry.offset === YEAR && entry.steps.length === 2);
     expect(yearPairs.length).toBeGreaterThan(0);
     expect(yearPairs.every((entry) => entry.steps[0]?.startsWith(WAKE))).toBe(true);
+  });
+});
+
+describe('discoverPowers: a token the clock cannot change', () => {
+  it('makes no call a day or a year on, and makes every call at the block it made before', async () => {
+    const actor: Address = '0x1111111111111111111111111111111111111111';
+    const timed: { offset: number; steps: Hex[] }[] = [];
+    await discoverFrom(fakeClient(timed), [actor]);
+    const blind: { offset: number; steps: Hex[] }[] = [];
+    const result = await discoverFrom(fakeClient(blind), [actor], { clockBlind: true });
+    expect(timed.some((entry) => entry.offset === YEAR)).toBe(true);
+    expect(blind.length).toBeGreaterThan(0);
+    expect(blind.every((entry) => entry.offset === 0)).toBe(true);
+    // The first round at the block is the same call for call (the fake's wake opens only a year
+    // on, so what follows it differs).
+    const firstAt = (seen: typeof timed) =>
+      new Set(
+        seen.filter((entry) => entry.offset === 0 && entry.steps.length === 1).map((entry) => entry.steps[0]),
+      );
+    expect(firstAt(blind)).toEqual(firstAt(timed));
+    expect(result.findings.some((finding) => finding.timeOffsetSeconds)).toBe(false);
   });
 });
 

@@ -34,7 +34,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/31)', () => {
+describe('power discovery (vigil-risk/32)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -60,11 +60,14 @@ describe('power discovery (vigil-risk/31)', () => {
     const [evidence] = simulations(result, 'is_mintable');
     expect(evidence?.data?.caller_source).toBe('address in the creation code');
     expect(result.tier).toBe('critical');
+    // Its code reads nothing of the block and calls nothing: explored at the block only.
+    expect(result.facts.contract_safety?.discovery).toMatchObject({ clock_blind: true });
   });
 
   it('finds a mint that only works a day on, with the time offset as evidence', async () => {
     const result = await scan('t_vesting_bomb');
     expect(harmClasses(result.checks).mint).toBe(true);
+    expect(result.facts.contract_safety?.discovery).toMatchObject({ clock_blind: false });
     const offsets = simulations(result, 'is_mintable').map((evidence) => evidence.data?.time_offset_seconds);
     expect(offsets.length).toBeGreaterThan(0);
     expect(offsets).not.toContain(0);
