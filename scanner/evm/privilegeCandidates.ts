@@ -167,8 +167,9 @@ export function addressesIn(value: Hex | undefined, known: ReadonlySet<Address> 
   // neighbours look most like packed flags is the address; the others are slices of it. A slice's
   // neighbour holds one of the address's own bytes, which is rarely a 0 or a 1: so the window with
   // fewer such bytes beside it wins, then the one whose neighbours are smaller. (Magnitude alone
-  // took `address router; bool a; bool b` with b set, 0x0100 above the router, for the router's
-  // last 19 bytes, whose 0x8d below is smaller: a bogus account explored in four wild tokens.)
+  // took `address router; bool a; bool b` with b set, 0x0100 above the router, for the window one
+  // byte up, whose 0x8d below, the router's last byte, is smaller: a bogus account explored in
+  // four wild tokens.)
   let best: { address: Address; odd: number; rest: bigint } | undefined;
   for (let shift = 0n; shift <= 96n; shift += 8n) {
     const candidate = (word >> shift) & ADDRESS_MASK;
