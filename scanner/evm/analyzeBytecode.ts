@@ -86,11 +86,11 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
   const foreign = bytes[0] === 0xef;
   let readsBlock = foreign;
   let callsOut = foreign;
-  for (const [op] of instructions(bytes, tailRuns ? bytes.length : end)) {
+  for (const [op, i] of instructions(bytes, tailRuns ? bytes.length : end)) {
     if (BLOCK_OPCODES.has(op) || !prague(op)) readsBlock = true;
     if (CALL_OPCODES.has(op)) callsOut = true;
-  }
-  for (const [op, i] of instructions(bytes, end)) {
+    // The rest is read from the code proper only.
+    if (i >= end) continue;
     if (op === PUSH4 && i + 4 < bytes.length)
       selectors.add(`0x${bytes.subarray(i + 1, i + 5).toString('hex')}`);
     else if (op === PUSH20 && i + 20 < bytes.length)
