@@ -1,0 +1,195 @@
+import { fileURLToPath } from 'node:url';
+import { type Address, encodeDeployData, getContractAddress, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getChain } from '../../core/chains/registry.ts';
+import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
+import { createDevnetClient, DevSender, type DevnetClient } from '../../infra/devnet/client.ts';
+import { compileContracts } from '../../infra/devnet/compile.ts';
+import { harmClasses } from '../core/risk/harm.ts';
+import { Severity } from '../core/schema.ts';
+import { readTimelock } from '../evm/readTimelock.ts';
+import { readUpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
+import { readScanConfig } from '../config.ts';
+import { contractSafety } from './contractSafety.ts';
+
+// A mint only a timelock can make, whose every call waits two days in public (a governance token
+// whose minter is its DAO's timelock), is kept as evidence and weighs nothing. A look-alike that
+// lets its deployer skip the wait, in any of the ways below, is no timelock: the mint weighs in full.
+
+const TWO_DAYS = 2n * 86_400n;
+
+let node: AnvilInstance;
+let client: DevnetClient;
+let sender: DevSender;
+let deployer: Address;
+let bystander: Address;
+/** Each timelock by contract name, and a token it owns. */
+const timelocks: Record<string, Address> = {};
+const tokens: Record<string, { address: Address; block: bigint; tx: Hex }> = {};
+
+beforeAll(async () => {
+  node = await startAnvil();
+  client = createDevnetClient(node.url);
+  const [first, second] = await client.request({ method: 'eth_accounts' });
+  if (!first || !second) throw new Error('the node has fewer than two accounts');
+  [deployer, bystander] = [first, second];
+  sender = new DevSender(client, deployer);
+  const artifacts = await compileContracts({
+    sourceDir: fileURLToPath(new URL('../evm/testContracts/', import.meta.url)),
+  });
+  const deploy = async (name: string, args: readonly unknown[]) => {
+    const artifact = artifacts[name];
+    if (!artifact) throw new Error(`${name} was not compiled`);
+    const nonce = await sender.send({
+      label: name,
+      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args }),
+    });
+    const [receipt] = await sender.settle();
+    if (!receipt) throw new Error(`${name} was not deployed`);
+    return {
+      address: getContractAddress({ from: deployer, nonce: BigInt(nonce) }),
+      block: receipt.blockNumber,
+      tx: receipt.transactionHash,
+    };
+  };
+  const roles = [[deployer], [deployer]];
+  timelocks.TlGenuine = (await deploy('TlGenuine', [TWO_DAYS, ...roles])).address;
+  timelocks.TlShortDelay = (await deploy('TlGenuine', [3_600n, ...roles])).address;
+  for (const name of ['TlAdminDelay', 'TlAdminExecute', 'TlScheduledIsReady', 'TlExtraFunction'])
+    timelocks[name] = (await deploy(name, roles)).address;
+  for (const name of ['TlGenuine', 'TlAdminExecute'])
+    tokens[name] = await deploy('TlMintToken', [timelocks[name]]);
+}, 120_000);
+afterAll(() => node.stop());
+
+const verdict = async (name: string) =>
+  readTimelock(client, {
+    account: timelocks[name] as Address,
+    token: tokens.TlGenuine?.address as Address,
+    callers: [bystander, deployer],
+    blockNumber: await client.getBlockNumber(),
+  });
+
+describe('readTimelock', () => {
+  it("takes OpenZeppelin's TimelockController with a two-day delay", async () => {
+    expect(await verdict('TlGenuine')).toEqual({
+      kind: 'timelock',
+      address: timelocks.TlGenuine,
+      delaySeconds: Number(TWO_DAYS),
+    });
+  });
+
+  it('refuses one whose delay is under a day', async () => {
+    expect(await verdict('TlShortDelay')).toMatchObject({
+      kind: 'not',
+      reason: expect.stringContaining('under a day'),
+    });
+  });
+
+  it('refuses a look-alike whose deployer may set the delay at once', async () => {
+    expect(await verdict('TlAdminDelay')).toMatchObject({
+      kind: 'not',
+      reason: `updateDelay(0) worked at once for ${deployer.toLowerCase()}`,
+    });
+  });
+
+  it('refuses a look-alike whose deployer executes what was never scheduled', async () => {
+    expect(await verdict('TlAdminExecute')).toMatchObject({
+      kind: 'not',
+      reason: `execute of a call never scheduled worked at once for ${deployer.toLowerCase()}`,
+    });
+  });
+
+  it('refuses a look-alike whose deployer executes a batch as soon as it is scheduled', async () => {
+    expect(await verdict('TlScheduledIsReady')).toMatchObject({
+      kind: 'not',
+      reason: `executeBatch of calls scheduled a moment before worked at once for ${deployer.toLowerCase()}`,
+    });
+  });
+
+  it('refuses a look-alike with one function more', async () => {
+    expect(await verdict('TlExtraFunction')).toMatchObject({
+      kind: 'not',
+      reason: expect.stringContaining('functions a TimelockController does not have'),
+    });
+  });
+
+  it('refuses an account without code', async () => {
+    expect(
+      await readTimelock(client, {
+        account: bystander,
+        token: tokens.TlGenuine?.address as Address,
+        callers: [deployer],
+        blockNumber: await client.getBlockNumber(),
+      }),
+    ).toMatchObject({ kind: 'not', reason: 'an account without code' });
+  });
+});
+
+describe('a mint only a timelock can make', () => {
+  const scan = async (name: string) => {
+    const token = tokens[name];
+    if (!token) throw new Error(`no token owned by ${name}`);
+    return contractSafety({
+      client,
+      chain: getChain('devnet'),
+      address: token.address,
+      blockNumber: await client.getBlockNumber(),
+      creation: { block: token.block.toString(), tx: token.tx, deployer, via: 'create_tx' },
+      config: readScanConfig({}),
+    });
+  };
+
+  it('is shown, and weighs nothing, when every call it makes waits two days', async () => {
+    const output = await scan('TlGenuine');
+    const mintable = output.checks.find((check) => check.id === 'is_mintable');
+    expect(mintable).toMatchObject({ status: 'fail', severity: Severity.info });
+    expect(mintable?.gate).toBeUndefined();
+    expect(mintable?.downgraded?.reason).toContain(`only the timelock ${timelocks.TlGenuine}`);
+    expect(harmClasses(output.checks).mint).toBe(false);
+    expect((output.facts.discovery as { timelocks: unknown[] }).timelocks).toEqual([
+      { address: timelocks.TlGenuine, delay_seconds: Number(TWO_DAYS) },
+    ]);
+  });
+
+  it('weighs in full when the timelock lets its deployer skip the wait', async () => {
+    const output = await scan('TlAdminExecute');
+    const mintable = output.checks.find((check) => check.id === 'is_mintable');
+    expect(mintable).toMatchObject({ status: 'fail', gate: true });
+    expect(mintable?.severity).not.toBe(Severity.info);
+    expect(harmClasses(output.checks).mint).toBe(true);
+    expect((output.facts.discovery as { not_timelocks: { reason: string }[] }).not_timelocks).toEqual([
+      expect.objectContaining({
+        address: timelocks.TlAdminExecute,
+        reason: expect.stringContaining('never scheduled'),
+      }),
+    ]);
+  });
+});
+
+describe("a proxy's upgrade authority", () => {
+  const authority = async (name: string) =>
+    readUpgradeAuthority(client, {
+      token: tokens.TlGenuine?.address as Address,
+      proxy: { kind: 'eip1967', admin: timelocks[name] as Address, slot: '0x00' },
+      owner: undefined,
+      callers: [deployer],
+      blockNumber: await client.getBlockNumber(),
+    });
+
+  it('is a timelock when the admin holds its wait', async () => {
+    expect(await authority('TlGenuine')).toMatchObject({ kind: 'timelock', delaySeconds: Number(TWO_DAYS) });
+  });
+
+  it('is the look-alike itself, upgrading at once, when its deployer may skip the wait', async () => {
+    expect(await authority('TlAdminDelay')).toMatchObject({
+      kind: 'account',
+      address: timelocks.TlAdminDelay,
+      path: ['EIP-1967 admin', expect.stringContaining('updateDelay(0) worked at once')],
+    });
+  });
+
+  it('keeps a short delay a short timelock (weighed as one that gives no notice)', async () => {
+    expect(await authority('TlShortDelay')).toMatchObject({ kind: 'timelock', delaySeconds: 3_600 });
+  });
+});

@@ -1,0 +1,234 @@
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  numberToHex,
+  parseAbi,
+  type PublicClient,
+  toFunctionSelector,
+} from 'viem';
+import { isRpcUnreachable, scrubUrls } from '../../clients/chains/rpcErrors.ts';
+import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
+import { tryRead } from './tryRead.ts';
+
+/**
+ * Whether an account that holds a power over a token is a timelock holders can rely on: every
+ * call it makes waits in public for at least a day first, so a mint or a fee it is able to make is
+ * announced before it lands (as with a governance token whose minter is its DAO's timelock).
+ *
+ * Only OpenZeppelin's TimelockController (4.x and 5.x) is recognised, and it is not taken on its
+ * word. Its dispatcher must offer that contract's functions and nothing else (a look-alike with
+ * one more function, an `executeNow`, is refused), its getMinDelay() must be a day or more, and a
+ * simulation tries the ways a look-alike could skip the wait, from every account the scan suspects:
+ * changing the delay, scheduling under the delay, executing or batch-executing what was never
+ * scheduled, and executing at once what was just scheduled. Any of them working, or a node that
+ * cannot simulate, makes it no timelock. Hand-written: no library verifies a timelock's behaviour.
+ */
+
+/** A timelock's delay must be at least this long for a power it holds to give holders notice. */
+export const TIMELOCK_MIN_SECONDS = 86_400;
+/** Gas each simulated call may use: a schedule writes a slot or two, an execute one call. */
+const CALL_GAS = 1_000_000n;
+
+const timelockAbi = parseAbi([
+  'function getMinDelay() view returns (uint256)',
+  'function updateDelay(uint256 newDelay)',
+  'function schedule(address target, uint256 value, bytes data, bytes32 predecessor, bytes32 salt, uint256 delay)',
+  'function scheduleBatch(address[] targets, uint256[] values, bytes[] payloads, bytes32 predecessor, bytes32 salt, uint256 delay)',
+  'function execute(address target, uint256 value, bytes payload, bytes32 predecessor, bytes32 salt) payable',
+  'function executeBatch(address[] targets, uint256[] values, bytes[] payloads, bytes32 predecessor, bytes32 salt) payable',
+]);
+
+/** The functions TimelockController has (4.x and 5.x), and the interface ids its supportsInterface compares. */
+const TIMELOCK_SIGNATURES = [
+  'CANCELLER_ROLE()',
+  'DEFAULT_ADMIN_ROLE()',
+  'EXECUTOR_ROLE()',
+  'PROPOSER_ROLE()',
+  'TIMELOCK_ADMIN_ROLE()',
+  'cancel(bytes32)',
+  'execute(address,uint256,bytes,bytes32,bytes32)',
+  'executeBatch(address[],uint256[],bytes[],bytes32,bytes32)',
+  'getMinDelay()',
+  'getOperationState(bytes32)',
+  'getRoleAdmin(bytes32)',
+  'getTimestamp(bytes32)',
+  'grantRole(bytes32,address)',
+  'hasRole(bytes32,address)',
+  'hashOperation(address,uint256,bytes,bytes32,bytes32)',
+  'hashOperationBatch(address[],uint256[],bytes[],bytes32,bytes32)',
+  'isOperation(bytes32)',
+  'isOperationDone(bytes32)',
+  'isOperationPending(bytes32)',
+  'isOperationReady(bytes32)',
+  'onERC1155BatchReceived(address,address,uint256[],uint256[],bytes)',
+  'onERC1155Received(address,address,uint256,uint256,bytes)',
+  'onERC721Received(address,address,uint256,bytes)',
+  'renounceRole(bytes32,address)',
+  'revokeRole(bytes32,address)',
+  'schedule(address,uint256,bytes,bytes32,bytes32,uint256)',
+  'scheduleBatch(address[],uint256[],bytes[],bytes32,bytes32,uint256)',
+  'supportsInterface(bytes4)',
+  'updateDelay(uint256)',
+];
+/** IERC165, IAccessControl, IERC1155Receiver: compared with PUSH4 … EQ like a selector. */
+const INTERFACE_IDS = ['0x01ffc9a7', '0x7965db0b', '0x4e2312e0'];
+const KNOWN = new Set<string>([
+  ...TIMELOCK_SIGNATURES.map((signature) => toFunctionSelector(signature)),
+  ...INTERFACE_IDS,
+]);
+/** What makes one: the delay, scheduling, executing, and the delay's own setter. */
+const REQUIRED = [
+  'getMinDelay()',
+  'schedule(address,uint256,bytes,bytes32,bytes32,uint256)',
+  'scheduleBatch(address[],uint256[],bytes[],bytes32,bytes32,uint256)',
+  'execute(address,uint256,bytes,bytes32,bytes32)',
+  'executeBatch(address[],uint256[],bytes[],bytes32,bytes32)',
+  'updateDelay(uint256)',
+].map((signature) => toFunctionSelector(signature));
+
+export type TimelockVerdict =
+  | { kind: 'timelock'; address: Address; delaySeconds: number }
+  | { kind: 'not'; address: Address; reason: string };
+
+/** One simulated call and whether it may work (a proposer's schedule may; a skip of the wait may not). */
+interface Attempt {
+  from: Address;
+  data: Hex;
+  what: string;
+  mayWork: boolean;
+}
+
+/**
+ * Whether `account` is a timelock whose every call waits at least TIMELOCK_MIN_SECONDS, tried
+ * against `token` from `callers` (the accounts the scan suspects; the timelock itself is skipped:
+ * it may change its own delay, through a call that waited).
+ */
+export async function readTimelock(
+  client: PublicClient,
+  {
+    account,
+    token,
+    callers,
+    blockNumber,
+  }: { account: Address; token: Address; callers: readonly Address[]; blockNumber: bigint },
+): Promise<TimelockVerdict> {
+  const not = (reason: string): TimelockVerdict => ({ kind: 'not', address: account, reason });
+  const code = await client.getCode({ address: account, blockNumber });
+  if (!code || code === '0x') return not('an account without code');
+  const selectors = new Set(bytecodeFingerprint(code)?.selectors ?? []);
+  const missing = REQUIRED.filter((selector) => !selectors.has(selector));
+  if (missing.length > 0) return not(`no TimelockController: ${missing.join(', ')} missing`);
+  const extra = [...selectors].filter((selector) => !KNOWN.has(selector));
+  if (extra.length > 0) return not(`functions a TimelockController does not have: ${extra.join(', ')}`);
+  const delay = await tryRead(() =>
+    client.readContract({ address: account, abi: timelockAbi, functionName: 'getMinDelay', blockNumber }),
+  );
+  if (delay === undefined) return not('getMinDelay() did not answer');
+  if (delay < BigInt(TIMELOCK_MIN_SECONDS)) return not(`a minimum delay of ${delay} s, under a day`);
+  const others = [...new Set(callers.map((caller) => caller.toLowerCase()))]
+    .filter((caller) => caller !== account.toLowerCase() && caller !== token.toLowerCase())
+    .map((caller) => caller as Address);
+  const attempts = others.flatMap((from, index) => skips(from, index, token, delay));
+  const worked = await simulate(client, { account, attempts, blockNumber });
+  if (typeof worked === 'string') return not(`its wait could not be tried (${worked})`);
+  const skipped = attempts.find((attempt, index) => !attempt.mayWork && worked[index]);
+  if (skipped) return not(`${skipped.what} worked at once for ${skipped.from}`);
+  return { kind: 'timelock', address: account, delaySeconds: Number(delay) };
+}
+
+/** The ways a look-alike could skip its wait, for one caller (salts apart per caller and per try). */
+function skips(from: Address, index: number, token: Address, delay: bigint): Attempt[] {
+  const payload = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' });
+  const none = numberToHex(0n, { size: 32 });
+  const salt = (step: number) => numberToHex(BigInt(index) * 16n + BigInt(step) + 1n, { size: 32 });
+  const schedule = (step: number, wait: bigint) =>
+    encodeFunctionData({
+      abi: timelockAbi,
+      functionName: 'schedule',
+      args: [token, 0n, payload, none, salt(step), wait],
+    });
+  const scheduleBatch = (step: number, wait: bigint) =>
+    encodeFunctionData({
+      abi: timelockAbi,
+      functionName: 'scheduleBatch',
+      args: [[token], [0n], [payload], none, salt(step), wait],
+    });
+  const execute = (step: number) =>
+    encodeFunctionData({
+      abi: timelockAbi,
+      functionName: 'execute',
+      args: [token, 0n, payload, none, salt(step)],
+    });
+  const executeBatch = (step: number) =>
+    encodeFunctionData({
+      abi: timelockAbi,
+      functionName: 'executeBatch',
+      args: [[token], [0n], [payload], none, salt(step)],
+    });
+  const under = BigInt(TIMELOCK_MIN_SECONDS) - 1n;
+  const attempt = (data: Hex, what: string, mayWork = false): Attempt => ({ from, data, what, mayWork });
+  return [
+    attempt(
+      encodeFunctionData({ abi: timelockAbi, functionName: 'updateDelay', args: [0n] }),
+      'updateDelay(0)',
+    ),
+    attempt(schedule(0, 0n), 'schedule with no delay'),
+    attempt(schedule(1, under), 'schedule under a day'),
+    attempt(scheduleBatch(2, 0n), 'scheduleBatch with no delay'),
+    attempt(execute(3), 'execute of a call never scheduled'),
+    attempt(executeBatch(3), 'executeBatch of calls never scheduled'),
+    attempt(schedule(4, delay), 'schedule', true),
+    attempt(execute(4), 'execute of a call scheduled a moment before'),
+    attempt(scheduleBatch(5, delay), 'scheduleBatch', true),
+    attempt(executeBatch(5), 'executeBatch of calls scheduled a moment before'),
+  ];
+}
+
+/** What eth_simulateV1 answers per block, as far as it is read here. */
+interface SimulatedBlock {
+  calls: { status: Hex }[];
+}
+
+/**
+ * The attempts in one simulated block, in order (each sees what the earlier ones left): which
+ * worked, or why the node could not say.
+ */
+async function simulate(
+  client: PublicClient,
+  { account, attempts, blockNumber }: { account: Address; attempts: readonly Attempt[]; blockNumber: bigint },
+): Promise<boolean[] | string> {
+  if (attempts.length === 0) return [];
+  const request = client.request as (args: {
+    method: string;
+    params: unknown[];
+  }) => Promise<SimulatedBlock[]>;
+  try {
+    const [block] = await request({
+      method: 'eth_simulateV1',
+      params: [
+        {
+          blockStateCalls: [
+            {
+              calls: attempts.map(({ from, data }) => ({
+                from,
+                to: account,
+                data,
+                gas: numberToHex(CALL_GAS),
+              })),
+            },
+          ],
+          validation: false,
+        },
+        numberToHex(blockNumber),
+      ],
+    });
+    if (block?.calls.length !== attempts.length) return 'the node answered fewer calls than it was sent';
+    return block.calls.map((call) => call.status === '0x1');
+  } catch (error) {
+    if (isRpcUnreachable(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return scrubUrls(message.split('\n')[0] ?? 'failed').slice(0, 160);
+  }
+}

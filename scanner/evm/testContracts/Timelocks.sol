@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
+
+/// For readTimelock's tests: OpenZeppelin's TimelockController unchanged, and look-alikes that keep
+/// its interface (or add one function) but let a backdoor account skip the wait.
+
+/// A token whose owner (a timelock, in these tests) may mint any amount.
+contract TlMintToken is ERC20, Ownable {
+    constructor(address owner_) ERC20("Timelocked", "TLK") Ownable(owner_) {
+        _mint(msg.sender, 1_000_000 ether);
+    }
+
+    function mint(address to, uint256 amount) external onlyOwner {
+        _mint(to, amount);
+    }
+}
+
+contract TlGenuine is TimelockController {
+    constructor(uint256 minDelay, address[] memory proposers, address[] memory executors)
+        TimelockController(minDelay, proposers, executors, address(0))
+    {}
+}
+
+/// getMinDelay() says two days, but the backdoor may set the delay it enforces to anything at once.
+contract TlAdminDelay is TimelockController {
+    address private immutable backdoor;
+    uint256 private delay = 2 days;
+
+    constructor(address[] memory proposers, address[] memory executors)
+        TimelockController(2 days, proposers, executors, address(0))
+    {
+        backdoor = msg.sender;
+    }
+
+    function getMinDelay() public view override returns (uint256) {
+        return delay;
+    }
+
+    function updateDelay(uint256 newDelay) public override {
+        require(msg.sender == backdoor || msg.sender == address(this), "unauthorized");
+        delay = newDelay;
+    }
+}
+
+/// The backdoor executes any call at once, scheduled or not.
+contract TlAdminExecute is TimelockController {
+    address private immutable backdoor;
+
+    constructor(address[] memory proposers, address[] memory executors)
+        TimelockController(2 days, proposers, executors, address(0))
+    {
+        backdoor = msg.sender;
+    }
+
+    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
+        public
+        payable
+        override
+    {
+        if (msg.sender == backdoor) {
+            _execute(target, value, payload);
+            return;
+        }
+        super.execute(target, value, payload, predecessor, salt);
+    }
+}
+
+/// The backdoor executes a batch at once once it is scheduled, without waiting for it to be ready.
+contract TlScheduledIsReady is TimelockController {
+    address private immutable backdoor;
+
+    constructor(address[] memory proposers, address[] memory executors)
+        TimelockController(2 days, proposers, executors, address(0))
+    {
+        backdoor = msg.sender;
+    }
+
+    function executeBatch(
+        address[] calldata targets,
+        uint256[] calldata values,
+        bytes[] calldata payloads,
+        bytes32 predecessor,
+        bytes32 salt
+    ) public payable override {
+        bytes32 id = hashOperationBatch(targets, values, payloads, predecessor, salt);
+        if (msg.sender == backdoor && isOperationPending(id)) {
+            for (uint256 i = 0; i < targets.length; ++i) {
+                _execute(targets[i], values[i], payloads[i]);
+            }
+            return;
+        }
+        super.executeBatch(targets, values, payloads, predecessor, salt);
+    }
+}
+
+/// Everything a TimelockController is, plus one function for the backdoor.
+contract TlExtraFunction is TimelockController {
+    address private immutable backdoor;
+
+    constructor(address[] memory proposers, address[] memory executors)
+        TimelockController(2 days, proposers, executors, address(0))
+    {
+        backdoor = msg.sender;
+    }
+
+    function rescue(address target, bytes calldata payload) external {
+        require(msg.sender == backdoor, "unauthorized");
+        _execute(target, 0, payload);
+    }
+}
