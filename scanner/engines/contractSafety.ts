@@ -37,8 +37,7 @@ import { readTokenMetadata } from '../evm/readTokenMetadata.ts';
 import { readUpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
 import { tryRead } from '../evm/tryRead.ts';
 import type { EngineOutput, EvmEngineInput } from './context.ts';
-import { applyDiscovery, findingCallers } from './discoveredPowers.ts';
-import { readGovernors } from './governors.ts';
+import { applyDiscovery } from './discoveredPowers.ts';
 import { type OwnerState, privilegeChecks, type ProbeRun } from './privileges.ts';
 import { simulationGasPrice } from '../evm/simulationGasPrice.ts';
 import { traceHolderTransfer } from '../evm/traceComparisons.ts';
@@ -98,19 +97,8 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       : ownerInfo.owner === zeroAddress
         ? { kind: 'renounced' }
         : { kind: 'live', owner: ownerInfo.owner };
+  mark('implementation');
   const deployer = input.creation?.deployer as Address | undefined;
-  const upgrade = await readUpgradeAuthority(client, {
-    token: address,
-    proxy,
-    owner: ownerInfo.owner,
-    callers: [
-      ...(deployer ? [deployer] : []),
-      ...roles.map((role) => role.address),
-      ...told.candidates.map((candidate) => candidate.address),
-    ],
-    blockNumber,
-  });
-  mark('implementation_and_upgrade');
   // Every account that might hold a power, whatever the owner getter says.
   const codeAddresses = [
     ...[...own.addresses, ...(impl?.addresses ?? [])].flatMap((value) =>
@@ -208,6 +196,15 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     ],
     exclude.filter((value) => value !== pool?.pair),
   ).slice(0, MAX_DISCOVERY_CANDIDATES);
+  // Who can replace a proxy's code; a timelock in the way is tried from every suspect.
+  const upgrade = await readUpgradeAuthority(client, {
+    token: address,
+    proxy,
+    owner: ownerInfo.owner,
+    callers: suspects.map((candidate) => candidate.address),
+    blockNumber,
+  });
+  mark('upgrade');
   // Nothing the token does reads the block or reaches another contract, and no contract it keeps
   // is called in its place: a day or a year on, every call does what it does now.
   const clockBlind = !implementation && !own.readsBlock && !own.callsOut && reliedOn.contracts.length === 0;
@@ -238,17 +235,6 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     excluded: exclude,
   });
   mark('discovery');
-  // A power only a timelock uses, whose every call waits a day or more in public, weighs nothing.
-  const { governors, refused: notTimelocks } = await readGovernors(client, {
-    holders: [
-      ...discovery.findings.flatMap(findingCallers),
-      ...runs.filter((run) => run.result.effects.some((effect) => effect.ok)).map((run) => run.actor.address),
-    ],
-    token: address,
-    callers: suspects.map((candidate) => candidate.address),
-    blockNumber,
-  });
-  mark('governors');
   const checks: Check[] = applyDiscovery(
     privilegeChecks({
       selectors,
@@ -257,10 +243,9 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       runs,
       candidates: owner.kind === 'live' ? 0 : actors.length,
       upgrade,
-      governors,
       block,
     }),
-    { result: discovery, holderFunded: pool !== undefined && pool !== null, governors, block },
+    { result: discovery, holderFunded: pool !== undefined && pool !== null, block },
   );
   const selfdestruct = own.hasSelfdestruct || Boolean(impl?.hasSelfdestruct);
   checks.push(
@@ -363,11 +348,6 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       calls: discovery.calls,
       round_trips: discovery.roundTrips,
       clock_blind: clockBlind,
-      timelocks: [...governors.values()].map(({ address: timelock, delaySeconds }) => ({
-        address: timelock,
-        delay_seconds: delaySeconds,
-      })),
-      not_timelocks: notTimelocks.map(({ address: account, reason }) => ({ address: account, reason })),
       retried_round_trips: discovery.retried,
       same_calls: discovery.sameCalls,
       rescaled_calls: discovery.rescaled,

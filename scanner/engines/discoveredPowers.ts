@@ -1,8 +1,6 @@
-import type { Address } from 'viem';
 import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import { type Check, CheckStatus, type Evidence, Severity } from '../core/schema.ts';
 import type { DiscoveryResult, PowerClass, PowerFinding } from '../evm/discoverPowers.ts';
-import { type Governors, governedReason, governorOf } from './governors.ts';
 
 /** The check each demonstrated class fails, and the capability checks it vouches for when absent. */
 const CLASS_CHECK: Record<PowerClass, { id: CheckId; power: string; capabilities: CheckId[] }> = {
@@ -30,20 +28,7 @@ export interface DiscoveryFacts {
   result: DiscoveryResult;
   /** The probe's holder held tokens, so leaks and limits could be measured. */
   holderFunded: boolean;
-  /** Timelocks among the accounts a power was shown for: a power only they use weighs nothing. */
-  governors: Governors;
   block: string;
-}
-
-/** Every account a finding's calls came from: its caller, its sender, and its earlier calls'. */
-export function findingCallers(finding: PowerFinding): Address[] {
-  return [
-    finding.caller,
-    ...(finding.origin ? [finding.origin] : []),
-    ...[finding.prelude, finding.first].flatMap((earlier) =>
-      earlier ? [earlier.caller ?? finding.caller] : [],
-    ),
-  ];
 }
 
 /**
@@ -91,10 +76,8 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     const shown = result.findings.filter((finding) => finding.class === kind);
     const first = shown[0];
     if (first) {
-      const governor = governorOf(shown.flatMap(findingCallers), facts.governors);
       const check = makeCheck(target.id, {
         status: 'fail',
-        ...(governor ? { downgrade: governedReason(governor) } : {}),
         value: first.signature ?? first.selector,
         detail: `${describe(first)}: that account can ${target.power}.`,
         evidence: [

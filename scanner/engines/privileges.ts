@@ -12,7 +12,6 @@ import {
   type ProbePrivilegesReturnType,
 } from '../evm/probePrivileges.ts';
 import type { UpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
-import { type Governors, governedReason, governorOf } from './governors.ts';
 
 /** owner(): a live account, the zero address (renounced), or no such getter. */
 export type OwnerState = { kind: 'live'; owner: Address } | { kind: 'renounced' } | { kind: 'none' };
@@ -30,8 +29,6 @@ export interface PrivilegeFacts {
   /** How many accounts were tried besides a live owner. */
   candidates: number;
   upgrade: UpgradeAuthority;
-  /** Timelocks among the accounts a use worked for: a use only they make weighs nothing. */
-  governors: Governors;
   block: string;
 }
 
@@ -114,14 +111,9 @@ export function privilegeChecks(facts: PrivilegeFacts): Check[] {
     const first = live_[0];
     if (first) {
       const hidden = owner.kind === 'renounced' ? ' although owner() is the zero address' : '';
-      const governor = governorOf(
-        live_.map(({ run }) => run.actor.address),
-        facts.governors,
-      );
       checks.push(
         makeCheck(id, {
           status: 'fail',
-          ...(governor ? { downgrade: governedReason(governor) } : {}),
           value: names,
           detail: `${first.effect.label} called as ${first.run.actor.address} (${first.run.actor.source})${hidden} succeeded${describeEffect(first.effect, first.run)}: that account can ${power}.`,
           evidence: [

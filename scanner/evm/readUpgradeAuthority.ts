@@ -1,6 +1,7 @@
 import { type Address, parseAbi, type PublicClient, zeroAddress } from 'viem';
 import type { ReadProxyReturnType } from './readProxy.ts';
-import { readTimelock, TIMELOCK_MIN_SECONDS } from './readTimelock.ts';
+import { PROXY_TIMELOCK_MIN_SECONDS } from '../core/risk/model.ts';
+import { readTimelock } from './readTimelock.ts';
 import { tryRead } from './tryRead.ts';
 
 const ownableAbi = parseAbi(['function owner() view returns (address)']);
@@ -64,7 +65,7 @@ async function classify(
   const delay = await tryRead(() =>
     client.readContract({ address: account, abi: timelockAbi, functionName: 'getMinDelay', blockNumber }),
   );
-  if (delay !== undefined && delay >= BigInt(TIMELOCK_MIN_SECONDS)) {
+  if (delay !== undefined && delay >= BigInt(PROXY_TIMELOCK_MIN_SECONDS)) {
     const verdict = await readTimelock(client, { account, ...context });
     if (verdict.kind === 'not')
       return {

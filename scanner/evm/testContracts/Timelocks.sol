@@ -4,11 +4,12 @@ pragma solidity ^0.8.24;
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
+import {TransparentUpgradeableProxy} from "@openzeppelin/contracts/proxy/transparent/TransparentUpgradeableProxy.sol";
 
 /// For readTimelock's tests: OpenZeppelin's TimelockController unchanged, and look-alikes that keep
 /// its interface (or add one function) but let a backdoor account skip the wait.
 
-/// A token whose owner (a timelock, in these tests) may mint any amount.
+/// A token whose owner (a timelock, in these tests) may mint any amount; also a proxy's logic.
 contract TlMintToken is ERC20, Ownable {
     constructor(address owner_) ERC20("Timelocked", "TLK") Ownable(owner_) {
         _mint(msg.sender, 1_000_000 ether);
@@ -111,4 +112,13 @@ contract TlExtraFunction is TimelockController {
         require(msg.sender == backdoor, "unauthorized");
         _execute(target, 0, payload);
     }
+}
+
+/// A token behind OpenZeppelin's transparent proxy, whose ProxyAdmin (made by the proxy) is owned by
+/// `initialOwner`: a timelock, in these tests.
+contract TlProxy is TransparentUpgradeableProxy {
+    constructor(address logic, address initialOwner, bytes memory data)
+        payable
+        TransparentUpgradeableProxy(logic, initialOwner, data)
+    {}
 }

@@ -5,16 +5,15 @@ import { getChain } from '../../core/chains/registry.ts';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient, DevSender, type DevnetClient } from '../../infra/devnet/client.ts';
 import { compileContracts } from '../../infra/devnet/compile.ts';
-import { harmClasses } from '../core/risk/harm.ts';
 import { Severity } from '../core/schema.ts';
-import { readTimelock } from '../evm/readTimelock.ts';
-import { readUpgradeAuthority } from '../evm/readUpgradeAuthority.ts';
 import { readScanConfig } from '../config.ts';
-import { contractSafety } from './contractSafety.ts';
+import { contractSafety } from '../engines/contractSafety.ts';
+import { readTimelock } from './readTimelock.ts';
+import { readUpgradeAuthority } from './readUpgradeAuthority.ts';
 
-// A mint only a timelock can make, whose every call waits two days in public (a governance token
-// whose minter is its DAO's timelock), is kept as evidence and weighs nothing. A look-alike that
-// lets its deployer skip the wait, in any of the ways below, is no timelock: the mint weighs in full.
+// A proxy whose upgrades wait two days in OpenZeppelin's TimelockController weighs `low`; one whose
+// "timelock" lets its deployer skip the wait, in any of the ways below, is upgradeable at once and
+// weighs in full (a view that says two days is no wait).
 
 const TWO_DAYS = 2n * 86_400n;
 
@@ -26,6 +25,8 @@ let bystander: Address;
 /** Each timelock by contract name, and a token it owns. */
 const timelocks: Record<string, Address> = {};
 const tokens: Record<string, { address: Address; block: bigint; tx: Hex }> = {};
+/** A proxy whose ProxyAdmin each timelock owns, by the timelock's name. */
+const proxies: Record<string, { address: Address; block: bigint; tx: Hex }> = {};
 
 beforeAll(async () => {
   node = await startAnvil();
@@ -35,7 +36,7 @@ beforeAll(async () => {
   [deployer, bystander] = [first, second];
   sender = new DevSender(client, deployer);
   const artifacts = await compileContracts({
-    sourceDir: fileURLToPath(new URL('../evm/testContracts/', import.meta.url)),
+    sourceDir: fileURLToPath(new URL('./testContracts/', import.meta.url)),
   });
   const deploy = async (name: string, args: readonly unknown[]) => {
     const artifact = artifacts[name];
@@ -57,8 +58,11 @@ beforeAll(async () => {
   timelocks.TlShortDelay = (await deploy('TlGenuine', [3_600n, ...roles])).address;
   for (const name of ['TlAdminDelay', 'TlAdminExecute', 'TlScheduledIsReady', 'TlExtraFunction'])
     timelocks[name] = (await deploy(name, roles)).address;
+  const logic = await deploy('TlMintToken', [deployer]);
+  tokens.TlGenuine = logic;
+  // OpenZeppelin 5.7's proxy refuses to be made without a first call: a read of the supply.
   for (const name of ['TlGenuine', 'TlAdminExecute'])
-    tokens[name] = await deploy('TlMintToken', [timelocks[name]]);
+    proxies[name] = await deploy('TlProxy', [logic.address, timelocks[name], '0x18160ddd']);
 }, 120_000);
 afterAll(() => node.stop());
 
@@ -126,47 +130,6 @@ describe('readTimelock', () => {
   });
 });
 
-describe('a mint only a timelock can make', () => {
-  const scan = async (name: string) => {
-    const token = tokens[name];
-    if (!token) throw new Error(`no token owned by ${name}`);
-    return contractSafety({
-      client,
-      chain: getChain('devnet'),
-      address: token.address,
-      blockNumber: await client.getBlockNumber(),
-      creation: { block: token.block.toString(), tx: token.tx, deployer, via: 'create_tx' },
-      config: readScanConfig({}),
-    });
-  };
-
-  it('is shown, and weighs nothing, when every call it makes waits two days', async () => {
-    const output = await scan('TlGenuine');
-    const mintable = output.checks.find((check) => check.id === 'is_mintable');
-    expect(mintable).toMatchObject({ status: 'fail', severity: Severity.info });
-    expect(mintable?.gate).toBeUndefined();
-    expect(mintable?.downgraded?.reason).toContain(`only the timelock ${timelocks.TlGenuine}`);
-    expect(harmClasses(output.checks).mint).toBe(false);
-    expect((output.facts.discovery as { timelocks: unknown[] }).timelocks).toEqual([
-      { address: timelocks.TlGenuine, delay_seconds: Number(TWO_DAYS) },
-    ]);
-  });
-
-  it('weighs in full when the timelock lets its deployer skip the wait', async () => {
-    const output = await scan('TlAdminExecute');
-    const mintable = output.checks.find((check) => check.id === 'is_mintable');
-    expect(mintable).toMatchObject({ status: 'fail', gate: true });
-    expect(mintable?.severity).not.toBe(Severity.info);
-    expect(harmClasses(output.checks).mint).toBe(true);
-    expect((output.facts.discovery as { not_timelocks: { reason: string }[] }).not_timelocks).toEqual([
-      expect.objectContaining({
-        address: timelocks.TlAdminExecute,
-        reason: expect.stringContaining('never scheduled'),
-      }),
-    ]);
-  });
-});
-
 describe("a proxy's upgrade authority", () => {
   const authority = async (name: string) =>
     readUpgradeAuthority(client, {
@@ -191,5 +154,40 @@ describe("a proxy's upgrade authority", () => {
 
   it('keeps a short delay a short timelock (weighed as one that gives no notice)', async () => {
     expect(await authority('TlShortDelay')).toMatchObject({ kind: 'timelock', delaySeconds: 3_600 });
+  });
+});
+
+describe('a proxy whose ProxyAdmin a timelock owns, scanned', () => {
+  const scan = async (name: string) => {
+    const proxy = proxies[name];
+    if (!proxy) throw new Error(`no proxy owned by ${name}`);
+    return contractSafety({
+      client,
+      chain: getChain('devnet'),
+      address: proxy.address,
+      blockNumber: await client.getBlockNumber(),
+      creation: { block: proxy.block.toString(), tx: proxy.tx, deployer, via: 'create_tx' },
+      config: readScanConfig({}),
+    });
+  };
+
+  it('weighs low when every upgrade waits two days', async () => {
+    const output = await scan('TlGenuine');
+    expect(output.checks.find((check) => check.id === 'is_proxy')).toMatchObject({
+      status: 'fail',
+      severity: Severity.low,
+      value: `timelock ${TWO_DAYS}s`,
+    });
+    expect(output.facts.upgrade).toMatchObject({ kind: 'timelock', authority: timelocks.TlGenuine });
+  });
+
+  it('weighs in full when the deployer may skip the wait', async () => {
+    const output = await scan('TlAdminExecute');
+    expect(output.checks.find((check) => check.id === 'is_proxy')).toMatchObject({
+      status: 'fail',
+      severity: Severity.medium,
+      value: timelocks.TlAdminExecute,
+    });
+    expect(output.facts.upgrade).toMatchObject({ kind: 'account', authority: timelocks.TlAdminExecute });
   });
 });
