@@ -296,17 +296,41 @@ export const CHAIN_IDS = CHAINS.map((chain) => chain.id) as [ChainId, ...ChainId
 const byId = new Map<string, ChainInfo>(CHAINS.map((chain) => [chain.id, chain]));
 
 /**
- * Every listed chain's DEX contracts (routers, factories, wrapped native coins): public code that
- * anyone calls, so no token's insider, whichever chain a token keeps one of in its code or storage.
+ * The dollar stablecoins of the listed chains (USDT, USDC, DAI, BUSD, BSC-USD): tokens a launch
+ * keeps as its quote or fee token, whose code makes no call a holder could steer. Lower-case.
  */
-export const PUBLIC_DEX_CONTRACTS: readonly `0x${string}`[] = [
-  ...new Set(
-    CHAINS.flatMap((chain): readonly DexInfo[] => chain.dexes).flatMap((dex) => [
+const PUBLIC_STABLECOINS: Partial<Record<ChainId, readonly `0x${string}`[]>> = {
+  ethereum: [
+    '0xdac17f958d2ee523a2206206994597c13d831ec7',
+    '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    '0x6b175474e89094c44da98b954eedeac495271d0f',
+  ],
+  bsc: [
+    '0x55d398326f99059ff775485246999027b3197955',
+    '0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d',
+    '0xe9e7cea3dedca5984780bafc599bd69add087d56',
+  ],
+  base: ['0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'],
+  arbitrum: ['0xaf88d065e77c8cc2239327c5edb3a432268e5831', '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9'],
+  optimism: ['0x0b2c639c533813f4aa9d7837caf62653d097ff85', '0x94b008aa00579c1307b0ef2c499ad98a8ce58e58'],
+  polygon: ['0x3c499c542cef5e3811e1192ce70d8cc03d5c3359', '0xc2132d05d31c914a87c6611c10748aeb04b58e8f'],
+  avalanche: ['0xb97ef9ef8734c71904d8002f8b6bc66dd9c48a6e', '0x9702230a8ea53601f5cd2dc00fdbc13d4df4a8c7'],
+};
+
+/**
+ * Every listed chain's DEX contracts (routers, factories, wrapped native coins) and dollar
+ * stablecoins: public code that anyone calls, so no token's insider, whichever chain a token keeps
+ * one of in its code or storage.
+ */
+export const PUBLIC_CONTRACTS: readonly `0x${string}`[] = [
+  ...new Set([
+    ...CHAINS.flatMap((chain): readonly DexInfo[] => chain.dexes).flatMap((dex) => [
       dex.router,
       dex.factory,
       dex.wrappedNative,
     ]),
-  ),
+    ...Object.values(PUBLIC_STABLECOINS).flat(),
+  ]),
 ];
 
 export function findChain(id: string): ChainInfo | undefined {

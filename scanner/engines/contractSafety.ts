@@ -8,7 +8,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
-import { PUBLIC_DEX_CONTRACTS } from '../../core/chains/registry.ts';
+import { PUBLIC_CONTRACTS } from '../../core/chains/registry.ts';
 import { makeCheck, unknownCheck } from '../core/checks.ts';
 import type { TokenFacts } from '../core/result.ts';
 import { type Check, Severity } from '../core/schema.ts';
@@ -115,7 +115,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     proxy?.admin,
     PROBE_VICTIM,
     zeroAddress,
-    ...PUBLIC_DEX_CONTRACTS,
+    ...PUBLIC_CONTRACTS,
   ];
   // A word holding an account read elsewhere holds that one, not a slice of it beside a flag.
   const stored = storageAccounts(storageWords, [

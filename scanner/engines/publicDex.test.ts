@@ -10,9 +10,9 @@ import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
 import { readScanConfig } from '../config.ts';
 import { contractSafety } from './contractSafety.ts';
 
-// A token keeps another chain's DEX contracts (PancakeSwap's, on a chain that lists only Uniswap):
-// public code anyone calls, which power discovery once explored as insiders, each one an account
-// tried on every function at every time offset. Its own treasury is still one, and so is a keeper
+// A token keeps another chain's DEX contracts and stablecoin (PancakeSwap's and BSC-USD, on a
+// chain that lists only Uniswap): public code anyone calls, which power discovery once explored as
+// insiders, each one an account tried on every function at every time offset. Its own treasury is still one, and so is a keeper
 // written into its code whose address reads as text (not taken from the code, where such bytes are
 // a message's), named by the function that compares its caller with it.
 
@@ -20,6 +20,8 @@ const PANCAKE = [
   '0x10ED43C718714eb63d5aA57B78B54704E256024E',
   '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73',
   '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
+  // BSC-USD: a stablecoin is public code too.
+  '0x55d398326f99059fF775485246999027B3197955',
 ];
 const KEEPER = '0x76616E697479206b656570657217e9A1B2c3d4E5';
 

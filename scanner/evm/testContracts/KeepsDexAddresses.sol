@@ -2,13 +2,14 @@
 pragma solidity ^0.8.24;
 
 /// A token that keeps, in storage and in its code, the DEX contracts of a chain other than the
-/// one it is on (PancakeSwap's router and factory and WBNB, as a BSC token moved elsewhere does),
+/// one it is on (PancakeSwap's router and factory, WBNB and BSC-USD, as a BSC token moved elsewhere does),
 /// beside a treasury wallet of its own that may mint, and a keeper written into the code whose
 /// address reads as text ("vanity keeper", made so an account found in code is taken for a message).
 contract KeepsDexAddresses {
     address private constant PANCAKE_ROUTER = 0x10ED43C718714eb63d5aA57B78B54704E256024E;
     address private constant PANCAKE_FACTORY = 0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73;
     address private constant WBNB = 0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c;
+    address private constant BSC_USD = 0x55d398326f99059fF775485246999027B3197955;
     address private constant KEEPER = 0x76616E697479206b656570657217e9A1B2c3d4E5;
 
     string public name = "Keeps DEX Addresses";
@@ -20,6 +21,7 @@ contract KeepsDexAddresses {
     address public router = PANCAKE_ROUTER;
     address public factory = PANCAKE_FACTORY;
     address public wrapped = WBNB;
+    address public quote = BSC_USD;
     address public treasury;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
