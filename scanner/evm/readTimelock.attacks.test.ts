@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import {
   type Address,
+  createPublicClient,
+  custom,
   encodeAbiParameters,
   encodeDeployData,
   encodeFunctionData,
@@ -253,6 +255,22 @@ describe('a node that cannot say', () => {
     expect(await judge(node)).toMatchObject({
       kind: 'not',
       reason: expect.stringContaining('could not be tried'),
+    });
+  });
+
+  it("refusing the timelock's logs from the first block makes no timelock", async () => {
+    // A provider that caps eth_getLogs' range: an operation scheduled earlier could be ready now.
+    const capped = createPublicClient({
+      transport: custom({
+        request: ({ method, params }: { method: string; params: unknown[] }) =>
+          method === 'eth_getLogs'
+            ? Promise.reject(Object.assign(new Error('block range is too wide'), { code: -32600 }))
+            : (client.request as (args: unknown) => Promise<unknown>)({ method, params }),
+      }),
+    });
+    expect(await judge(capped)).toMatchObject({
+      kind: 'not',
+      reason: expect.stringContaining('its scheduled operations could not be read'),
     });
   });
 
