@@ -4,9 +4,7 @@ import {
   createPublicClient,
   custom,
   encodeAbiParameters,
-  encodeDeployData,
   encodeFunctionData,
-  getContractAddress,
   type Hex,
   keccak256,
   parseAbi,
@@ -17,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient, DevSender, type DevnetClient } from '../../infra/devnet/client.ts';
 import { compileContracts } from '../../infra/devnet/compile.ts';
+import { deployArtifacts, type Deployed } from '../../test/support/deployArtifacts.ts';
 import { readTimelock } from './readTimelock.ts';
 
 // Ways a timelock could make a call within a day although it looks like one holders can rely on
@@ -44,7 +43,7 @@ let stranger: Address;
 /** The block before the clock was moved two days on (a backdoor that opens an hour on is shut). */
 let before: bigint;
 const at: Record<string, Address> = {};
-const tokens: Record<string, { address: Address; block: bigint; tx: Hex }> = {};
+const tokens: Record<string, Deployed> = {};
 
 /** The call data of a mint to the deployer, and the id a timelock gives it as an operation. */
 const mintCall = () => encodeFunctionData({ abi: tokenAbi, functionName: 'mint', args: [deployer, AMOUNT] });
@@ -72,21 +71,7 @@ beforeAll(async () => {
   const artifacts = await compileContracts({
     sourceDir: fileURLToPath(new URL('./testContracts/', import.meta.url)),
   });
-  const deploy = async (name: string, args: readonly unknown[]) => {
-    const artifact = artifacts[name];
-    if (!artifact) throw new Error(`${name} was not compiled`);
-    const nonce = await sender.send({
-      label: name,
-      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args }),
-    });
-    const [receipt] = await sender.settle();
-    if (!receipt) throw new Error(`${name} was not deployed`);
-    return {
-      address: getContractAddress({ from: deployer, nonce: BigInt(nonce) }),
-      block: receipt.blockNumber,
-      tx: receipt.transactionHash,
-    };
-  };
+  const deploy = deployArtifacts(sender, artifacts);
   const call = async (label: string, to: Address, data: Hex) => {
     await sender.send({ label, to, data });
     await sender.settle();

@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { type Address, encodeDeployData, getContractAddress, type Hex } from 'viem';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getChain } from '../../core/chains/registry.ts';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient, DevSender, type DevnetClient } from '../../infra/devnet/client.ts';
 import { compileContracts } from '../../infra/devnet/compile.ts';
+import { deployArtifacts, type Deployed } from '../../test/support/deployArtifacts.ts';
 import { Severity } from '../core/schema.ts';
 import { readScanConfig } from '../config.ts';
 import { contractSafety } from '../engines/contractSafety.ts';
@@ -24,9 +25,9 @@ let deployer: Address;
 let bystander: Address;
 /** Each timelock by contract name, and a token it owns. */
 const timelocks: Record<string, Address> = {};
-const tokens: Record<string, { address: Address; block: bigint; tx: Hex }> = {};
+const tokens: Record<string, Deployed> = {};
 /** A proxy whose ProxyAdmin each timelock owns, by the timelock's name. */
-const proxies: Record<string, { address: Address; block: bigint; tx: Hex }> = {};
+const proxies: Record<string, Deployed> = {};
 
 beforeAll(async () => {
   node = await startAnvil();
@@ -38,21 +39,7 @@ beforeAll(async () => {
   const artifacts = await compileContracts({
     sourceDir: fileURLToPath(new URL('./testContracts/', import.meta.url)),
   });
-  const deploy = async (name: string, args: readonly unknown[]) => {
-    const artifact = artifacts[name];
-    if (!artifact) throw new Error(`${name} was not compiled`);
-    const nonce = await sender.send({
-      label: name,
-      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args }),
-    });
-    const [receipt] = await sender.settle();
-    if (!receipt) throw new Error(`${name} was not deployed`);
-    return {
-      address: getContractAddress({ from: deployer, nonce: BigInt(nonce) }),
-      block: receipt.blockNumber,
-      tx: receipt.transactionHash,
-    };
-  };
+  const deploy = deployArtifacts(sender, artifacts);
   const roles = [[deployer], [deployer]];
   timelocks.TlGenuine = (await deploy('TlGenuine', [TWO_DAYS, ...roles])).address;
   timelocks.TlShortDelay = (await deploy('TlGenuine', [3_600n, ...roles])).address;

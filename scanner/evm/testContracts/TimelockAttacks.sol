@@ -2,42 +2,27 @@
 pragma solidity ^0.8.24;
 
 import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
+import {TlBackdoored} from "./Timelocks.sol";
 
 /// More timelocks for readTimelock: look-alikes whose way round the wait is keyed to something a
 /// simulation does not vary, a genuine one with a weakness of an early release, and a genuine one
 /// whose state was written at deployment.
 
 /// The backdoor is an account given at deployment, one the token never names.
-contract TaStranger is TimelockController {
-    address private immutable backdoor;
-
+contract TaStranger is TlBackdoored {
     constructor(address backdoor_, address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
-    {
-        backdoor = backdoor_;
-    }
-
-    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
-        public
-        payable
-        override
-    {
-        if (msg.sender == backdoor) {
-            _execute(target, value, payload);
-            return;
-        }
-        super.execute(target, value, payload, predecessor, salt);
-    }
+        TlBackdoored(backdoor_, proposers, executors)
+    {}
 }
 
 /// No function more: a fallback makes any call for the deployer, at once.
-contract TaFallback is TimelockController {
-    address private immutable backdoor;
-
+contract TaFallback is TlBackdoored {
     constructor(address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
-    {
-        backdoor = msg.sender;
+        TlBackdoored(msg.sender, proposers, executors)
+    {}
+
+    function _opens() internal pure override returns (bool) {
+        return false;
     }
 
     fallback() external payable {
@@ -49,73 +34,39 @@ contract TaFallback is TimelockController {
 }
 
 /// The deployer executes at once when it sends one wei with the call.
-contract TaValue is TimelockController {
-    address private immutable backdoor;
-
+contract TaValue is TlBackdoored {
     constructor(address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
-    {
-        backdoor = msg.sender;
-    }
+        TlBackdoored(msg.sender, proposers, executors)
+    {}
 
-    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
-        public
-        payable
-        override
-    {
-        if (msg.sender == backdoor && msg.value == 1) {
-            _execute(target, value, payload);
-            return;
-        }
-        super.execute(target, value, payload, predecessor, salt);
+    function _opens() internal view override returns (bool) {
+        return msg.value == 1;
     }
 }
 
 /// The deployer executes at once, from an hour after deployment on.
-contract TaLater is TimelockController {
-    address private immutable backdoor;
+contract TaLater is TlBackdoored {
     uint256 private immutable opensAt;
 
     constructor(address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
+        TlBackdoored(msg.sender, proposers, executors)
     {
-        backdoor = msg.sender;
         opensAt = block.timestamp + 1 hours;
     }
 
-    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
-        public
-        payable
-        override
-    {
-        if (msg.sender == backdoor && block.timestamp >= opensAt) {
-            _execute(target, value, payload);
-            return;
-        }
-        super.execute(target, value, payload, predecessor, salt);
+    function _opens() internal view override returns (bool) {
+        return block.timestamp >= opensAt;
     }
 }
 
 /// The deployer executes at once when the call carries more gas than a simulated call is given.
-contract TaGas is TimelockController {
-    address private immutable backdoor;
-
+contract TaGas is TlBackdoored {
     constructor(address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
-    {
-        backdoor = msg.sender;
-    }
+        TlBackdoored(msg.sender, proposers, executors)
+    {}
 
-    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
-        public
-        payable
-        override
-    {
-        if (msg.sender == backdoor && gasleft() > 2_000_000) {
-            _execute(target, value, payload);
-            return;
-        }
-        super.execute(target, value, payload, predecessor, salt);
+    function _opens() internal view override returns (bool) {
+        return gasleft() > 2_000_000;
     }
 }
 

@@ -26,15 +26,44 @@ contract TlGenuine is TimelockController {
     {}
 }
 
+/// A two-day TimelockController with a backdoor account, whose `execute` runs any call at once for
+/// it when `_opens()` says so (always, unless a look-alike below keys it to something more).
+abstract contract TlBackdoored is TimelockController {
+    address internal immutable backdoor;
+
+    constructor(address backdoor_, address[] memory proposers, address[] memory executors)
+        TimelockController(2 days, proposers, executors, address(0))
+    {
+        backdoor = backdoor_;
+    }
+
+    function _opens() internal view virtual returns (bool) {
+        return true;
+    }
+
+    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
+        public
+        payable
+        override
+    {
+        if (msg.sender == backdoor && _opens()) {
+            _execute(target, value, payload);
+            return;
+        }
+        super.execute(target, value, payload, predecessor, salt);
+    }
+}
+
 /// getMinDelay() says two days, but the backdoor may set the delay it enforces to anything at once.
-contract TlAdminDelay is TimelockController {
-    address private immutable backdoor;
+contract TlAdminDelay is TlBackdoored {
     uint256 private delay = 2 days;
 
     constructor(address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
-    {
-        backdoor = msg.sender;
+        TlBackdoored(msg.sender, proposers, executors)
+    {}
+
+    function _opens() internal pure override returns (bool) {
+        return false;
     }
 
     function getMinDelay() public view override returns (uint256) {
@@ -48,36 +77,20 @@ contract TlAdminDelay is TimelockController {
 }
 
 /// The backdoor executes any call at once, scheduled or not.
-contract TlAdminExecute is TimelockController {
-    address private immutable backdoor;
-
+contract TlAdminExecute is TlBackdoored {
     constructor(address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
-    {
-        backdoor = msg.sender;
-    }
-
-    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
-        public
-        payable
-        override
-    {
-        if (msg.sender == backdoor) {
-            _execute(target, value, payload);
-            return;
-        }
-        super.execute(target, value, payload, predecessor, salt);
-    }
+        TlBackdoored(msg.sender, proposers, executors)
+    {}
 }
 
 /// The backdoor executes a batch at once once it is scheduled, without waiting for it to be ready.
-contract TlScheduledIsReady is TimelockController {
-    address private immutable backdoor;
-
+contract TlScheduledIsReady is TlBackdoored {
     constructor(address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
-    {
-        backdoor = msg.sender;
+        TlBackdoored(msg.sender, proposers, executors)
+    {}
+
+    function _opens() internal pure override returns (bool) {
+        return false;
     }
 
     function executeBatch(
@@ -99,13 +112,13 @@ contract TlScheduledIsReady is TimelockController {
 }
 
 /// Everything a TimelockController is, plus one function for the backdoor.
-contract TlExtraFunction is TimelockController {
-    address private immutable backdoor;
-
+contract TlExtraFunction is TlBackdoored {
     constructor(address[] memory proposers, address[] memory executors)
-        TimelockController(2 days, proposers, executors, address(0))
-    {
-        backdoor = msg.sender;
+        TlBackdoored(msg.sender, proposers, executors)
+    {}
+
+    function _opens() internal pure override returns (bool) {
+        return false;
     }
 
     function rescue(address target, bytes calldata payload) external {
