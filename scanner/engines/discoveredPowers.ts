@@ -1,3 +1,4 @@
+import { formatEther } from 'viem';
 import { type CheckId, makeCheck, unknownCheck } from '../core/checks.ts';
 import { type Check, CheckStatus, type Evidence, Severity } from '../core/schema.ts';
 import type { DiscoveryResult, PowerClass, PowerFinding } from '../evm/discoverPowers.ts';
@@ -67,7 +68,12 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     laterBlock.tried === 0
       ? ''
       : `; ${laterBlock.tried} of ${laterBlock.planned} pairs of blocks (a call that changed state as its own transaction, then, an hour on, ${laterBlock.calls} calls of functions that did nothing at the block)${laterBlock.error ? ` (not run: ${laterBlock.error})` : ''}`;
-  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}${repeated}${compared}${handed}${later}`;
+  const { askedWei, refused } = result.holderBuy;
+  const bought =
+    askedWei === null
+      ? ''
+      : `; the holder bought with ${formatEther(askedWei)} of the native coin (a hundredth of the pool)${refused ? ', which a probe found refused, so with 0.01 from then on' : ''}`;
+  const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}${repeated}${compared}${handed}${later}${bought}`;
   for (const [kind, target] of Object.entries(CLASS_CHECK) as [
     PowerClass,
     (typeof CLASS_CHECK)[PowerClass],

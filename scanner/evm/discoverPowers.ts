@@ -137,6 +137,11 @@ export interface DiscoveryResult {
   sameCalls: { functions: number; calls: number };
   /** Probes that could not run (an RPC refusal, say); the scan carries on without them. */
   failures: string[];
+  /**
+   * The ordinary holder's buy: the wei asked for (DiscoverPowersParameters.holderBuyWei; null for
+   * the probe's default), and whether a probe found it refused and the rest bought the default.
+   */
+  holderBuy: { askedWei: bigint | null; refused: boolean };
   /** Two-call simulations: how many were made, of how many the first round suggested. */
   pairs: { tried: number; planned: number };
   /** Three-call simulations: how many were made, of how many the two-call round suggested. */
@@ -574,6 +579,12 @@ export interface DiscoverPowersParameters {
   elsewhere?: readonly { target: Address; selectors: readonly Hex[] }[];
   /** Accounts never explored as callers (the router, the implementation, a proxy's admin). */
   excluded?: readonly (Address | undefined)[];
+  /**
+   * Wei the ordinary holder buys with (probePrivileges' `buyWei`): a share of the pool, so that
+   * its sell is one a market's holders make, not dust under every threshold. Once a probe finds
+   * it refused, the rest of the discovery buys the probe's default.
+   */
+  holderBuyWei?: bigint;
 }
 
 export interface Planned {
@@ -1103,6 +1114,7 @@ export async function discoverPowers(
     retried: { split: 0, resumed: 0 },
     sameCalls: { functions: 0, calls: 0 },
     failures: [],
+    holderBuy: { askedWei: parameters.holderBuyWei ?? null, refused: false },
     pairs: { tried: 0, planned: 0 },
     triples: { tried: 0, planned: 0 },
     rescaled: 0,
@@ -1114,6 +1126,7 @@ export async function discoverPowers(
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
   const mark = lapTimer(result.timingsMs);
+  const buying = holderBuying(result.holderBuy);
 
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
@@ -1418,6 +1431,7 @@ export async function discoverPowers(
           ...(candidate.origin ? { origin: candidate.origin } : {}),
           ...(staged ? { staged } : {}),
           ...(tradingWei ? { tradingWei } : {}),
+          ...buying.wei(),
         }).then(
           (value) => ({ value }),
           (error: unknown) => ({ error }),
@@ -1444,6 +1458,7 @@ export async function discoverPowers(
           continue;
         }
         const done = probe.value;
+        buying.saw(done);
         result.roundTrips += done.roundTrips - 1;
         result.retried.resumed += done.roundTrips - 1;
         const baseline = done.baselineEffect;
@@ -1480,7 +1495,7 @@ export async function discoverPowers(
   ]);
   mark('comparisons');
   // After the comparison round: the accounts it named are explored by then.
-  await laterBlockRound(client, parameters, { explored, known: candidates, result, openings });
+  await laterBlockRound(client, parameters, { explored, known: candidates, result, openings, buying });
   mark('later_block');
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
@@ -1779,6 +1794,25 @@ export function laterBlockPlan(accounts: readonly AccountSteps[]): {
  * call is the evidence, and a token whose setters only harm together shows nothing. Not for a
  * token every class was shown on already.
  */
+/**
+ * What the ordinary holder buys with across one discovery: the share of the pool asked for until
+ * a probe finds it refused (a launch cap, trading not open), then the probe's default, so a
+ * token that refuses it pays for the refusal once per probe in flight, not in every probe.
+ */
+interface HolderBuying {
+  wei(): { buyWei?: bigint };
+  saw(done: ProbeResult): void;
+}
+
+function holderBuying(holderBuy: DiscoveryResult['holderBuy']): HolderBuying {
+  return {
+    wei: () => (holderBuy.askedWei === null || holderBuy.refused ? {} : { buyWei: holderBuy.askedWei }),
+    saw: (done) => {
+      if (done.buyRefused) holderBuy.refused = true;
+    },
+  };
+}
+
 async function laterBlockRound(
   client: Parameters<typeof probePrivileges>[0],
   parameters: DiscoverPowersParameters,
@@ -1788,6 +1822,7 @@ async function laterBlockRound(
     result: DiscoveryResult;
     /** The holder's opening (no call) at the block, and the day-on one (what the clock alone does). */
     openings: ReadonlyMap<number, CallEffect>;
+    buying: HolderBuying;
   },
 ): Promise<void> {
   const { result } = state;
@@ -1827,6 +1862,10 @@ async function laterBlockRound(
         blockTimestamp: parameters.blockTimestamp,
         ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
         staged: staged.map((data) => ({ from: by.address, data })),
+        ...state.buying.wei(),
+      }).then((done) => {
+        state.buying.saw(done);
+        return done;
       });
     } catch (error) {
       // Whatever the node answers (no eth_simulateV1, a refusal over HTTP, a timeout), this round

@@ -39,7 +39,21 @@ const PROBE_GAS = 48_000_000n;
  * probe there asks for half, beside twenty staged calls of STAGED_GAS.
  */
 const STAGED_PROBE_GAS = 25_000_000n;
+/** What the ordinary holder buys with when no larger buy is asked for, or a larger one is refused. */
 const VICTIM_BUY_WEI = parseEther('0.01');
+
+/** The share of a pool's native coin the ordinary holder buys with: a hundredth. */
+const HOLDER_POOL_SHARE = 100n;
+
+/**
+ * What the ordinary holder buys with on a pool holding `reserveNative`: a hundredth of it, so its
+ * sell (half of what it bought) is about half a percent of the pool's tokens, a sell a market's
+ * holders make rather than dust under every threshold; never less than VICTIM_BUY_WEI.
+ */
+export function holderBuyWei(reserveNative: bigint): bigint {
+  const share = reserveNative / HOLDER_POOL_SHARE;
+  return share > VICTIM_BUY_WEI ? share : VICTIM_BUY_WEI;
+}
 
 export interface ProbeCall {
   label: string;
@@ -109,6 +123,8 @@ export interface ProbePrivilegesReturnType {
   stagedOk: boolean[];
   /** eth_calls made: more than one where the calls needed more gas than one call is given. */
   roundTrips: number;
+  /** The larger buy asked for (`buyWei`) was refused, and the probe ran again with VICTIM_BUY_WEI. */
+  buyRefused: boolean;
 }
 
 /**
@@ -143,7 +159,28 @@ export async function probePrivileges(
     staged?: readonly StagedCall[];
     /** Wei the actor is given beyond its buys and gas: what a call that trades first spends. */
     tradingWei?: bigint;
+    /**
+     * Wei the ordinary holder buys with (VICTIM_BUY_WEI when omitted). A token that refuses this
+     * buy (a launch cap on a transaction or a wallet) is probed again with VICTIM_BUY_WEI.
+     */
+    buyWei?: bigint;
   },
+): Promise<ProbePrivilegesReturnType> {
+  // The pair's own probe has the detector's code in the pair's place: no buy goes through it.
+  const buyWei =
+    parameters.actor.toLowerCase() === parameters.sellTo?.toLowerCase()
+      ? VICTIM_BUY_WEI
+      : (parameters.buyWei ?? VICTIM_BUY_WEI);
+  const result = await probeWith(client, parameters, buyWei);
+  if (buyWei <= VICTIM_BUY_WEI || !result.victimBuy || result.victimBuy.ok) return result;
+  const again = await probeWith(client, parameters, VICTIM_BUY_WEI);
+  return { ...again, roundTrips: again.roundTrips + result.roundTrips, buyRefused: true };
+}
+
+async function probeWith(
+  client: PublicClient,
+  parameters: Parameters<typeof probePrivileges>[1],
+  buyWei: bigint,
 ): Promise<ProbePrivilegesReturnType> {
   const { token, actor, calls, router, blockNumber } = parameters;
   const offset = BigInt(parameters.timeOffsetSeconds ?? 0);
@@ -157,7 +194,7 @@ export async function probePrivileges(
     {
       address: actor,
       code: HONEYPOT_DETECTOR_CODE,
-      balance: VICTIM_BUY_WEI * 2n + (parameters.tradingWei ?? 0n) + (origin === actor ? gasFee : 0n),
+      balance: buyWei * 2n + (parameters.tradingWei ?? 0n) + (origin === actor ? gasFee : 0n),
     },
     { address: PROBE_HOLDER_FACTORY, code: HONEYPOT_DETECTOR_CODE },
     ...(origin === actor ? [] : [{ address: origin, balance: gasFee }]),
@@ -170,7 +207,7 @@ export async function probePrivileges(
         token,
         router ?? zeroAddress,
         PROBE_HOLDER_FACTORY,
-        router ? VICTIM_BUY_WEI : 0n,
+        router ? buyWei : 0n,
         parameters.sellTo ?? zeroAddress,
         batch.map((call) => call.data),
       ],
@@ -236,6 +273,7 @@ export async function probePrivileges(
     effects: effects.map((effect, index) => toEffect(effect, calls[index]?.label ?? `call ${index}`)),
     stagedOk: first.stagedOk,
     roundTrips,
+    buyRefused: false,
   };
 }
 

@@ -1,0 +1,162 @@
+import { fileURLToPath } from 'node:url';
+import { type Address, encodeFunctionData, parseAbi, parseEther, type PublicClient } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getChain } from '../../core/chains/registry.ts';
+import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
+import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
+import { compileContracts } from '../../infra/devnet/compile.ts';
+import { deployAndList } from '../../infra/devnet/launch.ts';
+import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
+import { CheckStatus } from '../core/schema.ts';
+import { readScanConfig } from '../config.ts';
+import { contractSafety } from '../engines/contractSafety.ts';
+import { PROBE_VICTIM, holderBuyWei, probePrivileges } from './probePrivileges.ts';
+
+// The ordinary holder buys a hundredth of the pool's native coin, not a fixed 0.01: a sell cap
+// whose floor dust sells stay under, but a market holder's sell does not, is a cap on holders'
+// sells (vigil-risk/34). A token that refuses that buy is probed again with the small one.
+
+const tokenAbi = parseAbi([
+  'function setPair(address)',
+  'function setMaxBuy(uint256)',
+  'function setMaxSell(uint256)',
+  'function stopSells(address)',
+]);
+const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
+const SUPPLY = 10n ** 27n;
+const POOL_ETH = parseEther('10');
+
+let node: AnvilInstance;
+let client: PublicClient;
+let sender: DevSender;
+let owner: Address;
+let router: Address;
+/**
+ * The cap alone, and a token that also lets its owner stop one account's sells whose owner capped
+ * buys under the large buy after listing.
+ */
+const tokens: Record<'open' | 'buyCapped', { address: Address; pair: Address }> = {} as never;
+
+beforeAll(async () => {
+  node = await startAnvil();
+  const devnet = createDevnetClient(node.url);
+  client = devnet;
+  const [first] = await devnet.request({ method: 'eth_accounts' });
+  if (!first) throw new Error('the node has no accounts');
+  owner = first;
+  const dex = await deployUniswapV2(devnet, { feeToSetter: owner });
+  router = dex.router;
+  const { SellFloorToken } = await compileContracts({
+    sourceDir: fileURLToPath(new URL('./testContracts/', import.meta.url)),
+  });
+  if (!SellFloorToken) throw new Error('SellFloorToken was not compiled');
+  sender = new DevSender(devnet, owner);
+  for (const key of ['open', 'buyCapped'] as const) {
+    const address = await deployAndList(sender, SellFloorToken, {
+      args: [SUPPLY, key === 'buyCapped'],
+      router,
+      tokens: SUPPLY / 2n,
+      eth: POOL_ETH,
+    });
+    const pair = await client.readContract({
+      address: dex.factory,
+      abi: factoryAbi,
+      functionName: 'getPair',
+      args: [address, dex.weth],
+    });
+    await sender.send({
+      label: 'set pair',
+      to: address,
+      data: encodeFunctionData({ abi: tokenAbi, functionName: 'setPair', args: [pair] }),
+    });
+    tokens[key] = { address, pair };
+  }
+  // Buys of more than 0.2 % of the supply refused: the hundredth of the pool (about 1 % of its
+  // tokens, half the supply) is, the default 0.01 (0.05 %) is not.
+  await sender.send({
+    label: 'buy cap',
+    to: tokens.buyCapped.address,
+    data: encodeFunctionData({ abi: tokenAbi, functionName: 'setMaxBuy', args: [SUPPLY / 500n] }),
+  });
+  await sender.settle();
+}, 120_000);
+afterAll(() => node.stop());
+
+const setMaxSellAtFloor = {
+  label: 'setMaxSell',
+  data: encodeFunctionData({ abi: tokenAbi, functionName: 'setMaxSell', args: [SUPPLY / 1000n] }),
+};
+
+async function probe(key: keyof typeof tokens, buyWei?: bigint) {
+  const { address, pair } = tokens[key];
+  return probePrivileges(client, {
+    token: address,
+    actor: owner,
+    router,
+    sellTo: pair,
+    blockNumber: await client.getBlockNumber(),
+    calls: [setMaxSellAtFloor],
+    ...(buyWei === undefined ? {} : { buyWei }),
+  });
+}
+
+async function scan(key: keyof typeof tokens) {
+  return contractSafety({
+    client,
+    chain: getChain('devnet'),
+    address: tokens[key].address,
+    blockNumber: await client.getBlockNumber(),
+    creation: null,
+    config: readScanConfig({}),
+  });
+}
+
+describe("the probe holder's buy", () => {
+  it('is a hundredth of the pool, never less than 0.01', () => {
+    expect(holderBuyWei(POOL_ETH)).toBe(parseEther('0.1'));
+    expect(holderBuyWei(parseEther('0.5'))).toBe(parseEther('0.01'));
+  });
+
+  it("sells into a cap at its floor with a market holder's size, not with dust", async () => {
+    const large = await probe('open', holderBuyWei(POOL_ETH));
+    expect(large.buyRefused).toBe(false);
+    expect(large.baselineEffect.victimSell).toMatchObject({ attempted: true, ok: true });
+    expect(large.effects[0]?.victimSell).toMatchObject({ attempted: true, ok: false });
+    const dust = await probe('open');
+    expect(dust.effects[0]?.victimSell).toMatchObject({ attempted: true, ok: true });
+  });
+
+  it('buys the default again where the larger buy is refused', async () => {
+    const result = await probe('buyCapped', holderBuyWei(POOL_ETH));
+    expect(result.buyRefused).toBe(true);
+    expect(result.victimBuy).toMatchObject({ ok: true });
+    expect(result.baselineEffect.victimSell).toMatchObject({ attempted: true, ok: true });
+    expect(result.roundTrips).toBe(2);
+  });
+});
+
+describe('a token whose owner may cap sells at 0.1 % of the supply, scanned', () => {
+  it('reads the cap as a limit, with the buy in the evidence', async () => {
+    const output = await scan('open');
+    const check = output.checks.find((each) => each.id === 'sells_blockable');
+    expect(check?.status).toBe(CheckStatus.fail);
+    const setMaxSell = encodeFunctionData({ abi: tokenAbi, functionName: 'setMaxSell', args: [0n] }).slice(
+      0,
+      10,
+    );
+    expect(check?.evidence.some((each) => each.data?.selector === setMaxSell)).toBe(true);
+    expect(JSON.stringify(check?.evidence)).toContain('the holder bought with 0.1 of the native coin');
+    expect(output.facts.discovery).toMatchObject({
+      holder_buy: { asked_wei: parseEther('0.1').toString(), refused: false },
+    });
+  }, 120_000);
+
+  it('still finds what the small buy shows once the larger one is refused', async () => {
+    const output = await scan('buyCapped');
+    expect(output.facts.discovery).toMatchObject({ holder_buy: { refused: true } });
+    const check = output.checks.find((each) => each.id === 'sells_blockable');
+    expect(check?.status).toBe(CheckStatus.fail);
+    const stopSells = encodeFunctionData({ abi: tokenAbi, functionName: 'stopSells', args: [PROBE_VICTIM] });
+    expect(check?.evidence.some((each) => each.data?.selector === stopSells.slice(0, 10))).toBe(true);
+  }, 120_000);
+});
