@@ -1787,14 +1787,6 @@ export function laterBlockPlan(accounts: readonly AccountSteps[]): {
 }
 
 /**
- * Runs the later-block round (laterBlockPlan) at each of LATER_BLOCK_SECONDS, after the
- * comparison round (the accounts it named act too). What a simulation shows (a second call's power; or, by
- * the staging account's own, a holder who could trade at the block and cannot in the later one,
- * which the clock alone does not do) counts once one staging call, sent alone, shows it too: that
- * call is the evidence, and a token whose setters only harm together shows nothing. Not for a
- * token every class was shown on already.
- */
-/**
  * What the ordinary holder buys with across one discovery: the share of the pool asked for until
  * a probe finds it refused (a launch cap, trading not open), then the probe's default, so a
  * token that refuses it pays for the refusal once per probe in flight, not in every probe.
@@ -1813,6 +1805,14 @@ function holderBuying(holderBuy: DiscoveryResult['holderBuy']): HolderBuying {
   };
 }
 
+/**
+ * Runs the later-block round (laterBlockPlan) at each of LATER_BLOCK_SECONDS, after the
+ * comparison round (the accounts it named act too). What a simulation shows (a second call's power; or, by
+ * the staging account's own, a holder who could trade at the block and cannot in the later one,
+ * which the clock alone does not do) counts once one staging call, sent alone, shows it too: that
+ * call is the evidence, and a token whose setters only harm together shows nothing. Not for a
+ * token every class was shown on already.
+ */
 async function laterBlockRound(
   client: Parameters<typeof probePrivileges>[0],
   parameters: DiscoverPowersParameters,
