@@ -17,7 +17,7 @@ import { deployCleanTokens } from '../infra/devnet/bulkTokens.ts';
 import { deployScenario, scenarioGenesisTimestamp } from '../infra/devnet/scenario.ts';
 import { freePort, type ManagedProcess, REPO_ROOT, spawnService } from '../infra/stack/processes.ts';
 import { startMongo, startRedis, startTemporal } from '../infra/stack/services.ts';
-import { markdownTable, percentile, type PhaseStats, runPhase } from './stats.ts';
+import { cpuPerItem, markdownTable, percentile, type PhaseStats, runPhase } from './stats.ts';
 import { stepTable, workflowTimelines } from './x402Breakdown.ts';
 import { parseJobId } from '../core/temporal/jobIds.ts';
 
@@ -155,19 +155,37 @@ try {
   };
 
   await runPhase('warmup', warmupTokens, concurrency, (address) => scanThroughApi(address));
+  // Where each phase's CPU goes, per scan: the devnet node (which a deployment's RPC provider
+  // replaces), Vigil's processes, the services, and this process (the load and, in-process, the
+  // engines themselves).
+  const pids = {
+    'this process': process.pid,
+    'devnet node': anvil.process.pid,
+    workers: children[1]?.child.pid,
+    backend: children[0]?.child.pid,
+    temporal: temporal.process.child.pid,
+    redis: redis.process.child.pid,
+    mongo: mongo.process.child.pid,
+  };
+  const cpu: { phase: string; concurrency: number; cpu_ms_per_scan: Record<string, number> }[] = [];
+  const phase = async (...args: Parameters<typeof runPhase<string>>) => {
+    const { result, cpu_ms_per_item } = await cpuPerItem(pids, args[1].length, () => runPhase(...args));
+    cpu.push({ phase: args[0], concurrency: args[2], cpu_ms_per_scan: cpu_ms_per_item });
+    return result;
+  };
   const rows: PhaseStats[] = [
-    await runPhase('in-process engines (no Temporal)', slice(0), 1, (address) => {
+    await phase('in-process engines (no Temporal)', slice(0), 1, (address) => {
       timingEngines = true;
       return scanInProcess(address).finally(() => (timingEngines = false));
     }),
-    await runPhase('REST → Temporal → worker', slice(1), 1, (address) => {
+    await phase('REST → Temporal → worker', slice(1), 1, (address) => {
       recording = true;
       return scanThroughApi(address).finally(() => (recording = false));
     }),
-    await runPhase('in-process engines (no Temporal)', slice(2), concurrency, scanInProcess),
-    await runPhase('REST → Temporal → worker', slice(3), concurrency, (address) => scanThroughApi(address)),
-    await runPhase('REST, cached repeat', slice(1), 1, (address) => scanThroughApi(address, false)),
-    await runPhase('REST, cached repeat', slice(3), concurrency, (address) => scanThroughApi(address, false)),
+    await phase('in-process engines (no Temporal)', slice(2), concurrency, scanInProcess),
+    await phase('REST → Temporal → worker', slice(3), concurrency, (address) => scanThroughApi(address)),
+    await phase('REST, cached repeat', slice(1), 1, (address) => scanThroughApi(address, false)),
+    await phase('REST, cached repeat', slice(3), concurrency, (address) => scanThroughApi(address, false)),
   ];
   const ratioOf = (api?: PhaseStats, local?: PhaseStats) =>
     api && local ? Math.round((api.p50_ms / local.p50_ms) * 100) / 100 : null;
@@ -200,6 +218,16 @@ try {
     return { engine, n: sorted.length, p50_ms: percentile(sorted, 50), p95_ms: percentile(sorted, 95) };
   });
   Object.assign(report, { in_process_one_at_a_time_engines: engineRows });
+  Object.assign(report, { cpu_ms_per_scan: cpu });
+  const names = Object.keys(pids);
+  const cpuTable = [
+    `| CPU ms per scan: phase | concurrency | ${names.join(' | ')} | all |`,
+    `|---|---|${names.map(() => '---|').join('')}---|`,
+    ...cpu.map(({ phase: name, concurrency: c, cpu_ms_per_scan: ms }) => {
+      const all = Math.round(Object.values(ms).reduce((sum, value) => sum + value, 0) * 10) / 10;
+      return `| ${name} | ${c} | ${names.map((each) => ms[each] ?? '—').join(' | ')} | ${all} |`;
+    }),
+  ].join('\n');
   const engineTable = [
     '| in-process one at a time: step | n | p50 ms | p95 ms |',
     '|---|---|---|---|',
@@ -207,7 +235,7 @@ try {
   ].join('\n');
   const table =
     `${markdownTable(rows)}\n\nREST p50 / in-process p50 — ${ratioText}\n\n` +
-    `${engineTable}\n\n` +
+    `${engineTable}\n\n${cpuTable}\n\n` +
     stepTable('REST one at a time: workflow step', timeline);
   console.log(table);
   await writeFile(path.join(values.out, 'scan-latency.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Latency summary of one benchmark phase. */
 export interface PhaseStats {
   phase: string;
@@ -73,4 +75,45 @@ export function markdownTable(rows: PhaseStats[], unit = 'scans/s'): string {
       `| ${row.phase} | ${row.n} | ${row.concurrency} | ${row.per_second} | ${row.p50_ms} | ${row.p95_ms} | ${row.p99_ms} | ${row.errors} |`,
   );
   return [header, ...lines].join('\n');
+}
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat; undefined where
+ * there is no /proc (not Linux) or the process is gone. Its children are not counted.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may hold spaces: the fields follow its last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are the stat file's fields 14 and 15 (here 12 and 13), in clock ticks.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times, on every architecture it runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU each named process spends while `work` runs, in ms per item: where a phase's time goes
+ * among the processes that serve it (the load generator included).
+ */
+export async function cpuPerItem<T>(
+  pids: Readonly<Record<string, number | undefined>>,
+  items: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpu_ms_per_item: Record<string, number> }> {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
+  const result = await work();
+  const cpu_ms_per_item: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) {
+    const after = processCpuMs(pid);
+    const start = before[name];
+    if (after !== undefined && start !== undefined && items > 0)
+      cpu_ms_per_item[name] = round((after - start) / items);
+  }
+  return { result, cpu_ms_per_item };
 }
