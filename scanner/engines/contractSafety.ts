@@ -30,7 +30,7 @@ import {
   storageAccounts,
   writtenAddress,
 } from '../evm/privilegeCandidates.ts';
-import { holderBuyWei, PROBE_VICTIM, type ProbeCall, probePrivileges } from '../evm/probePrivileges.ts';
+import { holderBuySizes, PROBE_VICTIM, type ProbeCall, probePrivileges } from '../evm/probePrivileges.ts';
 import { readOwner } from '../evm/readOwner.ts';
 import { readProxy, type ReadProxyReturnType } from '../evm/readProxy.ts';
 import { readTokenMetadata } from '../evm/readTokenMetadata.ts';
@@ -233,7 +233,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     holderReadsCodeHash: holderTrace.readsCodeHash || own.hasCodeHash || Boolean(impl?.hasCodeHash),
     elsewhere: reliedOn.contracts,
     excluded: exclude,
-    ...(pool ? { holderBuyWei: holderBuyWei(pool.reserveNative) } : {}),
+    ...(pool ? { holderBuySizes: holderBuySizes(pool.reserveNative) } : {}),
   });
   mark('discovery');
   const checks: Check[] = applyDiscovery(
@@ -357,8 +357,10 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       findings: discovery.findings.length,
       failures: discovery.failures.slice(0, 3),
       holder_buy: {
-        asked_wei: discovery.holderBuy.askedWei?.toString() ?? null,
-        refused: discovery.holderBuy.refused,
+        wei: discovery.holderBuy.wei?.toString() ?? null,
+        share: discovery.holderBuy.share,
+        sizes_tried: discovery.holderBuy.tried,
+        refused_later: discovery.holderBuy.refused,
       },
       comparisons: discovery.comparisons,
       later_block: discovery.laterBlock,

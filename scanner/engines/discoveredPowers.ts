@@ -68,11 +68,13 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
     laterBlock.tried === 0
       ? ''
       : `; ${laterBlock.tried} of ${laterBlock.planned} pairs of blocks (a call that changed state as its own transaction, then, an hour on, ${laterBlock.calls} calls of functions that did nothing at the block)${laterBlock.error ? ` (not run: ${laterBlock.error})` : ''}`;
-  const { askedWei, refused } = result.holderBuy;
+  const { wei, share, tried, refused } = result.holderBuy;
   const bought =
-    askedWei === null
+    tried === 0
       ? ''
-      : `; the holder bought with ${formatEther(askedWei)} of the native coin (a hundredth of the pool)${refused ? ', which a probe found refused, so with 0.01 from then on' : ''}`;
+      : wei === null
+        ? `; the holder bought with 0.01 of the native coin (none of ${tried} larger shares of the pool bought, sent and sold whole)`
+        : `; the holder bought with ${formatEther(wei)} of the native coin (${share} of the pool, the largest share that bought, sent and sold whole)${refused ? ', and with 0.01 after a later probe found that buy refused' : ''}`;
   const summary = `${result.selectorsTried} selectors × argument shapes from each candidate account: ${result.calls} simulated calls in ${result.roundTrips} eth_calls, at the block and with the clock moved a day and a year on${pairs}${triples}${rescaled}${repeated}${compared}${handed}${later}${bought}`;
   for (const [kind, target] of Object.entries(CLASS_CHECK) as [
     PowerClass,

@@ -24,6 +24,7 @@ import {
   type ProbePrivilegesReturnType as ProbeResult,
   probePrivileges,
   type StagedCall,
+  type HolderBuySize,
 } from './probePrivileges.ts';
 import {
   argumentWords,
@@ -138,10 +139,11 @@ export interface DiscoveryResult {
   /** Probes that could not run (an RPC refusal, say); the scan carries on without them. */
   failures: string[];
   /**
-   * The ordinary holder's buy: the wei asked for (DiscoverPowersParameters.holderBuyWei; null for
-   * the probe's default), and whether a probe found it refused and the rest bought the default.
+   * The ordinary holder's buy (chooseHolderBuy): the size kept (null: the probe's default, 0.01 of
+   * the native coin), the sizes tried for it, and whether a later probe found it refused and the
+   * rest of the discovery bought the default.
    */
-  holderBuy: { askedWei: bigint | null; refused: boolean };
+  holderBuy: { wei: bigint | null; share: string | null; tried: number; refused: boolean };
   /** Two-call simulations: how many were made, of how many the first round suggested. */
   pairs: { tried: number; planned: number };
   /** Three-call simulations: how many were made, of how many the two-call round suggested. */
@@ -580,11 +582,12 @@ export interface DiscoverPowersParameters {
   /** Accounts never explored as callers (the router, the implementation, a proxy's admin). */
   excluded?: readonly (Address | undefined)[];
   /**
-   * Wei the ordinary holder buys with (probePrivileges' `buyWei`): a share of the pool, so that
-   * its sell is one a market's holders make, not dust under every threshold. Once a probe finds
-   * it refused, the rest of the discovery buys the probe's default.
+   * Sizes the ordinary holder may buy with (holderBuySizes: shares of the pool, largest first), so
+   * that its sell is one a market's holders make, not dust under every threshold. The largest
+   * whose buy, send and sell work whole with no call is kept (chooseHolderBuy); none such, or
+   * none given, and the holder buys the probe's default.
    */
-  holderBuyWei?: bigint;
+  holderBuySizes?: readonly HolderBuySize[];
 }
 
 export interface Planned {
@@ -1114,7 +1117,7 @@ export async function discoverPowers(
     retried: { split: 0, resumed: 0 },
     sameCalls: { functions: 0, calls: 0 },
     failures: [],
-    holderBuy: { askedWei: parameters.holderBuyWei ?? null, refused: false },
+    holderBuy: { wei: null, share: null, tried: 0, refused: false },
     pairs: { tried: 0, planned: 0 },
     triples: { tried: 0, planned: 0 },
     rescaled: 0,
@@ -1131,7 +1134,11 @@ export async function discoverPowers(
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
   const openings = new Map<number, CallEffect>();
-  const known = await markForwarders(client, parameters);
+  const [known] = await Promise.all([
+    markForwarders(client, parameters),
+    chooseHolderBuy(client, parameters, result),
+  ]);
+  mark('holder_buy');
   const candidates = parameters.readsOrigin
     ? [
         ...known,
@@ -1787,6 +1794,46 @@ export function laterBlockPlan(accounts: readonly AccountSteps[]): {
 }
 
 /**
+ * The size the ordinary holder buys with: of `holderBuySizes` (largest first), the first whose
+ * buy, send and sell, with no call before them, all work and lose at most LIMIT_MAX_TAX_BPS, from
+ * an account with no powers at the block. A token that treats larger holders otherwise (a fixed
+ * cap, a whale tax, an "anti-sniper" freeze of large buyers, a launch cap on buys) would leave a
+ * larger holder nothing a call could take away, and hide what an insider can do to smaller ones:
+ * the holder is then the largest that is whole, down to the probe's default. One round trip per
+ * size tried; a node that refuses the probe leaves the default.
+ */
+async function chooseHolderBuy(
+  client: Parameters<typeof probePrivileges>[0],
+  parameters: DiscoverPowersParameters,
+  result: DiscoveryResult,
+): Promise<void> {
+  if (!parameters.router || !parameters.pair) return;
+  for (const size of parameters.holderBuySizes ?? []) {
+    result.holderBuy.tried++;
+    const probe = await probePrivileges(client, {
+      token: parameters.token,
+      actor: PROBE_ORIGIN,
+      calls: [],
+      router: parameters.router,
+      sellTo: parameters.pair,
+      blockNumber: parameters.blockNumber,
+      ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
+      buyWei: size.wei,
+    }).catch((error: unknown) => {
+      if (isRpcUnreachable(error)) throw error;
+      return undefined;
+    });
+    if (!probe) return;
+    result.roundTrips += probe.roundTrips;
+    if (!probe.buyRefused && holderWhole(probe.baselineEffect)) {
+      result.holderBuy.wei = size.wei;
+      result.holderBuy.share = size.share;
+      return;
+    }
+  }
+}
+
+/**
  * What the ordinary holder buys with across one discovery: the share of the pool asked for until
  * a probe finds it refused (a launch cap, trading not open), then the probe's default, so a
  * token that refuses it pays for the refusal once per probe in flight, not in every probe.
@@ -1798,7 +1845,7 @@ interface HolderBuying {
 
 function holderBuying(holderBuy: DiscoveryResult['holderBuy']): HolderBuying {
   return {
-    wei: () => (holderBuy.askedWei === null || holderBuy.refused ? {} : { buyWei: holderBuy.askedWei }),
+    wei: () => (holderBuy.wei === null || holderBuy.refused ? {} : { buyWei: holderBuy.wei }),
     saw: (done) => {
       if (done.buyRefused) holderBuy.refused = true;
     },
@@ -2318,6 +2365,17 @@ function holderLegs(before: CallEffect | undefined, after: CallEffect) {
     [before?.victimEarlySell, after.victimEarlySell],
     [before?.victimSell, after.victimSell],
   ] as const;
+}
+
+/** The holder sent and sold (and, where it sold first, that too) and lost at most 10 % in each. */
+function holderWhole(effect: CallEffect): boolean {
+  const whole = (leg: CallEffect['victimSell']) =>
+    leg.attempted && leg.ok && (leg.taxBps ?? 0) <= LIMIT_MAX_TAX_BPS;
+  return (
+    whole(effect.victimTransfer) &&
+    whole(effect.victimSell) &&
+    (!effect.victimEarlySell.attempted || whole(effect.victimEarlySell))
+  );
 }
 
 /** The holder could transfer or sell in `before` and cannot (or loses > 10 % more) in `after`. */

@@ -10,11 +10,12 @@ import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
 import { CheckStatus } from '../core/schema.ts';
 import { readScanConfig } from '../config.ts';
 import { contractSafety } from '../engines/contractSafety.ts';
-import { PROBE_VICTIM, holderBuyWei, probePrivileges } from './probePrivileges.ts';
+import { holderBuySizes, PROBE_VICTIM, probePrivileges } from './probePrivileges.ts';
 
-// The ordinary holder buys a hundredth of the pool's native coin, not a fixed 0.01: a sell cap
-// whose floor dust sells stay under, but a market holder's sell does not, is a cap on holders'
-// sells (vigil-risk/34). A token that refuses that buy is probed again with the small one.
+// The ordinary holder buys a share of the pool's native coin, not a fixed 0.01: a sell cap whose
+// floor dust sells stay under, but a market holder's sell does not, is a cap on holders' sells
+// (vigil-risk/35). Discovery keeps the largest share whose buy, send and sell are whole with no
+// call; a probe whose buy is refused runs again with the small one.
 
 const tokenAbi = parseAbi([
   'function setPair(address)',
@@ -25,6 +26,8 @@ const tokenAbi = parseAbi([
 const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
 const SUPPLY = 10n ** 27n;
 const POOL_ETH = parseEther('10');
+/** The largest share: a fiftieth of the pool, 0.2 of its 10. */
+const LARGE = parseEther('0.2');
 
 let node: AnvilInstance;
 let client: PublicClient;
@@ -71,8 +74,8 @@ beforeAll(async () => {
     });
     tokens[key] = { address, pair };
   }
-  // Buys of more than 0.2 % of the supply refused: the hundredth of the pool (about 1 % of its
-  // tokens, half the supply) is, the default 0.01 (0.05 %) is not.
+  // Buys of more than 0.2 % of the supply refused: a fiftieth of the pool (about 1 % of the supply,
+  // half of which the pool holds) and a two-hundredth (0.25 %) are, the default 0.01 (0.05 %) is not.
   await sender.send({
     label: 'buy cap',
     to: tokens.buyCapped.address,
@@ -112,13 +115,19 @@ async function scan(key: keyof typeof tokens) {
 }
 
 describe("the probe holder's buy", () => {
-  it('is a hundredth of the pool, never less than 0.01', () => {
-    expect(holderBuyWei(POOL_ETH)).toBe(parseEther('0.1'));
-    expect(holderBuyWei(parseEther('0.5'))).toBe(parseEther('0.01'));
+  it('is a fiftieth, a two-hundredth or a thousandth of the pool, each above 0.01', () => {
+    expect(holderBuySizes(POOL_ETH)).toEqual([
+      { wei: LARGE, share: '1/50' },
+      { wei: parseEther('0.05'), share: '1/200' },
+    ]);
+    expect(holderBuySizes(parseEther('100')).map(({ share }) => share)).toEqual(['1/50', '1/200', '1/1000']);
+    expect(holderBuySizes(parseEther('0.5'))).toEqual([]);
+    // More than a Uniswap V2 reserve can hold is no size.
+    expect(holderBuySizes(2n ** 200n)).toEqual([]);
   });
 
   it("sells into a cap at its floor with a market holder's size, not with dust", async () => {
-    const large = await probe('open', holderBuyWei(POOL_ETH));
+    const large = await probe('open', LARGE);
     expect(large.buyRefused).toBe(false);
     expect(large.baselineEffect.victimSell).toMatchObject({ attempted: true, ok: true });
     expect(large.effects[0]?.victimSell).toMatchObject({ attempted: true, ok: false });
@@ -127,7 +136,7 @@ describe("the probe holder's buy", () => {
   });
 
   it('buys the default again where the larger buy is refused', async () => {
-    const result = await probe('buyCapped', holderBuyWei(POOL_ETH));
+    const result = await probe('buyCapped', LARGE);
     expect(result.buyRefused).toBe(true);
     expect(result.victimBuy).toMatchObject({ ok: true });
     expect(result.baselineEffect.victimSell).toMatchObject({ attempted: true, ok: true });
@@ -145,15 +154,17 @@ describe('a token whose owner may cap sells at 0.1 % of the supply, scanned', ()
       10,
     );
     expect(check?.evidence.some((each) => each.data?.selector === setMaxSell)).toBe(true);
-    expect(JSON.stringify(check?.evidence)).toContain('the holder bought with 0.1 of the native coin');
+    expect(JSON.stringify(check?.evidence)).toContain(
+      'the holder bought with 0.2 of the native coin (1/50 of the pool',
+    );
     expect(output.facts.discovery).toMatchObject({
-      holder_buy: { asked_wei: parseEther('0.1').toString(), refused: false },
+      holder_buy: { wei: LARGE.toString(), share: '1/50', sizes_tried: 1, refused_later: false },
     });
   }, 120_000);
 
-  it('still finds what the small buy shows once the larger one is refused', async () => {
+  it('still finds what the small buy shows once every larger one is refused', async () => {
     const output = await scan('buyCapped');
-    expect(output.facts.discovery).toMatchObject({ holder_buy: { refused: true } });
+    expect(output.facts.discovery).toMatchObject({ holder_buy: { wei: null, sizes_tried: 2 } });
     const check = output.checks.find((each) => each.id === 'sells_blockable');
     expect(check?.status).toBe(CheckStatus.fail);
     const stopSells = encodeFunctionData({ abi: tokenAbi, functionName: 'stopSells', args: [PROBE_VICTIM] });

@@ -42,17 +42,32 @@ const STAGED_PROBE_GAS = 25_000_000n;
 /** What the ordinary holder buys with when no larger buy is asked for, or a larger one is refused. */
 const VICTIM_BUY_WEI = parseEther('0.01');
 
-/** The share of a pool's native coin the ordinary holder buys with: a hundredth. */
-const HOLDER_POOL_SHARE = 100n;
+/** Shares of a pool's native coin the ordinary holder may buy with, largest first. */
+const HOLDER_POOL_SHARES = [50n, 200n, 1000n] as const;
+/**
+ * The most a holder is given to buy with: a Uniswap V2 reserve is a uint112, and the actor's
+ * balance override (twice the buy) must fit a word.
+ */
+const MAX_BUY_WEI = 2n ** 112n;
+
+export interface HolderBuySize {
+  wei: bigint;
+  /** The share of the pool's native coin it is, as "1/50". */
+  share: string;
+}
 
 /**
- * What the ordinary holder buys with on a pool holding `reserveNative`: a hundredth of it, so its
- * sell (half of what it bought) is about half a percent of the pool's tokens, a sell a market's
- * holders make rather than dust under every threshold; never less than VICTIM_BUY_WEI.
+ * What the ordinary holder may buy with on a pool holding `reserveNative`, largest first: a
+ * fiftieth, a two-hundredth and a thousandth of it, those above VICTIM_BUY_WEI. With a fiftieth
+ * the holder sells about half a percent of the pool's tokens (it sends half of what it bought,
+ * then sells half of the rest): a sell a market's holders make, not dust under every threshold,
+ * and less than the corpus's ordinary holder sells (about 1.2 %). Power discovery keeps the
+ * largest whose buy, send and sell work whole with no call (discoverPowers' chooseHolderBuy).
  */
-export function holderBuyWei(reserveNative: bigint): bigint {
-  const share = reserveNative / HOLDER_POOL_SHARE;
-  return share > VICTIM_BUY_WEI ? share : VICTIM_BUY_WEI;
+export function holderBuySizes(reserveNative: bigint): HolderBuySize[] {
+  return HOLDER_POOL_SHARES.map((share) => ({ wei: reserveNative / share, share: `1/${share}` })).filter(
+    ({ wei }) => wei > VICTIM_BUY_WEI && wei < MAX_BUY_WEI,
+  );
 }
 
 export interface ProbeCall {
@@ -171,10 +186,11 @@ export async function probePrivileges(
     parameters.actor.toLowerCase() === parameters.sellTo?.toLowerCase()
       ? VICTIM_BUY_WEI
       : (parameters.buyWei ?? VICTIM_BUY_WEI);
-  const result = await probeWith(client, parameters, buyWei);
-  if (buyWei <= VICTIM_BUY_WEI || !result.victimBuy || result.victimBuy.ok) return result;
+  // A buy no pool could hold is one refused.
+  const result = buyWei < MAX_BUY_WEI ? await probeWith(client, parameters, buyWei) : undefined;
+  if (result && (buyWei <= VICTIM_BUY_WEI || !result.victimBuy || result.victimBuy.ok)) return result;
   const again = await probeWith(client, parameters, VICTIM_BUY_WEI);
-  return { ...again, roundTrips: again.roundTrips + result.roundTrips, buyRefused: true };
+  return { ...again, roundTrips: again.roundTrips + (result?.roundTrips ?? 0), buyRefused: true };
 }
 
 async function probeWith(
