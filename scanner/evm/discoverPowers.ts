@@ -22,6 +22,7 @@ import {
   PROBE_ORIGIN,
   type ProbeCall,
   type ProbePrivilegesReturnType as ProbeResult,
+  probeBuyingWith,
   probePrivileges,
   type StagedCall,
   type HolderBuySize,
@@ -1810,22 +1811,26 @@ async function chooseHolderBuy(
   if (!parameters.router || !parameters.pair) return;
   for (const size of parameters.holderBuySizes ?? []) {
     result.holderBuy.tried++;
-    const probe = await probePrivileges(client, {
-      token: parameters.token,
-      actor: PROBE_ORIGIN,
-      calls: [],
-      router: parameters.router,
-      sellTo: parameters.pair,
-      blockNumber: parameters.blockNumber,
-      ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
-      buyWei: size.wei,
-    }).catch((error: unknown) => {
+    const probe = await probeBuyingWith(
+      client,
+      {
+        token: parameters.token,
+        actor: PROBE_ORIGIN,
+        calls: [],
+        router: parameters.router,
+        sellTo: parameters.pair,
+        blockNumber: parameters.blockNumber,
+        ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
+      },
+      size.wei,
+    ).catch((error: unknown) => {
       if (isRpcUnreachable(error)) throw error;
       return undefined;
     });
     if (!probe) return;
     result.roundTrips += probe.roundTrips;
-    if (!probe.buyRefused && holderWhole(probe.baselineEffect)) {
+    // A refused buy leaves the holder nothing to send: not whole.
+    if (holderWhole(probe.baselineEffect)) {
       result.holderBuy.wei = size.wei;
       result.holderBuy.share = size.share;
       return;

@@ -1,12 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { type Address, encodeFunctionData, parseAbi, parseEther, type PublicClient } from 'viem';
+import { encodeFunctionData, parseAbi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getChain } from '../../core/chains/registry.ts';
-import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
-import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
-import { compileContracts } from '../../infra/devnet/compile.ts';
-import { deployAndList } from '../../infra/devnet/launch.ts';
-import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
+import { type ListingDevnet, listWithPair, startListingDevnet } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
 import { readScanConfig } from '../config.ts';
 import { contractSafety } from '../engines/contractSafety.ts';
@@ -17,7 +13,7 @@ import { holderBuySizes, PROBE_VICTIM, probePrivileges } from './probePrivileges
 // native coin, 0.01 where that was refused), kept for vigil-risk/35, which mends attacks 1, 4d and
 // 5: discovery keeps the largest of a fiftieth, a two-hundredth and a thousandth of the pool whose
 // buy, send and sell are whole with no call (chooseHolderBuy). Contracts:
-// testContracts/HolderBuyAttacks.sol.
+// testContracts/HolderBuy.sol.
 //
 // The pool: half a 1e27 supply beside 10 ETH. The reviewed holder (0.1 ETH) bought about 4.9e24
 // and sold a quarter of that (1.2e24, a quarter percent of the pool's tokens; it sends half
@@ -29,12 +25,10 @@ import { holderBuySizes, PROBE_VICTIM, probePrivileges } from './probePrivileges
 // `it.fails` marks an attack that succeeds today: the test asserts the right verdict.
 
 const tokenAbi = parseAbi([
-  'function setPair(address)',
   'function tune(uint256)',
   'function flag(address)',
   'function setMaxSell(uint256)',
 ]);
-const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
 const SUPPLY = 10n ** 27n;
 const POOL_TOKENS = SUPPLY / 2n;
 const POOL_ETH = parseEther('10');
@@ -81,59 +75,24 @@ const DEPLOYS: Record<Key, { contract: string; args: readonly bigint[] }> = {
   launchCapFloorControl: { contract: 'HbLaunchCapFloor', args: [SUPPLY, SUPPLY, 4n * 10n ** 23n] },
 };
 
-let node: AnvilInstance;
-let client: PublicClient;
-let owner: Address;
-let router: Address;
-const tokens = {} as Record<Key, { address: Address; pair: Address }>;
+let devnet: ListingDevnet;
+const tokens = {} as Record<Key, { address: `0x${string}`; pair: `0x${string}` }>;
 
 beforeAll(async () => {
-  node = await startAnvil();
-  const devnet = createDevnetClient(node.url);
-  client = devnet;
-  const [first] = await devnet.request({ method: 'eth_accounts' });
-  if (!first) throw new Error('the node has no accounts');
-  owner = first;
-  const dex = await deployUniswapV2(devnet, { feeToSetter: owner });
-  router = dex.router;
-  const artifacts = await compileContracts({
-    sourceDir: fileURLToPath(new URL('./testContracts/', import.meta.url)),
-  });
-  const sender = new DevSender(devnet, owner);
-  for (const [key, { contract, args }] of Object.entries(DEPLOYS) as [Key, (typeof DEPLOYS)[Key]][]) {
-    const artifact = artifacts[contract];
-    if (!artifact) throw new Error(`${contract} was not compiled`);
-    const address = await deployAndList(sender, artifact, {
-      args,
-      router,
-      tokens: POOL_TOKENS,
-      eth: POOL_ETH,
-    });
-    const pair = await client.readContract({
-      address: dex.factory,
-      abi: factoryAbi,
-      functionName: 'getPair',
-      args: [address, dex.weth],
-    });
-    await sender.send({
-      label: 'set pair',
-      to: address,
-      data: encodeFunctionData({ abi: tokenAbi, functionName: 'setPair', args: [pair] }),
-    });
-    tokens[key] = { address, pair };
-  }
-  await sender.settle();
+  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
+  for (const [key, { contract, args }] of Object.entries(DEPLOYS) as [Key, (typeof DEPLOYS)[Key]][])
+    tokens[key] = await listWithPair(devnet, contract, { args, tokens: POOL_TOKENS, eth: POOL_ETH });
 }, 180_000);
-afterAll(() => node.stop());
+afterAll(() => devnet.node.stop());
 
 async function probe(key: Key, data: `0x${string}`, buyWei?: bigint) {
   const { address, pair } = tokens[key];
-  return probePrivileges(client, {
+  return probePrivileges(devnet.client, {
     token: address,
-    actor: owner,
-    router,
+    actor: devnet.owner,
+    router: devnet.dex.router,
     sellTo: pair,
-    blockNumber: await client.getBlockNumber(),
+    blockNumber: await devnet.client.getBlockNumber(),
     calls: [{ label: 'the power', data }],
     ...(buyWei === undefined ? {} : { buyWei }),
   });
@@ -149,9 +108,9 @@ const scans = new Map<Key, ReturnType<typeof contractSafety>>();
 function scan(key: Key) {
   let pending = scans.get(key);
   if (!pending) {
-    pending = client.getBlockNumber().then((blockNumber) =>
+    pending = devnet.client.getBlockNumber().then((blockNumber) =>
       contractSafety({
-        client,
+        client: devnet.client,
         chain: getChain('devnet'),
         address: tokens[key].address,
         blockNumber,

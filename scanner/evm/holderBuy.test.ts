@@ -1,12 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { type Address, encodeFunctionData, parseAbi, parseEther, type PublicClient } from 'viem';
+import { encodeFunctionData, parseAbi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getChain } from '../../core/chains/registry.ts';
-import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
-import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
-import { compileContracts } from '../../infra/devnet/compile.ts';
-import { deployAndList } from '../../infra/devnet/launch.ts';
-import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
+import { type ListingDevnet, listWithPair, startListingDevnet } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
 import { readScanConfig } from '../config.ts';
 import { contractSafety } from '../engines/contractSafety.ts';
@@ -18,72 +14,40 @@ import { holderBuySizes, PROBE_VICTIM, probePrivileges } from './probePrivileges
 // call; a probe whose buy is refused runs again with the small one.
 
 const tokenAbi = parseAbi([
-  'function setPair(address)',
   'function setMaxBuy(uint256)',
   'function setMaxSell(uint256)',
   'function stopSells(address)',
 ]);
-const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
 const SUPPLY = 10n ** 27n;
 const POOL_ETH = parseEther('10');
 /** The largest share: a fiftieth of the pool, 0.2 of its 10. */
 const LARGE = parseEther('0.2');
 
-let node: AnvilInstance;
-let client: PublicClient;
-let sender: DevSender;
-let owner: Address;
-let router: Address;
+let devnet: ListingDevnet;
 /**
  * The cap alone, and a token that also lets its owner stop one account's sells whose owner capped
- * buys under the large buy after listing.
+ * buys under the larger buys after listing.
  */
-const tokens: Record<'open' | 'buyCapped', { address: Address; pair: Address }> = {} as never;
+const tokens: Record<'open' | 'buyCapped', { address: `0x${string}`; pair: `0x${string}` }> = {} as never;
 
 beforeAll(async () => {
-  node = await startAnvil();
-  const devnet = createDevnetClient(node.url);
-  client = devnet;
-  const [first] = await devnet.request({ method: 'eth_accounts' });
-  if (!first) throw new Error('the node has no accounts');
-  owner = first;
-  const dex = await deployUniswapV2(devnet, { feeToSetter: owner });
-  router = dex.router;
-  const { SellFloorToken } = await compileContracts({
-    sourceDir: fileURLToPath(new URL('./testContracts/', import.meta.url)),
-  });
-  if (!SellFloorToken) throw new Error('SellFloorToken was not compiled');
-  sender = new DevSender(devnet, owner);
-  for (const key of ['open', 'buyCapped'] as const) {
-    const address = await deployAndList(sender, SellFloorToken, {
+  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
+  for (const key of ['open', 'buyCapped'] as const)
+    tokens[key] = await listWithPair(devnet, 'SellFloorToken', {
       args: [SUPPLY, key === 'buyCapped'],
-      router,
       tokens: SUPPLY / 2n,
       eth: POOL_ETH,
     });
-    const pair = await client.readContract({
-      address: dex.factory,
-      abi: factoryAbi,
-      functionName: 'getPair',
-      args: [address, dex.weth],
-    });
-    await sender.send({
-      label: 'set pair',
-      to: address,
-      data: encodeFunctionData({ abi: tokenAbi, functionName: 'setPair', args: [pair] }),
-    });
-    tokens[key] = { address, pair };
-  }
   // Buys of more than 0.2 % of the supply refused: a fiftieth of the pool (about 1 % of the supply,
   // half of which the pool holds) and a two-hundredth (0.25 %) are, the default 0.01 (0.05 %) is not.
-  await sender.send({
+  await devnet.sender.send({
     label: 'buy cap',
     to: tokens.buyCapped.address,
     data: encodeFunctionData({ abi: tokenAbi, functionName: 'setMaxBuy', args: [SUPPLY / 500n] }),
   });
-  await sender.settle();
+  await devnet.sender.settle();
 }, 120_000);
-afterAll(() => node.stop());
+afterAll(() => devnet.node.stop());
 
 const setMaxSellAtFloor = {
   label: 'setMaxSell',
@@ -92,12 +56,12 @@ const setMaxSellAtFloor = {
 
 async function probe(key: keyof typeof tokens, buyWei?: bigint) {
   const { address, pair } = tokens[key];
-  return probePrivileges(client, {
+  return probePrivileges(devnet.client, {
     token: address,
-    actor: owner,
-    router,
+    actor: devnet.owner,
+    router: devnet.dex.router,
     sellTo: pair,
-    blockNumber: await client.getBlockNumber(),
+    blockNumber: await devnet.client.getBlockNumber(),
     calls: [setMaxSellAtFloor],
     ...(buyWei === undefined ? {} : { buyWei }),
   });
@@ -105,10 +69,10 @@ async function probe(key: keyof typeof tokens, buyWei?: bigint) {
 
 async function scan(key: keyof typeof tokens) {
   return contractSafety({
-    client,
+    client: devnet.client,
     chain: getChain('devnet'),
     address: tokens[key].address,
-    blockNumber: await client.getBlockNumber(),
+    blockNumber: await devnet.client.getBlockNumber(),
     creation: null,
     config: readScanConfig({}),
   });

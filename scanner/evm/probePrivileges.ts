@@ -187,15 +187,19 @@ export async function probePrivileges(
       ? VICTIM_BUY_WEI
       : (parameters.buyWei ?? VICTIM_BUY_WEI);
   // A buy no pool could hold is one refused.
-  const result = buyWei < MAX_BUY_WEI ? await probeWith(client, parameters, buyWei) : undefined;
+  const result = buyWei < MAX_BUY_WEI ? await probeBuyingWith(client, parameters, buyWei) : undefined;
   if (result && (buyWei <= VICTIM_BUY_WEI || !result.victimBuy || result.victimBuy.ok)) return result;
-  const again = await probeWith(client, parameters, VICTIM_BUY_WEI);
+  const again = await probeBuyingWith(client, parameters, VICTIM_BUY_WEI);
   return { ...again, roundTrips: again.roundTrips + (result?.roundTrips ?? 0), buyRefused: true };
 }
 
-async function probeWith(
+/**
+ * probePrivileges with the holder buying with `buyWei` and nothing else: a refused buy leaves the
+ * holder with nothing to send or sell (`buyRefused` is never set).
+ */
+export async function probeBuyingWith(
   client: PublicClient,
-  parameters: Parameters<typeof probePrivileges>[1],
+  parameters: Omit<Parameters<typeof probePrivileges>[1], 'buyWei'>,
   buyWei: bigint,
 ): Promise<ProbePrivilegesReturnType> {
   const { token, actor, calls, router, blockNumber } = parameters;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-/// Adversarial tokens for vigil-risk/34 (the probe's holder buys a hundredth of the pool, falling
-/// back to 0.01 where that buy is refused). See scanner/evm/holderBuy.attacks.test.ts. Sizes are
-/// for a listing of half a 1e27 supply beside 10 ETH: the hundredth (0.1 ETH) buys about 4.9e24,
-/// the default 0.01 about 5.0e23; the holder sends half, sells an eighth before its receipt (only
-/// where its later sell failed without any call) and a quarter after it.
+/// Tokens for the size of the probe's holder (scanner/evm/holderBuy.test.ts) and the adversarial
+/// review of it (holderBuy.attacks.test.ts). Sizes are for a listing of half a 1e27 supply beside
+/// 10 ETH: a fiftieth (0.2 ETH) buys about 9.7e24, a hundredth (0.1 ETH) about 4.9e24, the default
+/// 0.01 about 5.0e23; the holder sends half, sells an eighth before its receipt (only where its
+/// later sell failed without any call) and a quarter after it.
 abstract contract HbToken {
     string public name;
     string public symbol = "HB";
@@ -214,5 +214,43 @@ contract HbHonestWhaleCap is HbToken {
         if (to != pair) return 0;
         if (limited) require(value <= maxSell, "anti-whale");
         return (value * sellFeeBps) / 10_000;
+    }
+}
+
+/// The size tests' token: its owner may cap sells down to a floor of 0.1 % of the supply and no
+/// lower (off at launch), a floor dust sells stay under and a market holder's sell does not; may
+/// cap buys, as a launch cap does; and may stop one account's sells, where built to.
+contract SellFloorToken is HbToken {
+    uint256 public maxSell = type(uint256).max;
+    uint256 public maxBuy = type(uint256).max;
+    mapping(address => bool) public noSell;
+    bool public immutable canStop;
+
+    constructor(uint256 supply, bool stoppable) HbToken("Sell Floor", supply) {
+        canStop = stoppable;
+    }
+
+    function setMaxSell(uint256 amount) external onlyOwner {
+        require(amount >= totalSupply / 1000, "below the floor");
+        maxSell = amount;
+    }
+
+    function setMaxBuy(uint256 amount) external onlyOwner {
+        require(amount >= totalSupply / 1000, "below the floor");
+        maxBuy = amount;
+    }
+
+    function stopSells(address account) external onlyOwner {
+        require(canStop, "not built to stop sells");
+        noSell[account] = true;
+    }
+
+    function _fee(address from, address to, uint256 value) internal view override returns (uint256) {
+        if (to == pair) {
+            require(!noSell[from], "sells stopped");
+            require(value <= maxSell, "above the max sell");
+        }
+        if (from == pair) require(value <= maxBuy, "above the max buy");
+        return 0;
     }
 }
