@@ -1,13 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { encodeFunctionData, parseAbi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getChain } from '../../core/chains/registry.ts';
-import { type ListingDevnet, listWithPair, startListingDevnet } from '../../test/support/listedTokens.ts';
+import {
+  type ListingDevnet,
+  listWithPair,
+  probeAsOwner,
+  scanContractSafety,
+  startListingDevnet,
+} from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
-import { readScanConfig } from '../config.ts';
-import { contractSafety } from '../engines/contractSafety.ts';
 import { classify } from './discoverPowers.ts';
-import { holderBuySizes, PROBE_VICTIM, probePrivileges } from './probePrivileges.ts';
+import { holderBuySizes, PROBE_VICTIM } from './probePrivileges.ts';
 
 // Adversarial review of vigil-risk/34 (the probe's ordinary holder bought a hundredth of the pool's
 // native coin, 0.01 where that was refused), kept for vigil-risk/35, which mends attacks 1, 4d and
@@ -85,18 +88,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => devnet.node.stop());
 
-async function probe(key: Key, data: `0x${string}`, buyWei?: bigint) {
-  const { address, pair } = tokens[key];
-  return probePrivileges(devnet.client, {
-    token: address,
-    actor: devnet.owner,
-    router: devnet.dex.router,
-    sellTo: pair,
-    blockNumber: await devnet.client.getBlockNumber(),
-    calls: [{ label: 'the power', data }],
-    ...(buyWei === undefined ? {} : { buyWei }),
-  });
-}
+const probe = (key: Key, data: `0x${string}`, buyWei?: bigint) =>
+  probeAsOwner(devnet, tokens[key], [{ label: 'the power', data }], buyWei);
 
 /** Whether the call shows as a limit against the probe's own baseline (discovery's rule). */
 function showsLimit(result: Awaited<ReturnType<typeof probe>>): boolean {
@@ -104,20 +97,12 @@ function showsLimit(result: Awaited<ReturnType<typeof probe>>): boolean {
   return effect ? classify(effect, result.baselineEffect).includes('limit') : false;
 }
 
-const scans = new Map<Key, ReturnType<typeof contractSafety>>();
+const scans = new Map<Key, ReturnType<typeof scanContractSafety>>();
+/** Each token scanned once, however many tests read the scan. */
 function scan(key: Key) {
   let pending = scans.get(key);
   if (!pending) {
-    pending = devnet.client.getBlockNumber().then((blockNumber) =>
-      contractSafety({
-        client: devnet.client,
-        chain: getChain('devnet'),
-        address: tokens[key].address,
-        blockNumber,
-        creation: null,
-        config: readScanConfig({}),
-      }),
-    );
+    pending = scanContractSafety(devnet, tokens[key].address);
     scans.set(key, pending);
   }
   return pending;

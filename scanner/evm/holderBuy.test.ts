@@ -1,12 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { encodeFunctionData, parseAbi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getChain } from '../../core/chains/registry.ts';
-import { type ListingDevnet, listWithPair, startListingDevnet } from '../../test/support/listedTokens.ts';
+import {
+  type ListingDevnet,
+  listWithPair,
+  probeAsOwner,
+  scanContractSafety,
+  startListingDevnet,
+} from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
-import { readScanConfig } from '../config.ts';
-import { contractSafety } from '../engines/contractSafety.ts';
-import { holderBuySizes, PROBE_VICTIM, probePrivileges } from './probePrivileges.ts';
+import { holderBuySizes, PROBE_VICTIM } from './probePrivileges.ts';
 
 // The ordinary holder buys a share of the pool's native coin, not a fixed 0.01: a sell cap whose
 // floor dust sells stay under, but a market holder's sell does not, is a cap on holders' sells
@@ -54,29 +57,9 @@ const setMaxSellAtFloor = {
   data: encodeFunctionData({ abi: tokenAbi, functionName: 'setMaxSell', args: [SUPPLY / 1000n] }),
 };
 
-async function probe(key: keyof typeof tokens, buyWei?: bigint) {
-  const { address, pair } = tokens[key];
-  return probePrivileges(devnet.client, {
-    token: address,
-    actor: devnet.owner,
-    router: devnet.dex.router,
-    sellTo: pair,
-    blockNumber: await devnet.client.getBlockNumber(),
-    calls: [setMaxSellAtFloor],
-    ...(buyWei === undefined ? {} : { buyWei }),
-  });
-}
-
-async function scan(key: keyof typeof tokens) {
-  return contractSafety({
-    client: devnet.client,
-    chain: getChain('devnet'),
-    address: tokens[key].address,
-    blockNumber: await devnet.client.getBlockNumber(),
-    creation: null,
-    config: readScanConfig({}),
-  });
-}
+const probe = (key: keyof typeof tokens, buyWei?: bigint) =>
+  probeAsOwner(devnet, tokens[key], [setMaxSellAtFloor], buyWei);
+const scan = (key: keyof typeof tokens) => scanContractSafety(devnet, tokens[key].address);
 
 describe("the probe holder's buy", () => {
   it('is a fiftieth, a two-hundredth or a thousandth of the pool, each above 0.01', () => {

@@ -4,6 +4,10 @@ import { createDevnetClient, DevSender, type DevnetClient } from '../../infra/de
 import { type Artifacts, compileContracts } from '../../infra/devnet/compile.ts';
 import { deployAndList } from '../../infra/devnet/launch.ts';
 import { deployUniswapV2, type UniswapV2Deployment } from '../../infra/devnet/uniswap.ts';
+import { getChain } from '../../core/chains/registry.ts';
+import { readScanConfig } from '../../scanner/config.ts';
+import { contractSafety } from '../../scanner/engines/contractSafety.ts';
+import { type ProbeCall, probePrivileges } from '../../scanner/evm/probePrivileges.ts';
 
 const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
 const setPairAbi = parseAbi(['function setPair(address)']);
@@ -61,4 +65,34 @@ export async function listWithPair(
   });
   await devnet.sender.settle();
   return { address, pair };
+}
+
+/** The owner's calls probed at the latest block, the holder buying `buyWei` (the probe's default when omitted). */
+export async function probeAsOwner(
+  devnet: ListingDevnet,
+  token: { address: Address; pair: Address },
+  calls: ProbeCall[],
+  buyWei?: bigint,
+) {
+  return probePrivileges(devnet.client, {
+    token: token.address,
+    actor: devnet.owner,
+    router: devnet.dex.router,
+    sellTo: token.pair,
+    blockNumber: await devnet.client.getBlockNumber(),
+    calls,
+    ...(buyWei === undefined ? {} : { buyWei }),
+  });
+}
+
+/** The contract-safety engine on a listed token at the latest block, as a worker runs it. */
+export async function scanContractSafety(devnet: ListingDevnet, address: Address) {
+  return contractSafety({
+    client: devnet.client,
+    chain: getChain('devnet'),
+    address,
+    blockNumber: await devnet.client.getBlockNumber(),
+    creation: null,
+    config: readScanConfig({}),
+  });
 }
