@@ -1,11 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { type Address, encodeFunctionData, parseAbi, parseEther, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
-import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
-import { compileContracts } from '../../infra/devnet/compile.ts';
-import { deployAndList } from '../../infra/devnet/launch.ts';
-import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
+import type { DevSender } from '../../infra/devnet/client.ts';
+import { type ListingDevnet, listWithPair, startListingDevnet } from '../../test/support/listedTokens.ts';
 import { classify } from './discoverPowers.ts';
 import { PROBE_VICTIM, probePrivileges } from './probePrivileges.ts';
 
@@ -15,14 +12,11 @@ import { PROBE_VICTIM, probePrivileges } from './probePrivileges.ts';
 // every sell check switched off (a missed limit).
 
 const tokenAbi = parseAbi([
-  'function setPair(address)',
   'function setGas(uint256 sell, uint256 send)',
   'function heavy(uint256 gas)',
   'function stopSells(address account)',
 ]);
-const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
-
-let node: AnvilInstance;
+let devnet: ListingDevnet;
 let client: PublicClient;
 let sender: DevSender;
 let owner: Address;
@@ -31,36 +25,17 @@ let token: Address;
 let pair: Address;
 
 beforeAll(async () => {
-  node = await startAnvil();
-  const devnet = createDevnetClient(node.url);
-  client = devnet;
-  const accounts = await devnet.request({ method: 'eth_accounts' });
-  const first = accounts[0];
-  if (!first) throw new Error('the node has no accounts');
-  owner = first;
-  const dex = await deployUniswapV2(devnet, { feeToSetter: owner });
-  router = dex.router;
-  const { GasHeavyToken } = await compileContracts({
-    sourceDir: fileURLToPath(new URL('./testContracts/', import.meta.url)),
-  });
-  if (!GasHeavyToken) throw new Error('GasHeavyToken was not compiled');
-  sender = new DevSender(devnet, owner);
+  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
+  ({ client, sender, owner } = devnet);
+  router = devnet.dex.router;
   const supply = 10n ** 27n;
-  token = await deployAndList(sender, GasHeavyToken, {
+  ({ address: token, pair } = await listWithPair(devnet, 'GasHeavyToken', {
     args: [supply],
-    router,
     tokens: supply / 2n,
     eth: parseEther('10'),
-  });
-  pair = await client.readContract({
-    address: dex.factory,
-    abi: factoryAbi,
-    functionName: 'getPair',
-    args: [token, dex.weth],
-  });
-  await ownerCall(encodeFunctionData({ abi: tokenAbi, functionName: 'setPair', args: [pair] }));
+  }));
 });
-afterAll(() => node.stop());
+afterAll(() => devnet.node.stop());
 
 async function ownerCall(data: `0x${string}`) {
   await sender.send({ label: 'owner call', to: token, data });

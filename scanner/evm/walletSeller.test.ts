@@ -11,11 +11,8 @@ import {
   type PublicClient,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
-import { createDevnetClient, DevSender } from '../../infra/devnet/client.ts';
-import { compileContracts } from '../../infra/devnet/compile.ts';
-import { deployAndList } from '../../infra/devnet/launch.ts';
-import { deployUniswapV2 } from '../../infra/devnet/uniswap.ts';
+import { DevSender } from '../../infra/devnet/client.ts';
+import { type ListingDevnet, listWithPair, startListingDevnet } from '../../test/support/listedTokens.ts';
 import { simulateHolderSell } from './simulateHolderSell.ts';
 import { simulateRoundTrip } from './simulateRoundTrip.ts';
 
@@ -25,13 +22,9 @@ import { simulateRoundTrip } from './simulateRoundTrip.ts';
 // without eth_simulateV1) reads it as a honeypot: shown below with eth_simulateV1 taken away.
 
 const routerAbi = parseAbi([
-  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
   'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable',
 ]);
-const tokenAbi = parseAbi(['function setPair(address)']);
-const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
-
-let node: AnvilInstance;
+let devnet: ListingDevnet;
 let client: PublicClient;
 let dex: { factory: Address; router: Address; weth: Address };
 let buyer: Address;
@@ -41,39 +34,20 @@ const tokens: Record<'silent' | 'strict', { token: Address; pair: Address }> = {
 };
 
 beforeAll(async () => {
-  node = await startAnvil();
-  const devnet = createDevnetClient(node.url);
-  client = devnet;
-  const [owner, trader] = await devnet.request({ method: 'eth_accounts' });
-  if (!owner || !trader) throw new Error('the node has fewer than two accounts');
+  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
+  client = devnet.client;
+  dex = devnet.dex;
+  const [, trader] = await devnet.client.request({ method: 'eth_accounts' });
+  if (!trader) throw new Error('the node has fewer than two accounts');
   buyer = trader;
-  dex = await deployUniswapV2(devnet, { feeToSetter: owner });
-  const { WalletsOnlyToken } = await compileContracts({
-    sourceDir: fileURLToPath(new URL('./testContracts/', import.meta.url)),
-  });
-  if (!WalletsOnlyToken) throw new Error('WalletsOnlyToken was not compiled');
-  const sender = new DevSender(devnet, owner);
-  const buys = new DevSender(devnet, trader);
+  const buys = new DevSender(devnet.client, trader);
   const supply = 10n ** 27n;
   for (const kind of ['silent', 'strict'] as const) {
-    const token = await deployAndList(sender, WalletsOnlyToken, {
+    const { address: token, pair } = await listWithPair(devnet, 'WalletsOnlyToken', {
       args: [supply, kind === 'strict'],
-      router: dex.router,
       tokens: supply / 2n,
       eth: parseEther('10'),
     });
-    const pair = await client.readContract({
-      address: dex.factory,
-      abi: factoryAbi,
-      functionName: 'getPair',
-      args: [token, dex.weth],
-    });
-    await sender.send({
-      label: 'pair',
-      to: token,
-      data: encodeFunctionData({ abi: tokenAbi, functionName: 'setPair', args: [pair] }),
-    });
-    await sender.settle();
     // A person buys: the holder whose sell is simulated.
     await buys.send({
       label: 'buy',
@@ -89,7 +63,7 @@ beforeAll(async () => {
     tokens[kind] = { token, pair };
   }
 });
-afterAll(() => node.stop());
+afterAll(() => devnet.node.stop());
 
 /** The same node with eth_simulateV1 refused, as a node without it answers. */
 function withoutSimulate(): PublicClient {
