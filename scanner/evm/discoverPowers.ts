@@ -1130,7 +1130,6 @@ export async function discoverPowers(
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
   const mark = lapTimer(result.timingsMs);
-  const buying = holderBuying(result.holderBuy);
 
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
@@ -1439,7 +1438,7 @@ export async function discoverPowers(
           ...(candidate.origin ? { origin: candidate.origin } : {}),
           ...(staged ? { staged } : {}),
           ...(tradingWei ? { tradingWei } : {}),
-          ...buying.wei(),
+          ...holderBuyWith(result.holderBuy),
         }).then(
           (value) => ({ value }),
           (error: unknown) => ({ error }),
@@ -1466,7 +1465,7 @@ export async function discoverPowers(
           continue;
         }
         const done = probe.value;
-        buying.saw(done);
+        noteBuy(result.holderBuy, done);
         result.roundTrips += done.roundTrips - 1;
         result.retried.resumed += done.roundTrips - 1;
         const baseline = done.baselineEffect;
@@ -1503,7 +1502,7 @@ export async function discoverPowers(
   ]);
   mark('comparisons');
   // After the comparison round: the accounts it named are explored by then.
-  await laterBlockRound(client, parameters, { explored, known: candidates, result, openings, buying });
+  await laterBlockRound(client, parameters, { explored, known: candidates, result, openings });
   mark('later_block');
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
@@ -1839,22 +1838,17 @@ async function chooseHolderBuy(
 }
 
 /**
- * What the ordinary holder buys with across one discovery: the share of the pool asked for until
- * a probe finds it refused (a launch cap, trading not open), then the probe's default, so a
- * token that refuses it pays for the refusal once per probe in flight, not in every probe.
+ * What the ordinary holder buys with across one discovery: the size chooseHolderBuy kept until a
+ * probe finds it refused (a launch cap, trading not open), then the probe's default, so a token
+ * that refuses it pays for the refusal once per probe in flight, not in every probe.
  */
-interface HolderBuying {
-  wei(): { buyWei?: bigint };
-  saw(done: ProbeResult): void;
+function holderBuyWith(holderBuy: DiscoveryResult['holderBuy']): { buyWei?: bigint } {
+  return holderBuy.wei === null || holderBuy.refused ? {} : { buyWei: holderBuy.wei };
 }
 
-function holderBuying(holderBuy: DiscoveryResult['holderBuy']): HolderBuying {
-  return {
-    wei: () => (holderBuy.wei === null || holderBuy.refused ? {} : { buyWei: holderBuy.wei }),
-    saw: (done) => {
-      if (done.buyRefused) holderBuy.refused = true;
-    },
-  };
+function noteBuy(holderBuy: DiscoveryResult['holderBuy'], done: ProbeResult): ProbeResult {
+  if (done.buyRefused) holderBuy.refused = true;
+  return done;
 }
 
 /**
@@ -1874,7 +1868,6 @@ async function laterBlockRound(
     result: DiscoveryResult;
     /** The holder's opening (no call) at the block, and the day-on one (what the clock alone does). */
     openings: ReadonlyMap<number, CallEffect>;
-    buying: HolderBuying;
   },
 ): Promise<void> {
   const { result } = state;
@@ -1914,11 +1907,8 @@ async function laterBlockRound(
         blockTimestamp: parameters.blockTimestamp,
         ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
         staged: staged.map((data) => ({ from: by.address, data })),
-        ...state.buying.wei(),
-      }).then((done) => {
-        state.buying.saw(done);
-        return done;
-      });
+        ...holderBuyWith(result.holderBuy),
+      }).then((done) => noteBuy(result.holderBuy, done));
     } catch (error) {
       // Whatever the node answers (no eth_simulateV1, a refusal over HTTP, a timeout), this round
       // alone is lost: the scan's other probes stand, and the round says why.

@@ -125,7 +125,8 @@ interface Attempt {
 /**
  * Whether `account` is a timelock whose every call waits at least a day, tried against `token`
  * from `callers` (the accounts the scan suspects; the timelock itself is skipped: it may change
- * its own delay, through a call that waited).
+ * its own delay, through a call that waited). `minDelay` is its getMinDelay() at the block where
+ * the caller read it already; read here otherwise.
  */
 export async function readTimelock(
   client: PublicClient,
@@ -134,7 +135,14 @@ export async function readTimelock(
     token,
     callers,
     blockNumber,
-  }: { account: Address; token: Address; callers: readonly Address[]; blockNumber: bigint },
+    minDelay,
+  }: {
+    account: Address;
+    token: Address;
+    callers: readonly Address[];
+    blockNumber: bigint;
+    minDelay?: bigint;
+  },
 ): Promise<TimelockVerdict> {
   const not = (reason: string): TimelockVerdict => ({ kind: 'not', address: account, reason });
   const code = await client.getCode({ address: account, blockNumber });
@@ -144,9 +152,11 @@ export async function readTimelock(
   if (missing.length > 0) return not(`no TimelockController: ${missing.join(', ')} missing`);
   const extra = [...selectors].filter((selector) => !KNOWN.has(selector));
   if (extra.length > 0) return not(`functions a TimelockController does not have: ${extra.join(', ')}`);
-  const delay = await tryRead(() =>
-    client.readContract({ address: account, abi: timelockAbi, functionName: 'getMinDelay', blockNumber }),
-  );
+  const delay =
+    minDelay ??
+    (await tryRead(() =>
+      client.readContract({ address: account, abi: timelockAbi, functionName: 'getMinDelay', blockNumber }),
+    ));
   if (delay === undefined) return not('getMinDelay() did not answer');
   if (delay < BigInt(PROXY_TIMELOCK_MIN_SECONDS)) return not(`a minimum delay of ${delay} s, under a day`);
   const soon = await readySoon(client, { account, blockNumber });

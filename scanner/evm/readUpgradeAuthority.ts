@@ -66,7 +66,7 @@ async function classify(
     client.readContract({ address: account, abi: timelockAbi, functionName: 'getMinDelay', blockNumber }),
   );
   if (delay !== undefined && delay >= BigInt(PROXY_TIMELOCK_MIN_SECONDS)) {
-    const verdict = await readTimelock(client, { account, ...context });
+    const verdict = await readTimelock(client, { account, ...context, minDelay: delay });
     if (verdict.kind === 'not')
       return {
         kind: 'account',
