@@ -44,6 +44,7 @@ const effect = (overrides: Partial<CallEffect> = {}): CallEffect => ({
   victimTransfer: leg(),
   victimEarlySell: leg(),
   victimSell: leg(),
+  holderBuyWei: 10n ** 16n,
   around: {
     actorBefore: 10n,
     actorAfter: 10n,

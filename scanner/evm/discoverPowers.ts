@@ -4,10 +4,12 @@ import {
   decodeAbiParameters,
   encodeAbiParameters,
   type Hex,
+  getAddress,
   keccak256,
   numberToHex,
   pad,
   type PublicClient,
+  slice,
   stringToHex,
   toFunctionSelector,
 } from 'viem';
@@ -113,6 +115,8 @@ export interface PowerFinding {
     /** The holder's sell before it receives anything (a receipt may arm or trip a lock). */
     holder_sell_before_receipt: string;
     holder_sell: string;
+    /** Wei the holder bought its tokens with in the probe that showed it (a later probe may have fallen back to 0.01). */
+    holder_buy_wei: string;
     caller_balance_before: string;
     caller_balance_after: string;
     pair_balance_before: string;
@@ -381,6 +385,10 @@ const WALLET_CODE_HASH = BigInt(keccak256('0x'));
 
 /** Replaced by the detector with half the holder's balance at the time of the call. */
 const HOLDER_HALF = BigInt(keccak256(stringToHex('vigil.holder-half')));
+/** Replaced by the detector with all the caller holds of the token at the time of the call. */
+const CALLER_ALL = BigInt(keccak256(stringToHex('vigil.caller-all')));
+/** A wallet nobody holds, that an account sends everything it has to. */
+const ELSEWHERE_WALLET = getAddress(slice(keccak256(stringToHex('vigil.elsewhere-wallet')), 12));
 
 const address = (name: string, value: Address): Word => ({ name, value: BigInt(value) });
 const amount = (name: string, value: bigint): Word => ({ name, value });
@@ -488,9 +496,20 @@ function blockOnlySequences(context: WordContext): Word[][] {
       [entry("the caller's balance slot", context.actor), huge],
     );
   }
+  // Everything the caller holds sent to a wallet nobody holds: a sell cap read from an insider's
+  // balance (a "reserve" that covers sells) falls to nothing with an ordinary transfer.
+  shapes.push(sendEverything());
   // Last (the contracts the token relies on are called with these too): a level the holder's
   // transfer compared a stored word with, stored.
   return [...shapes, ...comparedSequences(context)];
+}
+
+/** Everything the caller holds, to a wallet nobody holds. */
+function sendEverything(): Word[] {
+  return [
+    address('a wallet nobody holds', ELSEWHERE_WALLET),
+    amount("the caller's whole balance", CALLER_ALL),
+  ];
 }
 
 /** A value the holder's transfer compared a stored word with, as a function's one argument. */
@@ -1241,14 +1260,18 @@ export async function discoverPowers(
           ),
     );
     // The selectors probed alone: the first seven shapes (an account or a number, then an
-    // account and an amount), at the block only, beside the first round.
+    // account and an amount), at the block only, beside the first round; transfer also sends
+    // everything the caller holds away.
+    const everything = sequences.findIndex((words) => words[1]?.value === CALLER_ALL);
+    const sendAll = sequences[everything];
     const alone: Planned[] = mine
       .filter((selector) => ALONE.has(selector))
-      .flatMap((selector) =>
-        sequences
+      .flatMap((selector) => [
+        ...sequences
           .slice(0, argumentless.has(selector) ? 1 : ALONE_SHAPES)
           .map((words, sequence) => plan(selector, words, sequence)),
-      );
+        ...(selector === TRANSFER && sendAll ? [plan(selector, sendAll, everything)] : []),
+      ]);
     // The block-only shapes, for the other selectors, in the same round trips (none for a
     // function that reads no argument: each would be its first round's call again).
     const blockOnly: Planned[] = mine
@@ -2425,6 +2448,7 @@ function finding(
       holder_transfer: leg(effect.victimTransfer),
       holder_sell_before_receipt: leg(effect.victimEarlySell),
       holder_sell: leg(effect.victimSell),
+      holder_buy_wei: effect.holderBuyWei.toString(),
       caller_balance_before: effect.around.actorBefore.toString(),
       caller_balance_after: effect.around.actorAfter.toString(),
       pair_balance_before: effect.around.pairBefore.toString(),

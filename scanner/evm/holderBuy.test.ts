@@ -100,7 +100,9 @@ describe('a token whose owner may cap sells at 0.1 % of the supply, scanned', ()
       0,
       10,
     );
-    expect(check?.evidence.some((each) => each.data?.selector === setMaxSell)).toBe(true);
+    const shown = check?.evidence.find((each) => each.data?.selector === setMaxSell);
+    // Each finding names the buy its probe made.
+    expect(shown?.data).toMatchObject({ holder_buy_wei: LARGE.toString() });
     expect(JSON.stringify(check?.evidence)).toContain(
       'the holder bought with 0.2 of the native coin (1/50 of the pool',
     );

@@ -94,6 +94,8 @@ export interface CallEffect {
   victimEarlySell: DetectorLeg;
   /** Then, after the victim receives one unit (sent to itself), half of what it holds to the pair. */
   victimSell: DetectorLeg;
+  /** Wei of the native coin the victim bought its tokens with, in this probe. */
+  holderBuyWei: bigint;
   /** The token's balances of the caller, the pair and the token contract, and the pair's wrapped native coin. */
   around: {
     actorBefore: bigint;
@@ -283,14 +285,16 @@ export async function probeBuyingWith(
       );
     effects.push(...more.effects);
   }
-  const baselineEffect = toEffect(baseline, 'no call');
+  const baselineEffect = toEffect(baseline, 'no call', router ? buyWei : 0n);
   return {
     actor,
     victim: PROBE_VICTIM,
     victimBuy: router ? toLeg(victimBuy) : null,
     baseline: baselineEffect.victimTransfer,
     baselineEffect,
-    effects: effects.map((effect, index) => toEffect(effect, calls[index]?.label ?? `call ${index}`)),
+    effects: effects.map((effect, index) =>
+      toEffect(effect, calls[index]?.label ?? `call ${index}`, router ? buyWei : 0n),
+    ),
     stagedOk: first.stagedOk,
     roundTrips,
     buyRefused: false,
@@ -397,7 +401,7 @@ async function simulateAfter(
 
 type RawEffect = ReturnType<typeof decodeFunctionResult<typeof honeypotDetectorAbi, 'probe'>>[2][number];
 
-function toEffect(effect: RawEffect, label: string): CallEffect {
+function toEffect(effect: RawEffect, label: string, holderBuyWei: bigint): CallEffect {
   return {
     label,
     ok: effect.ok,
@@ -411,6 +415,7 @@ function toEffect(effect: RawEffect, label: string): CallEffect {
     victimTransfer: toLeg(effect.victimTransfer),
     victimEarlySell: toLeg(effect.victimEarlySell),
     victimSell: toLeg(effect.victimSell),
+    holderBuyWei,
     around: { ...effect.around },
   };
 }

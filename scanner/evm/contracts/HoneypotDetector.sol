@@ -125,6 +125,8 @@ contract HoneypotDetector {
     bytes4 private constant OWNER = 0x8da5cb5b; // owner()
     // keccak256("vigil.holder-half"): a placeholder word no real argument takes.
     uint256 private constant HOLDER_HALF = uint256(keccak256("vigil.holder-half"));
+    // keccak256("vigil.caller-all"): a placeholder for all the caller holds of the token.
+    uint256 private constant CALLER_ALL = uint256(keccak256("vigil.caller-all"));
     // Gas for one step: the holder's creation, the call and its measurements, and the holder's
     // sends and sells. A call that loops or allocates without end (a word read as a count or a
     // length) fails alone instead of starving the calls after it. The holder's creation, its
@@ -380,26 +382,32 @@ contract HoneypotDetector {
             (target, data) = abi.decode(body, (address, bytes));
             _uintCall(target, "");
         }
-        data = _withHolderHalf(data, half);
+        data = _withPlaceholders(data, half, token);
         uint256 gasBefore = gasleft();
         (ok, revertData) = target.call(data);
         gasUsed = gasBefore - gasleft();
     }
 
     /// A call's argument words equal to HOLDER_HALF become `half` (half the holder's balance at the
-    /// time of the call), so a probe can name an amount the holder surely has without asking first.
-    /// Read every four bytes, not every word: a call handed to the token inside a byte string (a
-    /// batch, an execute) has its words four bytes off the outer call's.
-    function _withHolderHalf(bytes memory call, uint256 half) private pure returns (bytes memory data) {
+    /// time of the call), and those equal to CALLER_ALL the caller's whole balance of the token
+    /// then, so a probe can name an amount an account surely has without asking first. Read every
+    /// four bytes, not every word: a call handed to the token inside a byte string (a batch, an
+    /// execute) has its words four bytes off the outer call's.
+    function _withPlaceholders(bytes memory call, uint256 half, address token)
+        private
+        view
+        returns (bytes memory data)
+    {
         data = call;
         for (uint256 at = 4; at + 32 <= data.length; at += 4) {
             uint256 word;
             assembly {
                 word := mload(add(add(data, 32), at))
             }
-            if (word == HOLDER_HALF) {
+            if (word == HOLDER_HALF || word == CALLER_ALL) {
+                uint256 value = word == HOLDER_HALF ? half : _balanceOf(token, address(this));
                 assembly {
-                    mstore(add(add(data, 32), at), half)
+                    mstore(add(add(data, 32), at), value)
                 }
             }
         }
