@@ -15,8 +15,8 @@ import {
  * Its requests may take a minute: mining a hundred blocks on a devnet with a large state took
  * over viem's default 10 s on a loaded CI machine.
  */
-export function createDevnetClient(rpcUrl: string) {
-  return createClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 60_000 }), pollingInterval: 10 })
+export function createDevnetClient(rpcUrl: string, { timeoutMs = 60_000 }: { timeoutMs?: number } = {}) {
+  return createClient({ transport: http(rpcUrl, { retryCount: 0, timeout: timeoutMs }), pollingInterval: 10 })
     .extend(publicActions)
     .extend(testActions({ mode: 'anvil' }));
 }
