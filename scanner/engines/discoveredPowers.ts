@@ -202,7 +202,8 @@ function describe(finding: PowerFinding): string {
     `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'})`;
   const by = (call: EarlierCall) => (call.caller ? ` by ${call.caller}` : '');
   // Two staging calls sent in one block (each needed, neither enough alone).
-  const stagedPair = finding.first?.earlierBlock && finding.prelude?.earlierBlock;
+  const stagedPair =
+    finding.first?.earlierBlock && finding.prelude?.earlierBlock && !finding.prelude.nextBlock;
   const earlier = stagedPair
     ? `${label(finding.first as EarlierCall)} and ${label(finding.prelude as EarlierCall)} sent as transactions${by(finding.prelude as EarlierCall)} in a block of their own, then in a later block `
     : [finding.first, finding.prelude]
@@ -259,7 +260,9 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
             prelude_args: finding.prelude.args.join(', '),
             prelude_calldata: finding.prelude.calldata,
             ...(finding.prelude.caller ? { prelude_caller: finding.prelude.caller } : {}),
-            ...(finding.prelude.earlierBlock ? { prelude_block: 'earlier' } : {}),
+            ...(finding.prelude.earlierBlock
+              ? { prelude_block: finding.prelude.nextBlock ? 'the block after the first call' : 'earlier' }
+              : {}),
           }
         : {}),
       ...(finding.first

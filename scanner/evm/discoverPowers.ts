@@ -69,6 +69,8 @@ interface EarlierCall {
   caller?: Address;
   /** Made in an earlier block than the call it prepared, as its own transaction. */
   earlierBlock?: true;
+  /** Made in the block after the first call's (which was made in a block of its own too). */
+  nextBlock?: true;
 }
 
 export interface PowerFinding {
@@ -374,6 +376,8 @@ interface WordContext {
   holderHashes?: readonly bigint[] | undefined;
   holderReadsCodeHash?: boolean | undefined;
   holderCompared?: readonly bigint[] | undefined;
+  /** The actor is a wallet (no code, or an EIP-7702 delegation): whoever holds its key sends what it holds. */
+  actorIsWallet?: boolean | undefined;
 }
 
 const MAX_WORD = 2n ** 256n - 1n;
@@ -497,11 +501,30 @@ function blockOnlySequences(context: WordContext): Word[][] {
     );
   }
   // Everything the caller holds sent to a wallet nobody holds: a sell cap read from an insider's
-  // balance (a "reserve" that covers sells) falls to nothing with an ordinary transfer.
-  shapes.push(sendEverything());
+  // balance (a "reserve" that covers sells) falls to nothing with an ordinary transfer. Only from a
+  // wallet: a contract (a rewards pool, a burn address with code) sends only what its code lets
+  // it, and the detector's code in its place would send what it never could.
+  if (context.actorIsWallet) shapes.push(sendEverything());
   // Last (the contracts the token relies on are called with these too): a level the holder's
   // transfer compared a stored word with, stored.
   return [...shapes, ...comparedSequences(context)];
+}
+
+/** EIP-7702's delegation designator: an account whose key still signs for it. */
+const DELEGATION_PREFIX = '0xef0100';
+
+/**
+ * Whether `address` is a wallet at the block: no code, or only an EIP-7702 delegation. Unknown (a
+ * read the node refused) counts as not.
+ */
+async function isWallet(client: PublicClient, address: Address, blockNumber: bigint): Promise<boolean> {
+  try {
+    const code = await client.getCode({ address, blockNumber });
+    return code === undefined || code === '0x' || (code.length === 48 && code.startsWith(DELEGATION_PREFIX));
+  } catch (error) {
+    if (isRpcUnreachable(error)) throw error;
+    return false;
+  }
 }
 
 /** Everything the caller holds, to a wallet nobody holds. */
@@ -632,6 +655,8 @@ export interface Planned {
   wrapped?: true;
   /** Made by this account as its own transaction, in a block before the call it prepares. */
   stagedBy?: Address;
+  /** Staged in the block after the first staging call's (a confirmation after a proposal). */
+  stagedNext?: true;
   /** The market traded between the prelude and this call, and the effect counts from there. */
   churned?: true;
 }
@@ -1178,15 +1203,17 @@ export async function discoverPowers(
     // What this account's calls read at the block: one shape for a function that read none. The
     // trace is a round trip before the first round: made where a token has functions enough to pay
     // for it (a plain token's three functions do not).
-    const argumentless =
+    const [argumentless, actorIsWallet] = await Promise.all([
       candidate.origin || candidate.forwarder || mine.length < MIN_TRACED_SELECTORS
         ? new Set<Hex>()
-        : await argumentlessSelectors(client, {
+        : argumentlessSelectors(client, {
             token: parameters.token,
             from: candidate.address,
             selectors: mine.filter((selector) => selector !== FALLBACK),
             blockNumber: parameters.blockNumber,
-          });
+          }),
+      isWallet(client, candidate.address, parameters.blockNumber),
+    ]);
     result.sameCalls.functions += argumentless.size;
     // The call a planned one makes at the block: a plain call of a function that read no argument
     // is its selector, whatever words follow it.
@@ -1211,6 +1238,7 @@ export async function discoverPowers(
       holderHashes: parameters.holderHashes,
       holderReadsCodeHash: parameters.holderReadsCodeHash,
       holderCompared: parameters.holderCompared,
+      actorIsWallet,
     };
     const common = argumentSequences(context);
     // The block-only shapes follow the common ones, so a call's `sequence` indexes either.
@@ -1661,6 +1689,8 @@ const MAX_LATER_BLOCK_SIMULATIONS = 16;
 const MAX_LATER_BLOCK_CALLS = 32;
 /** Staging calls one account sends in its block, at most (one per function). */
 const MAX_STAGED_CALLS = 20;
+/** Calls a staging block opened for an account, each tried in a block between it and the probe's. */
+const MAX_OPENED_CALLS = 2;
 /**
  * The shapes staging calls are sent with, one block each, in preference per function: the holder
  * (an account flagged, frozen or nominated), the caller, then a number; and an account with a
@@ -1916,6 +1946,7 @@ async function laterBlockRound(
     staged: Hex[],
     calls: Planned[],
     later: number,
+    then: Hex[] = [],
   ) => {
     round.calls += calls.length;
     try {
@@ -1930,6 +1961,7 @@ async function laterBlockRound(
         blockTimestamp: parameters.blockTimestamp,
         ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
         staged: staged.map((data) => ({ from: by.address, data })),
+        ...(then.length > 0 ? { thenStaged: then.map((data) => ({ from: actor.address, data })) } : {}),
         ...holderBuyWith(result.holderBuy),
       }).then((done) => noteBuy(result.holderBuy, done));
     } catch (error) {
@@ -1991,6 +2023,63 @@ async function laterBlockRound(
     );
     if (!done || !done.stagedOk.every(Boolean) || !shown(done, actor, calls).has(kind)) return undefined;
     return { calls: needed, done };
+  };
+  /**
+   * The classes a staging block, then `middle` by the actor in the block after it, then the actor's
+   * calls in a later block show that the staging alone did not; each with the one staging call
+   * that does it (beside a control staging block whose one call changes nothing) as evidence.
+   */
+  const confirmedAfter = async (
+    by: PrivilegeCandidate,
+    actor: PrivilegeCandidate,
+    staged: readonly Planned[],
+    middle: Planned,
+    calls: Planned[],
+    later: number,
+  ): Promise<PowerFinding[]> => {
+    const kept: PowerFinding[] = [];
+    round.tried++;
+    const stagedData = staged.map((entry) => entry.call.data);
+    const [done, without] = await Promise.all([
+      simulate(by, actor, stagedData, calls, later, [middle.call.data]),
+      simulate(by, actor, stagedData, calls, later),
+    ]);
+    if (!done || !without) return kept;
+    const before = shown(without, actor, calls);
+    for (const [kind, hit] of shown(done, actor, calls)) {
+      if (!hit.entry || before.has(kind) || result.findings.some((entry) => entry.class === kind)) continue;
+      const call = [hit.entry];
+      const [control, ...alone] = await Promise.all([
+        simulate(by, actor, [TOTAL_SUPPLY_CALL], call, later, [middle.call.data]),
+        ...staged.map((entry) => simulate(by, actor, [entry.call.data], call, later, [middle.call.data])),
+      ]);
+      if (!control || shown(control, actor, call).has(kind)) continue;
+      const index = alone.findIndex(
+        (single) => single?.stagedOk[0] && single.stagedOk[1] && shown(single, actor, call).has(kind),
+      );
+      const single = alone[index];
+      const first = staged[index];
+      if (!single || !first) continue;
+      const again = shown(single, actor, call).get(kind) as { entry?: Planned; effect: CallEffect };
+      kept.push(
+        finding(
+          kind,
+          {
+            ...hit.entry,
+            prelude: { ...middle, stagedBy: actor.address, stagedNext: true },
+            first: {
+              ...first,
+              args: first.args.map((name) => (name === 'caller' ? 'its sender' : name)),
+              stagedBy: by.address,
+            },
+          },
+          actor,
+          later,
+          again.effect,
+        ),
+      );
+    }
+    return kept;
   };
   // One later block after the other, the simulations of each side by side; what they confirm is
   // kept in the plan's order, once per class, so a scan's evidence does not depend on which
@@ -2054,6 +2143,21 @@ async function laterBlockRound(
                 },
           );
         }
+        // Calls the staging opened for the actor (refused at the block, working and writing after
+        // it: a confirmation), each made in a block of its own between the staging and the
+        // probe's: a power applied only in a block after a proposal's confirmation, itself in a
+        // block after the proposal.
+        const refused = new Set(
+          (state.explored.get(actor)?.steps.failed ?? []).map((entry) => entry.call.data),
+        );
+        const opened = seconds
+          .filter((entry, index) => {
+            const effect = done.effects[index];
+            return effect?.ok === true && effect.gasUsed >= WRITE_GAS && refused.has(entry.call.data);
+          })
+          .slice(0, MAX_OPENED_CALLS);
+        for (const middle of opened)
+          kept.push(...(await confirmedAfter(by, actor, staged, middle, seconds, later)));
         return kept;
       }),
     );
@@ -2465,6 +2569,7 @@ function earlierCall(entry: Planned): EarlierCall {
     args: entry.args,
     calldata: entry.target ? innerCall(entry) : (entry.own ?? entry.call.data),
     ...(entry.stagedBy ? { caller: entry.stagedBy, earlierBlock: true as const } : {}),
+    ...(entry.stagedNext ? { nextBlock: true as const } : {}),
   };
 }
 

@@ -174,6 +174,11 @@ export async function probePrivileges(
      * one. Simulated with eth_simulateV1; `stagedOk` says which of them worked.
      */
     staged?: readonly StagedCall[];
+    /**
+     * Calls made in a block of their own between the staged calls' and the probe's (a confirmation
+     * a proposal waits for); with `staged` only. `stagedOk` has their outcomes after the staged ones'.
+     */
+    thenStaged?: readonly StagedCall[];
     /** Wei the actor is given beyond its buys and gas: what a call that trades first spends. */
     tradingWei?: bigint;
     /**
@@ -239,7 +244,7 @@ export async function probeBuyingWith(
     try {
       if (parameters.staged && parameters.staged.length > 0)
         ({ data, stagedOk } = await simulateAfter(client, {
-          staged: parameters.staged,
+          staged: [parameters.staged, ...(parameters.thenStaged?.length ? [parameters.thenStaged] : [])],
           token,
           probe: { from: origin, to: actor, data: probeData },
           stateOverride,
@@ -307,11 +312,12 @@ interface SimulatedBlock {
 }
 
 /**
- * The staged calls in one block, then the probe in a later one (at `later`'s time, at most
- * MAX_SIMULATED_BLOCKS on), on the state they left: eth_simulateV1 (geth, erigon, reth,
- * nethermind, anvil), the only standard way to have a call see an earlier call's block. The calls
- * pay `gasPrice`, as every other probe does (a token may refuse a transaction that pays nothing),
- * from balances given to their senders; the probe's block has the gas limit the probe needs.
+ * The staged calls in a block of their own (each of `staged`'s lists in the block after the one
+ * before), then the probe in a later one (at `later`'s time, at most MAX_SIMULATED_BLOCKS on), on
+ * the state they left: eth_simulateV1 (geth, erigon, reth, nethermind, anvil), the only standard
+ * way to have a call see an earlier call's block. The calls pay `gasPrice`, as every other probe
+ * does (a token may refuse a transaction that pays nothing), from balances given to their senders;
+ * the probe's block has the gas limit the probe needs.
  */
 async function simulateAfter(
   client: PublicClient,
@@ -324,7 +330,7 @@ async function simulateAfter(
     later,
     gasPrice,
   }: {
-    staged: readonly StagedCall[];
+    staged: readonly (readonly StagedCall[])[];
     token: Address;
     probe: { from: Address; to: Address; data: Hex };
     stateOverride: readonly { address: Address; code?: Hex; balance?: bigint }[];
@@ -340,8 +346,9 @@ async function simulateAfter(
       { ...(code ? { code } : {}), ...(balance === undefined ? {} : { balance: hex(balance) }) },
     ]),
   );
-  const senders = [...new Set(staged.map(({ from }) => from))];
-  const stagedFee = STAGED_GAS * BigInt(staged.length) * gasPrice;
+  const all = staged.flat();
+  const senders = [...new Set(all.map(({ from }) => from))];
+  const stagedFee = STAGED_GAS * BigInt(all.length) * gasPrice;
   const price = gasPrice > 0n ? { gasPrice: hex(gasPrice) } : {};
   const number = later
     ? later.number < blockNumber + MAX_SIMULATED_BLOCKS
@@ -358,22 +365,22 @@ async function simulateAfter(
     params: [
       {
         blockStateCalls: [
-          {
-            ...(stagedFee > 0n
+          ...staged.map((calls, index) => ({
+            ...(index === 0 && stagedFee > 0n
               ? {
                   stateOverrides: Object.fromEntries(
                     senders.map((from) => [from, { balance: hex(stagedFee) }]),
                   ),
                 }
               : {}),
-            calls: staged.map(({ from, data }) => ({
+            calls: calls.map(({ from, data }) => ({
               from,
               to: token,
               data,
               gas: hex(STAGED_GAS),
               ...price,
             })),
-          },
+          })),
           {
             blockOverrides: {
               ...(later && number !== undefined ? { time: hex(later.time), number: hex(number) } : {}),
@@ -388,15 +395,18 @@ async function simulateAfter(
       hex(blockNumber),
     ],
   });
-  // A node fills the numbers skipped between the two blocks with empty blocks of its own: the
-  // staged block is the first answered, the probe's the last.
-  const first = answer[0];
+  // The staging blocks are answered first, one after the other; a node fills the numbers skipped
+  // before the probe's block with empty blocks of its own, and the probe's is the last.
+  const stagingBlocks = answer.slice(0, staged.length);
   const result = answer.at(-1)?.calls[0];
-  if (!first || !result || answer.length < 2)
+  if (!result || stagingBlocks.length < staged.length || answer.length <= staged.length)
     throw new Error('eth_simulateV1 answered fewer blocks than it was sent');
   if (result.status !== '0x1')
     throw new Error(`the probe reverted in the later block: ${result.error?.message ?? result.returnData}`);
-  return { data: result.returnData, stagedOk: first.calls.map((call) => call.status === '0x1') };
+  return {
+    data: result.returnData,
+    stagedOk: stagingBlocks.flatMap((block) => block.calls.map((call) => call.status === '0x1')),
+  };
 }
 
 type RawEffect = ReturnType<typeof decodeFunctionResult<typeof honeypotDetectorAbi, 'probe'>>[2][number];
