@@ -11,20 +11,21 @@ import { CheckStatus } from '../core/schema.ts';
 
 // A power applied in a third block (vigil-risk/37): a council proposes, the owner confirms in a
 // later block and mints in a block after that. The later-block round stages the proposal, sees
-// the confirmation (refused at the block) work and write after it, and then makes it in a block
-// of its own between the proposal's and the probe's.
+// the confirmation (refused at the block, or working there without writing: /38) work and write
+// after it, and then makes it in a block of its own between the proposal's and the probe's.
 
 const SUPPLY = 10n ** 27n;
 /** The council: a wallet with no code; discovery calls as it with the detector's code. */
 const COUNCIL: Address = getAddress('0x5b3e0c9d7a41f28e6c1d09b7a3f54e2c8d6b1a97');
 
 let devnet: ListingDevnet;
-const tokens = {} as Record<'confirmed' | 'noticed', Address>;
+const tokens = {} as Record<'confirmed' | 'quiet' | 'noticed', Address>;
 
 beforeAll(async () => {
   devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
   for (const [key, contract] of [
     ['confirmed', 'CbConfirmedBudget'],
+    ['quiet', 'CbQuietConfirmedBudget'],
     ['noticed', 'CbNoticedBudget'],
   ] as const)
     tokens[key] = (
@@ -53,6 +54,14 @@ describe('a proposal, its confirmation in a later block, and the power in a bloc
     expect(check?.detail).toContain(
       `sent as a transaction by ${COUNCIL} in a block of its own, then in a later block`,
     );
+  }, 120_000);
+
+  it('reads it where the confirmation works quietly at the block, writing nothing', async () => {
+    const check = await mintCheck('quiet');
+    expect(check?.status).toBe(CheckStatus.fail);
+    expect(check?.evidence.find((each) => each.kind === 'simulation')?.data).toMatchObject({
+      prelude_block: 'the block after the first call',
+    });
   }, 120_000);
 
   it('finds no mint where the confirmed budget waits two days in public', async () => {

@@ -1691,6 +1691,8 @@ const MAX_LATER_BLOCK_CALLS = 32;
 const MAX_STAGED_CALLS = 20;
 /** Calls a staging block opened for an account, each tried in a block between it and the probe's. */
 const MAX_OPENED_CALLS = 2;
+/** Searches for the staging call behind a class a middle block showed, per token at most. */
+const MAX_MIDDLE_SEARCHES = 4;
 /**
  * The shapes staging calls are sent with, one block each, in preference per function: the holder
  * (an account flagged, frozen or nominated), the caller, then a number; and an account with a
@@ -2024,6 +2026,7 @@ async function laterBlockRound(
     if (!done || !done.stagedOk.every(Boolean) || !shown(done, actor, calls).has(kind)) return undefined;
     return { calls: needed, done };
   };
+  let middleSearches = 0;
   /**
    * The classes a staging block, then `middle` by the actor in the block after it, then the actor's
    * calls in a later block show that the staging alone did not; each with the one staging call
@@ -2048,6 +2051,11 @@ async function laterBlockRound(
     const before = shown(without, actor, calls);
     for (const [kind, hit] of shown(done, actor, calls)) {
       if (!hit.entry || before.has(kind) || result.findings.some((entry) => entry.class === kind)) continue;
+      // The search for the one staging call that does it costs a simulation per staging call: a
+      // token whose middle call shows a class no single staging call confirms would pay it in
+      // every plan at both later blocks.
+      if (middleSearches >= MAX_MIDDLE_SEARCHES) continue;
+      middleSearches++;
       const call = [hit.entry];
       const [control, ...alone] = await Promise.all([
         simulate(by, actor, [TOTAL_SUPPLY_CALL], call, later, [middle.call.data]),
@@ -2143,17 +2151,24 @@ async function laterBlockRound(
                 },
           );
         }
-        // Calls the staging opened for the actor (refused at the block, working and writing after
-        // it: a confirmation), each made in a block of its own between the staging and the
-        // probe's: a power applied only in a block after a proposal's confirmation, itself in a
-        // block after the proposal.
-        const refused = new Set(
-          (state.explored.get(actor)?.steps.failed ?? []).map((entry) => entry.call.data),
-        );
+        // Calls the staging opened for the actor (refused at the block, or working there, and
+        // spending a write's gas more after it: a confirmation), each made in a block of its own
+        // between the staging and the probe's: a power applied only in a block after a proposal's
+        // confirmation, itself in a block after the proposal. The gas each call used at the block
+        // counts none for one refused there.
+        const atBlock = state.explored.get(actor)?.steps;
+        const gasAtBlock = new Map<Hex, bigint>([
+          ...(atBlock?.failed ?? []).map((entry): [Hex, bigint] => [entry.call.data, 0n]),
+          ...(atBlock?.succeeded ?? []).map(({ entry, effect }): [Hex, bigint] => [
+            entry.call.data,
+            effect.gasUsed,
+          ]),
+        ]);
         const opened = seconds
           .filter((entry, index) => {
             const effect = done.effects[index];
-            return effect?.ok === true && effect.gasUsed >= WRITE_GAS && refused.has(entry.call.data);
+            const before = gasAtBlock.get(entry.call.data);
+            return effect?.ok === true && before !== undefined && effect.gasUsed >= before + WRITE_GAS;
           })
           .slice(0, MAX_OPENED_CALLS);
         for (const middle of opened)

@@ -453,6 +453,8 @@ describe('discoverPowers: the later-block round', () => {
 
   type Simulated = {
     staged: { from: Address; to: Address; data: Hex; gasPrice?: Hex }[];
+    /** Calls in a block between the staging block and the probe's (vigil-risk/37's middle block). */
+    middle: { from: Address; to: Address; data: Hex; gasPrice?: Hex }[];
     actor: Address;
     time: bigint;
     probeGasPrice?: Hex | undefined;
@@ -512,17 +514,24 @@ describe('discoverPowers: the later-block round', () => {
             }[];
           },
         ];
-        const [first, second] = blockStateCalls;
+        // The staging block first, the probe's last, and a middle block between them or none.
+        const [first] = blockStateCalls;
+        const second = blockStateCalls.at(-1);
+        const between = blockStateCalls.slice(1, -1);
         const probe = second?.calls[0];
-        if (!first || !second || !probe) return Promise.reject(new Error('two blocks expected'));
+        if (!first || !second || !probe || between.length > 1)
+          return Promise.reject(new Error('two or three blocks expected'));
         // As geth: no further than 256 blocks past the base, and the numbers skipped are answered
         // as empty blocks between the two.
         const base = BigInt(params[1] as Hex);
         const number = BigInt((second.blockOverrides as { number?: Hex } | undefined)?.number ?? base + 2n);
         if (number - base > 256n) return Promise.reject(new Error('too many blocks'));
-        const fillers = Array.from({ length: Number(number - base) - 2 }, () => ({ calls: [] }));
+        const fillers = Array.from({ length: Number(number - base) - blockStateCalls.length }, () => ({
+          calls: [],
+        }));
         simulated.push({
           staged: first.calls,
+          middle: between.flatMap((block) => block.calls),
           actor: probe.to,
           time: BigInt(second.blockOverrides?.time ?? 0),
           probeGasPrice: probe.gasPrice,
@@ -542,6 +551,9 @@ describe('discoverPowers: the later-block round', () => {
         const frozen = done(FREEZE) || (done(HALF_A) && done(HALF_B));
         return Promise.resolve([
           { calls: stagedOk.map((ok) => ({ status: ok ? '0x1' : '0x0', returnData: '0x' })) },
+          ...between.map((block) => ({
+            calls: block.calls.map(() => ({ status: '0x1', returnData: '0x' })),
+          })),
           ...fillers,
           { calls: [{ status: '0x1', returnData: probeAnswer(probe.to, probe.data, proposed, frozen) }] },
         ]);
@@ -654,8 +666,11 @@ describe('discoverPowers: the later-block round', () => {
     for (const entry of simulated) {
       expect(entry.probeGasPrice).toBe('0x7');
       expect(entry.staged.every((call) => call.gasPrice === '0x7')).toBe(true);
-      // A million gas per staging call, at 7 wei.
-      expect(BigInt(entry.senderBalance ?? 0)).toBe(7_000_000n * BigInt(entry.staged.length));
+      expect(entry.middle.every((call) => call.gasPrice === '0x7')).toBe(true);
+      // A million gas per staging call, in either staging block, at 7 wei.
+      expect(BigInt(entry.senderBalance ?? 0)).toBe(
+        7_000_000n * BigInt(entry.staged.length + entry.middle.length),
+      );
     }
   });
 

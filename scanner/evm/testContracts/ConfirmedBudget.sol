@@ -24,7 +24,7 @@ abstract contract CbBudget is HbToken {
         confirmedBlock = 0;
     }
 
-    function confirmBudget() external onlyOwner {
+    function confirmBudget() external virtual onlyOwner {
         require(pending != 0 && block.number > proposedBlock, "nothing to confirm");
         confirmedBlock = block.number;
         confirmedAt = block.timestamp;
@@ -60,5 +60,21 @@ contract CbNoticedBudget is CbBudget {
 
     function _noticeServed() internal view override returns (bool) {
         return block.timestamp >= confirmedAt + 2 days;
+    }
+}
+
+/// Scam: as CbConfirmedBudget, but a confirmation with nothing to confirm returns quietly instead
+/// of reverting (it works at the pinned block, writing nothing).
+contract CbQuietConfirmedBudget is CbBudget {
+    constructor(uint256 supply, address council_) CbBudget("Quiet Confirmed Budget", supply, council_) {}
+
+    function confirmBudget() external override onlyOwner {
+        if (pending == 0 || block.number <= proposedBlock) return;
+        confirmedBlock = block.number;
+        confirmedAt = block.timestamp;
+    }
+
+    function _noticeServed() internal pure override returns (bool) {
+        return true;
     }
 }
