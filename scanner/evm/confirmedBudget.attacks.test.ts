@@ -5,7 +5,6 @@ import {
   getAddress,
   type Hex,
   keccak256,
-  numberToHex,
   parseAbi,
   parseEther,
   slice,
@@ -15,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
   listWithPair,
-  scanContractSafety,
+  scanOnce,
+  sendAs as sendOnDevnet,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
@@ -103,31 +103,14 @@ beforeAll(async () => {
 }, 900_000);
 afterAll(() => devnet.node.stop());
 
-const scans = new Map<Key, ReturnType<typeof scanContractSafety>>();
+const scanOf = scanOnce(() => devnet);
 /** Each token scanned once, however many tests read the scan. */
-function scan(key: Key) {
-  let pending = scans.get(key);
-  if (!pending) {
-    pending = scanContractSafety(devnet, tokens[key]);
-    scans.set(key, pending);
-  }
-  return pending;
-}
+const scan = (key: Key) => scanOf(tokens[key]);
 const mintable = async (key: Key) =>
   (await scan(key)).checks.find((check) => check.id === 'is_mintable')?.status;
 
 /** Sends a transaction as `from` (impersonated, funded) in a block of its own; whether it went through. */
-async function sendAs(from: Address, to: Address, data: Hex): Promise<boolean> {
-  const { client } = devnet;
-  await client.impersonateAccount({ address: from });
-  await client.setBalance({ address: from, value: parseEther('100') });
-  const hash = await client.request({
-    method: 'eth_sendTransaction',
-    params: [{ from, to, data, value: numberToHex(0n), gas: numberToHex(3_000_000) }],
-  });
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 });
-  return receipt.status === 'success';
-}
+const sendAs = (from: Address, to: Address, data: Hex) => sendOnDevnet(devnet, { from, to, data });
 
 type Step = { from: Address; data: Hex; waitSeconds?: number; waitBlocks?: number };
 const call = (functionName: 'confirmBudget' | 'executeBudget' | 'acceptOwnership'): Hex =>

@@ -5,7 +5,7 @@ import {
   type ListingDevnet,
   listWithPair,
   probeAsOwner,
-  scanContractSafety,
+  scanOnce,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
@@ -97,16 +97,9 @@ function showsLimit(result: Awaited<ReturnType<typeof probe>>): boolean {
   return effect ? classify(effect, result.baselineEffect).includes('limit') : false;
 }
 
-const scans = new Map<Key, ReturnType<typeof scanContractSafety>>();
+const scanOf = scanOnce(() => devnet);
 /** Each token scanned once, however many tests read the scan. */
-function scan(key: Key) {
-  let pending = scans.get(key);
-  if (!pending) {
-    pending = scanContractSafety(devnet, tokens[key].address);
-    scans.set(key, pending);
-  }
-  return pending;
-}
+const scan = (key: Key) => scanOf(tokens[key].address);
 
 async function sellsBlockable(key: Key) {
   const output = await scan(key);

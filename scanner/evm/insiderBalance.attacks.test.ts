@@ -5,7 +5,6 @@ import {
   getAddress,
   type Hex,
   keccak256,
-  numberToHex,
   parseAbi,
   parseEther,
   slice,
@@ -15,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
   listWithPair,
-  scanContractSafety,
+  scanOnce,
+  sendAs as sendOnDevnet,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
@@ -130,16 +130,9 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => devnet.node.stop());
 
-const scans = new Map<Key, ReturnType<typeof scanContractSafety>>();
+const scanOf = scanOnce(() => devnet);
 /** Each token scanned once, however many tests read the scan. */
-function scan(key: Key) {
-  let pending = scans.get(key);
-  if (!pending) {
-    pending = scanContractSafety(devnet, tokens[key].address);
-    scans.set(key, pending);
-  }
-  return pending;
-}
+const scan = (key: Key) => scanOf(tokens[key].address);
 
 async function sellsCheck(key: Key) {
   return (await scan(key)).checks.find((each) => each.id === 'sells_blockable');
@@ -147,17 +140,8 @@ async function sellsCheck(key: Key) {
 const sellsBlockable = async (key: Key) => (await sellsCheck(key))?.status;
 
 /** Sends a transaction as `from` (impersonated, funded) and says whether it went through. */
-async function sendAs(from: Address, to: Address, data: Hex, value = 0n): Promise<boolean> {
-  const { client } = devnet;
-  await client.impersonateAccount({ address: from });
-  await client.setBalance({ address: from, value: parseEther('100') + value });
-  const hash = await client.request({
-    method: 'eth_sendTransaction',
-    params: [{ from, to, data, value: numberToHex(value), gas: numberToHex(3_000_000) }],
-  });
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 });
-  return receipt.status === 'success';
-}
+const sendAs = (from: Address, to: Address, data: Hex, value = 0n) =>
+  sendOnDevnet(devnet, { from, to, data, value });
 
 const transferCall = (to: Address, amount: bigint) =>
   encodeFunctionData({ abi, functionName: 'transfer', args: [to, amount] });

@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, parseAbi } from 'viem';
+import { type Address, type Hex, encodeFunctionData, numberToHex, parseAbi, parseEther } from 'viem';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient, DevSender, type DevnetClient } from '../../infra/devnet/client.ts';
 import { type Artifacts, compileContracts } from '../../infra/devnet/compile.ts';
@@ -95,4 +95,41 @@ export async function scanContractSafety(devnet: ListingDevnet, address: Address
     creation: null,
     config: readScanConfig({}),
   });
+}
+
+/**
+ * The contract-safety scan of each token made once, however many tests read it (the devnet is
+ * read when the first scan starts: it is made in a beforeAll).
+ */
+export function scanOnce(
+  devnet: () => ListingDevnet,
+): (address: Address) => ReturnType<typeof scanContractSafety> {
+  const scans = new Map<Address, ReturnType<typeof scanContractSafety>>();
+  return (address) => {
+    let pending = scans.get(address);
+    if (!pending) {
+      pending = scanContractSafety(devnet(), address);
+      scans.set(address, pending);
+    }
+    return pending;
+  };
+}
+
+/**
+ * Sends a transaction as `from` (impersonated, given 100 of the native coin beyond `value`), mined
+ * in a block of its own; whether it went through.
+ */
+export async function sendAs(
+  devnet: ListingDevnet,
+  { from, to, data, value = 0n }: { from: Address; to: Address; data: Hex; value?: bigint },
+): Promise<boolean> {
+  const { client } = devnet;
+  await client.impersonateAccount({ address: from });
+  await client.setBalance({ address: from, value: parseEther('100') + value });
+  const hash = await client.request({
+    method: 'eth_sendTransaction',
+    params: [{ from, to, data, value: numberToHex(value), gas: numberToHex(3_000_000) }],
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 });
+  return receipt.status === 'success';
 }
