@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../stack/processes.ts';
 
 export interface StartAnvilParameters {
   /** 0 or omitted: a free port. */
@@ -193,17 +194,6 @@ async function launch(port: number, parameters: StartAnvilParameters): Promise<A
     await stop();
     throw error;
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, HOST);
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('could not find a free port');
-  return address.port;
 }
 
 function isListening(port: number): Promise<boolean> {

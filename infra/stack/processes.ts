@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,19 +90,50 @@ export async function spawnService(options: SpawnOptions): Promise<ManagedProces
   }
 }
 
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The kernel's ephemeral range (where `listen(0)` and every outgoing connection take their
+ * local port). A port handed to a child process to bind later must come from below it: a port
+ * the kernel picked for us is just as likely to be picked again for some socket's outgoing
+ * connection in the seconds before the child binds it (EADDRINUSE).
+ */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 12_000) return low;
+  } catch {
+    // not Linux: the IANA dynamic range
+  }
+  return 49_152;
+}
+
+const handedOut = new Set<number>();
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A TCP port nobody listens on right now, for a process started later to bind: drawn at random
+ * below the kernel's ephemeral range (so no outgoing connection takes it meanwhile), never the
+ * same twice in one process, and checked free by binding it.
+ */
+export async function freePort(): Promise<number> {
+  const high = ephemeralLow() - 1;
+  const low = 10_000;
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (handedOut.has(port)) continue;
+    if (await bindable(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${low} and ${high}`);
 }
 
 /** True when something accepts TCP connections on the port. */
