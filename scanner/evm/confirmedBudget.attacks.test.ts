@@ -22,7 +22,8 @@ import { CheckStatus } from '../core/schema.ts';
 
 // Adversarial review of vigil-risk/37's middle block (`confirmedAfter` in discoverPowers.ts: a call
 // the staging opened for the acting account, made as its own transaction in the block after the
-// staging block, the acting account's calls in the later block). Contracts:
+// staging block (halfway to the later block since /40), the acting account's calls in the later
+// block). Contracts:
 // testContracts/ConfirmedBudgetAttacks.sol. Each attack asserts the right verdict by the corpus's
 // rule (a mint: an insider can raise the supply by half or more); `it.fails` marks one the scanner
 // gets wrong today, with what goes wrong. Each scam's power is made on the devnet as real
@@ -207,8 +208,9 @@ describe('evasions of the three-block pattern', () => {
   );
 
   // Attack 3. The confirmation opens ten minutes after the proposal. The later block (51 minutes
-  // on) sees it work and write, but the middle block is the block right after the staging block,
-  // seconds later, where it is still refused.
+  // on) sees it work and write; until vigil-risk/40 the middle block was the block right after the
+  // staging block, seconds later, where it is still refused. Since /40 it is halfway to the later
+  // block (25 minutes on, or 11.5 hours).
   it('control 3: with ten minutes between proposal and confirmation, the owner mints', async () => {
     const early = await supplyAfter('delayed', threeBlocks());
     expect(early.sent).toEqual([true, false, true]);
@@ -222,10 +224,8 @@ describe('evasions of the three-block pattern', () => {
     expect(raisedBps).toBeGreaterThanOrEqual(20_000);
   });
 
-  it.fails(
+  it(
     '3: a confirmation that opens ten minutes after the proposal',
-    // is_mintable passes: the middle block carries no time of its own; the confirmation reverts
-    // there ("in review") and the mint in the later block has nothing confirmed.
     async () => {
       expect(await mintable('delayed')).toBe(CheckStatus.fail);
     },

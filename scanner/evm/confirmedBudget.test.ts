@@ -12,7 +12,8 @@ import { CheckStatus } from '../core/schema.ts';
 // A power applied in a third block (vigil-risk/37): a council proposes, the owner confirms in a
 // later block and mints in a block after that. The later-block round stages the proposal, sees
 // the confirmation (refused at the block, or working there without writing: /38) work and write
-// after it, and then makes it in a block of its own between the proposal's and the probe's.
+// after it, and then makes it in a block of its own halfway between the proposal's and the
+// probe's (/40).
 
 const SUPPLY = 10n ** 27n;
 /** The council: a wallet with no code; discovery calls as it with the detector's code. */
@@ -48,7 +49,7 @@ describe('a proposal, its confirmation in a later block, and the power in a bloc
     const evidence = check?.evidence.find((each) => each.kind === 'simulation');
     expect(evidence?.data).toMatchObject({
       first_block: 'earlier',
-      prelude_block: 'the block after the first call',
+      prelude_block: 'halfway between the first call and this one',
       caller: getAddress(devnet.owner),
     });
     expect(check?.detail).toContain(
@@ -60,7 +61,7 @@ describe('a proposal, its confirmation in a later block, and the power in a bloc
     const check = await mintCheck('quiet');
     expect(check?.status).toBe(CheckStatus.fail);
     expect(check?.evidence.find((each) => each.kind === 'simulation')?.data).toMatchObject({
-      prelude_block: 'the block after the first call',
+      prelude_block: 'halfway between the first call and this one',
     });
   }, 120_000);
 

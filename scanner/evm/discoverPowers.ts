@@ -69,8 +69,8 @@ interface EarlierCall {
   caller?: Address;
   /** Made in an earlier block than the call it prepared, as its own transaction. */
   earlierBlock?: true;
-  /** Made in the block after the first call's (which was made in a block of its own too). */
-  nextBlock?: true;
+  /** Made in a block halfway between the first call's (a block of its own too) and the finding's. */
+  halfway?: true;
 }
 
 export interface PowerFinding {
@@ -655,8 +655,8 @@ export interface Planned {
   wrapped?: true;
   /** Made by this account as its own transaction, in a block before the call it prepares. */
   stagedBy?: Address;
-  /** Staged in the block after the first staging call's (a confirmation after a proposal). */
-  stagedNext?: true;
+  /** Staged halfway between the first staging call's block and the later one (a confirmation). */
+  stagedHalfway?: true;
   /** The market traded between the prelude and this call, and the effect counts from there. */
   churned?: true;
 }
@@ -2028,9 +2028,10 @@ async function laterBlockRound(
   };
   let middleSearches = 0;
   /**
-   * The classes a staging block, then `middle` by the actor in the block after it, then the actor's
-   * calls in a later block show that the staging alone did not; each with the one staging call
-   * that does it (beside a control staging block whose one call changes nothing) as evidence.
+   * The classes a staging block, then `middle` by the actor in a block halfway to the later one,
+   * then the actor's calls in the later block show that the staging alone did not; each with the
+   * one staging call that does it (beside a control staging block whose one call changes nothing)
+   * as evidence.
    */
   const confirmedAfter = async (
     by: PrivilegeCandidate,
@@ -2074,7 +2075,7 @@ async function laterBlockRound(
           kind,
           {
             ...hit.entry,
-            prelude: { ...middle, stagedBy: actor.address, stagedNext: true },
+            prelude: { ...middle, stagedBy: actor.address, stagedHalfway: true },
             first: {
               ...first,
               args: first.args.map((name) => (name === 'caller' ? 'its sender' : name)),
@@ -2153,9 +2154,9 @@ async function laterBlockRound(
         }
         // Calls the staging opened for the actor (refused at the block, or working there, and
         // spending a write's gas more after it: a confirmation), each made in a block of its own
-        // between the staging and the probe's: a power applied only in a block after a proposal's
-        // confirmation, itself in a block after the proposal. The gas each call used at the block
-        // counts none for one refused there.
+        // halfway between the staging and the probe's: a power applied only in a block after a
+        // proposal's confirmation, itself in a block after the proposal (each wait up to half the
+        // later block's). The gas each call used at the block counts none for one refused there.
         const atBlock = state.explored.get(actor)?.steps;
         const gasAtBlock = new Map<Hex, bigint>([
           ...(atBlock?.failed ?? []).map((entry): [Hex, bigint] => [entry.call.data, 0n]),
@@ -2584,7 +2585,7 @@ function earlierCall(entry: Planned): EarlierCall {
     args: entry.args,
     calldata: entry.target ? innerCall(entry) : (entry.own ?? entry.call.data),
     ...(entry.stagedBy ? { caller: entry.stagedBy, earlierBlock: true as const } : {}),
-    ...(entry.stagedNext ? { nextBlock: true as const } : {}),
+    ...(entry.stagedHalfway ? { halfway: true as const } : {}),
   };
 }
 

@@ -459,11 +459,11 @@ describe('robustness', () => {
     SCAN_TIMEOUT,
   );
 
-  it.fails(
+  it(
     "12: the owner's 100 % sell fee is found behind a balanceOf that burns the owner's gas",
-    // Fails, and failed before vigil-risk/36: the owner's balance is read with all the step's gas
-    // before the call (_measureBefore), which leaves a sixty-fourth of it, so none of the owner's
-    // calls is measured. /36 adds a third such read of the same balance (_withPlaceholders).
+    // Failed until vigil-risk/40: the owner's balance was read with all the step's gas before the
+    // call (_measureBefore), which left a sixty-fourth of it, so none of the owner's calls was
+    // measured. Since /40 each of the detector's reads has READ_GAS at most.
     async () => {
       expect(await sellsBlockable('gasBomb')).toBe(CheckStatus.fail);
     },

@@ -176,7 +176,8 @@ export async function probePrivileges(
     staged?: readonly StagedCall[];
     /**
      * Calls made in a block of their own between the staged calls' and the probe's (a confirmation
-     * a proposal waits for); with `staged` only. `stagedOk` has their outcomes after the staged ones'.
+     * a proposal waits for), halfway there in time and number when the probe's block is later;
+     * with `staged` only. `stagedOk` has their outcomes after the staged ones'.
      */
     thenStaged?: readonly StagedCall[];
     /** Wei the actor is given beyond its buys and gas: what a call that trades first spends. */
@@ -250,6 +251,7 @@ export async function probeBuyingWith(
           stateOverride,
           blockNumber,
           later: blockOverrides,
+          blockTimestamp: parameters.blockTimestamp,
           gasPrice: parameters.gasPrice ?? 0n,
         }));
       else
@@ -312,8 +314,9 @@ interface SimulatedBlock {
 }
 
 /**
- * The staged calls in a block of their own (each of `staged`'s lists in the block after the one
- * before), then the probe in a later one (at `later`'s time, at most MAX_SIMULATED_BLOCKS on), on
+ * The staged calls in a block of their own (the first list in the block after the pinned one, each
+ * list after it that part of the way to the probe's block: the second of two halfway, in time and
+ * number), then the probe in a later one (at `later`'s time, at most MAX_SIMULATED_BLOCKS on), on
  * the state they left: eth_simulateV1 (geth, erigon, reth, nethermind, anvil), the only standard
  * way to have a call see an earlier call's block. The calls pay `gasPrice`, as every other probe
  * does (a token may refuse a transaction that pays nothing), from balances given to their senders;
@@ -328,6 +331,7 @@ async function simulateAfter(
     stateOverride,
     blockNumber,
     later,
+    blockTimestamp,
     gasPrice,
   }: {
     staged: readonly (readonly StagedCall[])[];
@@ -336,6 +340,7 @@ async function simulateAfter(
     stateOverride: readonly { address: Address; code?: Hex; balance?: bigint }[];
     blockNumber: bigint;
     later: { time: bigint; number: bigint } | undefined;
+    blockTimestamp: bigint | undefined;
     gasPrice: bigint;
   },
 ): Promise<{ data: Hex | undefined; stagedOk: boolean[] }> {
@@ -355,6 +360,19 @@ async function simulateAfter(
       ? later.number
       : blockNumber + MAX_SIMULATED_BLOCKS
     : undefined;
+  // A list after the first is made the same part of the way to the probe's block (a confirmation
+  // that opens minutes after its proposal, a power that waits a while after its confirmation).
+  const along = (index: number) =>
+    later && number !== undefined && blockTimestamp !== undefined && index > 0
+      ? {
+          blockOverrides: {
+            time: hex(
+              blockTimestamp + ((later.time - blockTimestamp) * BigInt(index)) / BigInt(staged.length),
+            ),
+            number: hex(blockNumber + ((number - blockNumber) * BigInt(index)) / BigInt(staged.length)),
+          },
+        }
+      : {};
   // A raw request: viem's simulateBlocks would reformat every block, of which one call is read.
   const request = client.request as (args: {
     method: string;
@@ -366,6 +384,7 @@ async function simulateAfter(
       {
         blockStateCalls: [
           ...staged.map((calls, index) => ({
+            ...along(index),
             ...(index === 0 && stagedFee > 0n
               ? {
                   stateOverrides: Object.fromEntries(
