@@ -185,7 +185,8 @@ describe('evasions of the three-block pattern', () => {
   );
 
   // Attack 2. A third account confirms: the council proposes, a guardian (a stored address)
-  // confirms, the owner mints. The middle block's call is only ever the acting account's own.
+  // confirms, the owner mints. Until vigil-risk/41 the middle block's call was only ever the acting
+  // account's own; since /41 a call opened for one account is also followed by the others' calls.
   it('control 2: proposal, the guardian confirmation and the owner mint, a block each, mint', async () => {
     const { sent, raisedBps } = await supplyAfter('guardian', [
       { from: COUNCIL, data: propose() },
@@ -196,13 +197,18 @@ describe('evasions of the three-block pattern', () => {
     expect(raisedBps).toBeGreaterThanOrEqual(20_000);
   });
 
-  it.fails(
+  it(
     "2: a confirmation by a third account (the guardian) before the owner's mint",
-    // is_mintable passes: the guardian's confirmation is opened and made in the middle block, but
-    // then the guardian acts in the later block (its mint is refused: not the owner); the owner's
-    // own calls never follow another account's middle call.
     async () => {
       expect(await mintable('guardian')).toBe(CheckStatus.fail);
+      const check = (await scan('guardian')).checks.find((each) => each.id === 'is_mintable');
+      // The evidence names the guardian's confirmation in the middle block and the owner's mint.
+      expect(check?.evidence.find((each) => each.kind === 'simulation')?.data).toMatchObject({
+        first_block: 'earlier',
+        prelude_block: 'halfway between the first call and this one',
+        prelude_caller: getAddress(GUARDIAN),
+        caller: getAddress(owner()),
+      });
     },
     SCAN_TIMEOUT,
   );

@@ -1691,6 +1691,11 @@ const MAX_LATER_BLOCK_CALLS = 32;
 const MAX_STAGED_CALLS = 20;
 /** Calls a staging block opened for an account, each tried in a block between it and the probe's. */
 const MAX_OPENED_CALLS = 2;
+/**
+ * Other accounts' calls tried after a call the staging opened for one account (made in the middle
+ * block), per later block at most.
+ */
+const MAX_OTHER_ACTOR_TRIES = 4;
 /** Searches for the staging call behind a class a middle block showed, per token at most. */
 const MAX_MIDDLE_SEARCHES = 4;
 /**
@@ -1949,6 +1954,7 @@ async function laterBlockRound(
     calls: Planned[],
     later: number,
     then: Hex[] = [],
+    thenBy: PrivilegeCandidate = actor,
   ) => {
     round.calls += calls.length;
     try {
@@ -1963,7 +1969,7 @@ async function laterBlockRound(
         blockTimestamp: parameters.blockTimestamp,
         ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
         staged: staged.map((data) => ({ from: by.address, data })),
-        ...(then.length > 0 ? { thenStaged: then.map((data) => ({ from: actor.address, data })) } : {}),
+        ...(then.length > 0 ? { thenStaged: then.map((data) => ({ from: thenBy.address, data })) } : {}),
         ...holderBuyWith(result.holderBuy),
       }).then((done) => noteBuy(result.holderBuy, done));
     } catch (error) {
@@ -2028,10 +2034,10 @@ async function laterBlockRound(
   };
   let middleSearches = 0;
   /**
-   * The classes a staging block, then `middle` by the actor in a block halfway to the later one,
-   * then the actor's calls in the later block show that the staging alone did not; each with the
-   * one staging call that does it (beside a control staging block whose one call changes nothing)
-   * as evidence.
+   * The classes a staging block, then `middle` by `middleBy` (the actor, or another account the
+   * staging opened it for) in a block halfway to the later one, then the actor's calls in the later
+   * block show that the staging alone did not; each with the one staging call that does it
+   * (beside a control staging block whose one call changes nothing) as evidence.
    */
   const confirmedAfter = async (
     by: PrivilegeCandidate,
@@ -2040,12 +2046,13 @@ async function laterBlockRound(
     middle: Planned,
     calls: Planned[],
     later: number,
+    middleBy: PrivilegeCandidate = actor,
   ): Promise<PowerFinding[]> => {
     const kept: PowerFinding[] = [];
     round.tried++;
     const stagedData = staged.map((entry) => entry.call.data);
     const [done, without] = await Promise.all([
-      simulate(by, actor, stagedData, calls, later, [middle.call.data]),
+      simulate(by, actor, stagedData, calls, later, [middle.call.data], middleBy),
       simulate(by, actor, stagedData, calls, later),
     ]);
     if (!done || !without) return kept;
@@ -2059,8 +2066,10 @@ async function laterBlockRound(
       middleSearches++;
       const call = [hit.entry];
       const [control, ...alone] = await Promise.all([
-        simulate(by, actor, [TOTAL_SUPPLY_CALL], call, later, [middle.call.data]),
-        ...staged.map((entry) => simulate(by, actor, [entry.call.data], call, later, [middle.call.data])),
+        simulate(by, actor, [TOTAL_SUPPLY_CALL], call, later, [middle.call.data], middleBy),
+        ...staged.map((entry) =>
+          simulate(by, actor, [entry.call.data], call, later, [middle.call.data], middleBy),
+        ),
       ]);
       if (!control || shown(control, actor, call).has(kind)) continue;
       const index = alone.findIndex(
@@ -2075,7 +2084,7 @@ async function laterBlockRound(
           kind,
           {
             ...hit.entry,
-            prelude: { ...middle, stagedBy: actor.address, stagedHalfway: true },
+            prelude: { ...middle, stagedBy: middleBy.address, stagedHalfway: true },
             first: {
               ...first,
               args: first.args.map((name) => (name === 'caller' ? 'its sender' : name)),
@@ -2094,8 +2103,11 @@ async function laterBlockRound(
   // kept in the plan's order, once per class, so a scan's evidence does not depend on which
   // answer came first.
   for (const later of LATER_BLOCK_SECONDS) {
+    // The calls each plan's staging opened for its actor, for the other accounts to act after.
+    const openedBy: { plan: LaterBlockPlanned; middle: Planned }[][] = simulations.map(() => []);
     const confirmed = await Promise.all(
-      simulations.map(async ({ by, actor, staged, seconds }) => {
+      simulations.map(async (plan, planIndex) => {
+        const { by, actor, staged, seconds } = plan;
         const kept: PowerFinding[] = [];
         round.tried++;
         const done = await simulate(
@@ -2172,12 +2184,33 @@ async function laterBlockRound(
             return effect?.ok === true && before !== undefined && effect.gasUsed >= before + WRITE_GAS;
           })
           .slice(0, MAX_OPENED_CALLS);
-        for (const middle of opened)
+        for (const middle of opened) {
+          openedBy[planIndex]?.push({ plan, middle });
           kept.push(...(await confirmedAfter(by, actor, staged, middle, seconds, later)));
+        }
         return kept;
       }),
     );
     for (const found of confirmed.flat())
+      if (!result.findings.some((entry) => entry.class === found.class)) result.findings.push(found);
+    if (new Set(result.findings.map((entry) => entry.class)).size === 3) return;
+    // A confirmation by one account and the power by another (a guardian confirms, the owner
+    // mints): each call opened for one account made in the middle block, then the calls of each
+    // other account that acts after the same staging block, a few tries a token.
+    const tries = openedBy
+      .flat()
+      .flatMap(({ plan, middle }) =>
+        simulations
+          .filter((other) => other.staged === plan.staged && other.actor !== plan.actor)
+          .map((other) => ({ other, middle, middleBy: plan.actor })),
+      )
+      .slice(0, MAX_OTHER_ACTOR_TRIES);
+    const byOthers = await Promise.all(
+      tries.map(({ other, middle, middleBy }) =>
+        confirmedAfter(other.by, other.actor, other.staged, middle, other.seconds, later, middleBy),
+      ),
+    );
+    for (const found of byOthers.flat())
       if (!result.findings.some((entry) => entry.class === found.class)) result.findings.push(found);
     if (new Set(result.findings.map((entry) => entry.class)).size === 3) return;
   }
