@@ -202,7 +202,8 @@ function describe(finding: PowerFinding): string {
     `${call.signature ?? `function ${call.selector}`}${on(call.target)} (${call.args.join(', ') || 'no arguments'})`;
   const by = (call: EarlierCall) => (call.caller ? ` by ${call.caller}` : '');
   // Two staging calls sent in one block (each needed, neither enough alone).
-  const stagedPair = finding.first?.earlierBlock && finding.prelude?.earlierBlock && !finding.prelude.halfway;
+  const stagedPair =
+    finding.first?.earlierBlock && finding.prelude?.earlierBlock && !finding.prelude.middleBlock;
   const earlier = stagedPair
     ? `${label(finding.first as EarlierCall)} and ${label(finding.prelude as EarlierCall)} sent as transactions${by(finding.prelude as EarlierCall)} in a block of their own, then in a later block `
     : [finding.first, finding.prelude]
@@ -261,9 +262,12 @@ function findingEvidence(finding: PowerFinding, block: string): Evidence {
             ...(finding.prelude.caller ? { prelude_caller: finding.prelude.caller } : {}),
             ...(finding.prelude.earlierBlock
               ? {
-                  prelude_block: finding.prelude.halfway
-                    ? 'halfway between the first call and this one'
-                    : 'earlier',
+                  prelude_block:
+                    finding.prelude.middleBlock === 'halfway'
+                      ? 'halfway between the first call and this one'
+                      : finding.prelude.middleBlock === 'next'
+                        ? 'the block after the first call'
+                        : 'earlier',
                 }
               : {}),
           }

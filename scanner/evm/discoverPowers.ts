@@ -69,8 +69,11 @@ interface EarlierCall {
   caller?: Address;
   /** Made in an earlier block than the call it prepared, as its own transaction. */
   earlierBlock?: true;
-  /** Made in a block halfway between the first call's (a block of its own too) and the finding's. */
-  halfway?: true;
+  /**
+   * Made in a block between the first call's (a block of its own too) and the finding's: the block
+   * right after the first call's, or halfway between the two.
+   */
+  middleBlock?: MiddleBlock;
 }
 
 export interface PowerFinding {
@@ -655,8 +658,8 @@ export interface Planned {
   wrapped?: true;
   /** Made by this account as its own transaction, in a block before the call it prepares. */
   stagedBy?: Address;
-  /** Staged halfway between the first staging call's block and the later one (a confirmation). */
-  stagedHalfway?: true;
+  /** Staged between the first staging call's block and the later one (a confirmation). */
+  stagedMiddle?: MiddleBlock;
   /** The market traded between the prelude and this call, and the effect counts from there. */
   churned?: true;
 }
@@ -1684,6 +1687,18 @@ function twoCalls(first: Planned, second: Planned): Planned {
  * simulation that reaches more than 256 blocks past its base.
  */
 const LATER_BLOCK_SECONDS = [254 * 12, 23 * 3_600] as const;
+
+/** Where a middle block (a confirmation between a proposal and its use) is made. */
+export type MiddleBlock = 'next' | 'halfway';
+/**
+ * The middle block of each later block: halfway to the first (25 minutes and 127 blocks after the
+ * staging block, then as long again: a confirmation that opens minutes after its proposal, a
+ * power that must be used within the hour), and right after the staging block before the second
+ * (a confirmation at once, then a wait of up to 254 blocks or 23 hours, in blocks or in time).
+ */
+function middleAt(later: number): MiddleBlock {
+  return later === LATER_BLOCK_SECONDS[0] ? 'halfway' : 'next';
+}
 /** Simulations the later-block round makes per token, and second calls in each. */
 const MAX_LATER_BLOCK_SIMULATIONS = 16;
 const MAX_LATER_BLOCK_CALLS = 32;
@@ -1969,7 +1984,12 @@ async function laterBlockRound(
         blockTimestamp: parameters.blockTimestamp,
         ...(parameters.gasPrice === undefined ? {} : { gasPrice: parameters.gasPrice }),
         staged: staged.map((data) => ({ from: by.address, data })),
-        ...(then.length > 0 ? { thenStaged: then.map((data) => ({ from: thenBy.address, data })) } : {}),
+        ...(then.length > 0
+          ? {
+              thenStaged: then.map((data) => ({ from: thenBy.address, data })),
+              thenHalfway: middleAt(later) === 'halfway',
+            }
+          : {}),
         ...holderBuyWith(result.holderBuy),
       }).then((done) => noteBuy(result.holderBuy, done));
     } catch (error) {
@@ -2035,7 +2055,7 @@ async function laterBlockRound(
   let middleSearches = 0;
   /**
    * The classes a staging block, then `middle` by `middleBy` (the actor, or another account the
-   * staging opened it for) in a block halfway to the later one, then the actor's calls in the later
+   * staging opened it for) in a middle block (`middleAt`), then the actor's calls in the later
    * block show that the staging alone did not; each with the one staging call that does it
    * (beside a control staging block whose one call changes nothing) as evidence.
    */
@@ -2084,7 +2104,7 @@ async function laterBlockRound(
           kind,
           {
             ...hit.entry,
-            prelude: { ...middle, stagedBy: middleBy.address, stagedHalfway: true },
+            prelude: { ...middle, stagedBy: middleBy.address, stagedMiddle: middleAt(later) },
             first: {
               ...first,
               args: first.args.map((name) => (name === 'caller' ? 'its sender' : name)),
@@ -2166,9 +2186,9 @@ async function laterBlockRound(
         }
         // Calls the staging opened for the actor (refused at the block, or working there, and
         // spending a write's gas more after it: a confirmation), each made in a block of its own
-        // halfway between the staging and the probe's: a power applied only in a block after a
-        // proposal's confirmation, itself in a block after the proposal (each wait up to half the
-        // later block's). The gas each call used at the block counts none for one refused there.
+        // between the staging and the probe's (`middleAt`): a power applied only in a block after a
+        // proposal's confirmation, itself in a block after the proposal. The gas each call used at
+        // the block counts none for one refused there.
         const atBlock = state.explored.get(actor)?.steps;
         const gasAtBlock = new Map<Hex, bigint>([
           ...(atBlock?.failed ?? []).map((entry): [Hex, bigint] => [entry.call.data, 0n]),
@@ -2618,7 +2638,7 @@ function earlierCall(entry: Planned): EarlierCall {
     args: entry.args,
     calldata: entry.target ? innerCall(entry) : (entry.own ?? entry.call.data),
     ...(entry.stagedBy ? { caller: entry.stagedBy, earlierBlock: true as const } : {}),
-    ...(entry.stagedHalfway ? { halfway: true as const } : {}),
+    ...(entry.stagedMiddle ? { middleBlock: entry.stagedMiddle } : {}),
   };
 }
 

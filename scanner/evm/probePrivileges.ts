@@ -176,10 +176,12 @@ export async function probePrivileges(
     staged?: readonly StagedCall[];
     /**
      * Calls made in a block of their own between the staged calls' and the probe's (a confirmation
-     * a proposal waits for), halfway there in time and number when the probe's block is later;
-     * with `staged` only. `stagedOk` has their outcomes after the staged ones'.
+     * a proposal waits for): in the block right after the staged calls', or with `thenHalfway`
+     * halfway to the probe's in time and number; with `staged` only. `stagedOk` has their outcomes
+     * after the staged ones'.
      */
     thenStaged?: readonly StagedCall[];
+    thenHalfway?: boolean;
     /** Wei the actor is given beyond its buys and gas: what a call that trades first spends. */
     tradingWei?: bigint;
     /**
@@ -251,7 +253,7 @@ export async function probeBuyingWith(
           stateOverride,
           blockNumber,
           later: blockOverrides,
-          blockTimestamp: parameters.blockTimestamp,
+          blockTimestamp: parameters.thenHalfway ? parameters.blockTimestamp : undefined,
           gasPrice: parameters.gasPrice ?? 0n,
         }));
       else
@@ -314,9 +316,9 @@ interface SimulatedBlock {
 }
 
 /**
- * The staged calls in a block of their own (the first list in the block after the pinned one, each
- * list after it that part of the way to the probe's block: the second of two halfway, in time and
- * number), then the probe in a later one (at `later`'s time, at most MAX_SIMULATED_BLOCKS on), on
+ * The staged calls in a block of their own (each list in the block after the one before, or, given
+ * `blockTimestamp`, each list after the first that part of the way to the probe's block: the
+ * second of two halfway, in time and number), then the probe in a later one (at `later`'s time, at most MAX_SIMULATED_BLOCKS on), on
  * the state they left: eth_simulateV1 (geth, erigon, reth, nethermind, anvil), the only standard
  * way to have a call see an earlier call's block. The calls pay `gasPrice`, as every other probe
  * does (a token may refuse a transaction that pays nothing), from balances given to their senders;

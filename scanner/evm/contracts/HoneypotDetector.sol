@@ -33,10 +33,6 @@ bytes4 constant TOKEN0 = 0x0dfe1681; // token0() of a Uniswap V2 pair
 bytes4 constant SYNC = 0xfff6cae9; // sync() of a Uniswap V2 pair
 // Gas for the holder's send to itself before its sell: a plain transfer with a fee takes ~60k.
 uint256 constant RECEIPT_GAS = 150_000;
-// Gas for one read (balanceOf, totalSupply): a reflection token's balanceOf over twenty cold
-// excluded accounts takes ~150k. Capped so that a read which burns all it is given (a balanceOf
-// that spins for the owner) cannot starve the call being measured of its gas.
-uint256 constant READ_GAS = 200_000;
 
 struct Leg {
     bool attempted;
@@ -632,8 +628,12 @@ function _balanceOf(address token, address holder) view returns (uint256) {
     return _uintCall(token, abi.encodeWithSelector(BALANCE_OF, holder));
 }
 
+// A read (balanceOf, totalSupply) gets half the gas left, so that one which burns all it is given
+// (a balanceOf that spins for the owner) leaves the call being measured half of it, not a
+// sixty-fourth. Half, not a fixed figure: a token cannot tell the read from any other by its gas,
+// and a heavy honest read (a reflection token's, a sum over many slots) still has room.
 function _uintCall(address target, bytes memory data) view returns (uint256) {
-    (bool success, bytes memory ret) = target.staticcall{gas: READ_GAS}(data);
+    (bool success, bytes memory ret) = target.staticcall{gas: gasleft() / 2}(data);
     if (!success || ret.length < 32) return 0;
     return abi.decode(ret, (uint256));
 }
