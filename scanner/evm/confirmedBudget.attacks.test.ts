@@ -1,21 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type Address,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  keccak256,
-  parseAbi,
-  parseEther,
-  slice,
-  stringToHex,
-} from 'viem';
+import { type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
   listWithPair,
+  labelledWallet,
+  scanInOrder,
   scanOnce,
   sendAs as sendOnDevnet,
+  supplyAfter as supplyAfterSteps,
+  type TimedStep,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
@@ -38,7 +32,7 @@ const SCAN_TIMEOUT = 120_000;
 const BUDGET = 2n * SUPPLY;
 
 /** Wallets with no code and no key here, derived from a label so that they look random. */
-const wallet = (label: string): Address => getAddress(slice(keccak256(stringToHex(`cba.${label}`)), 12));
+const wallet = (label: string): Address => labelledWallet('cba', label);
 const COUNCIL = wallet('council');
 const GUARDIAN = wallet('guardian');
 const NOMINEE = wallet('nominee');
@@ -85,7 +79,7 @@ const DEPLOYS: Record<Key, { contract: string; args: readonly unknown[] }> = {
 
 let devnet: ListingDevnet;
 const tokens = {} as Record<Key, Address>;
-const scanTimes = new Map<Key, number>();
+let scanTimes: Map<Key, number>;
 
 beforeAll(async () => {
   devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
@@ -93,14 +87,7 @@ beforeAll(async () => {
     tokens[key] = (
       await listWithPair(devnet, contract, { args, tokens: POOL_TOKENS, eth: POOL_ETH })
     ).address;
-  // Every scan made here, one after another at the same block, before any control moves the chain
-  // (a control mines blocks and reverts them: a scan started just after could pin a block that is
-  // gone).
-  for (const key of Object.keys(DEPLOYS) as Key[]) {
-    const started = Date.now();
-    await scan(key).catch(() => undefined);
-    scanTimes.set(key, Date.now() - started);
-  }
+  scanTimes = await scanInOrder(Object.keys(DEPLOYS) as Key[], scan);
 }, 900_000);
 afterAll(() => devnet.node.stop());
 
@@ -113,34 +100,14 @@ const mintable = async (key: Key) =>
 /** Sends a transaction as `from` (impersonated, funded) in a block of its own; whether it went through. */
 const sendAs = (from: Address, to: Address, data: Hex) => sendOnDevnet(devnet, { from, to, data });
 
-type Step = { from: Address; data: Hex; waitSeconds?: number; waitBlocks?: number };
+type Step = TimedStep;
 const call = (functionName: 'confirmBudget' | 'executeBudget' | 'acceptOwnership'): Hex =>
   encodeFunctionData({ abi, functionName });
 const propose = (amount = BUDGET): Hex =>
   encodeFunctionData({ abi, functionName: 'proposeBudget', args: [amount] });
 
-/**
- * On a snapshot: each step as a transaction of its own (after its wait, if any), then the supply.
- * What each step did and how far the supply rose (as a share of what it was, in basis points).
- */
-async function supplyAfter(key: Key, steps: Step[]) {
-  const { client } = devnet;
-  const snapshot = await client.snapshot();
-  const address = tokens[key];
-  const supply = () => client.readContract({ address, abi, functionName: 'totalSupply' });
-  try {
-    const before = await supply();
-    const sent: boolean[] = [];
-    for (const step of steps) {
-      if (step.waitSeconds) await client.increaseTime({ seconds: step.waitSeconds });
-      if (step.waitBlocks) await client.mine({ blocks: step.waitBlocks });
-      sent.push(await sendAs(step.from, address, step.data));
-    }
-    return { sent, raisedBps: Number((((await supply()) - before) * 10_000n) / before) };
-  } finally {
-    await client.revert({ id: snapshot });
-  }
-}
+/** On a snapshot: each step as a transaction of its own, then how far the supply rose. */
+const supplyAfter = (key: Key, steps: Step[]) => supplyAfterSteps(devnet, tokens[key], steps);
 
 const owner = () => devnet.owner;
 /** The council's proposal, the owner's confirmation and the owner's mint, a block each. */

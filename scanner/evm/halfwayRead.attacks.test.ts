@@ -1,21 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type Address,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  keccak256,
-  parseAbi,
-  parseEther,
-  slice,
-  stringToHex,
-} from 'viem';
+import { type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
   listWithPair,
+  labelledWallet,
+  onSnapshot as onDevnetSnapshot,
+  scanInOrder,
   scanOnce,
   sendAs as sendOnDevnet,
+  supplyAfter as supplyAfterSteps,
+  type TimedStep,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
@@ -56,7 +51,7 @@ const READ_GAS = 200_000n;
 const INTRINSIC_GAS = 21_000n;
 
 /** Wallets with no code and no key here, derived from a label so that they look random. */
-const wallet = (label: string): Address => getAddress(slice(keccak256(stringToHex(`hw.${label}`)), 12));
+const wallet = (label: string): Address => labelledWallet('hw', label);
 const COUNCIL = wallet('council');
 const TREASURY = wallet('treasury');
 
@@ -126,7 +121,7 @@ let devnet: ListingDevnet;
 /** An ordinary trader: the node's second account, no insider of any token. */
 let trader: Address;
 const tokens = {} as Record<Key, { address: Address; pair: Address }>;
-const scanTimes = new Map<Key, number>();
+let scanTimes: Map<Key, number>;
 
 beforeAll(async () => {
   devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
@@ -134,14 +129,7 @@ beforeAll(async () => {
   trader = getAddress(accounts[1] as Address);
   for (const [key, { contract, args }] of Object.entries(DEPLOYS) as [Key, (typeof DEPLOYS)[Key]][])
     tokens[key] = await listWithPair(devnet, contract, { args, tokens: POOL_TOKENS, eth: POOL_ETH });
-  // Every scan made here, one after another at the same block, before any control moves the chain
-  // (a control mines blocks and reverts them: a scan started just after could pin a block that is
-  // gone).
-  for (const key of Object.keys(DEPLOYS) as Key[]) {
-    const started = Date.now();
-    await scan(key).catch(() => undefined);
-    scanTimes.set(key, Date.now() - started);
-  }
+  scanTimes = await scanInOrder(Object.keys(DEPLOYS) as Key[], scan);
 }, 1_200_000);
 afterAll(() => devnet.node.stop());
 
@@ -157,14 +145,7 @@ const sendAs = (from: Address, to: Address, data: Hex, value = 0n) =>
   sendOnDevnet(devnet, { from, to, data, value });
 
 /** Runs `body` on a snapshot of the devnet, reverted after. */
-async function onSnapshot<T>(body: () => Promise<T>): Promise<T> {
-  const snapshot = await devnet.client.snapshot();
-  try {
-    return await body();
-  } finally {
-    await devnet.client.revert({ id: snapshot });
-  }
-}
+const onSnapshot = <T>(body: () => Promise<T>) => onDevnetSnapshot(devnet, body);
 
 const read = (key: Key, functionName: 'totalSupply') =>
   devnet.client.readContract({ address: tokens[key].address, abi, functionName });
@@ -227,29 +208,14 @@ async function traderSellsHalf(key: Key) {
   return { sold, keptBps: Number(((half - arrived) * 10_000n) / half) };
 }
 
-type Step = { from: Address; data: Hex; waitSeconds?: number; waitBlocks?: number };
+type Step = TimedStep;
 const call = (functionName: 'confirmBudget' | 'executeBudget'): Hex =>
   encodeFunctionData({ abi, functionName });
 const propose = (amount = BUDGET): Hex =>
   encodeFunctionData({ abi, functionName: 'proposeBudget', args: [amount] });
 
-/**
- * On a snapshot: each step as a transaction of its own (after its wait: seconds, then blocks
- * mined), then the supply. What each step did and how far the supply rose (basis points).
- */
-async function supplyAfter(key: Key, steps: Step[]) {
-  const { client } = devnet;
-  return onSnapshot(async () => {
-    const before = await read(key, 'totalSupply');
-    const sent: boolean[] = [];
-    for (const step of steps) {
-      if (step.waitSeconds) await client.increaseTime({ seconds: step.waitSeconds });
-      if (step.waitBlocks) await client.mine({ blocks: step.waitBlocks });
-      sent.push(await sendAs(step.from, tokens[key].address, step.data));
-    }
-    return { sent, raisedBps: Number((((await read(key, 'totalSupply')) - before) * 10_000n) / before) };
-  });
-}
+/** On a snapshot: each step as a transaction of its own, then how far the supply rose. */
+const supplyAfter = (key: Key, steps: Step[]) => supplyAfterSteps(devnet, tokens[key].address, steps);
 
 const owner = () => devnet.owner;
 /** The council's proposal, then the owner's confirmation and mint, each after its wait. */

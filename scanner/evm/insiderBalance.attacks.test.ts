@@ -7,13 +7,15 @@ import {
   keccak256,
   parseAbi,
   parseEther,
-  slice,
   stringToHex,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
   listWithPair,
+  labelledWallet,
+  onSnapshot,
+  scanInOrder,
   scanOnce,
   sendAs as sendOnDevnet,
   startListingDevnet,
@@ -41,7 +43,7 @@ const POOL_ETH = parseEther('10');
 const SCAN_TIMEOUT = 120_000;
 
 /** Wallets with no code and no key here, derived from a label so that they look random. */
-const wallet = (label: string): Address => getAddress(slice(keccak256(stringToHex(`ia.${label}`)), 12));
+const wallet = (label: string): Address => labelledWallet('ia', label);
 const TREASURY = wallet('treasury');
 const TEAM = wallet('team');
 const RESERVE = wallet('reserve');
@@ -123,10 +125,7 @@ beforeAll(async () => {
   // The ETH-backed token's reserve holds its backing.
   await devnet.sender.send({ label: 'back the reserve', to: RESERVE, value: parseEther('2'), data: '0x' });
   await devnet.sender.settle();
-  // Every scan made here, one after another at the same block, before any control moves the chain
-  // (a control mines blocks and reverts them: a scan started just after could pin a block that is
-  // gone).
-  for (const key of Object.keys(DEPLOYS) as Key[]) await scan(key).catch(() => undefined);
+  await scanInOrder(Object.keys(DEPLOYS) as Key[], scan);
 }, 600_000);
 afterAll(() => devnet.node.stop());
 
@@ -164,9 +163,7 @@ async function sellAfter(
   steps: { to: Address; data: Hex }[],
   prepare?: () => Promise<void>,
 ) {
-  const { client } = devnet;
-  const snapshot = await client.snapshot();
-  try {
+  return onSnapshot(devnet, async () => {
     await prepare?.();
     for (const step of steps) expect(await sendAs(insider, step.to, step.data)).toBe(true);
     const { address, pair } = tokens[key];
@@ -187,9 +184,7 @@ async function sellAfter(
     if (!sold) return { sold, keptBps: null };
     const arrived = (await balanceOf(key, pair)) - pairBefore;
     return { sold, keptBps: Number(((held / 2n - arrived) * 10_000n) / (held / 2n)) };
-  } finally {
-    await client.revert({ id: snapshot });
-  }
+  });
 }
 
 /** A sell that went through, the token keeping `bps` of it (to a basis point of rounding). */

@@ -1,4 +1,15 @@
-import { type Address, type Hex, encodeFunctionData, numberToHex, parseAbi, parseEther } from 'viem';
+import {
+  type Address,
+  type Hex,
+  encodeFunctionData,
+  getAddress,
+  keccak256,
+  numberToHex,
+  parseAbi,
+  parseEther,
+  slice,
+  stringToHex,
+} from 'viem';
 import { type AnvilInstance, startAnvil } from '../../infra/devnet/anvil.ts';
 import { createDevnetClient, DevSender, type DevnetClient } from '../../infra/devnet/client.ts';
 import { type Artifacts, compileContracts } from '../../infra/devnet/compile.ts';
@@ -11,6 +22,7 @@ import { type ProbeCall, probePrivileges } from '../../scanner/evm/probePrivileg
 
 const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)']);
 const setPairAbi = parseAbi(['function setPair(address)']);
+const supplyAbi = parseAbi(['function totalSupply() view returns (uint256)']);
 
 /** A devnet node with Uniswap V2 at its mainnet addresses and a folder of test contracts compiled. */
 export interface ListingDevnet {
@@ -132,4 +144,68 @@ export async function sendAs(
   });
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 });
   return receipt.status === 'success';
+}
+
+/** A wallet with no code and no key, derived from a label (in a namespace) so that it looks random. */
+export function labelledWallet(namespace: string, label: string): Address {
+  return getAddress(slice(keccak256(stringToHex(`${namespace}.${label}`)), 12));
+}
+
+/** Runs `body` on a snapshot of the devnet, reverted after. */
+export async function onSnapshot<T>(devnet: ListingDevnet, body: () => Promise<T>): Promise<T> {
+  const snapshot = await devnet.client.snapshot();
+  try {
+    return await body();
+  } finally {
+    await devnet.client.revert({ id: snapshot });
+  }
+}
+
+/**
+ * Each token scanned, one after another at the same block, before any control moves the chain (a
+ * control mines blocks and reverts them: a scan started just after could pin a block that is
+ * gone). How long each took; a scan that throws is left for the tests to read.
+ */
+export async function scanInOrder<K extends string>(
+  keys: readonly K[],
+  scan: (key: K) => Promise<unknown>,
+): Promise<Map<K, number>> {
+  const times = new Map<K, number>();
+  for (const key of keys) {
+    const started = Date.now();
+    await scan(key).catch(() => undefined);
+    times.set(key, Date.now() - started);
+  }
+  return times;
+}
+
+/** A transaction of a devnet scenario, in a block of its own after its wait (seconds, then blocks). */
+export interface TimedStep {
+  from: Address;
+  data: Hex;
+  waitSeconds?: number;
+  waitBlocks?: number;
+}
+
+/**
+ * On a snapshot: each step sent to the token as a transaction of its own (after its wait), then the
+ * supply. What each step did and how far the supply rose, as a share of what it was (basis points).
+ */
+export async function supplyAfter(
+  devnet: ListingDevnet,
+  token: Address,
+  steps: readonly TimedStep[],
+): Promise<{ sent: boolean[]; raisedBps: number }> {
+  const { client } = devnet;
+  const supply = () => client.readContract({ address: token, abi: supplyAbi, functionName: 'totalSupply' });
+  return onSnapshot(devnet, async () => {
+    const before = await supply();
+    const sent: boolean[] = [];
+    for (const step of steps) {
+      if (step.waitSeconds) await client.increaseTime({ seconds: step.waitSeconds });
+      if (step.waitBlocks) await client.mine({ blocks: step.waitBlocks });
+      sent.push(await sendAs(devnet, { from: step.from, to: token, data: step.data }));
+    }
+    return { sent, raisedBps: Number((((await supply()) - before) * 10_000n) / before) };
+  });
 }
