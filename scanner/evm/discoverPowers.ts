@@ -2121,7 +2121,12 @@ async function laterBlockRound(
   };
   // One later block after the other, the simulations of each side by side; what they confirm is
   // kept in the plan's order, once per class, so a scan's evidence does not depend on which
-  // answer came first.
+  // answer came first. True once every class is shown.
+  const keep = (found: readonly PowerFinding[]) => {
+    for (const finding of found)
+      if (!result.findings.some((entry) => entry.class === finding.class)) result.findings.push(finding);
+    return new Set(result.findings.map((entry) => entry.class)).size === 3;
+  };
   for (const later of LATER_BLOCK_SECONDS) {
     // The calls each plan's staging opened for its actor, for the other accounts to act after.
     const openedBy: { plan: LaterBlockPlanned; middle: Planned }[][] = simulations.map(() => []);
@@ -2211,9 +2216,7 @@ async function laterBlockRound(
         return kept;
       }),
     );
-    for (const found of confirmed.flat())
-      if (!result.findings.some((entry) => entry.class === found.class)) result.findings.push(found);
-    if (new Set(result.findings.map((entry) => entry.class)).size === 3) return;
+    if (keep(confirmed.flat())) return;
     // A confirmation by one account and the power by another (a guardian confirms, the owner
     // mints): each call opened for one account made in the middle block, then the calls of each
     // other account that acts after the same staging block, a few tries a token.
@@ -2230,9 +2233,7 @@ async function laterBlockRound(
         confirmedAfter(other.by, other.actor, other.staged, middle, other.seconds, later, middleBy),
       ),
     );
-    for (const found of byOthers.flat())
-      if (!result.findings.some((entry) => entry.class === found.class)) result.findings.push(found);
-    if (new Set(result.findings.map((entry) => entry.class)).size === 3) return;
+    if (keep(byOthers.flat())) return;
   }
 }
 

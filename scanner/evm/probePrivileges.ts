@@ -253,7 +253,7 @@ export async function probeBuyingWith(
           stateOverride,
           blockNumber,
           later: blockOverrides,
-          blockTimestamp: parameters.thenHalfway ? parameters.blockTimestamp : undefined,
+          spreadFrom: parameters.thenHalfway ? parameters.blockTimestamp : undefined,
           gasPrice: parameters.gasPrice ?? 0n,
         }));
       else
@@ -317,8 +317,9 @@ interface SimulatedBlock {
 
 /**
  * The staged calls in a block of their own (each list in the block after the one before, or, given
- * `blockTimestamp`, each list after the first that part of the way to the probe's block: the
- * second of two halfway, in time and number), then the probe in a later one (at `later`'s time, at most MAX_SIMULATED_BLOCKS on), on
+ * `spreadFrom`, the pinned block's time, each list after the first that part of the way to the
+ * probe's block: the second of two halfway, in time and number), then the probe in a later one (at
+ * `later`'s time, at most MAX_SIMULATED_BLOCKS on), on
  * the state they left: eth_simulateV1 (geth, erigon, reth, nethermind, anvil), the only standard
  * way to have a call see an earlier call's block. The calls pay `gasPrice`, as every other probe
  * does (a token may refuse a transaction that pays nothing), from balances given to their senders;
@@ -333,7 +334,7 @@ async function simulateAfter(
     stateOverride,
     blockNumber,
     later,
-    blockTimestamp,
+    spreadFrom,
     gasPrice,
   }: {
     staged: readonly (readonly StagedCall[])[];
@@ -342,7 +343,7 @@ async function simulateAfter(
     stateOverride: readonly { address: Address; code?: Hex; balance?: bigint }[];
     blockNumber: bigint;
     later: { time: bigint; number: bigint } | undefined;
-    blockTimestamp: bigint | undefined;
+    spreadFrom: bigint | undefined;
     gasPrice: bigint;
   },
 ): Promise<{ data: Hex | undefined; stagedOk: boolean[] }> {
@@ -365,12 +366,10 @@ async function simulateAfter(
   // A list after the first is made the same part of the way to the probe's block (a confirmation
   // that opens minutes after its proposal, a power that waits a while after its confirmation).
   const along = (index: number) =>
-    later && number !== undefined && blockTimestamp !== undefined && index > 0
+    later && number !== undefined && spreadFrom !== undefined && index > 0
       ? {
           blockOverrides: {
-            time: hex(
-              blockTimestamp + ((later.time - blockTimestamp) * BigInt(index)) / BigInt(staged.length),
-            ),
+            time: hex(spreadFrom + ((later.time - spreadFrom) * BigInt(index)) / BigInt(staged.length)),
             number: hex(blockNumber + ((number - blockNumber) * BigInt(index)) / BigInt(staged.length)),
           },
         }
