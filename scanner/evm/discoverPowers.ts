@@ -1689,7 +1689,7 @@ function twoCalls(first: Planned, second: Planned): Planned {
 const LATER_BLOCK_SECONDS = [254 * 12, 23 * 3_600] as const;
 
 /** Where a middle block (a confirmation between a proposal and its use) is made. */
-export type MiddleBlock = 'next' | 'halfway';
+type MiddleBlock = 'next' | 'halfway';
 /**
  * The middle block of each later block: halfway to the first (25 minutes and 127 blocks after the
  * staging block, then as long again: a confirmation that opens minutes after its proposal, a
