@@ -2219,7 +2219,12 @@ async function laterBlockRound(
     if (keep(confirmed.flat())) return;
     // A confirmation by one account and the power by another (a guardian confirms, the owner
     // mints): each call opened for one account made in the middle block, then the calls of each
-    // other account that acts after the same staging block, a few tries a token.
+    // other account that acts after the same staging block, a few tries a later block. Each
+    // opened call once per account that follows it (the same call opened by each of a staging
+    // account's blocks is one try), calls opened for a third account (neither the staging account
+    // nor the one that follows) first: a call the staging account opened for itself (a memo) is
+    // the cheaper decoy.
+    const seen = new Set<string>();
     const tries = openedBy
       .flat()
       .flatMap(({ plan, middle }) =>
@@ -2227,6 +2232,13 @@ async function laterBlockRound(
           .filter((other) => other.staged === plan.staged && other.actor !== plan.actor)
           .map((other) => ({ other, middle, middleBy: plan.actor })),
       )
+      .filter(({ other, middle, middleBy }) => {
+        const key = `${middleBy.address} ${middle.call.data} ${other.by.address} ${other.actor.address}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .sort((a, b) => Number(a.middleBy === a.other.by) - Number(b.middleBy === b.other.by))
       .slice(0, MAX_OTHER_ACTOR_TRIES);
     const byOthers = await Promise.all(
       tries.map(({ other, middle, middleBy }) =>

@@ -30,6 +30,9 @@ import { CheckStatus } from '../core/schema.ts';
 // marks one the scanner gets wrong, with what goes wrong. Each scam's power is made on the devnet
 // as real transactions (a block each, impersonated senders), each honest token's notice or cap is
 // shown holding the same way, so no verdict is taken on trust.
+//
+// vigil-risk/43 mends attacks 1 and 1' (the tries deduplicated, calls opened for a third account
+// first); "honest" 8 is read by the model's rule (less than a day of notice is a power) as a mint.
 
 const SUPPLY = 10n ** 27n;
 const POOL_TOKENS = SUPPLY / 2n;
@@ -276,21 +279,21 @@ describe('/41: the other accounts after a call opened for one', () => {
       });
   });
 
-  it.fails(
+  it(
     "1': the guardian's confirmation, then the owner's mint, behind one decoy memo call of the council",
-    // is_mintable passes: the four MAX_OTHER_ACTOR_TRIES are the memo followed by the three other
-    // accounts, then the guardian's confirmation followed by the council's calls.
+    // Failed under /42: the four MAX_OTHER_ACTOR_TRIES were the memo followed by the three other
+    // accounts, then the guardian's confirmation followed by the council's calls. Since /43 each
+    // opened call is tried once per follower, calls opened for a third account first.
     async () => {
       expect(await mintable('oneMemo')).toBe(CheckStatus.fail);
     },
     SCAN_TIMEOUT,
   );
 
-  it.fails(
+  it(
     "1: the guardian's confirmation, then the owner's mint, behind two decoy memo calls of the council",
-    // is_mintable passes: the four MAX_OTHER_ACTOR_TRIES are spent on the council's opened memo
-    // calls, each followed by other accounts' calls; the guardian's opened confirmation is never
-    // made before the owner's calls.
+    // Failed under /42 (the tries spent on the council's opened memo calls); since /43 calls opened
+    // for a third account (the guardian's) are tried first.
     async () => {
       expect(await mintable('decoyMemos')).toBe(CheckStatus.fail);
     },
@@ -522,13 +525,18 @@ describe('honest tokens: confirmations with a real notice or a cap', () => {
     );
 });
 
-describe('honest tokens: a 2-of-3 approval with a timelock shorter than a day', () => {
-  // Honest 8. The owner proposes an allocation (its own approval), one of two signers approves (the
+describe('a 2-of-3 approval with a timelock shorter than a day', () => {
+  // Case 8. The owner proposes an allocation (its own approval), one of two signers approves (the
   // second of three keys), the owner executes from 12 hours to three days later; each step is an
   // event. Holders have twelve hours' notice of an allocation two keys agreed to, as a Safe with a
   // timelock module gives. Before /41 no account's calls followed another's confirmation; since,
   // the signer's approval is made in the middle block (the block after the proposal, before the
   // 23-hour later block) and the owner's execution 23 hours later is found as a mint.
+  //
+  // The reviewer wrote it as honest. The model's rule (docs/risk-model.md, the later-block round)
+  // is that a notice shorter than a day is no notice: a 12-hour timelock on the owner's own
+  // allocation is a mint in the two-block round too, and a second key the team holds adds none.
+  // So the verdict asserted is a mint (kept as the reviewer's case, with its evidence above).
   it('control 8: the allocation refused at once and 11 hours after the approval, made at 12 hours; a holder sells in between', async () => {
     const steps = (wait: number): TimedStep[] => [
       { from: owner(), data: encodeFunctionData({ abi, functionName: 'proposeAllocation', args: [BUDGET] }) },
@@ -593,15 +601,14 @@ describe('honest tokens: a 2-of-3 approval with a timelock shorter than a day', 
     SCAN_TIMEOUT,
   );
 
-  it.fails(
-    '8: a 2-of-3 approval with a 12-hour timelock is no mint',
-    // is_mintable fails: the owner's proposal staged, a signer's approval in the block after it
-    // (/42's middle block before the 23-hour later block), the owner's execution 23 hours on (an
-    // other-actor try of /41) raise the supply; the twelve hours' notice and the second key count
-    // for nothing. Checked once on a copy of the tree with MAX_OTHER_ACTOR_TRIES 0: not flagged.
-    // Under /41 alone (the middle block halfway, 11.5 hours before the execution) it was not either.
+  it(
+    '8: a 2-of-3 approval with a 12-hour timelock is a mint (less than a day of notice)',
+    // The owner's proposal staged, a signer's approval in the block after it (/42's middle block
+    // before the 23-hour later block), the owner's execution 23 hours on (an other-actor try of
+    // /41) raise the supply. Checked once by the reviewer on a copy of the tree with
+    // MAX_OTHER_ACTOR_TRIES 0: not flagged then.
     async () => {
-      expect(await mintable('proposerSigns')).toBe(CheckStatus.pass);
+      expect(await mintable('proposerSigns')).toBe(CheckStatus.fail);
     },
     SCAN_TIMEOUT,
   );
