@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
   listWithPair,
+  buyAs,
   labelledWallet,
   onSnapshot as onDevnetSnapshot,
   scanInOrder,
   scanOnce,
+  sellHalfAs,
   sendAs as sendOnDevnet,
   supplyAfter as supplyAfterSteps,
   type TimedStep,
@@ -177,36 +179,15 @@ const supplyCall = encodeFunctionData({ abi, functionName: 'totalSupply' });
 const balanceCall = (account: Address) =>
   encodeFunctionData({ abi, functionName: 'balanceOf', args: [account] });
 
-/** The ordinary trader buys with 0.1 ETH. */
+/** The ordinary trader buys with 0.1 ETH; what it holds. */
 async function traderBuys(key: Key) {
-  const bought = await sendAs(
-    trader,
-    devnet.dex.router,
-    encodeFunctionData({
-      abi,
-      functionName: 'swapExactETHForTokensSupportingFeeOnTransferTokens',
-      args: [0n, [devnet.dex.weth, tokens[key].address], trader, 2n ** 40n],
-    }),
-    parseEther('0.1'),
-  );
+  const { bought, held } = await buyAs(devnet, trader, tokens[key].address);
   expect(bought).toBe(true);
-  return balanceOf(key, trader);
+  return held;
 }
 
 /** The trader sells half of what it holds at the token (a send to the pair): the share the token kept, in basis points. */
-async function traderSellsHalf(key: Key) {
-  const { address, pair } = tokens[key];
-  const half = (await balanceOf(key, trader)) / 2n;
-  const pairBefore = await balanceOf(key, pair);
-  const sold = await sendAs(
-    trader,
-    address,
-    encodeFunctionData({ abi, functionName: 'transfer', args: [pair, half] }),
-  );
-  if (!sold) return { sold, keptBps: null };
-  const arrived = (await balanceOf(key, pair)) - pairBefore;
-  return { sold, keptBps: Number(((half - arrived) * 10_000n) / half) };
-}
+const traderSellsHalf = (key: Key) => sellHalfAs(devnet, trader, tokens[key]);
 
 type Step = TimedStep;
 const call = (functionName: 'confirmBudget' | 'executeBudget'): Hex =>

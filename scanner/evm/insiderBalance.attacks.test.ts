@@ -13,10 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
   listWithPair,
+  buyAs,
   labelledWallet,
   onSnapshot,
   scanInOrder,
   scanOnce,
+  sellHalfAs,
   sendAs as sendOnDevnet,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
@@ -166,24 +168,8 @@ async function sellAfter(
   return onSnapshot(devnet, async () => {
     await prepare?.();
     for (const step of steps) expect(await sendAs(insider, step.to, step.data)).toBe(true);
-    const { address, pair } = tokens[key];
-    const bought = await sendAs(
-      trader,
-      devnet.dex.router,
-      encodeFunctionData({
-        abi,
-        functionName: 'swapExactETHForTokensSupportingFeeOnTransferTokens',
-        args: [0n, [devnet.dex.weth, address], trader, 2n ** 40n],
-      }),
-      parseEther('0.1'),
-    );
-    expect(bought).toBe(true);
-    const held = await balanceOf(key, trader);
-    const pairBefore = await balanceOf(key, pair);
-    const sold = await sendAs(trader, address, transferCall(pair, held / 2n));
-    if (!sold) return { sold, keptBps: null };
-    const arrived = (await balanceOf(key, pair)) - pairBefore;
-    return { sold, keptBps: Number(((held / 2n - arrived) * 10_000n) / (held / 2n)) };
+    expect((await buyAs(devnet, trader, tokens[key].address)).bought).toBe(true);
+    return sellHalfAs(devnet, trader, tokens[key]);
   });
 }
 

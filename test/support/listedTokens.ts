@@ -209,3 +209,57 @@ export async function supplyAfter(
     return { sent, raisedBps: Number((((await supply()) - before) * 10_000n) / before) };
   });
 }
+
+const tradeAbi = parseAbi([
+  'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256,address[],address,uint256) payable',
+  'function transfer(address,uint256) returns (bool)',
+  'function balanceOf(address) view returns (uint256)',
+]);
+
+/** `trader` buys the token with 0.1 ETH through the devnet's router: whether it went through, and what it holds. */
+export async function buyAs(
+  devnet: ListingDevnet,
+  trader: Address,
+  token: Address,
+): Promise<{ bought: boolean; held: bigint }> {
+  const bought = await sendAs(devnet, {
+    from: trader,
+    to: devnet.dex.router,
+    data: encodeFunctionData({
+      abi: tradeAbi,
+      functionName: 'swapExactETHForTokensSupportingFeeOnTransferTokens',
+      args: [0n, [devnet.dex.weth, token], trader, 2n ** 40n],
+    }),
+    value: parseEther('0.1'),
+  });
+  const held = await devnet.client.readContract({
+    address: token,
+    abi: tradeAbi,
+    functionName: 'balanceOf',
+    args: [trader],
+  });
+  return { bought, held };
+}
+
+/**
+ * `trader` sells half of what it holds at the token (a send to the pair): whether it went through,
+ * and the share of it the token kept (basis points; null when refused).
+ */
+export async function sellHalfAs(
+  devnet: ListingDevnet,
+  trader: Address,
+  { address, pair }: { address: Address; pair: Address },
+): Promise<{ sold: boolean; keptBps: number | null }> {
+  const balanceOf = (account: Address) =>
+    devnet.client.readContract({ address, abi: tradeAbi, functionName: 'balanceOf', args: [account] });
+  const half = (await balanceOf(trader)) / 2n;
+  const pairBefore = await balanceOf(pair);
+  const sold = await sendAs(devnet, {
+    from: trader,
+    to: address,
+    data: encodeFunctionData({ abi: tradeAbi, functionName: 'transfer', args: [pair, half] }),
+  });
+  if (!sold) return { sold, keptBps: null };
+  const arrived = (await balanceOf(pair)) - pairBefore;
+  return { sold, keptBps: Number(((half - arrived) * 10_000n) / half) };
+}
