@@ -12,6 +12,7 @@ import {
   slice,
   stringToHex,
   toFunctionSelector,
+  zeroAddress,
 } from 'viem';
 import pLimit from 'p-limit';
 import { argumentlessSelectors } from './argumentReads.ts';
@@ -872,6 +873,57 @@ async function forwarderRound(
   );
 }
 
+const PERMIT = toFunctionSelector('permit(address,address,uint256,uint256,uint8,bytes32,bytes32)');
+const TRANSFER_FROM = toFunctionSelector('transferFrom(address,address,uint256)');
+
+/**
+ * EIP-2612 permits nobody signed (v = 27, r = s = 0), each followed in the same simulation by the
+ * transferFrom it would allow: the holder's permit, then half the holder's tokens taken (a permit
+ * that checks no signature is anyone's approval of anyone's tokens: a leak), and the zero address's
+ * permit, then a transferFrom from the zero address (ecrecover answers the zero address for an
+ * invalid signature, so a permit that compares its answer with `owner` and never with zero
+ * approves any spender for the zero address; a transfer that writes balances through a mint-or-
+ * move helper then mints). permit is left out of every other round (HARMLESS): anyone may call it,
+ * and only a forged signature shows anything. Made once, by the first account explored as itself:
+ * any account could. OpenZeppelin's ECDSA and every correct permit refuse both.
+ */
+async function forgedPermitRound(
+  parameters: DiscoverPowersParameters,
+  state: { explored: Map<PrivilegeCandidate, Explored>; known: readonly PrivilegeCandidate[] },
+): Promise<void> {
+  if (!parameters.selectors.has(PERMIT) || !parameters.selectors.has(TRANSFER_FROM)) return;
+  const spender = state.known.find(
+    (candidate) => !candidate.forwarder && !candidate.origin && state.explored.has(candidate),
+  );
+  const explored = spender && state.explored.get(spender);
+  if (!spender || !explored) return;
+  const caller = address('caller', spender.address);
+  const unsigned = amount('0 (no signature)', 0n);
+  const forged = (owner: Word, value: Word): Planned => {
+    const permitWords = [
+      owner,
+      caller,
+      amount('max', MAX_WORD),
+      amount('2100-01-01', DEADLINE),
+      amount('27', 27n),
+      unsigned,
+      unsigned,
+    ];
+    const takeWords = [owner, caller, value];
+    const step = (selector: Hex, words: Word[]): Planned => ({
+      selector,
+      sequence: 0,
+      args: words.map(({ name }) => name),
+      call: { label: selector, data: encode(selector, words) },
+    });
+    return twoCalls(step(PERMIT, permitWords), step(TRANSFER_FROM, takeWords));
+  };
+  await explored.runAt(0, [
+    forged(address('holder', parameters.victim), amount("half the holder's balance", HOLDER_HALF)),
+    forged(address('the zero address', zeroAddress), amount('1000× supply', parameters.supply * 1000n + 1n)),
+  ]);
+}
+
 /** Times (clock offsets) a token's refused calls are made again at, at most. */
 const MAX_COMPARED_TIMES = 4;
 /** Accounts found compared with the caller that are explored in full. */
@@ -1553,6 +1605,7 @@ export async function discoverPowers(
   await Promise.all([
     comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
     forwarderRound(parameters, { explored, known: candidates }),
+    forgedPermitRound(parameters, { explored, known: candidates }),
   ]);
   mark('comparisons');
   // After the comparison round: the accounts it named are explored by then.

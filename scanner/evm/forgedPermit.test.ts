@@ -1,0 +1,189 @@
+import { fileURLToPath } from 'node:url';
+import {
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  zeroAddress,
+  zeroHash,
+} from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ListingDevnet,
+  labelledWallet,
+  listWithPair,
+  onSnapshot,
+  scanInOrder,
+  scanOnce,
+  sendAs,
+  startListingDevnet,
+} from '../../test/support/listedTokens.ts';
+import { harmClasses } from '../core/risk/harm.ts';
+import { CheckStatus } from '../core/schema.ts';
+
+// The forged-permit round (forgedPermitRound in discoverPowers.ts): EIP-2612 permits nobody signed
+// (v = 27, r = s = 0), each followed by the transferFrom it would allow. Contracts:
+// testContracts/ForgedPermit.sol, four tokens with the same hand-rolled permit and mint-or-move
+// balance helper, differing only in the signature check, and OpenZeppelin's ERC20Permit. Each
+// scam's power is first made on the devnet as real transactions by a wallet with no key, so no
+// verdict is taken on trust; each honest token is shown refusing the same forged permits.
+
+const SUPPLY = 10n ** 27n;
+const POOL_TOKENS = SUPPLY / 2n;
+const POOL_ETH = parseEther('10');
+const SCAN_TIMEOUT = 120_000;
+/** A wallet with no key here: whatever it gets through, anyone could. */
+const STRANGER = labelledWallet('fp', 'stranger');
+const DEADLINE = 4_102_444_800n;
+
+const abi = parseAbi([
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+  'function transferFrom(address from, address to, uint256 value) returns (bool)',
+  'function renounceOwnership()',
+  'function totalSupply() view returns (uint256)',
+  'function balanceOf(address) view returns (uint256)',
+]);
+
+type Key = 'zeroSigner' | 'unchecked' | 'sound' | 'openZeppelin';
+const CONTRACTS: Record<Key, string> = {
+  zeroSigner: 'FpZeroSigner',
+  unchecked: 'FpUnchecked',
+  sound: 'FpSound',
+  openZeppelin: 'FpOpenZeppelin',
+};
+
+let devnet: ListingDevnet;
+const tokens = {} as Record<Key, Address>;
+let scanTimes: Map<Key, number>;
+
+beforeAll(async () => {
+  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
+  for (const [key, contract] of Object.entries(CONTRACTS) as [Key, string][]) {
+    tokens[key] = (
+      await listWithPair(devnet, contract, { args: [SUPPLY], tokens: POOL_TOKENS, eth: POOL_ETH })
+    ).address;
+    if (key !== 'openZeppelin') {
+      await devnet.sender.send({
+        label: `renounce ${contract}`,
+        to: tokens[key],
+        data: encodeFunctionData({ abi, functionName: 'renounceOwnership' }),
+      });
+      await devnet.sender.settle();
+    }
+  }
+  scanTimes = await scanInOrder(Object.keys(CONTRACTS) as Key[], scan);
+}, 600_000);
+afterAll(() => devnet.node.stop());
+
+const scanOf = scanOnce(() => devnet);
+const scan = (key: Key) => scanOf(tokens[key]);
+const classes = async (key: Key) => harmClasses((await scan(key)).checks);
+
+const forgedPermit = (owner: Address): Hex =>
+  encodeFunctionData({
+    abi,
+    functionName: 'permit',
+    args: [owner, STRANGER, maxUint256, DEADLINE, 27, zeroHash, zeroHash],
+  });
+const take = (from: Address, amount: bigint): Hex =>
+  encodeFunctionData({ abi, functionName: 'transferFrom', args: [from, STRANGER, amount] });
+const supplyOf = (key: Key) =>
+  devnet.client.readContract({ address: tokens[key], abi, functionName: 'totalSupply' });
+const balanceOf = (key: Key, account: Address) =>
+  devnet.client.readContract({ address: tokens[key], abi, functionName: 'balanceOf', args: [account] });
+
+/** On a snapshot: the stranger's forged permit for `owner`, then its transferFrom; what went through and what moved. */
+const forgeAndTake = (key: Key, owner: Address, amount: bigint) =>
+  onSnapshot(devnet, async () => {
+    const [supplyBefore, ownerBefore] = [await supplyOf(key), await balanceOf(key, owner)];
+    const permitted = await sendAs(devnet, { from: STRANGER, to: tokens[key], data: forgedPermit(owner) });
+    const taken = await sendAs(devnet, { from: STRANGER, to: tokens[key], data: take(owner, amount) });
+    return {
+      permitted,
+      taken,
+      minted: (await supplyOf(key)) - supplyBefore,
+      lost: ownerBefore - (await balanceOf(key, owner)),
+    };
+  });
+
+describe('the scans themselves', () => {
+  it('every token scanned within the per-scan budget, every probe ran, each class judged', async () => {
+    for (const key of Object.keys(CONTRACTS) as Key[]) {
+      const output = await scan(key);
+      expect(output.facts.discovery, key).toMatchObject({ failures: [] });
+      expect([CheckStatus.pass, CheckStatus.fail], key).toContain(
+        output.checks.find((check) => check.id === 'is_mintable')?.status,
+      );
+      expect(scanTimes.get(key), key).toBeLessThan(SCAN_TIMEOUT);
+    }
+  });
+});
+
+describe('permits nobody signed', () => {
+  it("control: the zero address's forged permit lets a keyless wallet mint a thousand supplies", async () => {
+    const done = await forgeAndTake('zeroSigner', zeroAddress, SUPPLY * 1000n);
+    expect(done).toMatchObject({ permitted: true, taken: true, minted: SUPPLY * 1000n });
+  });
+
+  it(
+    'an ecrecover answer compared with the owner and never with zero: a mint, shown with the forged permit',
+    async () => {
+      expect(await classes('zeroSigner')).toEqual({ mint: true, leak: false, limit: false });
+      const check = (await scan('zeroSigner')).checks.find((each) => each.id === 'is_mintable');
+      const evidence = check?.evidence.find((each) => each.kind === 'simulation')?.data;
+      expect(evidence).toMatchObject({
+        prelude_selector: '0xd505accf',
+        prelude_args: 'the zero address, caller, max, 2100-01-01, 27, 0 (no signature), 0 (no signature)',
+        signature: 'transferFrom(address,address,uint256)',
+        args: 'the zero address, caller, 1000× supply',
+      });
+      expect(BigInt(String(evidence?.supply_after)) - BigInt(String(evidence?.supply_before))).toBe(
+        SUPPLY * 1000n + 1n,
+      );
+    },
+    SCAN_TIMEOUT,
+  );
+
+  it("control: the holder's forged permit lets a keyless wallet take the holder's tokens", async () => {
+    const holder = devnet.owner;
+    const done = await forgeAndTake('unchecked', holder, SUPPLY / 10n);
+    expect(done).toMatchObject({ permitted: true, taken: true, minted: 0n, lost: SUPPLY / 10n });
+  });
+
+  it(
+    "a permit that checks no signature: a leak of the holder's tokens",
+    async () => {
+      expect(await classes('unchecked')).toMatchObject({ leak: true });
+      const check = (await scan('unchecked')).checks.find((each) => each.id === 'owner_change_balance');
+      expect(check?.evidence.find((each) => each.kind === 'simulation')?.data).toMatchObject({
+        prelude_selector: '0xd505accf',
+        prelude_args: 'holder, caller, max, 2100-01-01, 27, 0 (no signature), 0 (no signature)',
+        signature: 'transferFrom(address,address,uint256)',
+        args: "holder, caller, half the holder's balance",
+      });
+    },
+    SCAN_TIMEOUT,
+  );
+});
+
+describe('honest permits', () => {
+  it('control: the same forged permits are refused by a check of the zero address and by OpenZeppelin', async () => {
+    for (const key of ['sound', 'openZeppelin'] as const) {
+      const zero = await forgeAndTake(key, zeroAddress, SUPPLY);
+      expect(zero, key).toMatchObject({ permitted: false, taken: false, minted: 0n });
+      const holder = await forgeAndTake(key, devnet.owner, SUPPLY / 10n);
+      expect(holder, key).toMatchObject({ permitted: false, taken: false, lost: 0n });
+    }
+  });
+
+  it(
+    'a hand-rolled permit that refuses the zero address, and OpenZeppelin ERC20Permit: no class',
+    async () => {
+      expect(await classes('sound')).toEqual({ mint: false, leak: false, limit: false });
+      expect(await classes('openZeppelin')).toEqual({ mint: false, leak: false, limit: false });
+    },
+    SCAN_TIMEOUT,
+  );
+});
