@@ -874,53 +874,82 @@ async function forwarderRound(
 }
 
 const PERMIT = toFunctionSelector('permit(address,address,uint256,uint256,uint8,bytes32,bytes32)');
+const DAI_PERMIT = toFunctionSelector('permit(address,address,uint256,uint256,bool,uint8,bytes32,bytes32)');
+const TRANSFER_WITH_AUTHORIZATION = toFunctionSelector(
+  'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
+);
 const TRANSFER_FROM = toFunctionSelector('transferFrom(address,address,uint256)');
 
 /**
- * EIP-2612 permits nobody signed (v = 27, r = s = 0), each followed in the same simulation by the
- * transferFrom it would allow: the holder's permit, then half the holder's tokens taken (a permit
- * that checks no signature is anyone's approval of anyone's tokens: a leak), and the zero address's
- * permit, then a transferFrom from the zero address (ecrecover answers the zero address for an
- * invalid signature, so a permit that compares its answer with `owner` and never with zero
- * approves any spender for the zero address; a transfer that writes balances through a mint-or-
- * move helper then mints). permit is left out of every other round (HARMLESS): anyone may call it,
- * and only a forged signature shows anything. Made once, by the first account explored as itself:
- * any account could. OpenZeppelin's ECDSA and every correct permit refuse both.
+ * Signatures nobody made (v = 27, r = s = 0) handed to the standard functions that take a holder's
+ * signature instead of the holder's call: EIP-2612's permit and DAI's, each followed in the same
+ * simulation by the transferFrom it would allow, and EIP-3009's transferWithAuthorization, which
+ * moves the tokens itself. Each is made for the holder (half its tokens to the caller: a function
+ * that checks no signature is anyone's approval of anyone's tokens, a leak) and for the zero
+ * address (a thousand supplies to the caller: ecrecover answers the zero address for an invalid
+ * signature, so a check that compares its answer with the owner and never with zero passes it,
+ * and a transfer that writes balances through a mint-or-move helper then mints). permit is left
+ * out of every other round (HARMLESS) and the others take more words than any shape there: only a
+ * forged signature shows what they allow. Made once, by the first account explored as itself; any
+ * account could. OpenZeppelin's ECDSA and every correct check refuse all six.
  */
-async function forgedPermitRound(
+async function forgedSignatureRound(
   parameters: DiscoverPowersParameters,
   state: { explored: Map<PrivilegeCandidate, Explored>; known: readonly PrivilegeCandidate[] },
 ): Promise<void> {
-  if (!parameters.selectors.has(PERMIT) || !parameters.selectors.has(TRANSFER_FROM)) return;
+  const has = (selector: Hex) => parameters.selectors.has(selector);
+  if (!has(PERMIT) && !has(DAI_PERMIT) && !has(TRANSFER_WITH_AUTHORIZATION)) return;
   const spender = state.known.find(
     (candidate) => !candidate.forwarder && !candidate.origin && state.explored.has(candidate),
   );
   const explored = spender && state.explored.get(spender);
   if (!spender || !explored) return;
   const caller = address('caller', spender.address);
-  const unsigned = amount('0 (no signature)', 0n);
-  const forged = (owner: Word, value: Word): Planned => {
-    const permitWords = [
-      owner,
-      caller,
-      amount('max', MAX_WORD),
-      amount('2100-01-01', DEADLINE),
-      amount('27', 27n),
-      unsigned,
-      unsigned,
+  const unsigned = [amount('27', 27n), amount('0 (no signature)', 0n), amount('0 (no signature)', 0n)];
+  const deadline = amount('2100-01-01', DEADLINE);
+  const step = (selector: Hex, words: Word[]): Planned => ({
+    selector,
+    sequence: 0,
+    args: words.map(({ name }) => name),
+    call: { label: selector, data: encode(selector, words) },
+  });
+  const forged = ([owner, value]: readonly [Word, Word]): Planned[] => {
+    const take = step(TRANSFER_FROM, [owner, caller, value]);
+    return [
+      ...(has(PERMIT) && has(TRANSFER_FROM)
+        ? [twoCalls(step(PERMIT, [owner, caller, amount('max', MAX_WORD), deadline, ...unsigned]), take)]
+        : []),
+      // DAI's: holder, spender, the holder's nonce (none used yet), expiry, allowed.
+      ...(has(DAI_PERMIT) && has(TRANSFER_FROM)
+        ? [
+            twoCalls(
+              step(DAI_PERMIT, [owner, caller, amount('0', 0n), deadline, amount('1/true', 1n), ...unsigned]),
+              take,
+            ),
+          ]
+        : []),
+      // from, to, value, valid after, valid before, a nonce of the signer's choosing.
+      ...(has(TRANSFER_WITH_AUTHORIZATION)
+        ? [
+            step(TRANSFER_WITH_AUTHORIZATION, [
+              owner,
+              caller,
+              value,
+              amount('0', 0n),
+              deadline,
+              amount('a fresh nonce', BigInt(keccak256(stringToHex('vigil.authorization')))),
+              ...unsigned,
+            ]),
+          ]
+        : []),
     ];
-    const takeWords = [owner, caller, value];
-    const step = (selector: Hex, words: Word[]): Planned => ({
-      selector,
-      sequence: 0,
-      args: words.map(({ name }) => name),
-      call: { label: selector, data: encode(selector, words) },
-    });
-    return twoCalls(step(PERMIT, permitWords), step(TRANSFER_FROM, takeWords));
   };
   await explored.runAt(0, [
-    forged(address('holder', parameters.victim), amount("half the holder's balance", HOLDER_HALF)),
-    forged(address('the zero address', zeroAddress), amount('1000× supply', parameters.supply * 1000n + 1n)),
+    ...forged([address('holder', parameters.victim), amount("half the holder's balance", HOLDER_HALF)]),
+    ...forged([
+      address('the zero address', zeroAddress),
+      amount('1000× supply', parameters.supply * 1000n + 1n),
+    ]),
   ]);
 }
 
@@ -1605,7 +1634,7 @@ export async function discoverPowers(
   await Promise.all([
     comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
     forwarderRound(parameters, { explored, known: candidates }),
-    forgedPermitRound(parameters, { explored, known: candidates }),
+    forgedSignatureRound(parameters, { explored, known: candidates }),
   ]);
   mark('comparisons');
   // After the comparison round: the accounts it named are explored by then.

@@ -3,9 +3,11 @@ import {
   type Address,
   encodeFunctionData,
   type Hex,
+  keccak256,
   maxUint256,
   parseAbi,
   parseEther,
+  stringToHex,
   zeroAddress,
   zeroHash,
 } from 'viem';
@@ -40,18 +42,30 @@ const DEADLINE = 4_102_444_800n;
 
 const abi = parseAbi([
   'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+  'function permit(address holder, address spender, uint256 nonce, uint256 expiry, bool allowed, uint8 v, bytes32 r, bytes32 s)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'function transferFrom(address from, address to, uint256 value) returns (bool)',
   'function renounceOwnership()',
   'function totalSupply() view returns (uint256)',
   'function balanceOf(address) view returns (uint256)',
 ]);
 
-type Key = 'zeroSigner' | 'unchecked' | 'sound' | 'openZeppelin';
+type Key =
+  | 'zeroSigner'
+  | 'unchecked'
+  | 'sound'
+  | 'openZeppelin'
+  | 'authorizationZero'
+  | 'authorizationSound'
+  | 'daiUnchecked';
 const CONTRACTS: Record<Key, string> = {
   zeroSigner: 'FpZeroSigner',
   unchecked: 'FpUnchecked',
   sound: 'FpSound',
   openZeppelin: 'FpOpenZeppelin',
+  authorizationZero: 'FpAuthorizationZero',
+  authorizationSound: 'FpAuthorizationSound',
+  daiUnchecked: 'FpDaiUnchecked',
 };
 
 let devnet: ListingDevnet;
@@ -94,19 +108,39 @@ const supplyOf = (key: Key) =>
 const balanceOf = (key: Key, account: Address) =>
   devnet.client.readContract({ address: tokens[key], abi, functionName: 'balanceOf', args: [account] });
 
-/** On a snapshot: the stranger's forged permit for `owner`, then its transferFrom; what went through and what moved. */
-const forgeAndTake = (key: Key, owner: Address, amount: bigint) =>
+/** The stranger's DAI-style permit for `holder`: nonce 0, allowed, no signature. */
+const forgedDaiPermit = (holder: Address): Hex =>
+  encodeFunctionData({
+    abi,
+    functionName: 'permit',
+    args: [holder, STRANGER, 0n, DEADLINE, true, 27, zeroHash, zeroHash],
+  });
+/** The stranger's EIP-3009 authorization of `amount` from `from` to itself, no signature. */
+const forgedAuthorization = (from: Address, amount: bigint): Hex =>
+  encodeFunctionData({
+    abi,
+    functionName: 'transferWithAuthorization',
+    args: [from, STRANGER, amount, 0n, DEADLINE, keccak256(stringToHex('fp.nonce')), 27, zeroHash, zeroHash],
+  });
+
+/** On a snapshot: the stranger's calls, each a transaction; which went through, what was minted and what `owner` lost. */
+const sentByStranger = (key: Key, owner: Address, calls: Hex[]) =>
   onSnapshot(devnet, async () => {
     const [supplyBefore, ownerBefore] = [await supplyOf(key), await balanceOf(key, owner)];
-    const permitted = await sendAs(devnet, { from: STRANGER, to: tokens[key], data: forgedPermit(owner) });
-    const taken = await sendAs(devnet, { from: STRANGER, to: tokens[key], data: take(owner, amount) });
+    const sent: boolean[] = [];
+    for (const data of calls) sent.push(await sendAs(devnet, { from: STRANGER, to: tokens[key], data }));
     return {
-      permitted,
-      taken,
+      sent,
       minted: (await supplyOf(key)) - supplyBefore,
       lost: ownerBefore - (await balanceOf(key, owner)),
     };
   });
+/** The stranger's forged EIP-2612 permit for `owner`, then its transferFrom. */
+const forgeAndTake = (key: Key, owner: Address, amount: bigint) =>
+  sentByStranger(key, owner, [forgedPermit(owner), take(owner, amount)]);
+const simulation = async (key: Key, id: string) =>
+  (await scan(key)).checks.find((each) => each.id === id)?.evidence.find((each) => each.kind === 'simulation')
+    ?.data;
 
 describe('the scans themselves', () => {
   it('every token scanned within the per-scan budget, every probe ran, each class judged', async () => {
@@ -124,15 +158,14 @@ describe('the scans themselves', () => {
 describe('permits nobody signed', () => {
   it("control: the zero address's forged permit lets a keyless wallet mint a thousand supplies", async () => {
     const done = await forgeAndTake('zeroSigner', zeroAddress, SUPPLY * 1000n);
-    expect(done).toMatchObject({ permitted: true, taken: true, minted: SUPPLY * 1000n });
+    expect(done).toMatchObject({ sent: [true, true], minted: SUPPLY * 1000n });
   });
 
   it(
     'an ecrecover answer compared with the owner and never with zero: a mint, shown with the forged permit',
     async () => {
       expect(await classes('zeroSigner')).toEqual({ mint: true, leak: false, limit: false });
-      const check = (await scan('zeroSigner')).checks.find((each) => each.id === 'is_mintable');
-      const evidence = check?.evidence.find((each) => each.kind === 'simulation')?.data;
+      const evidence = await simulation('zeroSigner', 'is_mintable');
       expect(evidence).toMatchObject({
         prelude_selector: '0xd505accf',
         prelude_args: 'the zero address, caller, max, 2100-01-01, 27, 0 (no signature), 0 (no signature)',
@@ -149,15 +182,14 @@ describe('permits nobody signed', () => {
   it("control: the holder's forged permit lets a keyless wallet take the holder's tokens", async () => {
     const holder = devnet.owner;
     const done = await forgeAndTake('unchecked', holder, SUPPLY / 10n);
-    expect(done).toMatchObject({ permitted: true, taken: true, minted: 0n, lost: SUPPLY / 10n });
+    expect(done).toMatchObject({ sent: [true, true], minted: 0n, lost: SUPPLY / 10n });
   });
 
   it(
     "a permit that checks no signature: a leak of the holder's tokens",
     async () => {
       expect(await classes('unchecked')).toMatchObject({ leak: true });
-      const check = (await scan('unchecked')).checks.find((each) => each.id === 'owner_change_balance');
-      expect(check?.evidence.find((each) => each.kind === 'simulation')?.data).toMatchObject({
+      expect(await simulation('unchecked', 'owner_change_balance')).toMatchObject({
         prelude_selector: '0xd505accf',
         prelude_args: 'holder, caller, max, 2100-01-01, 27, 0 (no signature), 0 (no signature)',
         signature: 'transferFrom(address,address,uint256)',
@@ -168,13 +200,71 @@ describe('permits nobody signed', () => {
   );
 });
 
+describe('the other signed entry points', () => {
+  it('control: an EIP-3009 authorization forged from the zero address mints; the sound one refuses it', async () => {
+    const forged = [forgedAuthorization(zeroAddress, SUPPLY * 1000n)];
+    expect(await sentByStranger('authorizationZero', zeroAddress, forged)).toMatchObject({
+      sent: [true],
+      minted: SUPPLY * 1000n,
+    });
+    expect(await sentByStranger('authorizationSound', zeroAddress, forged)).toMatchObject({
+      sent: [false],
+      minted: 0n,
+    });
+    const fromHolder = [forgedAuthorization(devnet.owner, SUPPLY / 10n)];
+    expect(await sentByStranger('authorizationSound', devnet.owner, fromHolder)).toMatchObject({
+      sent: [false],
+      lost: 0n,
+    });
+  });
+
+  it(
+    'transferWithAuthorization that takes the zero address for a signer: a mint, by the authorization alone',
+    async () => {
+      expect(await classes('authorizationZero')).toEqual({ mint: true, leak: false, limit: false });
+      expect(await simulation('authorizationZero', 'is_mintable')).toMatchObject({
+        selector: '0xe3ee160e',
+        args: 'the zero address, caller, 1000× supply, 0, 2100-01-01, a fresh nonce, 27, 0 (no signature), 0 (no signature)',
+      });
+    },
+    SCAN_TIMEOUT,
+  );
+
+  it("control: a DAI-style permit forged for the holder lets a keyless wallet take the holder's tokens", async () => {
+    const holder = devnet.owner;
+    expect(
+      await sentByStranger('daiUnchecked', holder, [forgedDaiPermit(holder), take(holder, SUPPLY / 10n)]),
+    ).toMatchObject({ sent: [true, true], lost: SUPPLY / 10n });
+  });
+
+  it(
+    'a DAI-style permit that checks no signature, beside a sound EIP-2612 one: a leak',
+    async () => {
+      expect(await classes('daiUnchecked')).toMatchObject({ leak: true });
+      expect(await simulation('daiUnchecked', 'owner_change_balance')).toMatchObject({
+        prelude_selector: '0x8fcbaf0c',
+        signature: 'transferFrom(address,address,uint256)',
+      });
+    },
+    SCAN_TIMEOUT,
+  );
+
+  it(
+    'the sound authorization: no class',
+    async () => {
+      expect(await classes('authorizationSound')).toEqual({ mint: false, leak: false, limit: false });
+    },
+    SCAN_TIMEOUT,
+  );
+});
+
 describe('honest permits', () => {
   it('control: the same forged permits are refused by a check of the zero address and by OpenZeppelin', async () => {
     for (const key of ['sound', 'openZeppelin'] as const) {
       const zero = await forgeAndTake(key, zeroAddress, SUPPLY);
-      expect(zero, key).toMatchObject({ permitted: false, taken: false, minted: 0n });
+      expect(zero, key).toMatchObject({ sent: [false, false], minted: 0n });
       const holder = await forgeAndTake(key, devnet.owner, SUPPLY / 10n);
-      expect(holder, key).toMatchObject({ permitted: false, taken: false, lost: 0n });
+      expect(holder, key).toMatchObject({ sent: [false, false], lost: 0n });
     }
   });
 

@@ -137,11 +137,9 @@ contract FpUnchecked is FpToken {
     }
 }
 
-/// Honest: the same hand-rolled permit, refusing the zero address's recovery. Same mint-or-move
-/// helper, so only the check differs from FpZeroSigner.
-contract FpSound is FpToken {
-    constructor(uint256 supply) FpToken("Sound Permit", supply) {}
-
+/// The same hand-rolled permit, refusing the zero address's recovery: the check every other token
+/// below keeps for its EIP-2612 permit, so only its own signed function can give it away.
+abstract contract FpSoundBase is FpToken {
     function _signedBy(address holder, bytes32 digest, uint8 v, bytes32 r, bytes32 s)
         internal
         pure
@@ -150,6 +148,84 @@ contract FpSound is FpToken {
     {
         address signer = ecrecover(digest, v, r, s);
         return signer != address(0) && signer == holder;
+    }
+}
+
+/// Honest: only the sound EIP-2612 permit. Same mint-or-move helper, so only the check differs
+/// from FpZeroSigner.
+contract FpSound is FpSoundBase {
+    constructor(uint256 supply) FpToken("Sound Permit", supply) {}
+}
+
+/// EIP-3009's transferWithAuthorization (USDC's gasless transfers), the signer's answer compared
+/// with `from` only (`zeroChecked` false) or with zero too.
+abstract contract FpAuthorization is FpSoundBase {
+    bytes32 private constant TRANSFER_TYPEHASH = keccak256(
+        "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
+    );
+    mapping(address => mapping(bytes32 => bool)) public authorizationState;
+
+    function _zeroChecked() internal pure virtual returns (bool);
+
+    function transferWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external {
+        require(block.timestamp > validAfter && block.timestamp < validBefore, "not valid now");
+        require(!authorizationState[from][nonce], "authorization used");
+        authorizationState[from][nonce] = true;
+        bytes32 digest = keccak256(
+            abi.encodePacked(
+                "\x19\x01",
+                DOMAIN_SEPARATOR,
+                keccak256(abi.encode(TRANSFER_TYPEHASH, from, to, value, validAfter, validBefore, nonce))
+            )
+        );
+        address signer = ecrecover(digest, v, r, s);
+        require(signer == from && (signer != address(0) || !_zeroChecked()), "invalid signature");
+        _update(from, to, value);
+    }
+}
+
+/// "Gasless transfers": an invalid signature is the zero address's, so anyone's forged
+/// authorization from the zero address mints.
+contract FpAuthorizationZero is FpAuthorization {
+    constructor(uint256 supply) FpToken("Gasless Transfer", supply) {}
+
+    function _zeroChecked() internal pure override returns (bool) {
+        return false;
+    }
+}
+
+/// Honest: the same authorization, the zero address refused.
+contract FpAuthorizationSound is FpAuthorization {
+    constructor(uint256 supply) FpToken("Sound Transfer", supply) {}
+
+    function _zeroChecked() internal pure override returns (bool) {
+        return true;
+    }
+}
+
+/// DAI's permit (holder, spender, nonce, expiry, allowed) beside the sound EIP-2612 one: "the
+/// relayer checks signatures", so it checks none, and anyone approves themselves for any holder.
+contract FpDaiUnchecked is FpSoundBase {
+    constructor(uint256 supply) FpToken("Relayed Dai Permit", supply) {}
+
+    function permit(address holder, address spender, uint256 nonce, uint256 expiry, bool allowed, uint8, bytes32, bytes32)
+        external
+    {
+        require(expiry == 0 || block.timestamp <= expiry, "expired");
+        require(nonce == nonces[holder]++, "nonce");
+        uint256 value = allowed ? type(uint256).max : 0;
+        allowance[holder][spender] = value;
+        emit Approval(holder, spender, value);
     }
 }
 
