@@ -873,77 +873,116 @@ async function forwarderRound(
   );
 }
 
-const PERMIT = toFunctionSelector('permit(address,address,uint256,uint256,uint8,bytes32,bytes32)');
-const DAI_PERMIT = toFunctionSelector('permit(address,address,uint256,uint256,bool,uint8,bytes32,bytes32)');
-const TRANSFER_WITH_AUTHORIZATION = toFunctionSelector(
-  'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
-);
+/** The standard functions that act on a holder's signature, each by its parameter list. */
+const SIGNED = {
+  permit: toFunctionSelector('permit(address,address,uint256,uint256,uint8,bytes32,bytes32)'),
+  permitBytes: toFunctionSelector('permit(address,address,uint256,uint256,bytes)'),
+  daiPermit: toFunctionSelector('permit(address,address,uint256,uint256,bool,uint8,bytes32,bytes32)'),
+  transferWithAuthorization: toFunctionSelector(
+    'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
+  ),
+  transferWithAuthorizationBytes: toFunctionSelector(
+    'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)',
+  ),
+  receiveWithAuthorization: toFunctionSelector(
+    'receiveWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
+  ),
+  receiveWithAuthorizationBytes: toFunctionSelector(
+    'receiveWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)',
+  ),
+} as const;
 const TRANSFER_FROM = toFunctionSelector('transferFrom(address,address,uint256)');
+/** How long a forged permit or authorization stays valid: what a wallet signs for. */
+const FORGED_VALIDITY_SECONDS = 1_800n;
 
 /**
- * Signatures nobody made (v = 27, r = s = 0) handed to the standard functions that take a holder's
- * signature instead of the holder's call: EIP-2612's permit and DAI's, each followed in the same
- * simulation by the transferFrom it would allow, and EIP-3009's transferWithAuthorization, which
- * moves the tokens itself. Each is made for the holder (half its tokens to the caller: a function
- * that checks no signature is anyone's approval of anyone's tokens, a leak) and for the zero
- * address (a thousand supplies to the caller: ecrecover answers the zero address for an invalid
- * signature, so a check that compares its answer with the owner and never with zero passes it,
- * and a transfer that writes balances through a mint-or-move helper then mints). permit is left
- * out of every other round (HARMLESS) and the others take more words than any shape there: only a
- * forged signature shows what they allow. Made once, by the first account explored as itself; any
- * account could. OpenZeppelin's ECDSA and every correct check refuse all six.
+ * Signatures nobody made handed to the standard functions that take a holder's signature instead
+ * of the holder's call: EIP-2612's permit and DAI's, each followed in the same simulation by the
+ * transferFrom it would allow, and EIP-3009's transferWithAuthorization and
+ * receiveWithAuthorization, which move the tokens themselves; each with v, r, s or with one 65-byte
+ * signature (USDC v2.2's form). Each is made for the holder (half its tokens to the caller: a
+ * function that checks no signature is anyone's approval of anyone's tokens, a leak) and for the
+ * zero address (a thousand supplies to the caller: for an invalid signature ecrecover answers the
+ * zero address, so a check that compares its answer with the owner and never with zero passes it,
+ * and a transfer that writes balances through a mint-or-move helper then mints), with two
+ * signatures: none at all (r = s = 0), and one that passes the usual sanity checks (v 27, r and s
+ * not zero, s in the lower half) but whose r lies past the curve's order. The permit's value is
+ * what the transferFrom then takes, and both stay valid for half an hour, as a wallet signs them
+ * (a check that refuses only an unlimited permit, or a deadline far off, lets them by). permit is
+ * left out of every other round (HARMLESS) and the others take more words than any shape there:
+ * only a forged signature shows what they allow. Made once, by the first account explored as
+ * itself; any account could. OpenZeppelin's ECDSA and every correct check refuse them all.
  */
 async function forgedSignatureRound(
   parameters: DiscoverPowersParameters,
   state: { explored: Map<PrivilegeCandidate, Explored>; known: readonly PrivilegeCandidate[] },
 ): Promise<void> {
   const has = (selector: Hex) => parameters.selectors.has(selector);
-  if (!has(PERMIT) && !has(DAI_PERMIT) && !has(TRANSFER_WITH_AUTHORIZATION)) return;
+  if (!Object.values(SIGNED).some(has)) return;
   const spender = state.known.find(
     (candidate) => !candidate.forwarder && !candidate.origin && state.explored.has(candidate),
   );
   const explored = spender && state.explored.get(spender);
   if (!spender || !explored) return;
   const caller = address('caller', spender.address);
-  const unsigned = [amount('27', 27n), amount('0 (no signature)', 0n), amount('0 (no signature)', 0n)];
-  const deadline = amount('2100-01-01', DEADLINE);
-  const step = (selector: Hex, words: Word[]): Planned => ({
-    selector,
-    sequence: 0,
-    args: words.map(({ name }) => name),
-    call: { label: selector, data: encode(selector, words) },
-  });
-  const forged = ([owner, value]: readonly [Word, Word]): Planned[] => {
-    const take = step(TRANSFER_FROM, [owner, caller, value]);
-    return [
-      ...(has(PERMIT) && has(TRANSFER_FROM)
-        ? [twoCalls(step(PERMIT, [owner, caller, amount('max', MAX_WORD), deadline, ...unsigned]), take)]
-        : []),
-      // DAI's: holder, spender, the holder's nonce (none used yet), expiry, allowed.
-      ...(has(DAI_PERMIT) && has(TRANSFER_FROM)
-        ? [
+  const validBefore = amount('half an hour on', parameters.blockTimestamp + FORGED_VALIDITY_SECONDS);
+  const nonce = amount('a fresh nonce', BigInt(keccak256(stringToHex('vigil.authorization'))));
+  const zero = amount('0', 0n);
+  const signatures: { v: Word; r: Word; s: Word }[] = [
+    { v: amount('27', 27n), r: amount('0 (no signature)', 0n), s: amount('0 (no signature)', 0n) },
+    { v: amount('27', 27n), r: amount('2^256 - 1 (past the curve order)', MAX_WORD), s: amount('1', 1n) },
+  ];
+  const step = (selector: Hex, words: Word[], signature?: { v: Word; r: Word; s: Word }): Planned => {
+    // A bytes signature: its offset among the head words, its length, then r, s and v packed.
+    const packed = signature && {
+      args: [
+        ...words.map(({ name }) => name),
+        `signature (r ${signature.r.name}, s ${signature.s.name}, v ${signature.v.name})`,
+      ],
+      tail: concatHex([
+        pad(numberToHex(BigInt(32 * (words.length + 1))), { size: 32 }),
+        pad(numberToHex(65n), { size: 32 }),
+        pad(numberToHex(signature.r.value), { size: 32 }),
+        pad(numberToHex(signature.s.value), { size: 32 }),
+        pad(numberToHex(signature.v.value), { size: 1, dir: 'right' }),
+        pad('0x', { size: 31 }),
+      ]),
+    };
+    const data = packed ? concatHex([encode(selector, words), packed.tail]) : encode(selector, words);
+    return {
+      selector,
+      sequence: 0,
+      args: packed ? packed.args : words.map(({ name }) => name),
+      call: { label: selector, data },
+    };
+  };
+  const forged = ([owner, value]: readonly [Word, Word]): Planned[] =>
+    signatures.flatMap((signature) => {
+      const vrs = [signature.v, signature.r, signature.s];
+      const take = step(TRANSFER_FROM, [owner, caller, value]);
+      const authorization = [owner, caller, value, zero, validBefore, nonce];
+      const made: Planned[] = [];
+      if (has(TRANSFER_FROM)) {
+        if (has(SIGNED.permit))
+          made.push(twoCalls(step(SIGNED.permit, [owner, caller, value, validBefore, ...vrs]), take));
+        if (has(SIGNED.permitBytes))
+          made.push(twoCalls(step(SIGNED.permitBytes, [owner, caller, value, validBefore], signature), take));
+        // DAI's: holder, spender, the holder's nonce (none used yet), expiry, allowed.
+        if (has(SIGNED.daiPermit))
+          made.push(
             twoCalls(
-              step(DAI_PERMIT, [owner, caller, amount('0', 0n), deadline, amount('1/true', 1n), ...unsigned]),
+              step(SIGNED.daiPermit, [owner, caller, zero, validBefore, amount('1/true', 1n), ...vrs]),
               take,
             ),
-          ]
-        : []),
+          );
+      }
       // from, to, value, valid after, valid before, a nonce of the signer's choosing.
-      ...(has(TRANSFER_WITH_AUTHORIZATION)
-        ? [
-            step(TRANSFER_WITH_AUTHORIZATION, [
-              owner,
-              caller,
-              value,
-              amount('0', 0n),
-              deadline,
-              amount('a fresh nonce', BigInt(keccak256(stringToHex('vigil.authorization')))),
-              ...unsigned,
-            ]),
-          ]
-        : []),
-    ];
-  };
+      for (const selector of [SIGNED.transferWithAuthorization, SIGNED.receiveWithAuthorization])
+        if (has(selector)) made.push(step(selector, [...authorization, ...vrs]));
+      for (const selector of [SIGNED.transferWithAuthorizationBytes, SIGNED.receiveWithAuthorizationBytes])
+        if (has(selector)) made.push(step(selector, authorization, signature));
+      return made;
+    });
   await explored.runAt(0, [
     ...forged([address('holder', parameters.victim), amount("half the holder's balance", HOLDER_HALF)]),
     ...forged([

@@ -168,7 +168,8 @@ describe('permits nobody signed', () => {
       const evidence = await simulation('zeroSigner', 'is_mintable');
       expect(evidence).toMatchObject({
         prelude_selector: '0xd505accf',
-        prelude_args: 'the zero address, caller, max, 2100-01-01, 27, 0 (no signature), 0 (no signature)',
+        prelude_args:
+          'the zero address, caller, 1000× supply, half an hour on, 27, 0 (no signature), 0 (no signature)',
         signature: 'transferFrom(address,address,uint256)',
         args: 'the zero address, caller, 1000× supply',
       });
@@ -191,7 +192,8 @@ describe('permits nobody signed', () => {
       expect(await classes('unchecked')).toMatchObject({ leak: true });
       expect(await simulation('unchecked', 'owner_change_balance')).toMatchObject({
         prelude_selector: '0xd505accf',
-        prelude_args: 'holder, caller, max, 2100-01-01, 27, 0 (no signature), 0 (no signature)',
+        prelude_args:
+          "holder, caller, half the holder's balance, half an hour on, 27, 0 (no signature), 0 (no signature)",
         signature: 'transferFrom(address,address,uint256)',
         args: "holder, caller, half the holder's balance",
       });
@@ -224,7 +226,7 @@ describe('the other signed entry points', () => {
       expect(await classes('authorizationZero')).toEqual({ mint: true, leak: false, limit: false });
       expect(await simulation('authorizationZero', 'is_mintable')).toMatchObject({
         selector: '0xe3ee160e',
-        args: 'the zero address, caller, 1000× supply, 0, 2100-01-01, a fresh nonce, 27, 0 (no signature), 0 (no signature)',
+        args: 'the zero address, caller, 1000× supply, 0, half an hour on, a fresh nonce, 27, 0 (no signature), 0 (no signature)',
       });
     },
     SCAN_TIMEOUT,

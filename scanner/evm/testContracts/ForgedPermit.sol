@@ -10,8 +10,11 @@ import {ERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/ERC20P
 /// and burns to it (the shape of OpenZeppelin 5's _update), so a transferFrom from the zero address
 /// that an allowance lets through mints.
 abstract contract FpToken {
-    bytes32 private constant PERMIT_TYPEHASH =
+    bytes32 internal constant PERMIT_TYPEHASH =
         keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
+    bytes32 internal constant TRANSFER_TYPEHASH = keccak256(
+        "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
+    );
 
     string public name;
     string public symbol = "FP";
@@ -20,6 +23,7 @@ abstract contract FpToken {
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
     mapping(address => uint256) public nonces;
+    mapping(address => mapping(bytes32 => bool)) public authorizationState;
     address public owner;
     address public pair;
     bytes32 public immutable DOMAIN_SEPARATOR;
@@ -39,7 +43,9 @@ abstract contract FpToken {
                 address(this)
             )
         );
-        _update(address(0), msg.sender, supply);
+        totalSupply = supply;
+        balanceOf[msg.sender] = supply;
+        emit Transfer(address(0), msg.sender, supply);
     }
 
     /// Once, after listing: the pool is then fixed.
@@ -80,25 +86,46 @@ abstract contract FpToken {
         external
     {
         require(block.timestamp <= deadline, "expired");
-        bytes32 digest = keccak256(
-            abi.encodePacked(
-                "\x19\x01",
-                DOMAIN_SEPARATOR,
-                keccak256(abi.encode(PERMIT_TYPEHASH, holder, spender, value, nonces[holder]++, deadline))
-            )
-        );
-        require(_signedBy(holder, digest, v, r, s), "invalid signature");
-        allowance[holder][spender] = value;
-        emit Approval(holder, spender, value);
+        bytes32 digest =
+            _digest(keccak256(abi.encode(PERMIT_TYPEHASH, holder, spender, value, nonces[holder]++, deadline)));
+        uint256 granted = _granted(holder, spender, value, deadline, digest, v, r, s);
+        allowance[holder][spender] = granted;
+        emit Approval(holder, spender, granted);
     }
 
-    function _signedBy(address holder, bytes32 digest, uint8 v, bytes32 r, bytes32 s)
+    /// The allowance a permit grants, or a revert: here the sound check (the holder signed it, and
+    /// the zero address signs nothing).
+    function _granted(address holder, address, uint256 value, uint256, bytes32 digest, uint8 v, bytes32 r, bytes32 s)
         internal
         view
         virtual
-        returns (bool);
+        returns (uint256)
+    {
+        address signer = ecrecover(digest, v, r, s);
+        require(signer != address(0) && signer == holder, "invalid signature");
+        return value;
+    }
 
-    function _update(address from, address to, uint256 value) internal {
+    function _digest(bytes32 structHash) internal view returns (bytes32) {
+        return keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR, structHash));
+    }
+
+    /// ecrecover of a 65-byte r, s, v signature; the zero address for any other length.
+    function _recover(bytes32 digest, bytes memory signature) internal pure returns (address) {
+        if (signature.length != 65) return address(0);
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        assembly {
+            r := mload(add(signature, 32))
+            s := mload(add(signature, 64))
+            v := byte(0, mload(add(signature, 96)))
+        }
+        return ecrecover(digest, v, r, s);
+    }
+
+    /// Mint-or-move (OpenZeppelin 5's _update): a transfer from the zero address mints.
+    function _update(address from, address to, uint256 value) internal virtual {
         if (from == address(0)) {
             totalSupply += value;
         } else {
@@ -117,13 +144,14 @@ abstract contract FpToken {
 contract FpZeroSigner is FpToken {
     constructor(uint256 supply) FpToken("Lean Permit", supply) {}
 
-    function _signedBy(address holder, bytes32 digest, uint8 v, bytes32 r, bytes32 s)
+    function _granted(address holder, address, uint256 value, uint256, bytes32 digest, uint8 v, bytes32 r, bytes32 s)
         internal
         pure
         override
-        returns (bool)
+        returns (uint256)
     {
-        return ecrecover(digest, v, r, s) == holder;
+        require(ecrecover(digest, v, r, s) == holder, "invalid signature");
+        return value;
     }
 }
 
@@ -132,39 +160,25 @@ contract FpZeroSigner is FpToken {
 contract FpUnchecked is FpToken {
     constructor(uint256 supply) FpToken("Relayed Permit", supply) {}
 
-    function _signedBy(address, bytes32, uint8, bytes32, bytes32) internal pure override returns (bool) {
-        return true;
-    }
-}
-
-/// The same hand-rolled permit, refusing the zero address's recovery: the check every other token
-/// below keeps for its EIP-2612 permit, so only its own signed function can give it away.
-abstract contract FpSoundBase is FpToken {
-    function _signedBy(address holder, bytes32 digest, uint8 v, bytes32 r, bytes32 s)
+    function _granted(address, address, uint256 value, uint256, bytes32, uint8, bytes32, bytes32)
         internal
         pure
         override
-        returns (bool)
+        returns (uint256)
     {
-        address signer = ecrecover(digest, v, r, s);
-        return signer != address(0) && signer == holder;
+        return value;
     }
 }
 
 /// Honest: only the sound EIP-2612 permit. Same mint-or-move helper, so only the check differs
 /// from FpZeroSigner.
-contract FpSound is FpSoundBase {
+contract FpSound is FpToken {
     constructor(uint256 supply) FpToken("Sound Permit", supply) {}
 }
 
 /// EIP-3009's transferWithAuthorization (USDC's gasless transfers), the signer's answer compared
-/// with `from` only (`zeroChecked` false) or with zero too.
-abstract contract FpAuthorization is FpSoundBase {
-    bytes32 private constant TRANSFER_TYPEHASH = keccak256(
-        "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
-    );
-    mapping(address => mapping(bytes32 => bool)) public authorizationState;
-
+/// with `from` only (`zeroChecked` false) or with zero too; the EIP-2612 permit beside it is sound.
+abstract contract FpAuthorization is FpToken {
     function _zeroChecked() internal pure virtual returns (bool);
 
     function transferWithAuthorization(
@@ -181,13 +195,8 @@ abstract contract FpAuthorization is FpSoundBase {
         require(block.timestamp > validAfter && block.timestamp < validBefore, "not valid now");
         require(!authorizationState[from][nonce], "authorization used");
         authorizationState[from][nonce] = true;
-        bytes32 digest = keccak256(
-            abi.encodePacked(
-                "\x19\x01",
-                DOMAIN_SEPARATOR,
-                keccak256(abi.encode(TRANSFER_TYPEHASH, from, to, value, validAfter, validBefore, nonce))
-            )
-        );
+        bytes32 digest =
+            _digest(keccak256(abi.encode(TRANSFER_TYPEHASH, from, to, value, validAfter, validBefore, nonce)));
         address signer = ecrecover(digest, v, r, s);
         require(signer == from && (signer != address(0) || !_zeroChecked()), "invalid signature");
         _update(from, to, value);
@@ -215,7 +224,7 @@ contract FpAuthorizationSound is FpAuthorization {
 
 /// DAI's permit (holder, spender, nonce, expiry, allowed) beside the sound EIP-2612 one: "the
 /// relayer checks signatures", so it checks none, and anyone approves themselves for any holder.
-contract FpDaiUnchecked is FpSoundBase {
+contract FpDaiUnchecked is FpToken {
     constructor(uint256 supply) FpToken("Relayed Dai Permit", supply) {}
 
     function permit(address holder, address spender, uint256 nonce, uint256 expiry, bool allowed, uint8, bytes32, bytes32)
