@@ -10,6 +10,13 @@ import {FpToken} from "./ForgedPermit.sol";
 /// 2100, the caller as spender, three standard selectors), and honest tokens beside them. Their
 /// base, FpToken, is ForgedPermit.sol's.
 
+/// "Hardened against malleability": v must be 27 or 28, r and s non-zero, s in the lower half of
+/// the curve's order (OpenZeppelin's checks), but ecrecover's answer is compared with the holder and
+/// never with zero. The round's r = s = 0 is refused; r = 2^256 - 1 (beyond the curve's order, so
+/// ecrecover answers the zero address) with s = 1 passes every check for the zero address: a mint.
+contract FaMalleabilityChecked is FpToken {
+    uint256 private constant HALF_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
+
     constructor(uint256 supply) FpToken("Hardened Permit", supply) {}
 
     function _granted(address holder, address, uint256 value, uint256, bytes32 digest, uint8 v, bytes32 r, bytes32 s)
