@@ -5,50 +5,39 @@ import {
   type Hex,
   keccak256,
   maxUint256,
-  parseAbi,
-  parseEther,
   stringToHex,
   zeroAddress,
   zeroHash,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEADLINE,
+  listRenounced,
+  SUPPLY,
+  sentOnSnapshot,
+  signedAbi as abi,
+  take as takeFor,
+} from '../../test/support/forgedSignatures.ts';
+import {
   type ListingDevnet,
   labelledWallet,
-  listWithPair,
-  onSnapshot,
   scanInOrder,
   scanOnce,
-  sendAs,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
 import { harmClasses } from '../core/risk/harm.ts';
 import { CheckStatus } from '../core/schema.ts';
 
-// The forged-permit round (forgedPermitRound in discoverPowers.ts): EIP-2612 permits nobody signed
-// (v = 27, r = s = 0), each followed by the transferFrom it would allow. Contracts:
-// testContracts/ForgedPermit.sol, four tokens with the same hand-rolled permit and mint-or-move
-// balance helper, differing only in the signature check, and OpenZeppelin's ERC20Permit. Each
-// scam's power is first made on the devnet as real transactions by a wallet with no key, so no
-// verdict is taken on trust; each honest token is shown refusing the same forged permits.
+// The forged-signature round (forgedSignatureRound in discoverPowers.ts): permits and
+// authorizations nobody signed, each permit followed by the transferFrom it would allow. Contracts:
+// testContracts/ForgedPermit.sol, tokens with the same hand-rolled permit and mint-or-move balance
+// helper, differing only in the signature check of one signed function, and OpenZeppelin's
+// ERC20Permit. Each scam's power is first made on the devnet as real transactions by a wallet with
+// no key, so no verdict is taken on trust; each honest token is shown refusing the same forgeries.
 
-const SUPPLY = 10n ** 27n;
-const POOL_TOKENS = SUPPLY / 2n;
-const POOL_ETH = parseEther('10');
 const SCAN_TIMEOUT = 120_000;
 /** A wallet with no key here: whatever it gets through, anyone could. */
 const STRANGER = labelledWallet('fp', 'stranger');
-const DEADLINE = 4_102_444_800n;
-
-const abi = parseAbi([
-  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
-  'function permit(address holder, address spender, uint256 nonce, uint256 expiry, bool allowed, uint8 v, bytes32 r, bytes32 s)',
-  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
-  'function transferFrom(address from, address to, uint256 value) returns (bool)',
-  'function renounceOwnership()',
-  'function totalSupply() view returns (uint256)',
-  'function balanceOf(address) view returns (uint256)',
-]);
 
 type Key =
   | 'zeroSigner'
@@ -74,19 +63,7 @@ let scanTimes: Map<Key, number>;
 
 beforeAll(async () => {
   devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  for (const [key, contract] of Object.entries(CONTRACTS) as [Key, string][]) {
-    tokens[key] = (
-      await listWithPair(devnet, contract, { args: [SUPPLY], tokens: POOL_TOKENS, eth: POOL_ETH })
-    ).address;
-    if (key !== 'openZeppelin') {
-      await devnet.sender.send({
-        label: `renounce ${contract}`,
-        to: tokens[key],
-        data: encodeFunctionData({ abi, functionName: 'renounceOwnership' }),
-      });
-      await devnet.sender.settle();
-    }
-  }
+  Object.assign(tokens, await listRenounced(devnet, CONTRACTS, ['openZeppelin']));
   scanTimes = await scanInOrder(Object.keys(CONTRACTS) as Key[], scan);
 }, 600_000);
 afterAll(() => devnet.node.stop());
@@ -101,12 +78,7 @@ const forgedPermit = (owner: Address): Hex =>
     functionName: 'permit',
     args: [owner, STRANGER, maxUint256, DEADLINE, 27, zeroHash, zeroHash],
   });
-const take = (from: Address, amount: bigint): Hex =>
-  encodeFunctionData({ abi, functionName: 'transferFrom', args: [from, STRANGER, amount] });
-const supplyOf = (key: Key) =>
-  devnet.client.readContract({ address: tokens[key], abi, functionName: 'totalSupply' });
-const balanceOf = (key: Key, account: Address) =>
-  devnet.client.readContract({ address: tokens[key], abi, functionName: 'balanceOf', args: [account] });
+const take = (from: Address, amount: bigint): Hex => takeFor(from, amount, STRANGER);
 
 /** The stranger's DAI-style permit for `holder`: nonce 0, allowed, no signature. */
 const forgedDaiPermit = (holder: Address): Hex =>
@@ -125,16 +97,7 @@ const forgedAuthorization = (from: Address, amount: bigint): Hex =>
 
 /** On a snapshot: the stranger's calls, each a transaction; which went through, what was minted and what `owner` lost. */
 const sentByStranger = (key: Key, owner: Address, calls: Hex[]) =>
-  onSnapshot(devnet, async () => {
-    const [supplyBefore, ownerBefore] = [await supplyOf(key), await balanceOf(key, owner)];
-    const sent: boolean[] = [];
-    for (const data of calls) sent.push(await sendAs(devnet, { from: STRANGER, to: tokens[key], data }));
-    return {
-      sent,
-      minted: (await supplyOf(key)) - supplyBefore,
-      lost: ownerBefore - (await balanceOf(key, owner)),
-    };
-  });
+  sentOnSnapshot(devnet, tokens[key], { from: STRANGER, owner }, calls);
 /** The stranger's forged EIP-2612 permit for `owner`, then its transferFrom. */
 const forgeAndTake = (key: Key, owner: Address, amount: bigint) =>
   sentByStranger(key, owner, [forgedPermit(owner), take(owner, amount)]);

@@ -6,7 +6,6 @@ import {
   keccak256,
   maxUint256,
   numberToHex,
-  parseAbi,
   parseEther,
   stringToHex,
   zeroAddress,
@@ -14,13 +13,18 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEADLINE,
+  listRenounced,
+  SUPPLY,
+  sentOnSnapshot,
+  signedAbi as abi,
+  take as takeFor,
+} from '../../test/support/forgedSignatures.ts';
+import {
   type ListingDevnet,
   labelledWallet,
-  listWithPair,
-  onSnapshot,
   scanInOrder,
   scanOnce,
-  sendAs,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
 import { harmClasses } from '../core/risk/harm.ts';
@@ -39,30 +43,15 @@ import { CheckStatus } from '../core/schema.ts';
 // and each honest token is shown refusing the same forgeries, so no verdict is taken on trust.
 // `it.fails` marks what the scanner gets wrong today.
 
-const SUPPLY = 10n ** 27n;
-const POOL_TOKENS = SUPPLY / 2n;
-const POOL_ETH = parseEther('10');
 const SCAN_TIMEOUT = 120_000;
 /** A wallet with no key here: whatever it gets through, anyone could. */
 const STRANGER = labelledWallet('fa', 'stranger');
 /** FaRelayerSpender's relayer (keccak256("fa.relayer")): a wallet the insider holds. */
 const RELAYER = labelledWallet('fa', 'relayer');
-const DEADLINE = 4_102_444_800n;
 /** An r beyond the curve's order: ecrecover answers the zero address, whatever v and s. */
 const OUT_OF_RANGE = numberToHex(maxUint256, { size: 32 });
 const ONE = numberToHex(1n, { size: 32 });
 const CAP = parseEther('1000');
-
-const abi = parseAbi([
-  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
-  'function permit(address owner, address spender, uint256 value, uint256 deadline, bytes signature)',
-  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
-  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
-  'function transferFrom(address from, address to, uint256 value) returns (bool)',
-  'function renounceOwnership()',
-  'function totalSupply() view returns (uint256)',
-  'function balanceOf(address) view returns (uint256)',
-]);
 
 type Key =
   | 'malleability'
@@ -94,19 +83,7 @@ let scanTimes: Map<Key, number>;
 
 beforeAll(async () => {
   devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  for (const [key, contract] of Object.entries(CONTRACTS) as [Key, string][]) {
-    tokens[key] = (
-      await listWithPair(devnet, contract, { args: [SUPPLY], tokens: POOL_TOKENS, eth: POOL_ETH })
-    ).address;
-    if (key !== 'harmless') {
-      await devnet.sender.send({
-        label: `renounce ${contract}`,
-        to: tokens[key],
-        data: encodeFunctionData({ abi, functionName: 'renounceOwnership' }),
-      });
-      await devnet.sender.settle();
-    }
-  }
+  Object.assign(tokens, await listRenounced(devnet, CONTRACTS, ['harmless']));
   scanTimes = await scanInOrder(Object.keys(CONTRACTS) as Key[], scan);
 }, 900_000);
 afterAll(() => devnet.node.stop());
@@ -130,11 +107,8 @@ const permit = (
     functionName: 'permit',
     args: [owner, spender, value, deadline, signature.v, signature.r, signature.s],
   });
-const take = (from: Address, amount: bigint, to: Address = STRANGER): Hex =>
-  encodeFunctionData({ abi, functionName: 'transferFrom', args: [from, to, amount] });
+const take = (from: Address, amount: bigint, to: Address = STRANGER): Hex => takeFor(from, amount, to);
 const nonce = (label: string) => keccak256(stringToHex(`fa.nonce.${label}`));
-const supplyOf = (key: Key) =>
-  devnet.client.readContract({ address: tokens[key], abi, functionName: 'totalSupply' });
 const balanceOf = (key: Key, account: Address) =>
   devnet.client.readContract({ address: tokens[key], abi, functionName: 'balanceOf', args: [account] });
 const now = async () => (await devnet.client.getBlock()).timestamp;
@@ -145,22 +119,12 @@ type Sent = { from?: Address; data: Hex };
  * through, what was minted, what `owner` lost and what `receiver` gained.
  */
 const sent = (key: Key, owner: Address, calls: Sent[], receiver: Address = STRANGER) =>
-  onSnapshot(devnet, async () => {
-    const [supplyBefore, ownerBefore, receiverBefore] = [
-      await supplyOf(key),
-      await balanceOf(key, owner),
-      await balanceOf(key, receiver),
-    ];
-    const went: boolean[] = [];
-    for (const { from = STRANGER, data } of calls)
-      went.push(await sendAs(devnet, { from, to: tokens[key], data }));
-    return {
-      sent: went,
-      minted: (await supplyOf(key)) - supplyBefore,
-      lost: ownerBefore - (await balanceOf(key, owner)),
-      gained: (await balanceOf(key, receiver)) - receiverBefore,
-    };
-  });
+  sentOnSnapshot(
+    devnet,
+    tokens[key],
+    { from: STRANGER, owner, receiver },
+    calls.map(({ from = STRANGER, data }) => ({ from, data })),
+  );
 /** The round's own forgeries, as transactions: the holder's permit and take, the zero address's. */
 const roundForgeries = async (key: Key) => ({
   holder: await sent(key, devnet.owner, [
