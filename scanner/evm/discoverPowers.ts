@@ -914,17 +914,77 @@ const FORGED_VALIDITY_SECONDS = 1_800n;
  * itself; any account could. OpenZeppelin's ECDSA and every correct check refuse them all.
  */
 async function forgedSignatureRound(
+  client: Parameters<typeof probePrivileges>[0],
   parameters: DiscoverPowersParameters,
-  state: { explored: Map<PrivilegeCandidate, Explored>; known: readonly PrivilegeCandidate[] },
+  state: {
+    explored: Map<PrivilegeCandidate, Explored>;
+    explore: (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>) => Promise<void>;
+    known: readonly PrivilegeCandidate[];
+  },
 ): Promise<void> {
   const has = (selector: Hex) => parameters.selectors.has(selector);
   if (!Object.values(SIGNED).some(has)) return;
-  const spender = state.known.find(
+  const first = state.known.find(
     (candidate) => !candidate.forwarder && !candidate.origin && state.explored.has(candidate),
   );
-  const explored = spender && state.explored.get(spender);
-  if (!spender || !explored) return;
-  const caller = address('caller', spender.address);
+  const explored = first && state.explored.get(first);
+  if (!first || !explored) return;
+  const { failed } = await explored.runAt(0, forgedSignatures(parameters, first.address, has));
+  // A permit refused for this spender may need no signature from another: the spender word
+  // compared with an account (a relayer kept in code, found nowhere the candidates come from)
+  // names it, and that account makes the forged calls as spender too. Each refused permit is
+  // traced once (the pair's first call, alone).
+  const permits = failed
+    .flatMap((entry) => (entry.prelude ? [entry.prelude] : []))
+    .slice(0, MAX_FORGED_TRACED);
+  if (permits.length === 0) return;
+  const { traces } = await traceCalls(client, {
+    blockNumber: parameters.blockNumber,
+    calls: permits.map((permit) => ({ from: first.address, to: parameters.token, data: permit.call.data })),
+  });
+  const seen = new Set(
+    [...state.known.map(({ address }) => address), parameters.token, parameters.victim, parameters.pair]
+      .filter((value): value is Address => value !== undefined)
+      .map((value) => value.toLowerCase()),
+  );
+  const named = new Map<string, PrivilegeCandidate>();
+  traces.forEach((trace, index) => {
+    const permit = permits[index];
+    if (!trace || !permit) return;
+    const words = argumentWords(permit.call.data);
+    // The spender is the second word of every permit form.
+    for (const { index: at, value } of harvestComparisons(trace.c, { caller: first.address, words }).wanted) {
+      if (at !== 1 || value < MIN_SPENDER || value >= 2n ** 160n) continue;
+      const spender = getAddress(pad(numberToHex(value), { size: 20 }));
+      if (!seen.has(spender.toLowerCase()) && named.size < MAX_FORGED_SPENDERS)
+        named.set(spender.toLowerCase(), {
+          address: spender,
+          source: `compared with the spender by ${permit.selector}`,
+        });
+    }
+  });
+  await Promise.all(
+    [...named.values()].map(async (candidate) => {
+      await state.explore(candidate, new Set([TRANSFER_FROM]));
+      await state.explored.get(candidate)?.runAt(0, forgedSignatures(parameters, candidate.address, has));
+    }),
+  );
+}
+
+/** Forged permits traced per token at most, for a spender they compared with. */
+const MAX_FORGED_TRACED = 4;
+/** Spenders found so whose own forged calls are made, at most. */
+const MAX_FORGED_SPENDERS = 2;
+/** A word below this is an amount, a flag or a time, not an account (as the comparison round reads). */
+const MIN_SPENDER = 2n ** 96n;
+
+/** The forged-signature round's calls with `spender` as the caller: see forgedSignatureRound. */
+function forgedSignatures(
+  parameters: DiscoverPowersParameters,
+  spender: Address,
+  has: (selector: Hex) => boolean,
+): Planned[] {
+  const caller = address('caller', spender);
   const validBefore = amount('half an hour on', parameters.blockTimestamp + FORGED_VALIDITY_SECONDS);
   const nonce = amount('a fresh nonce', BigInt(keccak256(stringToHex('vigil.authorization'))));
   const zero = amount('0', 0n);
@@ -983,13 +1043,13 @@ async function forgedSignatureRound(
         if (has(selector)) made.push(step(selector, authorization, signature));
       return made;
     });
-  await explored.runAt(0, [
+  return [
     ...forged([address('holder', parameters.victim), amount("half the holder's balance", HOLDER_HALF)]),
     ...forged([
       address('the zero address', zeroAddress),
       amount('1000× supply', parameters.supply * 1000n + 1n),
     ]),
-  ]);
+  ];
 }
 
 /** Times (clock offsets) a token's refused calls are made again at, at most. */
@@ -1673,7 +1733,7 @@ export async function discoverPowers(
   await Promise.all([
     comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
     forwarderRound(parameters, { explored, known: candidates }),
-    forgedSignatureRound(parameters, { explored, known: candidates }),
+    forgedSignatureRound(client, parameters, { explored, explore, known: candidates }),
   ]);
   mark('comparisons');
   // After the comparison round: the accounts it named are explored by then.

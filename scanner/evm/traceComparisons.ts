@@ -37,7 +37,8 @@ const COMMON = new Set([0n, 1n, MAX_WORD]);
 
 /**
  * The tracer: comparisons (op and the two operands, top first; the last 400, in order: the one
- * that refused is near the end), keccak256 results
+ * that refused is near the end; a SUB whose result a JUMPI takes at once counts as EQ, as solc
+ * compiles `if (a == b)` to a jump on a - b), keccak256 results
  * read off the next step at the same depth (32), storage slots read (256), the addresses of
  * the contracts called (16), the comparisons and masks (AND) made within twelve steps of a storage
  * read's answer at the same depth (the last 64: a stored field unpacked and compared), the block's
@@ -47,7 +48,7 @@ const COMMON = new Set([0n, 1n, MAX_WORD]);
  */
 export const COMPARISON_TRACER = `{
   c: [], cn: 0, h: [], s: {}, sn: 0, a: [], pending: 0, clock: '', t: '', n: '', x: 0,
-  k: [], kn: 0, i: 0, ld: -1, li: 0, loaded: 0,
+  k: [], kn: 0, i: 0, ld: -1, li: 0, loaded: 0, sub: null, si: 0, sd: -1,
   step: function (log) {
     var depth = log.getDepth();
     this.i++;
@@ -73,6 +74,16 @@ export const COMPARISON_TRACER = `{
     if (compares) {
       this.c[this.cn % 400] = [op, log.stack.peek(0).toString(16), log.stack.peek(1).toString(16)];
       this.cn++;
+    } else if (op === 'SUB') {
+      this.sub = [log.stack.peek(0).toString(16), log.stack.peek(1).toString(16)];
+      this.si = this.i;
+      this.sd = depth;
+    } else if (op === 'JUMPI') {
+      if (this.sub && depth === this.sd && this.i - this.si <= 2) {
+        this.c[this.cn % 400] = ['EQ', this.sub[0], this.sub[1]];
+        this.cn++;
+      }
+      this.sub = null;
     } else if (op === 'SHA3' || op === 'KECCAK256') {
       this.pending = depth;
     } else if (op === 'SLOAD') {
