@@ -460,6 +460,32 @@ describe('the tracer the node runs', () => {
     expect(run([{ op: 'EXTCODESIZE', depth: 1, stack: [0xabcn] }]).x).toBe(0);
   });
 
+  it("reads a SUB whose result a JUMPI takes at once as an equality (solc's `if (a == b)`), and no other SUB", () => {
+    const relayer = 0x05f44027bcc1b7946a468763b89fc26fa3cf3c2an;
+    const spender = 0xaa016ed72bd7207280b1bec96d97baef78a39376n;
+    const trace = run([
+      // if (spender == RELAYER): SUB, the jump target pushed, JUMPI.
+      { op: 'SUB', depth: 1, stack: [relayer, spender] },
+      { op: 'PUSH2', depth: 1, stack: [relayer - spender] },
+      { op: 'JUMPI', depth: 1, stack: [0x1002n, relayer - spender] },
+      // Arithmetic: a SUB whose result is stored, then a jump further on.
+      { op: 'SUB', depth: 1, stack: [10n, 3n] },
+      { op: 'SSTORE', depth: 1, stack: [0n, 7n] },
+      { op: 'PUSH2', depth: 1, stack: [0n] },
+      { op: 'JUMPI', depth: 1, stack: [0x2000n, 1n] },
+      // A SUB in a call, the JUMPI back in its caller.
+      { op: 'SUB', depth: 2, stack: [5n, 4n] },
+      { op: 'JUMPI', depth: 1, stack: [0x3000n, 1n] },
+    ]);
+    expect(trace.c).toEqual([['EQ', relayer.toString(16), spender.toString(16)]]);
+    // The harvest then wants the relayer where the spender was sent (it is the caller, sent too).
+    const harvest = harvestComparisons(trace.c, {
+      caller: '0xaa016ed72bd7207280b1bec96d97baef78a39376',
+      words: [1n, spender, 5n],
+    });
+    expect(harvest.wanted).toContainEqual({ index: 1, value: relayer });
+  });
+
   it('keeps fewer than 400 comparisons as they came', () => {
     const trace = run([
       { op: 'EQ', depth: 1, stack: [1n, 2n] },
