@@ -769,7 +769,7 @@ function refusedAllButSelf(comparisons: CallTrace['c'], caller: Address, token: 
     const a = BigInt(`0x${top}`);
     const b = BigInt(`0x${second}`);
     if (a !== mine && b !== mine) continue;
-    return op === 'EQ' && (a === self || b === self);
+    return (op === 'EQ' || op === 'SUB') && (a === self || b === self);
   }
   return false;
 }

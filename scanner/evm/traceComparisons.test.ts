@@ -117,6 +117,24 @@ describe('harvestComparisons', () => {
     ).toBeUndefined();
   });
 
+  it('names what a compiled EQ compared with the caller before what a SUB and a jump did (decoys after the real check)', () => {
+    const keeper = 2n ** 150n + 7n;
+    const decoys = [2n ** 151n + 1n, 2n ** 151n + 2n, 2n ** 151n + 3n];
+    const harvest = harvestComparisons(
+      [
+        compare('EQ', BigInt(caller), keeper),
+        ...decoys.map((decoy) => compare('SUB', BigInt(caller), decoy)),
+        compare('LT', 5n, 9n),
+      ],
+      { caller, words: [5n] },
+    );
+    expect(harvest.callers[0]?.toLowerCase()).toBe(`0x${keeper.toString(16).padStart(40, '0')}`);
+    expect(harvest.callers).toHaveLength(4);
+    // A SUB's value is taken exactly, as an equality's.
+    const fromSub = harvestComparisons([compare('SUB', 5n, 2n ** 70n)], { caller, words: [5n] });
+    expect(fromSub.wanted).toEqual([{ index: 0, value: 2n ** 70n }]);
+  });
+
   it('caps what one trace yields', () => {
     const steps = Array.from({ length: 20 }, (_, at) => compare('SLT', 3n, 100n + BigInt(at)));
     const harvest = harvestComparisons(steps, { caller, words: [3n] });
@@ -477,7 +495,7 @@ describe('the tracer the node runs', () => {
       { op: 'SUB', depth: 2, stack: [5n, 4n] },
       { op: 'JUMPI', depth: 1, stack: [0x3000n, 1n] },
     ]);
-    expect(trace.c).toEqual([['EQ', relayer.toString(16), spender.toString(16)]]);
+    expect(trace.c).toEqual([['SUB', relayer.toString(16), spender.toString(16)]]);
     // The harvest then wants the relayer where the spender was sent (it is the caller, sent too).
     const harvest = harvestComparisons(trace.c, {
       caller: '0xaa016ed72bd7207280b1bec96d97baef78a39376',

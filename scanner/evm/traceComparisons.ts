@@ -38,7 +38,7 @@ const COMMON = new Set([0n, 1n, MAX_WORD]);
 /**
  * The tracer: comparisons (op and the two operands, top first; the last 400, in order: the one
  * that refused is near the end; a SUB whose result a JUMPI takes at once counts as EQ, as solc
- * compiles `if (a == b)` to a jump on a - b), keccak256 results
+ * compiles `if (a == b)` to a jump on a - b; kept as 'SUB', read as an equality ranked after the rest), keccak256 results
  * read off the next step at the same depth (32), storage slots read (256), the addresses of
  * the contracts called (16), the comparisons and masks (AND) made within twelve steps of a storage
  * read's answer at the same depth (the last 64: a stored field unpacked and compared), the block's
@@ -80,7 +80,7 @@ export const COMPARISON_TRACER = `{
       this.sd = depth;
     } else if (op === 'JUMPI') {
       if (this.sub && depth === this.sd && this.i - this.si <= 2) {
-        this.c[this.cn % 400] = ['EQ', this.sub[0], this.sub[1]];
+        this.c[this.cn % 400] = ['SUB', this.sub[0], this.sub[1]];
         this.cn++;
       }
       this.sub = null;
@@ -156,6 +156,9 @@ function word(value: string): bigint {
  * is an equality of the caller with it (`refusedBy`: `msg.sender == pass.ownerOf(1)`; an earlier
  * one could be an argument compared with a list). Pure: the trace in, what the function wanted out.
  */
+/** An equality: EQ, or a SUB whose result a jump took at once (the tracer's 'SUB'). */
+const equality = (op: string | undefined) => op === 'EQ' || op === 'SUB';
+
 export function harvestComparisons(
   comparisons: CallTrace['c'],
   call: { caller: Address; words: readonly bigint[]; skip?: ReadonlySet<number> },
@@ -171,14 +174,21 @@ export function harvestComparisons(
   // an equality of the caller with an account.
   const [finalOp, finalTop, finalSecond] = comparisons.at(-1) ?? [];
   const refusedBy =
-    callerSent && finalOp === 'EQ' && finalTop !== undefined && finalSecond !== undefined
+    callerSent && equality(finalOp) && finalTop !== undefined && finalSecond !== undefined
       ? word(finalTop) === caller
         ? account(word(finalSecond))
         : word(finalSecond) === caller
           ? account(word(finalTop))
           : undefined
       : undefined;
-  for (const [op, top, second] of [...comparisons].reverse()) {
+  // The last first; the equalities read off a SUB and a jump after every comparison the code made
+  // as one, so that constants it only subtracts (decoys after the real check) cannot push out
+  // what a compiled EQ compared.
+  const ordered = [...comparisons].reverse();
+  for (const [op, top, second] of [
+    ...ordered.filter(([op]) => op !== 'SUB'),
+    ...ordered.filter(([op]) => op === 'SUB'),
+  ]) {
     const a = word(top);
     const b = word(second);
     for (const [mine, other] of [
@@ -191,7 +201,7 @@ export function harvestComparisons(
       if (sent.has(other)) continue;
       call.words.forEach((value, index) => {
         if (value !== mine || call.skip?.has(index)) return;
-        const values = op === 'EQ' ? [other] : [other - 1n, other, other + 1n];
+        const values = equality(op) ? [other] : [other - 1n, other, other + 1n];
         for (const candidate of values) {
           // 0, 1 and the largest word are among every call's shapes already (`x > 1` still wants 2).
           if (candidate < 0n || candidate > MAX_WORD || sent.has(candidate) || COMMON.has(candidate))
