@@ -32,6 +32,7 @@ import {
 } from './probePrivileges.ts';
 import {
   argumentWords,
+  asAccount,
   type CallTrace,
   harvestComparisons,
   harvestTimes,
@@ -954,9 +955,8 @@ async function forgedSignatureRound(
     const words = argumentWords(permit.call.data);
     // The spender is the second word of every permit form.
     for (const { index: at, value } of harvestComparisons(trace.c, { caller: first.address, words }).wanted) {
-      if (at !== 1 || value < MIN_SPENDER || value >= 2n ** 160n) continue;
-      const spender = getAddress(pad(numberToHex(value), { size: 20 }));
-      if (!seen.has(spender.toLowerCase()) && named.size < MAX_FORGED_SPENDERS)
+      const spender = at === 1 ? asAccount(value) : undefined;
+      if (spender && !seen.has(spender.toLowerCase()) && named.size < MAX_FORGED_SPENDERS)
         named.set(spender.toLowerCase(), {
           address: spender,
           source: `compared with the spender by ${permit.selector}`,
@@ -975,8 +975,6 @@ async function forgedSignatureRound(
 const MAX_FORGED_TRACED = 4;
 /** Spenders found so whose own forged calls are made, at most. */
 const MAX_FORGED_SPENDERS = 2;
-/** A word below this is an amount, a flag or a time, not an account (as the comparison round reads). */
-const MIN_SPENDER = 2n ** 96n;
 
 /** The forged-signature round's calls with `spender` as the caller: see forgedSignatureRound. */
 function forgedSignatures(

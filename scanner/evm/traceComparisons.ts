@@ -156,6 +156,13 @@ function word(value: string): bigint {
  * is an equality of the caller with it (`refusedBy`: `msg.sender == pass.ownerOf(1)`; an earlier
  * one could be an argument compared with a list). Pure: the trace in, what the function wanted out.
  */
+/** A compared word read as an account: 160 bits with many set (not a small constant), else undefined. */
+export function asAccount(value: bigint): Address | undefined {
+  return value >= MIN_ACCOUNT && value < MAX_ACCOUNT
+    ? getAddress(numberToHex(value, { size: 20 }))
+    : undefined;
+}
+
 /** An equality: EQ, or a SUB whose result a jump took at once (the tracer's 'SUB'). */
 const equality = (op: string | undefined) => op === 'EQ' || op === 'SUB';
 
@@ -168,8 +175,7 @@ export function harvestComparisons(
   const callerSent = sent.has(caller);
   const wanted = new Map<string, Wanted>();
   const callers = new Set<Address>();
-  const account = (value: bigint) =>
-    value >= MIN_ACCOUNT && value < MAX_ACCOUNT ? getAddress(numberToHex(value, { size: 20 })) : undefined;
+  const account = asAccount;
   // Where the caller was sent too, only the comparison that refused names one: the trace's last,
   // an equality of the caller with an account.
   const [finalOp, finalTop, finalSecond] = comparisons.at(-1) ?? [];
