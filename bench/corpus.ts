@@ -3,6 +3,7 @@
 // tier, and how many scans gave a usable result. Deploys the devnet scenario on its own anvil and
 // scans every corpus token with the scanner library a worker runs.
 //   node bench/corpus.ts [--part heldout|tuning|all] [--label current] [--write]
+//   node bench/corpus.ts --part tuning --only <key,...> [--explain <key,...>]  (a quick look)
 // --label names the results file (bench/results/corpus-<label>.json); --write puts the tables
 // into docs/risk-model.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -80,17 +81,26 @@ async function main(): Promise<void> {
       write: { type: 'boolean', default: false },
       // Tuning only: prints the scan's discovery facts and harm checks of these tokens.
       explain: { type: 'string', default: '' },
+      // Tuning only: scans only these tokens (a quick look while a change is made; no --write).
+      only: { type: 'string', default: '' },
     },
   });
   const explain = new Set(values.explain ? values.explain.split(',') : []);
   const parts: CorpusPart[] =
     values.part === 'all' ? [...CORPUS_PARTS] : CORPUS_PARTS.filter((part) => part === values.part);
   if (parts.length === 0) throw new Error(`--part must be heldout, tuning or all, not ${values.part}`);
+  const only = new Set(values.only ? values.only.split(',') : []);
+  if (only.size > 0 && (values.write || parts.includes('heldout')))
+    throw new Error(
+      '--only is for a quick look at tuning tokens: use it with --part tuning, without --write',
+    );
   const anvil = await startAnvil({ genesisTimestamp: scenarioGenesisTimestamp() });
   try {
     const scenario = await deployScenario(anvil.url);
     const scan = corpusScanner(anvil.url, scenario.allowlist);
-    const entries = Object.entries(scenario.corpus).filter(([, token]) => parts.includes(token.part));
+    const entries = Object.entries(scenario.corpus).filter(
+      ([key, token]) => parts.includes(token.part) && (only.size === 0 || only.has(key)),
+    );
     const verdicts = await scanAll(entries, async ([key, token]): Promise<CorpusVerdict> => {
       try {
         const result = await scan(token.address);
