@@ -451,6 +451,9 @@ function argumentSequences(context: WordContext): Word[][] {
     [at(64), huge, length1, actor],
     [at(64), at(128), length1, actor, length1, huge],
     [at(64), at(128), length1, victim, length1, half],
+    // One bytes argument holding a command: an op code (0: the comparison round reads which codes
+    // it wanted), an account and an amount, as `abi.decode(command, (uint8, address, uint256))`.
+    [at(32), length(96), zero, victim, half],
   ];
   if (context.pair) {
     const pair = address('pair', context.pair);
@@ -1054,6 +1057,8 @@ function forgedSignatures(
 const MAX_COMPARED_TIMES = 4;
 /** Accounts found compared with the caller that are explored in full. */
 const MAX_COMPARED_CALLERS = 3;
+/** Comparison rounds one after another: the first accounts', then those of the accounts they named. */
+const MAX_COMPARISON_DEPTH = 2;
 
 const SILENT = 'reverted without a reason';
 /** Refusals of an argument as malformed (the zero address where an account goes): nothing wanted. */
@@ -1129,6 +1134,7 @@ async function comparisonRound(
     result: DiscoveryResult;
     known: readonly PrivilegeCandidate[];
   },
+  depth = 1,
 ): Promise<void> {
   const queues = state.known
     .filter((candidate) => !candidate.origin && state.explored.has(candidate))
@@ -1177,12 +1183,13 @@ async function comparisonRound(
     })),
   });
   const round = state.result.comparisons;
-  round.error = error;
+  round.error ??= error;
 
   const wantedBy = new Map<PrivilegeCandidate, Map<Hex, Planned>>();
   const seen = new Set<string>();
   for (const address of [
     ...state.known.map((candidate) => candidate.address),
+    ...[...state.explored.keys()].map((candidate) => candidate.address),
     ...(parameters.excluded ?? []),
     parameters.token,
     parameters.victim,
@@ -1325,6 +1332,15 @@ async function comparisonRound(
     ...wrapped,
     ...newcomers.map(({ candidate, only }) => state.explore(candidate, only)),
   ]);
+  // The accounts a check named are refused in their turn by the next check (an operator, then the
+  // op code its command must carry): their refusals are traced once more, no further.
+  if (depth < MAX_COMPARISON_DEPTH && newcomers.length > 0)
+    await comparisonRound(
+      client,
+      parameters,
+      { ...state, known: newcomers.map(({ candidate }) => candidate) },
+      depth + 1,
+    );
 }
 
 /** Runs the probes (a few eth_calls per account) and returns what they demonstrated. */
