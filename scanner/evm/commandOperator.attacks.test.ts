@@ -25,6 +25,7 @@ import { harmClasses } from '../core/risk/harm.ts';
 // testContracts/CommandOperatorAttacks.sol (prefix Ca2). Every scam's power is first made on the
 // devnet as the operator's own transactions (so no verdict is taken on trust), and every honest
 // token is shown harmless the same way; `it.fails` marks a verdict the scanner gets wrong today.
+// vigil-risk/50 mended attacks 1, 5 and 6; attacks 2, 3, 4 and 7 stay open.
 
 const SCAN_TIMEOUT = 120_000;
 /** The operator of every Ca2 token (keccak256("ca2.operator")); no key here. */
@@ -138,10 +139,11 @@ describe('scams written to slip past the second comparison round', () => {
   });
 
   // Attack 1. The op is an enum, the sweep its member 1. The second round traces the operator's
-  // op-0 command and sees op compared with 1 and 2, but harvestComparisons drops 1 as COMMON ("0,
+  // op-0 command and sees op compared with 1 and 2, but harvestComparisons dropped 1 as COMMON ("0,
   // 1 and the largest word are among every call's shapes already"): no shape puts a 1 in the
-  // command's op word, so only op 2 (a ping) is made again; the sweep is never called.
-  it.fails(
+  // command's op word, so only op 2 (a ping) was made again. Mended in vigil-risk/50: the op code
+  // word is `open` to 0 and 1.
+  it(
     'an enum op code whose sweep is member 1: a leak',
     async () => {
       expect(await classes('enum')).toEqual(LEAK);
@@ -180,10 +182,10 @@ describe('scams written to slip past the second comparison round', () => {
     SCAN_TIMEOUT,
   );
 
-  // Attack 5. Two ops in sequence. The wanted calls (op 7, op 11) are each made once, alone: op 7
-  // works and shows nothing, op 11 is refused ("not armed"). Only the first round's refusals (op 0)
-  // are retried after a staged step, so op 11 never follows op 7.
-  it.fails(
+  // Attack 5. Two ops in sequence. The wanted calls (op 7, op 11) were each made once, alone: op 7
+  // works and shows nothing, op 11 is refused ("not armed"). Mended in vigil-risk/50: a wanted call
+  // that worked and wrote is followed by each wanted call refused, in one simulation.
+  it(
     'an arm op then a sweep op: a leak',
     async () => {
       expect(await classes('armed')).toEqual(LEAK);
@@ -192,9 +194,10 @@ describe('scams written to slip past the second comparison round', () => {
   );
 
   // Attack 6. The op check's revert reads "unauthorized op": NO_RIGHT takes it for a refusal of
-  // the caller's rights, so the operator's command is `denied`, not `refused`, and the second
-  // round never harvests the op code it wanted.
-  it.fails(
+  // the caller's rights, so the operator's command was `denied`, not `refused`, and the second
+  // round never harvested the op code it wanted. Mended in vigil-risk/50: the second round reads
+  // what an account a check named wanted from its rights-worded refusals too.
+  it(
     'an op refusal worded as a refusal of rights: a leak',
     async () => {
       expect(await classes('rightsWorded')).toEqual(LEAK);

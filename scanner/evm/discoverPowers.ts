@@ -404,6 +404,8 @@ const amount = (name: string, value: bigint): Word => ({ name, value });
 // Dynamic arguments: a head word per argument (an array's offset), then each array's length and
 // elements.
 const at = (offset: number) => amount(`offset ${offset}`, BigInt(offset));
+/** A command's op code: the only word of its shape a comparison may want 0 or 1 in (an enum's first members). */
+const OP_CODE = 'op code 0';
 const length = (count: number) => amount(`length ${count}`, BigInt(count));
 
 /** The named words argument shapes are made of, for one account's calls. */
@@ -453,7 +455,7 @@ function argumentSequences(context: WordContext): Word[][] {
     [at(64), at(128), length1, victim, length1, half],
     // One bytes argument holding a command: an op code (0: the comparison round reads which codes
     // it wanted), an account and an amount, as `abi.decode(command, (uint8, address, uint256))`.
-    [at(32), length(96), zero, victim, half],
+    [at(32), length(96), amount(OP_CODE, 0n), victim, half],
   ];
   if (context.pair) {
     const pair = address('pair', context.pair);
@@ -729,6 +731,8 @@ const MAX_TRACED_CALLS = 32;
 const MAX_TRACED_PER_FUNCTION = 3;
 /** Calls made with what the comparisons wanted, per account. */
 const MAX_WANTED_CALLS_PER_CANDIDATE = 48;
+/** Of those, a call that worked then one refused, per account at most. */
+const MAX_WANTED_PAIRS_PER_CANDIDATE = 8;
 /** Functions found refusing every caller but the token itself, wrapped per token at most. */
 const MAX_SELF_ONLY_FUNCTIONS = 2;
 /**
@@ -1140,7 +1144,10 @@ async function comparisonRound(
     .filter((candidate) => !candidate.origin && state.explored.has(candidate))
     .map((candidate) => {
       const perFunction = new Map<Hex, number>();
-      const refused = state.explored.get(candidate)?.refused ?? [];
+      const explored = state.explored.get(candidate);
+      // An account a check named is past that check: a refusal it meets that reads as one of
+      // rights ("unauthorized op") is the next check's, and what it wanted is read like any other's.
+      const refused = [...(explored?.refused ?? []), ...(depth > 1 ? (explored?.denied ?? []) : [])];
       return {
         candidate,
         entries: refused
@@ -1239,6 +1246,7 @@ async function comparisonRound(
       caller: candidate.address,
       words: argumentWords(entry.call.data),
       skip,
+      open: new Set(words.flatMap((word, at) => (word.name === OP_CODE ? [at] : []))),
     });
     round.comparisons += harvest.comparisons;
     // A call refused for its caller's rights wanted another caller, not other words or another time.
@@ -1280,7 +1288,19 @@ async function comparisonRound(
     return [
       explored.runAt(0, calls).then((outcome) => {
         explored.steps.succeeded.push(...outcome.succeeded.filter(({ entry }) => chained(entry)));
-        return outcome;
+        // A wanted call that worked and wrote, then each wanted call refused: a command that arms
+        // an account, then the one that uses it (op 7, then op 11).
+        const pairs = outcome.succeeded
+          .filter(({ entry, effect }) => !entry.prelude && effect.gasUsed >= WRITE_GAS)
+          .flatMap(({ entry: first }) =>
+            outcome.failed
+              .filter((second) => !second.prelude && second.call.data !== first.call.data)
+              .map((second) => twoCalls(first, second)),
+          )
+          .slice(0, MAX_WANTED_PAIRS_PER_CANDIDATE);
+        if (pairs.length === 0) return outcome;
+        round.calls += pairs.length;
+        return explored.runAt(0, pairs);
       }),
     ];
   });

@@ -66,6 +66,17 @@ describe('harvestComparisons', () => {
     expect(values(harvest)).toEqual(['0:2', `0:${max - 1n}`]);
   });
 
+  it('takes 0 and 1 from a comparison in a word it is told is open (an op code no other shape fills)', () => {
+    // An enum's member 1 (and 2) compared with a command's op code 0, and with another word.
+    const comparisons = [compare('EQ', 0n, 1n), compare('EQ', 0n, 2n), compare('EQ', 9n, 1n)];
+    const words = [0n, 9n];
+    expect(values(harvestComparisons(comparisons, { caller, words }))).toEqual(['0:2']);
+    expect(values(harvestComparisons(comparisons, { caller, words, open: new Set([0]) }))).toEqual([
+      '0:2',
+      '0:1',
+    ]);
+  });
+
   it('leaves the words it is told to skip (offsets, lengths, a placeholder) alone', () => {
     const harvest = harvestComparisons([compare('EQ', 32n, 96n), compare('EQ', 9n, 4n)], {
       caller,

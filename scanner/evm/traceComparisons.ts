@@ -150,7 +150,8 @@ function word(value: string): bigint {
  * The comparisons of one trace, against the words the call sent (its argument words, after the
  * selector) and its caller. The last comparisons first: the one nearest the revert is the one that
  * refused, and the ABI decoder's checks come before it. Words at `skip` (offsets, lengths, a
- * placeholder the detector fills in) are not replaced. An account compared with the caller is
+ * placeholder the detector fills in) are not replaced; words at `open` (a command's op code, which
+ * no other shape fills) are replaced by 0 and 1 too. An account compared with the caller is
  * taken from every comparison of a call none of whose words is the caller (`callers`), and from a
  * call that sent the caller too only where the trace's last comparison, the check that refused,
  * is an equality of the caller with it (`refusedBy`: `msg.sender == pass.ownerOf(1)`; an earlier
@@ -168,7 +169,12 @@ const equality = (op: string | undefined) => op === 'EQ' || op === 'SUB';
 
 export function harvestComparisons(
   comparisons: CallTrace['c'],
-  call: { caller: Address; words: readonly bigint[]; skip?: ReadonlySet<number> },
+  call: {
+    caller: Address;
+    words: readonly bigint[];
+    skip?: ReadonlySet<number>;
+    open?: ReadonlySet<number>;
+  },
 ): ComparisonHarvest {
   const caller = BigInt(call.caller);
   const sent = new Set(call.words);
@@ -209,9 +215,10 @@ export function harvestComparisons(
         if (value !== mine || call.skip?.has(index)) return;
         const values = equality(op) ? [other] : [other - 1n, other, other + 1n];
         for (const candidate of values) {
-          // 0, 1 and the largest word are among every call's shapes already (`x > 1` still wants 2).
-          if (candidate < 0n || candidate > MAX_WORD || sent.has(candidate) || COMMON.has(candidate))
-            continue;
+          // 0, 1 and the largest word are among every call's shapes already (`x > 1` still wants 2),
+          // but in a word only one shape fills.
+          const common = COMMON.has(candidate) && !call.open?.has(index);
+          if (candidate < 0n || candidate > MAX_WORD || sent.has(candidate) || common) continue;
           const key = `${index}:${candidate}`;
           if (!wanted.has(key) && wanted.size < MAX_WANTED_PER_CALL)
             wanted.set(key, { index, value: candidate });
