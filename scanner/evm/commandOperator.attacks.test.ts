@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   type Address,
   encodeAbiParameters,
@@ -7,16 +6,9 @@ import {
   type Hex,
   parseAbi,
 } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRenounced, SUPPLY, sentOnSnapshot } from '../../test/support/forgedSignatures.ts';
-import {
-  type ListingDevnet,
-  labelledWallet,
-  scanInOrder,
-  scanOnce,
-  startListingDevnet,
-} from '../../test/support/listedTokens.ts';
-import { harmClasses } from '../core/risk/harm.ts';
+import { describe, expect, it } from 'vitest';
+import { SUPPLY, sentOnSnapshot, renouncedTokenScans } from '../../test/support/renouncedTokens.ts';
+import { labelledWallet } from '../../test/support/listedTokens.ts';
 
 // Adversarial review of vigil-risk/49: a second comparison round (MAX_COMPARISON_DEPTH = 2) over
 // the refused calls of the accounts the first round named, and one more argument shape, a bytes
@@ -56,20 +48,8 @@ const abi = parseAbi([
   'function feeBps(address) view returns (uint256)',
 ]);
 
-let devnet: ListingDevnet;
-const tokens = {} as Record<Key, Address>;
-let scanTimes: Map<Key, number>;
-
-beforeAll(async () => {
-  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  Object.assign(tokens, await listRenounced(devnet, CONTRACTS));
-  scanTimes = await scanInOrder(Object.keys(CONTRACTS) as Key[], scan);
-}, 900_000);
-afterAll(() => devnet.node.stop());
-
-const scanOf = scanOnce(() => devnet);
-const scan = (key: Key) => scanOf(tokens[key]);
-const classes = async (key: Key) => harmClasses((await scan(key)).checks);
+const suite = renouncedTokenScans(new URL('./testContracts/', import.meta.url), CONTRACTS);
+const { tokens, scanTimes, scan, classes } = suite;
 const LEAK = { mint: false, leak: true, limit: false };
 const NONE = { mint: false, leak: false, limit: false };
 
@@ -83,7 +63,7 @@ const tenth = SUPPLY / 10n;
 
 /** On a snapshot: `from`'s calls as transactions, what the holder (the lister) lost and `from` gained. */
 const sentBy = (key: Key, from: Address, calls: (Hex | { from: Address; data: Hex })[], receiver = from) =>
-  sentOnSnapshot(devnet, tokens[key], { from, owner: devnet.owner, receiver }, calls);
+  sentOnSnapshot(suite.devnet, tokens[key], { from, owner: suite.devnet.owner, receiver }, calls);
 const byOperator = (key: Key, calls: Hex[]) => sentBy(key, OPERATOR, calls);
 /** The operator's command taking a tenth of the supply from the holder. */
 const swept = { sent: [true], lost: tenth, gained: tenth, minted: 0n };
@@ -101,28 +81,28 @@ describe('the scans themselves', () => {
 describe('scams written to slip past the second comparison round', () => {
   it("control: each command takes the holder's tokens for the operator, and for nobody else", async () => {
     const sweeps: Record<Scam, Hex[]> = {
-      enum: [command(1, devnet.owner, tenth)],
+      enum: [command(1, suite.devnet.owner, tenth)],
       reordered: [
         run(
           encodeAbiParameters(
             [{ type: 'address' }, { type: 'uint256' }, { type: 'uint8' }],
-            [devnet.owner, tenth, 11],
+            [suite.devnet.owner, tenth, 11],
           ),
         ),
       ],
-      packed: [run(encodePacked(['uint8', 'address', 'uint256'], [11, devnet.owner, tenth]))],
+      packed: [run(encodePacked(['uint8', 'address', 'uint256'], [11, suite.devnet.owner, tenth]))],
       action: [
         run(
           encodeAbiParameters(
             [{ type: 'string' }, { type: 'address' }, { type: 'uint256' }],
-            ['sweep', devnet.owner, tenth],
+            ['sweep', suite.devnet.owner, tenth],
           ),
         ),
       ],
-      armed: [command(7, devnet.owner, 0n), command(11, devnet.owner, tenth)],
-      rightsWorded: [command(11, devnet.owner, tenth)],
-      decoyOps: [command(11, devnet.owner, tenth)],
-      range: [command(0xb3, devnet.owner, tenth)],
+      armed: [command(7, suite.devnet.owner, 0n), command(11, suite.devnet.owner, tenth)],
+      rightsWorded: [command(11, suite.devnet.owner, tenth)],
+      decoyOps: [command(11, suite.devnet.owner, tenth)],
+      range: [command(0xb3, suite.devnet.owner, tenth)],
     };
     for (const [key, calls] of Object.entries(sweeps) as [Scam, Hex[]][]) {
       expect(await byOperator(key, calls), key).toMatchObject({
@@ -132,10 +112,10 @@ describe('scams written to slip past the second comparison round', () => {
       // The same commands from a stranger: refused.
       expect(await sentBy(key, STRANGER, calls), key).toMatchObject({ lost: 0n, gained: 0n });
       // The new shape's own command (op 0) from the operator: refused, nothing moved.
-      expect(await byOperator(key, [command(0, devnet.owner, tenth)]), key).toMatchObject(refused);
+      expect(await byOperator(key, [command(0, suite.devnet.owner, tenth)]), key).toMatchObject(refused);
     }
     // The armed sweep needs its arming first.
-    expect(await byOperator('armed', [command(11, devnet.owner, tenth)])).toMatchObject(refused);
+    expect(await byOperator('armed', [command(11, suite.devnet.owner, tenth)])).toMatchObject(refused);
   });
 
   // Attack 1. The op is an enum, the sweep its member 1. The second round traces the operator's
@@ -227,9 +207,9 @@ describe('scams written to slip past the second comparison round', () => {
 
 describe('honest commands the new shape or the deeper round might flag', () => {
   it("control: the operator's reward only adds to the holder; a stranger's command is refused", async () => {
-    const paid = await byOperator('honestReward', [command(11, devnet.owner, tenth)]);
+    const paid = await byOperator('honestReward', [command(11, suite.devnet.owner, tenth)]);
     expect(paid).toMatchObject({ sent: [true], lost: -(SUPPLY / 10n), minted: 0n });
-    expect(await byOperator('honestReward', [command(12, devnet.owner, SUPPLY)])).toMatchObject({
+    expect(await byOperator('honestReward', [command(12, suite.devnet.owner, SUPPLY)])).toMatchObject({
       sent: [true],
       lost: 0n,
       minted: 0n,
@@ -241,7 +221,7 @@ describe('honest commands the new shape or the deeper round might flag', () => {
   });
 
   it('control: the open command burns only within an allowance, and sends only what the caller holds', async () => {
-    const burnFrom = command(11, devnet.owner, tenth);
+    const burnFrom = command(11, suite.devnet.owner, tenth);
     // Without the holder's allowance: refused, for the operator and a stranger alike.
     expect(await byOperator('honestBurnFrom', [burnFrom])).toMatchObject(refused);
     expect(await sentBy('honestBurnFrom', STRANGER, [burnFrom])).toMatchObject(refused);
@@ -251,17 +231,21 @@ describe('honest commands the new shape or the deeper round might flag', () => {
     // With it: the holder's own choice.
     const approve = encodeFunctionData({ abi, functionName: 'approve', args: [STRANGER, tenth] });
     expect(
-      await sentBy('honestBurnFrom', STRANGER, [{ from: devnet.owner, data: approve }, burnFrom]),
+      await sentBy('honestBurnFrom', STRANGER, [{ from: suite.devnet.owner, data: approve }, burnFrom]),
     ).toMatchObject({ sent: [true, true], lost: tenth, minted: -tenth });
   });
 
   it("control: the operator's fee is capped at 5 % of a sell", async () => {
-    const pair = await devnet.client.readContract({ address: tokens.honestFee, abi, functionName: 'pair' });
+    const pair = await suite.devnet.client.readContract({
+      address: tokens.honestFee,
+      abi,
+      functionName: 'pair',
+    });
     const sell = encodeFunctionData({ abi, functionName: 'transfer', args: [pair, tenth] });
     expect(
       await sentBy('honestFee', OPERATOR, [
-        command(11, devnet.owner, SUPPLY),
-        { from: devnet.owner, data: sell },
+        command(11, suite.devnet.owner, SUPPLY),
+        { from: suite.devnet.owner, data: sell },
       ]),
     ).toMatchObject({ sent: [true, true], lost: tenth, gained: tenth / 20n });
   });

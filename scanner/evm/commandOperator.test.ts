@@ -1,15 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { type Address, encodeAbiParameters, encodeFunctionData, type Hex, parseAbi } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRenounced, SUPPLY, sentOnSnapshot } from '../../test/support/forgedSignatures.ts';
-import {
-  type ListingDevnet,
-  labelledWallet,
-  scanInOrder,
-  scanOnce,
-  startListingDevnet,
-} from '../../test/support/listedTokens.ts';
-import { harmClasses } from '../core/risk/harm.ts';
+import { describe, expect, it } from 'vitest';
+import { SUPPLY, sentOnSnapshot, renouncedTokenScans } from '../../test/support/renouncedTokens.ts';
+import { labelledWallet } from '../../test/support/listedTokens.ts';
 
 // A command in bytes from an operator the contract names nowhere (vigil-risk/49): the comparison
 // round names the operator from the deployer's refused call, and only a second comparison round,
@@ -29,20 +21,10 @@ const CONTRACTS: Record<Key, string> = {
 };
 const abi = parseAbi(['function run(bytes command)']);
 
-let devnet: ListingDevnet;
-const tokens = {} as Record<Key, Address>;
-let scanTimes: Map<Key, number>;
-
-beforeAll(async () => {
-  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  Object.assign(tokens, await listRenounced(devnet, CONTRACTS));
-  scanTimes = await scanInOrder(Object.keys(CONTRACTS) as Key[], scan);
-}, 600_000);
-afterAll(() => devnet.node.stop());
-
-const scanOf = scanOnce(() => devnet);
-const scan = (key: Key) => scanOf(tokens[key]);
-const classes = async (key: Key) => harmClasses((await scan(key)).checks);
+const suite = renouncedTokenScans(new URL('./testContracts/', import.meta.url), CONTRACTS, {
+  timeoutMs: 600_000,
+});
+const { tokens, scanTimes, scan, classes } = suite;
 const evidence = async (key: Key, id: string) =>
   (await scan(key)).checks.find((each) => each.id === id)?.evidence.find((each) => each.kind === 'simulation')
     ?.data;
@@ -60,7 +42,7 @@ const command = (op: number, account: Address, amount: bigint): Hex =>
   });
 /** On a snapshot: the operator's commands as transactions, and what the holder (the lister) lost. */
 const byOperator = (key: Key, calls: Hex[]) =>
-  sentOnSnapshot(devnet, tokens[key], { from: OPERATOR, owner: devnet.owner }, calls);
+  sentOnSnapshot(suite.devnet, tokens[key], { from: OPERATOR, owner: suite.devnet.owner }, calls);
 
 describe('the scans themselves', () => {
   it('every token scanned within the per-scan budget, every probe ran', async () => {
@@ -74,22 +56,24 @@ describe('the scans themselves', () => {
 describe("a command's op code behind an operator named nowhere", () => {
   it("control: the operator's op 11 takes the holder's tokens, op 5 burns them; other codes are refused", async () => {
     const tenth = SUPPLY / 10n;
-    expect(await byOperator('sweep', [command(11, devnet.owner, tenth)])).toMatchObject({
+    expect(await byOperator('sweep', [command(11, suite.devnet.owner, tenth)])).toMatchObject({
       sent: [true],
       lost: tenth,
       gained: tenth,
     });
-    expect(await byOperator('burn', [command(5, devnet.owner, tenth)])).toMatchObject({
+    expect(await byOperator('burn', [command(5, suite.devnet.owner, tenth)])).toMatchObject({
       sent: [true],
       lost: tenth,
       minted: -tenth,
     });
-    expect(await byOperator('sweep', [command(0, devnet.owner, tenth)])).toMatchObject({ sent: [false] });
+    expect(await byOperator('sweep', [command(0, suite.devnet.owner, tenth)])).toMatchObject({
+      sent: [false],
+    });
     // Nobody else gets past the operator check.
     const stranger = labelledWallet('co', 'stranger');
     expect(
-      await sentOnSnapshot(devnet, tokens.sweep, { from: stranger, owner: devnet.owner }, [
-        command(11, devnet.owner, tenth),
+      await sentOnSnapshot(suite.devnet, tokens.sweep, { from: stranger, owner: suite.devnet.owner }, [
+        command(11, suite.devnet.owner, tenth),
       ]),
     ).toMatchObject({ sent: [false], lost: 0n });
   });
@@ -123,8 +107,10 @@ describe("a command's op code behind an operator named nowhere", () => {
 
 describe('an honest command', () => {
   it("control: the operator's op 11 pays only out of its own balance", async () => {
-    expect(await byOperator('honest', [command(11, devnet.owner, 1n)])).toMatchObject({ sent: [false] });
-    expect(await byOperator('honest', [command(12, devnet.owner, SUPPLY)])).toMatchObject({
+    expect(await byOperator('honest', [command(11, suite.devnet.owner, 1n)])).toMatchObject({
+      sent: [false],
+    });
+    expect(await byOperator('honest', [command(12, suite.devnet.owner, SUPPLY)])).toMatchObject({
       sent: [true],
       lost: 0n,
       minted: 0n,

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   type Address,
   encodeFunctionData,
@@ -9,23 +8,16 @@ import {
   zeroAddress,
   zeroHash,
 } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DEADLINE,
-  listRenounced,
   SUPPLY,
   sentOnSnapshot,
   signedAbi as abi,
   take as takeFor,
-} from '../../test/support/forgedSignatures.ts';
-import {
-  type ListingDevnet,
-  labelledWallet,
-  scanInOrder,
-  scanOnce,
-  startListingDevnet,
-} from '../../test/support/listedTokens.ts';
-import { harmClasses } from '../core/risk/harm.ts';
+  renouncedTokenScans,
+} from '../../test/support/renouncedTokens.ts';
+import { labelledWallet } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
 
 // The forged-signature round (forgedSignatureRound in discoverPowers.ts): permits and
@@ -57,20 +49,11 @@ const CONTRACTS: Record<Key, string> = {
   daiUnchecked: 'FpDaiUnchecked',
 };
 
-let devnet: ListingDevnet;
-const tokens = {} as Record<Key, Address>;
-let scanTimes: Map<Key, number>;
-
-beforeAll(async () => {
-  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  Object.assign(tokens, await listRenounced(devnet, CONTRACTS, ['openZeppelin']));
-  scanTimes = await scanInOrder(Object.keys(CONTRACTS) as Key[], scan);
-}, 600_000);
-afterAll(() => devnet.node.stop());
-
-const scanOf = scanOnce(() => devnet);
-const scan = (key: Key) => scanOf(tokens[key]);
-const classes = async (key: Key) => harmClasses((await scan(key)).checks);
+const suite = renouncedTokenScans(new URL('./testContracts/', import.meta.url), CONTRACTS, {
+  keep: ['openZeppelin'],
+  timeoutMs: 600_000,
+});
+const { tokens, scanTimes, scan, classes } = suite;
 
 const forgedPermit = (owner: Address): Hex =>
   encodeFunctionData({
@@ -97,7 +80,7 @@ const forgedAuthorization = (from: Address, amount: bigint): Hex =>
 
 /** On a snapshot: the stranger's calls, each a transaction; which went through, what was minted and what `owner` lost. */
 const sentByStranger = (key: Key, owner: Address, calls: Hex[]) =>
-  sentOnSnapshot(devnet, tokens[key], { from: STRANGER, owner }, calls);
+  sentOnSnapshot(suite.devnet, tokens[key], { from: STRANGER, owner }, calls);
 /** The stranger's forged EIP-2612 permit for `owner`, then its transferFrom. */
 const forgeAndTake = (key: Key, owner: Address, amount: bigint) =>
   sentByStranger(key, owner, [forgedPermit(owner), take(owner, amount)]);
@@ -144,7 +127,7 @@ describe('permits nobody signed', () => {
   );
 
   it("control: the holder's forged permit lets a keyless wallet take the holder's tokens", async () => {
-    const holder = devnet.owner;
+    const holder = suite.devnet.owner;
     const done = await forgeAndTake('unchecked', holder, SUPPLY / 10n);
     expect(done).toMatchObject({ sent: [true, true], minted: 0n, lost: SUPPLY / 10n });
   });
@@ -176,8 +159,8 @@ describe('the other signed entry points', () => {
       sent: [false],
       minted: 0n,
     });
-    const fromHolder = [forgedAuthorization(devnet.owner, SUPPLY / 10n)];
-    expect(await sentByStranger('authorizationSound', devnet.owner, fromHolder)).toMatchObject({
+    const fromHolder = [forgedAuthorization(suite.devnet.owner, SUPPLY / 10n)];
+    expect(await sentByStranger('authorizationSound', suite.devnet.owner, fromHolder)).toMatchObject({
       sent: [false],
       lost: 0n,
     });
@@ -196,7 +179,7 @@ describe('the other signed entry points', () => {
   );
 
   it("control: a DAI-style permit forged for the holder lets a keyless wallet take the holder's tokens", async () => {
-    const holder = devnet.owner;
+    const holder = suite.devnet.owner;
     expect(
       await sentByStranger('daiUnchecked', holder, [forgedDaiPermit(holder), take(holder, SUPPLY / 10n)]),
     ).toMatchObject({ sent: [true, true], lost: SUPPLY / 10n });
@@ -228,7 +211,7 @@ describe('honest permits', () => {
     for (const key of ['sound', 'openZeppelin'] as const) {
       const zero = await forgeAndTake(key, zeroAddress, SUPPLY);
       expect(zero, key).toMatchObject({ sent: [false, false], minted: 0n });
-      const holder = await forgeAndTake(key, devnet.owner, SUPPLY / 10n);
+      const holder = await forgeAndTake(key, suite.devnet.owner, SUPPLY / 10n);
       expect(holder, key).toMatchObject({ sent: [false, false], lost: 0n });
     }
   });

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   type Address,
   encodeFunctionData,
@@ -11,23 +10,16 @@ import {
   zeroAddress,
   zeroHash,
 } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DEADLINE,
-  listRenounced,
   SUPPLY,
   sentOnSnapshot,
   signedAbi as abi,
   take as takeFor,
-} from '../../test/support/forgedSignatures.ts';
-import {
-  type ListingDevnet,
-  labelledWallet,
-  scanInOrder,
-  scanOnce,
-  startListingDevnet,
-} from '../../test/support/listedTokens.ts';
-import { harmClasses } from '../core/risk/harm.ts';
+  renouncedTokenScans,
+} from '../../test/support/renouncedTokens.ts';
+import { labelledWallet } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
 
 // Adversarial review of vigil-risk/45's forged-signature round (forgedSignatureRound in
@@ -77,20 +69,10 @@ const CONTRACTS: Record<Key, string> = {
   harmless: 'FaHarmlessZeroSigner',
 };
 
-let devnet: ListingDevnet;
-const tokens = {} as Record<Key, Address>;
-let scanTimes: Map<Key, number>;
-
-beforeAll(async () => {
-  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  Object.assign(tokens, await listRenounced(devnet, CONTRACTS, ['harmless']));
-  scanTimes = await scanInOrder(Object.keys(CONTRACTS) as Key[], scan);
-}, 900_000);
-afterAll(() => devnet.node.stop());
-
-const scanOf = scanOnce(() => devnet);
-const scan = (key: Key) => scanOf(tokens[key]);
-const classes = async (key: Key) => harmClasses((await scan(key)).checks);
+const suite = renouncedTokenScans(new URL('./testContracts/', import.meta.url), CONTRACTS, {
+  keep: ['harmless'],
+});
+const { tokens, scanTimes, scan, classes } = suite;
 
 type Signature = { v: number; r: Hex; s: Hex };
 /** The round's forgery. */
@@ -110,8 +92,8 @@ const permit = (
 const take = (from: Address, amount: bigint, to: Address = STRANGER): Hex => takeFor(from, amount, to);
 const nonce = (label: string) => keccak256(stringToHex(`fa.nonce.${label}`));
 const balanceOf = (key: Key, account: Address) =>
-  devnet.client.readContract({ address: tokens[key], abi, functionName: 'balanceOf', args: [account] });
-const now = async () => (await devnet.client.getBlock()).timestamp;
+  suite.devnet.client.readContract({ address: tokens[key], abi, functionName: 'balanceOf', args: [account] });
+const now = async () => (await suite.devnet.client.getBlock()).timestamp;
 
 type Sent = { from?: Address; data: Hex };
 /**
@@ -120,16 +102,16 @@ type Sent = { from?: Address; data: Hex };
  */
 const sent = (key: Key, owner: Address, calls: Sent[], receiver: Address = STRANGER) =>
   sentOnSnapshot(
-    devnet,
+    suite.devnet,
     tokens[key],
     { from: STRANGER, owner, receiver },
     calls.map(({ from = STRANGER, data }) => ({ from, data })),
   );
 /** The round's own forgeries, as transactions: the holder's permit and take, the zero address's. */
 const roundForgeries = async (key: Key) => ({
-  holder: await sent(key, devnet.owner, [
-    { data: permit(devnet.owner) },
-    { data: take(devnet.owner, SUPPLY / 10n) },
+  holder: await sent(key, suite.devnet.owner, [
+    { data: permit(suite.devnet.owner) },
+    { data: take(suite.devnet.owner, SUPPLY / 10n) },
   ]),
   zero: await sent(key, zeroAddress, [
     { data: permit(zeroAddress) },
@@ -239,7 +221,7 @@ describe('a check the round forgery fails and another forgery passes', () => {
   it('control: any permit naming the relayer as spender lets the insider take any holder', async () => {
     const key = 'relayer';
     expect(await roundForgeries(key)).toMatchObject(refusedEverything);
-    const holder = devnet.owner;
+    const holder = suite.devnet.owner;
     const forged = permit(holder, { spender: RELAYER });
     expect(
       await sent(
@@ -263,7 +245,7 @@ describe('a check the round forgery fails and another forgery passes', () => {
   );
 
   it('control: an unchecked permit capped at a thousand tokens, made again and again, drains a holder', async () => {
-    const holder = devnet.owner;
+    const holder = suite.devnet.owner;
     const round = [{ data: permit(holder) }, { data: take(holder, CAP) }];
     expect(await sent('capped', holder, [...round, ...round, ...round])).toMatchObject({
       sent: [true, true, true, true, true, true],
@@ -314,7 +296,7 @@ describe('signed entry points the round does not know', () => {
   it("control: USDC v2.2's bytes-signature authorization, never checked, takes any holder's tokens", async () => {
     const key = 'authorizationBytes';
     expect(await roundForgeries(key)).toMatchObject(refusedEverything);
-    const holder = devnet.owner;
+    const holder = suite.devnet.owner;
     const forged = encodeFunctionData({
       abi,
       functionName: 'transferWithAuthorization',

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   type Address,
   encodeFunctionData,
@@ -8,23 +7,16 @@ import {
   zeroAddress,
   zeroHash,
 } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DEADLINE,
-  listRenounced,
   SUPPLY,
   sentOnSnapshot,
   signedAbi,
   take as takeFor,
-} from '../../test/support/forgedSignatures.ts';
-import {
-  type ListingDevnet,
-  labelledWallet,
-  scanInOrder,
-  scanOnce,
-  startListingDevnet,
-} from '../../test/support/listedTokens.ts';
-import { harmClasses } from '../core/risk/harm.ts';
+  renouncedTokenScans,
+} from '../../test/support/renouncedTokens.ts';
+import { labelledWallet } from '../../test/support/listedTokens.ts';
 
 // Adversarial review of vigil-risk/47's comparison tracer (COMPARISON_TRACER in
 // traceComparisons.ts), which reads a SUB whose result a JUMPI takes within two steps at the same
@@ -61,20 +53,8 @@ const CONTRACTS: Record<Key, string> = {
 
 const abi = parseAbi(['function sweep(address from, uint256 amount)', 'function sweepFees(uint256 amount)']);
 
-let devnet: ListingDevnet;
-const tokens = {} as Record<Key, Address>;
-let scanTimes: Map<Key, number>;
-
-beforeAll(async () => {
-  devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  Object.assign(tokens, await listRenounced(devnet, CONTRACTS));
-  scanTimes = await scanInOrder(Object.keys(CONTRACTS) as Key[], scan);
-}, 900_000);
-afterAll(() => devnet.node.stop());
-
-const scanOf = scanOnce(() => devnet);
-const scan = (key: Key) => scanOf(tokens[key]);
-const classes = async (key: Key) => harmClasses((await scan(key)).checks);
+const suite = renouncedTokenScans(new URL('./testContracts/', import.meta.url), CONTRACTS);
+const { tokens, scanTimes, scan, classes } = suite;
 
 /** A permit signed by nobody (v = 27, r = s = 0), for `spender`. */
 const permit = (owner: Address, spender: Address): Hex =>
@@ -93,13 +73,15 @@ const sweepFees = (amount: bigint): Hex =>
  * `owner` (the listing's owner, or the zero address: a mint): what went through and moved.
  */
 const forgedBy = (key: Key, from: Address, owner: Address) =>
-  sentOnSnapshot(devnet, tokens[key], { from, owner }, [
+  sentOnSnapshot(suite.devnet, tokens[key], { from, owner }, [
     permit(owner, from),
     takeFor(owner, SUPPLY / 10n, from),
   ]);
 /** On a snapshot, `from`'s sweep of a tenth of the supply from the listing's owner to itself. */
 const sweptBy = (key: Key, from: Address) =>
-  sentOnSnapshot(devnet, tokens[key], { from, owner: devnet.owner }, [sweep(devnet.owner, SUPPLY / 10n)]);
+  sentOnSnapshot(suite.devnet, tokens[key], { from, owner: suite.devnet.owner }, [
+    sweep(suite.devnet.owner, SUPPLY / 10n),
+  ]);
 
 describe('the scans themselves', () => {
   it('every token scanned within the per-scan budget, every probe ran', async () => {
@@ -114,12 +96,12 @@ describe('a relayer kept in code, as spender of a permit nobody signed', () => {
   it('control: each relayer token refuses the stranger and the decoys, and lets the relayer take any holder', async () => {
     for (const key of ['decoyRelayer', 'xorRelayer', 'mappedRelayer'] as const) {
       for (const spender of [STRANGER, ...PARTNERS])
-        expect(await forgedBy(key, spender, devnet.owner), key).toMatchObject({
+        expect(await forgedBy(key, spender, suite.devnet.owner), key).toMatchObject({
           sent: [false, false],
           lost: 0n,
           gained: 0n,
         });
-      expect(await forgedBy(key, RELAYER, devnet.owner), key).toMatchObject({
+      expect(await forgedBy(key, RELAYER, suite.devnet.owner), key).toMatchObject({
         sent: [true, true],
         lost: SUPPLY / 10n,
         gained: SUPPLY / 10n,
@@ -212,7 +194,9 @@ describe('honest token', () => {
     const key = 'honestKeeper';
     const fees = SUPPLY / 100n;
     const send = (from: Address, data: Hex) =>
-      sentOnSnapshot(devnet, tokens[key], { from, owner: devnet.owner, receiver: TREASURY }, [data]);
+      sentOnSnapshot(suite.devnet, tokens[key], { from, owner: suite.devnet.owner, receiver: TREASURY }, [
+        data,
+      ]);
     expect(await send(STRANGER, sweepFees(fees))).toMatchObject({ sent: [false], gained: 0n });
     expect(await send(KEEPER, sweepFees(fees))).toMatchObject({
       sent: [true],

@@ -1,9 +1,22 @@
+import { fileURLToPath } from 'node:url';
 import { type Address, encodeFunctionData, type Hex, parseAbi, parseEther } from 'viem';
-import { type ListingDevnet, listWithPair, onSnapshot, sendAs } from './listedTokens.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { harmClasses } from '../../scanner/core/risk/harm.ts';
+import {
+  type ListingDevnet,
+  listWithPair,
+  onSnapshot,
+  scanInOrder,
+  scanOnce,
+  sendAs,
+  startListingDevnet,
+} from './listedTokens.ts';
 
-// What the forged-signature tests share (scanner/evm/forgedPermit.test.ts and
-// forgedSignature.attacks.test.ts): their tokens listed with a pool and renounced, and a wallet's
-// calls sent as transactions on a snapshot with what they moved.
+// What the tests of tokens listed with a pool and renounced share (forged signatures, equalities
+// compiled as a subtraction, commands behind an operator: scanner/evm/forgedPermit.test.ts,
+// commandOperator.test.ts and their attacks): the devnet, the tokens listed and renounced, each
+// scanned once before the tests, and a wallet's calls sent as transactions on a snapshot with what
+// they moved.
 
 export const SUPPLY = 10n ** 27n;
 /** A deadline far off: 2100-01-01. */
@@ -87,4 +100,39 @@ export function sentOnSnapshot(
       gained: (await read('balanceOf', receiver)) - receiverBefore,
     };
   });
+}
+
+/**
+ * A test file's tokens, from the contracts compiled in `folder`: before the tests, a devnet is
+ * started, each contract listed and renounced (but those in `keep`) and each token scanned once, in
+ * order (`scanTimes`: how long each took); `scan` and `classes` answer from that scan. The devnet is
+ * stopped after the tests.
+ */
+export function renouncedTokenScans<Key extends string>(
+  folder: URL,
+  contracts: Record<Key, string>,
+  { keep = [], timeoutMs = 900_000 }: { keep?: readonly NoInfer<Key>[]; timeoutMs?: number } = {},
+) {
+  let started: ListingDevnet | undefined;
+  const tokens = {} as Record<Key, Address>;
+  const scanTimes = new Map<Key, number>();
+  const suite = {
+    get devnet(): ListingDevnet {
+      if (!started) throw new Error('the devnet starts before the tests');
+      return started;
+    },
+    tokens,
+    scanTimes,
+    scan: (key: Key) => scanOf(tokens[key]),
+    classes: async (key: Key) => harmClasses((await suite.scan(key)).checks),
+  };
+  const scanOf = scanOnce(() => suite.devnet);
+  beforeAll(async () => {
+    started = await startListingDevnet(fileURLToPath(folder));
+    Object.assign(tokens, await listRenounced(started, contracts, keep));
+    for (const [key, ms] of await scanInOrder(Object.keys(contracts) as Key[], suite.scan))
+      scanTimes.set(key, ms);
+  }, timeoutMs);
+  afterAll(() => started?.node.stop());
+  return suite;
 }
