@@ -16,6 +16,7 @@ import { analyzeBytecode } from '../evm/analyzeBytecode.ts';
 import { balanceKey, findBalanceSlot } from '../evm/balanceSlot.ts';
 import { pinnedBlock } from '../evm/perBlock.ts';
 import { type DelegateTargetsReturnType, delegateTargets } from '../evm/delegateTargets.ts';
+import { readFixedModules } from '../evm/fixedModules.ts';
 import { discoverPowers } from '../evm/discoverPowers.ts';
 import { bytecodeFingerprint } from '../fingerprint/bytecodeFingerprint.ts';
 import { findPool } from '../evm/findPool.ts';
@@ -291,23 +292,33 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     .filter(
       (sites) => !sites.complete || sites.self.length + sites.elsewhere.length + sites.unreached.length > 0,
     );
-  // Only a site proved to call the contract itself passes (a batch of its own calls, OpenZeppelin's
-  // Multicall): a target read from storage or calldata, a constant, or one the walk could not
-  // follow, runs code the probes never called.
-  const delegates = delegating.some(
-    (sites) => !sites.complete || sites.elsewhere.length > 0 || sites.unreached.length > 0,
+  // A site proved to call the contract itself passes (a batch of its own calls, OpenZeppelin's
+  // Multicall), and so does one that calls fixed code that cannot change (a module or a linked
+  // library at a constant address: readFixedModules), which runs only inside the contract's own
+  // functions the probes call. A target read from storage or calldata, one the walk could not
+  // follow, or fixed code that can change, runs code the probes never called.
+  const loose = delegating.some(
+    (sites) => !sites.complete || sites.anywhere.length > 0 || sites.unreached.length > 0,
   );
-  const selfOnly = delegating.length > 0 && !delegates;
+  const fixedTargets = [...new Set(delegating.flatMap((sites) => sites.fixed))];
+  const modules =
+    !loose && fixedTargets.length > 0
+      ? await readFixedModules(client, { targets: fixedTargets, blockNumber })
+      : undefined;
+  const delegates = loose || (modules !== undefined && !modules.closed);
+  const selfOnly = delegating.length > 0 && !delegates && modules === undefined;
   checks.push(
     makeCheck('external_call', {
       status: delegates ? 'fail' : 'pass',
       detail: delegates
-        ? "The code runs other contracts' code in its own context (DELEGATECALL or CALLCODE)."
-        : selfOnly
-          ? 'Every DELEGATECALL in the code runs its own code (a batch of its own calls), no other.'
-          : isProxy
-            ? 'Only the proxy itself delegates, to its implementation.'
-            : 'No DELEGATECALL in the code.',
+        ? `The code runs other contracts' code in its own context (DELEGATECALL or CALLCODE)${modules && !modules.closed ? `: ${modules.reason}` : ''}.`
+        : modules?.closed
+          ? `Every DELEGATECALL in the code runs its own code or fixed code that cannot change (${modules.modules.join(', ')}), which runs only inside the functions the probes call.`
+          : selfOnly
+            ? 'Every DELEGATECALL in the code runs its own code (a batch of its own calls), no other.'
+            : isProxy
+              ? 'Only the proxy itself delegates, to its implementation.'
+              : 'No DELEGATECALL in the code.',
       evidence: [
         {
           kind: 'bytecode',
@@ -323,6 +334,8 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
             to_itself: offsets(delegating, 'self'),
             elsewhere: offsets(delegating, 'elsewhere'),
             unreached: offsets(delegating, 'unreached'),
+            fixed_targets: fixedTargets.join(' '),
+            fixed_code: modules ? (modules.closed ? 'cannot change' : modules.reason) : '',
           },
           block,
         },

@@ -14,18 +14,34 @@ import { delegateTargets } from './delegateTargets.ts';
 describe('delegateTargets', () => {
   it('takes a DELEGATECALL byte inside push data for no site', () => {
     // PUSH2 0xfff4 ; STOP, then PUSH1 0 ; DELEGATECALL as an instruction (after the STOP: unreached).
-    expect(delegateTargets('0x61fff400')).toEqual({ complete: true, self: [], elsewhere: [], unreached: [] });
+    expect(delegateTargets('0x61fff400')).toEqual({
+      complete: true,
+      self: [],
+      elsewhere: [],
+      anywhere: [],
+      fixed: [],
+      unreached: [],
+    });
     expect(delegateTargets('0x006000f4')).toEqual({
       complete: true,
       self: [],
       elsewhere: [],
+      anywhere: [],
+      fixed: [],
       unreached: [3],
     });
   });
 
   it('proves a DELEGATECALL to ADDRESS calls the contract itself', () => {
     const result = delegateTargets(code(MEMORY_ARGS, OP.ADDRESS, OP.GAS, OP.DELEGATECALL, OP.STOP));
-    expect(result).toEqual({ complete: true, self: [6], elsewhere: [], unreached: [] });
+    expect(result).toEqual({
+      complete: true,
+      self: [6],
+      elsewhere: [],
+      anywhere: [],
+      fixed: [],
+      unreached: [],
+    });
   });
 
   it('keeps the address through an AND with an address mask, and not through a narrower one', () => {
@@ -66,6 +82,13 @@ describe('delegateTargets', () => {
       expect(result.elsewhere).toHaveLength(1);
       expect(result.self).toEqual([]);
     }
+    // Only the one written in the code is fixed; the others may go anywhere.
+    for (const result of [stored, given]) {
+      expect(result.anywhere).toEqual(result.elsewhere);
+      expect(result.fixed).toEqual([]);
+    }
+    expect(fixed.anywhere).toEqual([]);
+    expect(fixed.fixed).toEqual([`0x${'ab'.repeat(20)}`]);
   });
 
   it('follows a shared routine to every caller: a stored target on one path is enough to count', () => {
@@ -98,7 +121,14 @@ describe('delegateTargets', () => {
     );
     expect(computed).toMatchObject({ complete: false, stoppedBy: 'computed jump' });
     const dead = delegateTargets(code(OP.STOP, MEMORY_ARGS, OP.ADDRESS, OP.GAS, OP.DELEGATECALL));
-    expect(dead).toEqual({ complete: true, self: [], elsewhere: [], unreached: [7] });
+    expect(dead).toEqual({
+      complete: true,
+      self: [],
+      elsewhere: [],
+      anywhere: [],
+      fixed: [],
+      unreached: [7],
+    });
   });
 
   it('ends a loop whose state repeats', () => {

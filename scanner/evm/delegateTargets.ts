@@ -28,6 +28,10 @@ export interface DelegateTargetsReturnType {
   stoppedBy?: 'computed jump' | 'unknown opcode' | 'code past the metadata' | 'budget';
   /** Sites (by offset) whose target, on some walked path, was not the contract itself. */
   elsewhere: number[];
+  /** Sites whose target, on some walked path, was neither the contract itself nor a constant. */
+  anywhere: number[];
+  /** The constant targets the sites reached: the addresses (the low 160 bits the EVM keeps). */
+  fixed: Hex[];
   /** Sites reached only with the contract's own address as the target. */
   self: number[];
   /** Sites no walked path reached (dead code, or data read as code). */
@@ -196,6 +200,18 @@ export function delegateTargets(code: Hex): DelegateTargetsReturnType {
       complete,
       ...(stoppedBy ? { stoppedBy } : {}),
       elsewhere: sites.filter((site) => [...(reached(site) ?? [])].some((target) => target !== SELF)),
+      anywhere: sites.filter((site) => [...(reached(site) ?? [])].some((target) => target === ANY)),
+      fixed: [
+        ...new Set(
+          [...targets.values()].flatMap((seen) =>
+            [...seen].flatMap((target): Hex[] =>
+              typeof target === 'bigint'
+                ? [`0x${(target & ADDRESS_MASK).toString(16).padStart(40, '0')}`]
+                : [],
+            ),
+          ),
+        ),
+      ],
       self: sites.filter((site) => {
         const seen = reached(site);
         return seen !== undefined && [...seen].every((target) => target === SELF);

@@ -34,7 +34,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/50)', () => {
+describe('power discovery (vigil-risk/51)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
@@ -545,6 +545,23 @@ describe('power discovery (vigil-risk/50)', () => {
     expect(delegate?.status, delegate?.detail).toBe('pass');
     expect(delegate?.evidence[0]?.data).toMatchObject({ all_paths_followed: true, elsewhere: '' });
     expect(delegate?.evidence[0]?.data?.to_itself).toMatch(/^token:0x[0-9a-f]+$/);
+  });
+
+  it('passes a DELEGATECALL to a fixed module whose code cannot change; a power in such a module is found all the same', async () => {
+    // A 1 % burn computed by a stateless module at an immutable address: it runs only inside the
+    // transfer the probes make, so the token lands in the lowest tier.
+    const modular = await scan('t_rt2_modular_burn');
+    const fixed = check(modular, 'external_call');
+    expect(fixed?.status, fixed?.detail).toBe('pass');
+    expect(fixed?.evidence[0]?.data).toMatchObject({ all_paths_followed: true, fixed_code: 'cannot change' });
+    expect(fixed?.detail).toMatch(/fixed code that cannot change \(0x[0-9a-fA-F]{40}\)/);
+    expect(modular.tier).toBe('low');
+    // The interest model, fixed at deploy too, mints for a keeper: the probes run its code inside
+    // the token's accrueInterest, so the mint shows as the token's own.
+    const interest = await scan('t_rt2_interest_model');
+    expect(check(interest, 'external_call')?.status).toBe('pass');
+    expect(harmClasses(interest.checks), discoveryFacts(interest)).toMatchObject({ mint: true });
+    expect(interest.tier).toBe('critical');
   });
 
   it('holds the probe in a wallet with no code: a token that refuses contracts still lets it buy, and its block shows', async () => {

@@ -21,6 +21,7 @@ export const OP = {
   CALLCODE: 'f2',
   DELEGATECALL: 'f4',
   INVALID: 'fe',
+  SELFDESTRUCT: 'ff',
 } as const;
 
 export const push1 = (byte: number) => `60${byte.toString(16).padStart(2, '0')}`;
