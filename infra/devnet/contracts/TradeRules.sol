@@ -126,10 +126,16 @@ contract ModifiableFeeToken is ERC20, Ownable, PairListed {
     }
 }
 
-/// Computes its (zero) fee by delegating to another contract, whose code it does not control.
+/// Computes its (zero) fee by delegating to another contract, whose code it does not control: the
+/// fee module can destroy itself (where SELFDESTRUCT still removes code, its address can then be
+/// given other code).
 contract FeeMath {
     function feeOf(uint256) external pure returns (uint256) {
         return 0;
+    }
+
+    function retire() external {
+        selfdestruct(payable(msg.sender));
     }
 }
 
