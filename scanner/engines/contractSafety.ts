@@ -293,10 +293,11 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       (sites) => !sites.complete || sites.self.length + sites.elsewhere.length + sites.unreached.length > 0,
     );
   // A site proved to call the contract itself passes (a batch of its own calls, OpenZeppelin's
-  // Multicall), and so does one that calls fixed code that cannot change (a module or a linked
-  // library at a constant address: readFixedModules), which runs only inside the contract's own
-  // functions the probes call. A target read from storage or calldata, one the walk could not
-  // follow, or fixed code that can change, runs code the probes never called.
+  // Multicall), and so does one that calls pure computation at a fixed address (a module or a
+  // linked library at a constant address that writes, calls and creates nothing: readFixedModules),
+  // which computes only what the contract's own functions ask. A target read from storage or
+  // calldata, one the walk could not follow, or fixed code that writes or calls, runs code the
+  // probes never called.
   const loose = delegating.some(
     (sites) => !sites.complete || sites.anywhere.length > 0 || sites.unreached.length > 0,
   );
@@ -313,7 +314,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
       detail: delegates
         ? `The code runs other contracts' code in its own context (DELEGATECALL or CALLCODE)${modules && !modules.closed ? `: ${modules.reason}` : ''}.`
         : modules?.closed
-          ? `Every DELEGATECALL in the code runs its own code or fixed code that cannot change (${modules.modules.join(', ')}), which runs only inside the functions the probes call.`
+          ? `Every DELEGATECALL in the code runs its own code or pure computation at a fixed address (${modules.modules.join(', ')}): code that writes, calls and creates nothing.`
           : selfOnly
             ? 'Every DELEGATECALL in the code runs its own code (a batch of its own calls), no other.'
             : isProxy
@@ -335,7 +336,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
             elsewhere: offsets(delegating, 'elsewhere'),
             unreached: offsets(delegating, 'unreached'),
             fixed_targets: fixedTargets.join(' '),
-            fixed_code: modules ? (modules.closed ? 'cannot change' : modules.reason) : '',
+            fixed_code: modules ? (modules.closed ? 'pure' : modules.reason) : '',
           },
           block,
         },

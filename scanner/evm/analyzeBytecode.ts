@@ -22,6 +22,8 @@ export interface AnalyzeBytecodeReturnType {
   readsBlock: boolean;
   /** The code calls or creates other contracts (CALL, CALLCODE, DELEGATECALL, STATICCALL, CREATE, CREATE2). */
   callsOut: boolean;
+  /** The code writes storage or transient storage, or can destroy itself (SSTORE, TSTORE, SELFDESTRUCT). */
+  writes: boolean;
   /** Target of an EIP-1167 minimal proxy, when the code is one. */
   minimalProxyTarget?: `0x${string}`;
   /** Bytes of executable code analysed (the Solidity metadata tail excluded). */
@@ -60,6 +62,8 @@ function prague(op: number): boolean {
     op >= 0xfd
   );
 }
+/** SSTORE, TSTORE, SELFDESTRUCT. */
+const WRITE_OPCODES = new Set([0x55, 0x5d, 0xff]);
 /** CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
 const CALL_OPCODES = new Set([0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]);
 const MINIMAL_PROXY = /^0x363d3d373d3d3d363d73([0-9a-f]{40})5af43d82803e903d91602b57fd5bf3$/i;
@@ -86,9 +90,11 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
   const foreign = bytes[0] === 0xef;
   let readsBlock = foreign;
   let callsOut = foreign;
+  let writes = foreign;
   for (const [op, i] of instructions(bytes, tailRuns ? bytes.length : end)) {
     if (BLOCK_OPCODES.has(op) || !prague(op)) readsBlock = true;
     if (CALL_OPCODES.has(op)) callsOut = true;
+    if (WRITE_OPCODES.has(op)) writes = true;
     // The rest is read from the code proper only.
     if (i >= end) continue;
     if (op === PUSH4 && i + 4 < bytes.length)
@@ -115,6 +121,7 @@ export function analyzeBytecode(code: Hex): AnalyzeBytecodeReturnType {
     hasCodeHash,
     readsBlock,
     callsOut,
+    writes,
     codeSize: end,
   };
   if (proxy?.[1]) result.minimalProxyTarget = getAddress(`0x${proxy[1]}`);

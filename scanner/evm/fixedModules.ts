@@ -1,25 +1,27 @@
 import { type Address, getAddress, type Hex, type PublicClient } from 'viem';
 import { isRpcUnreachable } from '../../clients/chains/rpcErrors.ts';
 import { analyzeBytecode } from './analyzeBytecode.ts';
-import { delegateTargets } from './delegateTargets.ts';
 
 /**
  * Whether the fixed addresses a contract delegates to (a module or an external library whose
- * address is a constant in the code: an immutable, a linked library) run code that cannot change.
- * Such code runs only inside the contract's own functions, which the probes call: what it lets an
- * insider do shows there as the contract's own code would. It can change only if the address has
- * no code yet (whoever deploys there later decides what runs), if it is a wallet delegated to code
- * (EIP-7702: its key changes the delegation), if it can destroy itself (a
- * metamorphic contract, redeployed with other code where SELFDESTRUCT still removes code), or if
- * it delegates in its turn to a target that is not fixed, or to one that is not closed so. Each
- * module's code is read at the block and walked like the contract's (`delegateTargets`), modules
- * of modules too, up to MAX_MODULES in all. Hand-written for the same reason as delegateTargets.
+ * address is a constant in the code: an immutable, a linked library) hold pure computation: code
+ * that writes no storage (in the contract's context, its balances), calls and creates nothing, and
+ * cannot destroy itself. Such code can only compute what the contract's own functions ask of it,
+ * from what those functions wrote: it adds no power the probes of the contract's functions miss.
+ * Anything more is refused, because fixed code is not enough (adversarial review of vigil-risk/51,
+ * `fixedModules.attacks.test.ts`): a module whose functions a fallback or a pass-through entry point
+ * reaches with any selector can write balances the probes never called it to write, and one that
+ * calls another contract (itself, at its own address) reads settings an operator changes there. An
+ * address without code (whoever deploys there decides what runs) and an EIP-7702 delegated wallet
+ * (its key changes the code it runs) are refused too. The code is read as analyzeBytecode reads
+ * it: the metadata tail counts where it could run. Hand-written for the same reason as
+ * delegateTargets.
  */
 
 /** EIP-7702's delegation designator: an account whose key picks, and changes, the code it runs. */
 const DELEGATION_PREFIX = '0xef0100';
-/** Modules read per contract at most (its own, and theirs). */
-const MAX_MODULES = 4;
+/** Modules read per contract at most. */
+const MAX_MODULES = 8;
 
 export type FixedModulesVerdict =
   { closed: true; modules: Address[] } | { closed: false; modules: Address[]; reason: string };
@@ -28,17 +30,10 @@ export async function readFixedModules(
   client: Pick<PublicClient, 'getCode'>,
   { targets, blockNumber }: { targets: readonly Hex[]; blockNumber: bigint },
 ): Promise<FixedModulesVerdict> {
-  const seen = new Set<string>();
-  const queue = [...targets];
-  const modules: Address[] = [];
+  const modules = [...new Set(targets.map((target) => getAddress(target)))];
   const open = (reason: string): FixedModulesVerdict => ({ closed: false, modules, reason });
-  for (let target = queue.shift(); target; target = queue.shift()) {
-    const key = target.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (modules.length >= MAX_MODULES) return open(`more than ${MAX_MODULES} modules`);
-    const module = getAddress(target);
-    modules.push(module);
+  if (modules.length > MAX_MODULES) return open(`more than ${MAX_MODULES} modules`);
+  for (const module of modules) {
     let code: Hex | undefined;
     try {
       code = await client.getCode({ address: module, blockNumber });
@@ -51,13 +46,11 @@ export async function readFixedModules(
       return open(
         `${module} is a wallet delegated to code (EIP-7702): its key delegates it elsewhere at will`,
       );
-    if (analyzeBytecode(code).hasSelfdestruct) return open(`${module} can destroy itself (SELFDESTRUCT)`);
-    const sites = delegateTargets(code);
-    if (!sites.complete)
-      return open(`${module}'s code could not be walked (${sites.stoppedBy ?? 'stopped'})`);
-    if (sites.anywhere.length > 0 || sites.unreached.length > 0)
-      return open(`${module} delegates to a target that is not fixed`);
-    queue.push(...sites.fixed);
+    const { writes, callsOut } = analyzeBytecode(code);
+    if (writes || callsOut)
+      return open(
+        `${module} is no pure computation: it ${writes ? 'writes storage or can destroy itself' : 'calls or creates other contracts'}`,
+      );
   }
   return { closed: true, modules };
 }

@@ -547,21 +547,22 @@ describe('power discovery (vigil-risk/51)', () => {
     expect(delegate?.evidence[0]?.data?.to_itself).toMatch(/^token:0x[0-9a-f]+$/);
   });
 
-  it('passes a DELEGATECALL to a fixed module whose code cannot change; a power in such a module is found all the same', async () => {
-    // A 1 % burn computed by a stateless module at an immutable address: it runs only inside the
-    // transfer the probes make, so the token lands in the lowest tier.
+  it('passes a DELEGATECALL to pure computation at a fixed address, and not to a fixed module that writes', async () => {
+    // A 1 % burn computed by a stateless module at an immutable address: it computes only what the
+    // transfer asks, so the token lands in the lowest tier.
     const modular = await scan('t_rt2_modular_burn');
     const fixed = check(modular, 'external_call');
     expect(fixed?.status, fixed?.detail).toBe('pass');
-    expect(fixed?.evidence[0]?.data).toMatchObject({ all_paths_followed: true, fixed_code: 'cannot change' });
-    expect(fixed?.detail).toMatch(/fixed code that cannot change \(0x[0-9a-fA-F]{40}\)/);
+    expect(fixed?.evidence[0]?.data).toMatchObject({ all_paths_followed: true, fixed_code: 'pure' });
+    expect(fixed?.detail).toMatch(/pure computation at a fixed address \(0x[0-9a-fA-F]{40}\)/);
     expect(modular.tier).toBe('low');
-    // The interest model, fixed at deploy too, mints for a keeper: the probes run its code inside
-    // the token's accrueInterest, so the mint shows as the token's own.
+    // The interest model, fixed at deploy too, writes the token's storage (it mints for a keeper):
+    // no pure computation, and its mint is found in the token's accrueInterest all the same.
     const interest = await scan('t_rt2_interest_model');
-    expect(check(interest, 'external_call')?.status).toBe('pass');
+    const stateful = check(interest, 'external_call');
+    expect(stateful?.status).toBe('fail');
+    expect(stateful?.detail).toMatch(/is no pure computation: it writes storage or can destroy itself/);
     expect(harmClasses(interest.checks), discoveryFacts(interest)).toMatchObject({ mint: true });
-    expect(interest.tier).toBe('critical');
   });
 
   it('holds the probe in a wallet with no code: a token that refuses contracts still lets it buy, and its block shows', async () => {

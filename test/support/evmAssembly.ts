@@ -9,6 +9,7 @@ export const OP = {
   CALLDATALOAD: '35',
   POP: '50',
   SLOAD: '54',
+  SSTORE: '55',
   JUMP: '56',
   JUMPI: '57',
   GAS: '5a',
@@ -20,6 +21,7 @@ export const OP = {
   LOG1: 'a1',
   CALLCODE: 'f2',
   DELEGATECALL: 'f4',
+  STATICCALL: 'fa',
   INVALID: 'fe',
   SELFDESTRUCT: 'ff',
 } as const;

@@ -38,7 +38,7 @@ export const signedAbi = parseAbi([
  * Each contract deployed with the supply, listed with half of it against 10 ETH, and renounced
  * (but those in `keep`, which have no owner to renounce).
  */
-export async function listRenounced<Key extends string>(
+async function listRenounced<Key extends string>(
   devnet: ListingDevnet,
   contracts: Record<Key, string>,
   keep: readonly Key[] = [],
