@@ -216,43 +216,31 @@ describe('scams behind fixed code that cannot change', () => {
     },
     SCAN_TIMEOUT,
   );
-  it("control: the operator's policy switch stops the holder's sells", async () => {
+
+  it("control: the operator's policy switch stops the holder's sells; a stranger's does not", async () => {
     const pair = await pairOf('policy');
-    const owner = suite.devnet.owner;
-    const blocked = await onSnapshot(suite.devnet, async () => {
-      const set = await sendAs(suite.devnet, {
-        from: OPERATOR,
-        to: policyOf('policy'),
-        data: encodeFunctionData({ abi, functionName: 'setSellsBlocked', args: [true] }),
-      });
-      const sold = await sendAs(suite.devnet, {
-        from: owner,
-        to: tokens.policy,
-        data: transfer(pair, small),
-      });
-      return { set, sold };
-    });
-    expect(blocked).toEqual({ set: true, sold: false });
-    const strangers = await onSnapshot(suite.devnet, async () => {
-      const set = await sendAs(suite.devnet, {
-        from: STRANGER,
-        to: policyOf('policy'),
-        data: encodeFunctionData({ abi, functionName: 'setSellsBlocked', args: [true] }),
-      });
-      const sold = await sendAs(suite.devnet, {
-        from: owner,
-        to: tokens.policy,
-        data: transfer(pair, small),
-      });
-      return { set, sold };
-    });
-    expect(strangers).toEqual({ set: false, sold: true });
+    /** On a snapshot: `from` flips the policy's switch, then the owner sells a little. */
+    const switchThenSell = (from: Address) =>
+      onSnapshot(suite.devnet, async () => ({
+        set: await sendAs(suite.devnet, {
+          from,
+          to: policyOf('policy'),
+          data: encodeFunctionData({ abi, functionName: 'setSellsBlocked', args: [true] }),
+        }),
+        sold: await sendAs(suite.devnet, {
+          from: suite.devnet.owner,
+          to: tokens.policy,
+          data: transfer(pair, small),
+        }),
+      }));
+    expect(await switchThenSell(OPERATOR)).toEqual({ set: true, sold: false });
+    expect(await switchThenSell(STRANGER)).toEqual({ set: false, sold: true });
   });
 
   // Attack 6. The fixed module CALLs an ordinary Ownable policy (owner in its storage: the
-  // operator) and reverts sells when it says so. readFixedModules never looks at what a module
-  // CALLs; the verdict rests on discovery. Handled: the policy the holder's sell relied on is
-  // probed from the accounts it keeps (its owner, the operator), and the switch shows as a limit.
+  // operator) and reverts sells when it says so. Handled under both cuts: the policy the holder's
+  // sell relied on is probed from the accounts it keeps (its owner, the operator), and the switch
+  // shows as a limit; since the purity rule the module's CALL fails external_call too.
   // (Compare attack 3, whose module is its own policy and names the operator only in its code.)
   it(
     'a fixed module that asks a policy the operator owns whether sells may go: caught',
