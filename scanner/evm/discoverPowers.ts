@@ -938,6 +938,7 @@ async function forgedSignatureRound(
   const explored = first && state.explored.get(first);
   if (!first || !explored) return;
   const { failed } = await explored.runAt(0, forgedSignatures(parameters, first.address, has));
+  const little = forgedLittle(parameters, first.address, has, failed);
   // A permit refused for this spender may need no signature from another: the spender word
   // compared with an account (a relayer kept in code, found nowhere the candidates come from)
   // names it, and that account makes the forged calls as spender too. Each refused permit is
@@ -945,6 +946,7 @@ async function forgedSignatureRound(
   const permits = failed
     .flatMap((entry) => (entry.prelude ? [entry.prelude] : []))
     .slice(0, MAX_FORGED_TRACED);
+  if (little.length > 0) await explored.runAt(0, little);
   if (permits.length === 0) return;
   const { traces } = await traceCalls(client, {
     blockNumber: parameters.blockNumber,
@@ -988,6 +990,10 @@ function forgedSignatures(
   parameters: DiscoverPowersParameters,
   spender: Address,
   has: (selector: Hex) => boolean,
+  takes: readonly (readonly [Word, Word])[] = [
+    [address('holder', parameters.victim), amount(HOLDER_HALF_NAME, HOLDER_HALF)],
+    [address('the zero address', zeroAddress), amount('1000× supply', parameters.supply * 1000n + 1n)],
+  ],
 ): Planned[] {
   const caller = address('caller', spender);
   const validBefore = amount('half an hour on', parameters.blockTimestamp + FORGED_VALIDITY_SECONDS);
@@ -1048,13 +1054,40 @@ function forgedSignatures(
         if (has(selector)) made.push(step(selector, authorization, signature));
       return made;
     });
-  return [
-    ...forged([address('holder', parameters.victim), amount("half the holder's balance", HOLDER_HALF)]),
-    ...forged([
-      address('the zero address', zeroAddress),
-      amount('1000× supply', parameters.supply * 1000n + 1n),
-    ]),
-  ];
+  return takes.flatMap(forged);
+}
+
+const HOLDER_HALF_NAME = "half the holder's balance";
+
+/**
+ * The holder's forged takes again, a little at a time, for the signed functions that refused
+ * half the holder's balance: a permit or authorization capped per call (a limit kept for show)
+ * still lets a forged signature take a ten-millionth of the supply, again and again.
+ */
+function forgedLittle(
+  parameters: DiscoverPowersParameters,
+  spender: Address,
+  has: (selector: Hex) => boolean,
+  refused: readonly Planned[],
+): Planned[] {
+  const capped = new Set(
+    refused
+      .filter((entry) => entry.args.includes(HOLDER_HALF_NAME))
+      .map((entry) => entry.prelude?.selector ?? entry.selector),
+  );
+  if (capped.size === 0) return [];
+  const little = parameters.supply / 10_000_000n;
+  return forgedSignatures(
+    parameters,
+    spender,
+    (selector) => (selector === TRANSFER_FROM ? has(selector) : capped.has(selector)),
+    [
+      [
+        address('holder', parameters.victim),
+        amount('a ten-millionth of the supply', little > 0n ? little : 1n),
+      ],
+    ],
+  );
 }
 
 /** Times (clock offsets) a token's refused calls are made again at, at most. */
