@@ -394,6 +394,8 @@ const WALLET_CODE_HASH = BigInt(keccak256('0x'));
 
 /** Replaced by the detector with half the holder's balance at the time of the call. */
 const HOLDER_HALF = BigInt(keccak256(stringToHex('vigil.holder-half')));
+/** How the evidence names HOLDER_HALF (and how the forged round knows a take of it). */
+const HOLDER_HALF_NAME = "half the holder's balance";
 /** Replaced by the detector with all the caller holds of the token at the time of the call. */
 const CALLER_ALL = BigInt(keccak256(stringToHex('vigil.caller-all')));
 /** A wallet nobody holds, that an account sends everything it has to. */
@@ -417,7 +419,7 @@ function wordsFor(context: WordContext) {
     one: amount('1/true', 1n),
     huge: amount('1000× supply', context.supply * 1000n + 1n),
     whole: amount('1× supply', context.supply + 1n),
-    half: amount("half the holder's balance", HOLDER_HALF),
+    half: amount(HOLDER_HALF_NAME, HOLDER_HALF),
     fee: amount('99', 99n),
     max: amount('max', MAX_WORD),
   };
@@ -855,7 +857,7 @@ async function forwarderRound(
       const item = concatHex([
         encode(TRANSFER, [
           { name: 'caller', value: BigInt(forwarder.address) },
-          { name: "half the holder's balance", value: HOLDER_HALF },
+          { name: HOLDER_HALF_NAME, value: HOLDER_HALF },
         ]),
         parameters.victim,
       ]);
@@ -946,12 +948,22 @@ async function forgedSignatureRound(
   const permits = failed
     .flatMap((entry) => (entry.prelude ? [entry.prelude] : []))
     .slice(0, MAX_FORGED_TRACED);
-  if (little.length > 0) await explored.runAt(0, little);
-  if (permits.length === 0) return;
-  const { traces } = await traceCalls(client, {
-    blockNumber: parameters.blockNumber,
-    calls: permits.map((permit) => ({ from: first.address, to: parameters.token, data: permit.call.data })),
-  });
+  // The takes a little at a time go beside the trace, in the same round trip's time.
+  const [, traced] = await Promise.all([
+    little.length > 0 ? explored.runAt(0, little) : undefined,
+    permits.length > 0
+      ? traceCalls(client, {
+          blockNumber: parameters.blockNumber,
+          calls: permits.map((permit) => ({
+            from: first.address,
+            to: parameters.token,
+            data: permit.call.data,
+          })),
+        })
+      : undefined,
+  ]);
+  if (!traced) return;
+  const { traces } = traced;
   const seen = new Set(
     [...state.known.map(({ address }) => address), parameters.token, parameters.victim, parameters.pair]
       .filter((value): value is Address => value !== undefined)
@@ -1056,8 +1068,6 @@ function forgedSignatures(
     });
   return takes.flatMap(forged);
 }
-
-const HOLDER_HALF_NAME = "half the holder's balance";
 
 /**
  * The holder's forged takes again, a little at a time, for the signed functions that refused
@@ -2688,7 +2698,7 @@ export function repeatPlan(
 }
 
 /** Word names that are amounts a ladder rung may replace. */
-const AMOUNT_WORDS = new Set(['1/true', '99', "half the holder's balance", '1× supply', '1000× supply']);
+const AMOUNT_WORDS = new Set(['1/true', '99', HOLDER_HALF_NAME, '1× supply', '1000× supply']);
 
 /** Tokens one call brought into being: the supply's rise, or the balances' rise beyond it. */
 function mintedBy(effect: CallEffect): bigint {
