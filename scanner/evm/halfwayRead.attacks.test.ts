@@ -441,6 +441,8 @@ describe('reads capped at 200,000 gas: evasions', () => {
   // 16 excluded wallets the same switch is found. Not new in /40: /39 missed it alike (checked once
   // on 48d0a79, the threshold between 16 and 20 wallets in both); READ_GAS's headroom for
   // reflection tokens buys nothing, as a token whose reads need it is never measured.
+  // vigil-risk/53 mends it: a probe whose step with no call runs out gives that step, and every
+  // step after it, HEAVY_EFFECT_GAS (6M) instead.
   it('control 9: a cold read costs ~165,000 gas with 20 excluded wallets; a 100 % fee stops sells', async () => {
     for (const key of ['reflectionTrap', 'reflectionTrapLight'] as const)
       await onSnapshot(async () => {
@@ -468,11 +470,13 @@ describe('reads capped at 200,000 gas: evasions', () => {
     SCAN_TIMEOUT,
   );
 
-  it.fails(
+  it(
     '9: a 100 % sell-fee switch on a reflection token with 20 wallets excluded from reflections',
-    // sells_blockable passes: the baseline and every call's step revert without a reason (out of
-    // the step's 1.2M gas), supply and balances all 0, so no sell is ever measured.
+    // Failed until /53: the baseline and every call's step reverted without a reason (out of the
+    // step's 1.2M gas), supply and balances all 0, so no sell was ever measured.
     async () => {
+      // The holder's buy, send and sell measured whole with no call (each size failed before).
+      expect((await scan('reflectionTrap')).facts.discovery).toMatchObject({ holder_buy: { share: '1/50' } });
       expect(await status('reflectionTrap', 'sells_blockable')).toBe(CheckStatus.fail);
     },
     SCAN_TIMEOUT,
@@ -483,7 +487,8 @@ describe('reads capped at 200,000 gas: honest tokens whose reads are heavy', () 
   // Honest 7. A reflection token (2 % of each trade shared among holders; the owner's fee setter
   // capped at 5 %) with 32 exchange and vesting wallets excluded from reflections: a holder's
   // balanceOf walks them all, over 200,000 gas on a cold read, so every capped read of it runs out.
-  // Its passes are right but measure nothing: as in attack 9, every probe step reverts.
+  // Until /53 its passes were right but measured nothing: as in attack 9, every probe step reverted.
+  // Since, each step has HEAVY_EFFECT_GAS and the holder's trades are measured.
   it('control 7: a cold balanceOf needs over 200,000 gas; a trader buys and sells paying at most the 2 % fee', async () => {
     await onSnapshot(async () => {
       const held = await traderBuys('reflection');
@@ -507,6 +512,14 @@ describe('reads capped at 200,000 gas: honest tokens whose reads are heavy', () 
       expect(taxed.keptBps).toBeLessThanOrEqual(500);
     });
   });
+
+  it(
+    "7: the reflection token's holder is measured: its buy, send and sell work whole with no call",
+    async () => {
+      expect((await scan('reflection')).facts.discovery).toMatchObject({ holder_buy: { share: '1/50' } });
+    },
+    SCAN_TIMEOUT,
+  );
 
   for (const id of ['sells_blockable', 'owner_change_balance', 'is_mintable'])
     it(

@@ -133,6 +133,11 @@ contract HoneypotDetector {
     // approval in every step and its reserve take ~120k of it: 1.2M leaves the call and the legs
     // more than the 1M of a step without a holder to create did.
     uint256 private constant EFFECT_GAS = 1_200_000;
+    // Gas for one step of a token whose plain step (no call) needs more than EFFECT_GAS: a
+    // reflection token whose every balance walks a long list of excluded wallets (~165k a cold
+    // read with twenty), or a sell that swaps the fees it took. Every step of that token's probe
+    // gets it, so fewer steps fit one round trip; other tokens are unchanged.
+    uint256 private constant HEAVY_EFFECT_GAS = 6_000_000;
     // bytes4(keccak256("vigil.sequence")): a call that is several calls, abi-encoded as bytes[].
     bytes4 private constant SEQUENCE = bytes4(keccak256("vigil.sequence"));
     // bytes4(keccak256("vigil.elsewhere")): a step sent to another contract the token relies on
@@ -223,22 +228,24 @@ contract HoneypotDetector {
             earlySell: false,
             call: ""
         });
-        try this.effectOf{gas: EFFECT_GAS}(factory, plan) {} catch (bytes memory data) {
-            baseline = _unwrapEffect(data);
+        uint256 stepGas = EFFECT_GAS;
+        bool whole;
+        (whole, baseline) = _step(factory, plan, stepGas);
+        // The step with no call did not finish (out of gas): the token's own sends and reads are
+        // heavy, and every step gets the larger allowance, or no call's effect would be measured.
+        if (!whole && gasleft() > HEAVY_EFFECT_GAS + HEAVY_EFFECT_GAS / 63 + ANSWER_GAS) {
+            stepGas = HEAVY_EFFECT_GAS;
+            (, baseline) = _step(factory, plan, stepGas);
         }
         // Where the holder's sell after its receipt fails without any call (its own receipt locked
         // it: a cooldown on wallet-to-wallet receipts), the baseline and every call also sell before
         // the receipt, where a call that locks holders still shows; elsewhere they do not, so the
         // later sell follows the same steps with and without a call.
         plan.earlySell = baseline.victimSell.attempted && !baseline.victimSell.ok;
-        if (plan.earlySell) {
-            try this.effectOf{gas: EFFECT_GAS}(factory, plan) {} catch (bytes memory data) {
-                baseline = _unwrapEffect(data);
-            }
-        }
+        if (plan.earlySell) (, baseline) = _step(factory, plan, stepGas);
         for (uint256 i = 0; i < calls.length; i++) {
             plan.call = calls[i];
-            uint256 gas = calls[i].length >= 4 && bytes4(calls[i][:4]) == CHURN ? CHURN_EFFECT_GAS : EFFECT_GAS;
+            uint256 gas = _gasFor(calls[i], stepGas);
             // Too little gas left for this step and the answer: the answer holds the steps made so
             // far, and the caller sends the rest again. Running out would revert them all, and the
             // gas spent on them with them.
@@ -248,9 +255,20 @@ contract HoneypotDetector {
                 }
                 break;
             }
-            try this.effectOf{gas: gas}(factory, plan) {} catch (bytes memory data) {
-                effects[i] = _unwrapEffect(data);
-            }
+            (, effects[i]) = _step(factory, plan, gas);
+        }
+    }
+
+    /// The gas for a step of `call`: a churn's trading needs more than most tokens' steps.
+    function _gasFor(bytes calldata call, uint256 stepGas) private pure returns (uint256) {
+        bool churn = call.length >= 4 && bytes4(call[:4]) == CHURN;
+        return churn && stepGas < CHURN_EFFECT_GAS ? CHURN_EFFECT_GAS : stepGas;
+    }
+
+    /// One step (see effectOf) with `gas`; `whole` when it reported, rather than stopping (out of gas, say).
+    function _step(address factory, Plan memory plan, uint256 gas) private returns (bool whole, Effect memory e) {
+        try this.effectOf{gas: gas}(factory, plan) {} catch (bytes memory data) {
+            return (data.length >= 4 && bytes4(data) == Isolated.selector, _unwrapEffect(data));
         }
     }
 
