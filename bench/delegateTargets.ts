@@ -6,13 +6,17 @@
 // What it measures: how much real code the walk follows to the end, how long it takes, and what
 // it says where the sources say what a DELEGATECALL targets (Uniswap V3's Multicall calls its own
 // address; a proxy calls its implementation). Beside it, the dispatcher's selectors as the
-// scanner reads them (scanner/fingerprint/bytecodeFingerprint.ts) against each artifact's ABI.
+// scanner reads them (scanner/fingerprint/bytecodeFingerprint.ts) against each artifact's ABI,
+// and the purity rule a fixed module is held to (scanner/evm/fixedModules.ts: analyzeBytecode's
+// `writes` and `callsOut`) against what the ABI lets the code do (a pure or view function writes
+// nothing; a state-changing one may).
 // Writes delegate-targets.md and .json.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type AbiFunction, isHex, type Hex, toFunctionSelector } from 'viem';
 import { REPO_ROOT } from '../infra/stack/processes.ts';
+import { analyzeBytecode } from '../scanner/evm/analyzeBytecode.ts';
 import { delegateTargets } from '../scanner/evm/delegateTargets.ts';
 import { bytecodeFingerprint } from '../scanner/fingerprint/bytecodeFingerprint.ts';
 import { percentile } from './stats.ts';
@@ -82,6 +86,32 @@ interface Row {
   zeroLedRead: number;
   missed: string[];
   extra: number;
+  /**
+   * What the ABI lets the code do: `pure` (every function pure), `view` (pure or view), `state` (a
+   * function that may change state, or a fallback or receive), `none` (no ABI entry point).
+   */
+  abiKind: 'pure' | 'view' | 'state' | 'none';
+  /** analyzeBytecode's reading: the code writes (SSTORE, TSTORE, SELFDESTRUCT), calls or creates. */
+  writes: boolean;
+  callsOut: boolean;
+}
+
+/** What an artifact's ABI lets its code do (see Row's abiKind). */
+function abiKind(json: unknown): Row['abiKind'] {
+  const abi = (json as { abi?: unknown }).abi;
+  const items = Array.isArray(abi)
+    ? (abi as { type?: string; stateMutability?: string; constant?: boolean; payable?: boolean }[])
+    : [];
+  if (items.some((item) => item.type === 'fallback' || item.type === 'receive')) return 'state';
+  // Old compilers' ABIs say `constant` and `payable` instead of stateMutability.
+  const kinds = items
+    .filter((item) => item.type === 'function')
+    .map(
+      (item) => item.stateMutability ?? (item.constant ? 'view' : item.payable ? 'payable' : 'nonpayable'),
+    );
+  if (kinds.length === 0) return 'none';
+  if (kinds.some((kind) => kind === 'nonpayable' || kind === 'payable')) return 'state';
+  return kinds.includes('view') ? 'view' : 'pure';
 }
 
 /** The selectors of an artifact's ABI functions. */
@@ -108,6 +138,7 @@ for (const source of SOURCES) {
     const want = abiSelectors(json);
     const read = new Set(bytecodeFingerprint(code)?.selectors ?? []);
     const zeroLed = [...want].filter((selector) => selector.startsWith('0x00'));
+    const { writes, callsOut } = analyzeBytecode(code);
     rows.push({
       name: path.basename(file, '.json'),
       linked: linkedLibraries(json),
@@ -126,6 +157,9 @@ for (const source of SOURCES) {
       zeroLedRead: zeroLed.filter((selector) => read.has(selector)).length,
       missed: [...want].filter((selector) => !read.has(selector)),
       extra: [...read].filter((selector) => !want.has(selector)).length,
+      abiKind: abiKind(json),
+      writes,
+      callsOut,
     });
   }
 }
@@ -143,6 +177,13 @@ const verdict = (row: Row) =>
     : row.elsewhere + row.unreached > 0
       ? 'elsewhere'
       : 'itself only';
+// The purity rule against the ABI: code whose functions are all pure or view writes nothing, so
+// a `writes` there is data read as an opcode; a `callsOut` may be real (a view function reading
+// another contract, a pure one calling a precompile such as ecrecover), and is refused all the same.
+const readOnly = rows.filter((row) => row.abiKind === 'pure' || row.abiKind === 'view');
+const stateful = rows.filter((row) => row.abiKind === 'state');
+const names = (list: Row[]) => list.map((row) => row.name).join(', ');
+const pureRead = (row: Row) => !row.writes && !row.callsOut;
 const lines = [
   '# DELEGATECALL walk on published contracts',
   '',
@@ -159,6 +200,8 @@ const lines = [
   `- codes with a DELEGATECALL or CALLCODE: ${withSites.length}`,
   `- the dispatcher's selectors as the scanner reads them, against the ABIs of the ${withAbi.length} codes that have functions: ${sum('read')} of ${sum('functions')} functions read (${sum('zeroLed')} whose selector starts with a zero byte: ${sum('zeroLedRead')} read); ${sum('extra')} four-byte constants compared like a selector that are no function (interface ids, error selectors)` +
     (missed.length > 0 ? `; not read: ${missed.join(', ')}` : ''),
+  `- the purity rule a fixed module is held to (analyzeBytecode's \`writes\` and \`callsOut\`), on the ${readOnly.length} codes whose ABI has only pure or view functions: ${readOnly.filter(pureRead).length} read as pure computation; ${readOnly.filter((row) => row.writes).length} as writing, which their functions cannot (bytes of data read as opcodes: ${names(readOnly.filter((row) => row.writes))}); ${readOnly.filter((row) => !row.writes && row.callsOut).length} as calling out (${names(readOnly.filter((row) => !row.writes && row.callsOut))})`,
+  `- on the ${stateful.length} codes with a function that may change state (or a fallback): ${stateful.filter(pureRead).length} read as pure computation${stateful.some(pureRead) ? ` (${names(stateful.filter(pureRead))})` : ''}, ${stateful.filter((row) => row.writes).length} as writing, ${stateful.filter((row) => !row.writes && row.callsOut).length} as calling out only`,
   '',
   '| contract | package | bytes | sites | linked libraries | verdict |',
   '|---|---|---|---|---|---|',
