@@ -376,6 +376,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
         sizes_tried: discovery.holderBuy.tried,
         refused_later: discovery.holderBuy.refused,
       },
+      heavy_probes: discovery.heavyProbes,
       comparisons: discovery.comparisons,
       later_block: discovery.laterBlock,
       timings_ms: discovery.timingsMs,

@@ -156,6 +156,11 @@ export interface DiscoveryResult {
    * rest of the discovery bought the default.
    */
   holderBuy: { wei: bigint | null; share: string | null; tried: number; refused: boolean };
+  /**
+   * Probes whose every step had HEAVY_EFFECT_GAS: the token's own sends and reads cost more than a
+   * step's 1.2M (HoneypotDetector.sol), so fewer steps fit each round trip.
+   */
+  heavyProbes: number;
   /** Two-call simulations: how many were made, of how many the first round suggested. */
   pairs: { tried: number; planned: number };
   /** Three-call simulations: how many were made, of how many the two-call round suggested. */
@@ -1423,6 +1428,7 @@ export async function discoverPowers(
     sameCalls: { functions: 0, calls: 0 },
     failures: [],
     holderBuy: { wei: null, share: null, tried: 0, refused: false },
+    heavyProbes: 0,
     pairs: { tried: 0, planned: 0 },
     triples: { tried: 0, planned: 0 },
     rescaled: 0,
@@ -1776,7 +1782,7 @@ export async function discoverPowers(
           continue;
         }
         const done = probe.value;
-        noteBuy(result.holderBuy, done);
+        noteProbe(result, done);
         result.roundTrips += done.roundTrips - 1;
         result.retried.resumed += done.roundTrips - 1;
         const baseline = done.baselineEffect;
@@ -2161,6 +2167,7 @@ async function chooseHolderBuy(
     });
     if (!probe) return;
     result.roundTrips += probe.roundTrips;
+    if (probe.heavy) result.heavyProbes++;
     // A refused buy leaves the holder nothing to send: not whole.
     if (holderWhole(probe.baselineEffect)) {
       result.holderBuy.wei = size.wei;
@@ -2179,8 +2186,10 @@ function holderBuyWith(holderBuy: DiscoveryResult['holderBuy']): { buyWei?: bigi
   return holderBuy.wei === null || holderBuy.refused ? {} : { buyWei: holderBuy.wei };
 }
 
-function noteBuy(holderBuy: DiscoveryResult['holderBuy'], done: ProbeResult): ProbeResult {
-  if (done.buyRefused) holderBuy.refused = true;
+/** What a probe says of the discovery as a whole: the holder's buy refused, the token heavy. */
+function noteProbe(result: DiscoveryResult, done: ProbeResult): ProbeResult {
+  if (done.buyRefused) result.holderBuy.refused = true;
+  if (done.heavy) result.heavyProbes++;
   return done;
 }
 
@@ -2249,7 +2258,7 @@ async function laterBlockRound(
             }
           : {}),
         ...holderBuyWith(result.holderBuy),
-      }).then((done) => noteBuy(result.holderBuy, done));
+      }).then((done) => noteProbe(result, done));
     } catch (error) {
       // Whatever the node answers (no eth_simulateV1, a refusal over HTTP, a timeout), this round
       // alone is lost: the scan's other probes stand, and the round says why.

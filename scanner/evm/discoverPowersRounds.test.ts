@@ -36,6 +36,8 @@ const stepsOf = (callData: Hex): Hex[] =>
     ? [...decodeAbiParameters([{ type: 'bytes[]' }], `0x${callData.slice(10)}`)[0]]
     : [callData];
 
+/** The gas the detector gives each step of a token that is not heavy (EFFECT_GAS). */
+const STEP_GAS = 1_200_000n;
 const leg = {
   attempted: true,
   ok: true,
@@ -95,7 +97,7 @@ function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
       data: encodeFunctionResult({
         abi: honeypotDetectorAbi,
         functionName: 'probe',
-        result: [{ ...leg, attempted: false }, effect(true), effects],
+        result: [{ ...leg, attempted: false }, effect(true), effects, STEP_GAS],
       }),
     });
   };
@@ -233,7 +235,7 @@ describe('discoverPowers: the repeat round', () => {
         data: encodeFunctionResult({
           abi: honeypotDetectorAbi,
           functionName: 'probe',
-          result: [{ ...leg, attempted: false }, rampEffect(0, !fromPair), effects],
+          result: [{ ...leg, attempted: false }, rampEffect(0, !fromPair), effects, STEP_GAS],
         }),
       };
     };
@@ -293,7 +295,7 @@ describe('discoverPowers: the comparison round', () => {
         data: encodeFunctionResult({
           abi: honeypotDetectorAbi,
           functionName: 'probe',
-          result: [{ ...leg, attempted: false }, effect(true), effects],
+          result: [{ ...leg, attempted: false }, effect(true), effects, STEP_GAS],
         }),
       });
     };
@@ -376,7 +378,7 @@ describe('discoverPowers: the comparison round', () => {
           data: encodeFunctionResult({
             abi: honeypotDetectorAbi,
             functionName: 'probe',
-            result: [{ ...leg, attempted: false }, effect(true), effects],
+            result: [{ ...leg, attempted: false }, effect(true), effects, STEP_GAS],
           }),
         });
       },
@@ -495,6 +497,7 @@ describe('discoverPowers: the later-block round', () => {
             const steps = stepsOf(callData);
             return answer(actor, steps.at(-1) as Hex, proposed);
           }),
+          STEP_GAS,
         ],
       });
     };

@@ -21,7 +21,7 @@ export const honeypotDetectorAbi = parseAbi([
   'function holderPlan() view returns (Plan plan)',
   'function holderStep(Plan plan) returns (bytes answer)',
   'function onFlashLoan(address initiator, address token, uint256 amount, uint256 fee, bytes data) returns (bytes32 success)',
-  'function probe(address token, address router, address factory, uint256 buyWei, address sellTo, bytes[] calls) returns (Leg victimBuy, Effect baseline, Effect[] effects)',
+  'function probe(address token, address router, address factory, uint256 buyWei, address sellTo, bytes[] calls) returns (Leg victimBuy, Effect baseline, Effect[] effects, uint256 stepGas)',
   'function roundTrip(address router, address token, uint256 amountIn, uint256 largeAmountIn) returns (Result r)',
   'function sellAll(address router, address token) returns (Leg leg)',
 ]);

@@ -39,6 +39,8 @@ const PROBE_GAS = 48_000_000n;
  * probe there asks for half, beside twenty staged calls of STAGED_GAS.
  */
 const STAGED_PROBE_GAS = 25_000_000n;
+/** The gas of one step of the detector's probe, unless the token is heavy (as HoneypotDetector.sol's). */
+const EFFECT_GAS = 1_200_000n;
 /** What the ordinary holder buys with when no larger buy is asked for, or a larger one is refused. */
 const VICTIM_BUY_WEI = parseEther('0.01');
 
@@ -138,6 +140,11 @@ export interface ProbePrivilegesReturnType {
   effects: CallEffect[];
   /** Whether each staged call worked, when there were any. */
   stagedOk: boolean[];
+  /**
+   * Every step had more gas than EFFECT_GAS: the token is heavy, its step with no call needed more
+   * (HEAVY_EFFECT_GAS in HoneypotDetector.sol).
+   */
+  heavy: boolean;
   /** eth_calls made: more than one where the calls needed more gas than one call is given. */
   roundTrips: number;
   /** The larger buy asked for (`buyWei`) was refused, and the probe ran again with VICTIM_BUY_WEI. */
@@ -272,12 +279,12 @@ export async function probeBuyingWith(
       throw new Error(`privilege probe of ${token} as ${actor} failed: ${reason}`, { cause: error });
     }
     if (data === undefined) throw new Error(`privilege probe of ${token} as ${actor} returned nothing`);
-    const [victimBuy, baseline, effects] = decodeFunctionResult({
+    const [victimBuy, baseline, effects, stepGas] = decodeFunctionResult({
       abi: honeypotDetectorAbi,
       functionName: 'probe',
       data,
     });
-    return { victimBuy, baseline, effects, stagedOk };
+    return { victimBuy, baseline, effects, stepGas, stagedOk };
   };
   // The detector stops where the gas left would not carry the next call (HoneypotDetector.probe):
   // the calls after it are sent again, on the same starting state, until every one has run.
@@ -305,6 +312,7 @@ export async function probeBuyingWith(
       toEffect(effect, calls[index]?.label ?? `call ${index}`, router ? buyWei : 0n),
     ),
     stagedOk: first.stagedOk,
+    heavy: first.stepGas > EFFECT_GAS,
     roundTrips,
     buyRefused: false,
   };

@@ -133,11 +133,14 @@ contract HoneypotDetector {
     // approval in every step and its reserve take ~120k of it: 1.2M leaves the call and the legs
     // more than the 1M of a step without a holder to create did.
     uint256 private constant EFFECT_GAS = 1_200_000;
-    // The most gas one step of a token whose plain step (no call) needs more than EFFECT_GAS may
-    // have: a reflection token whose every balance walks a long list of excluded wallets (~165k a
-    // cold read with twenty), or a sell that swaps the fees it took. The plain step is made again
-    // with it, and every step of that token's probe then gets what the plain step used plus
-    // EFFECT_GAS (the headroom a light token's call has), this at most; other tokens are unchanged.
+    // Gas for every step of a token whose plain step (no call) needs more than EFFECT_GAS: a
+    // reflection token whose every balance walks a long list of excluded wallets (~165k a cold
+    // read with twenty), or a sell that swaps the fees it took. The plain step is made again with
+    // it, and so is every call's. All steps alike, not sized by what the plain step used: a token
+    // cheap in that step alone (an approval that burns its gas unless given millions) would
+    // choose the gas of the steps after it, and a call that writes much would starve the holder's
+    // legs (adversarial review of vigil-risk/53, heavyStep.attacks.test.ts). Fewer steps fit one
+    // round trip; other tokens are unchanged.
     uint256 private constant HEAVY_EFFECT_GAS = 6_000_000;
     // bytes4(keccak256("vigil.sequence")): a call that is several calls, abi-encoded as bytes[].
     bytes4 private constant SEQUENCE = bytes4(keccak256("vigil.sequence"));
@@ -205,7 +208,7 @@ contract HoneypotDetector {
     /// Calls each of `calls` on the token from this address, each on the same starting state.
     /// With a router, the probe's holder (a wallet with no code: see ProbeHolder; `factory` must
     /// carry this code too) first buys with buyWei, so the effect of each call on an ordinary
-    /// holder can be seen.
+    /// holder can be seen. `stepGas`: the gas each step had (more than EFFECT_GAS for a heavy token).
     function probe(
         address token,
         address router,
@@ -213,7 +216,7 @@ contract HoneypotDetector {
         uint256 buyWei,
         address sellTo,
         bytes[] calldata calls
-    ) external returns (Leg memory victimBuy, Effect memory baseline, Effect[] memory effects) {
+    ) external returns (Leg memory victimBuy, Effect memory baseline, Effect[] memory effects, uint256 stepGas) {
         address victim = holderOf(factory);
         if (router != address(0) && buyWei != 0) {
             IUniswapV2RouterLike dex = IUniswapV2RouterLike(router);
@@ -229,13 +232,14 @@ contract HoneypotDetector {
             earlySell: false,
             call: ""
         });
-        uint256 stepGas = EFFECT_GAS;
+        stepGas = EFFECT_GAS;
         bool whole;
         (whole, baseline) = _step(factory, plan, stepGas);
         // The step with no call did not finish (out of gas): the token's own sends and reads are
         // heavy, and every step gets the larger allowance, or no call's effect would be measured.
         if (!whole && gasleft() > HEAVY_EFFECT_GAS + HEAVY_EFFECT_GAS / 63 + ANSWER_GAS) {
-            (stepGas, baseline) = _heavyStep(factory, plan);
+            stepGas = HEAVY_EFFECT_GAS;
+            (, baseline) = _step(factory, plan, stepGas);
         }
         // Where the holder's sell after its receipt fails without any call (its own receipt locked
         // it: a cooldown on wallet-to-wallet receipts), the baseline and every call also sell before
@@ -263,14 +267,6 @@ contract HoneypotDetector {
     function _gasFor(bytes calldata call, uint256 stepGas) private pure returns (uint256) {
         bool churn = call.length >= 4 && bytes4(call[:4]) == CHURN;
         return churn && stepGas < CHURN_EFFECT_GAS ? CHURN_EFFECT_GAS : stepGas;
-    }
-
-    /// The plain step again with HEAVY_EFFECT_GAS, and the gas every step of this probe gets.
-    function _heavyStep(address factory, Plan memory plan) private returns (uint256 stepGas, Effect memory e) {
-        uint256 before = gasleft();
-        (, e) = _step(factory, plan, HEAVY_EFFECT_GAS);
-        stepGas = before - gasleft() + EFFECT_GAS;
-        if (stepGas > HEAVY_EFFECT_GAS) stepGas = HEAVY_EFFECT_GAS;
     }
 
     /// One step (see effectOf) with `gas`; `whole` when it reported, rather than stopping (out of gas, say).
