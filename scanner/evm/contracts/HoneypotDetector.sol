@@ -259,7 +259,19 @@ contract HoneypotDetector {
                 }
                 break;
             }
-            (, effects[i]) = _step(factory, plan, gas);
+            (whole, effects[i]) = _step(factory, plan, gas);
+            // A light step that ran out whole (a call that writes much, or one that loops without
+            // end) is made again with HEAVY_EFFECT_GAS, so a costly power is measured too; where
+            // that much is not left, it goes first in the next round trip instead.
+            if (!whole && gas < HEAVY_EFFECT_GAS) {
+                if (gasleft() < HEAVY_EFFECT_GAS + HEAVY_EFFECT_GAS / 63 + ANSWER_GAS) {
+                    assembly {
+                        mstore(effects, i)
+                    }
+                    break;
+                }
+                (, effects[i]) = _step(factory, plan, HEAVY_EFFECT_GAS);
+            }
         }
     }
 
