@@ -74,8 +74,11 @@ const { finalizeScan } = proxyLocalActivities<ScannerActivities>({
 // id). Scans started before the patch replay on the per-step path below.
 const SINGLE_STEP_PATCH = 'scan-single-step';
 const { runScan } = proxyLocalActivities<ScannerActivities>({
-  // Engines are bounded (SCAN_* limits); storing retries inside for about half a minute.
-  startToCloseTimeout: '90s',
+  // Engines are bounded (SCAN_* limits); storing retries inside for about half a minute. Power
+  // discovery is bounded in calls, not time: a token whose probe steps are heavy (vigil-risk/53)
+  // took 90 s of discovery on the wild set's bench, four scans at once on one devnet, so an attempt
+  // has twice that before it is retried.
+  startToCloseTimeout: '180s',
   // As the block pin's: an unreachable chain fails the job within seconds.
   retry: CHAIN_READ_RETRY,
 });
