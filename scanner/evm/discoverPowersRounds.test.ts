@@ -15,6 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { discoverPowers } from './discoverPowers.ts';
 import { honeypotDetectorAbi } from './honeypotDetector.ts';
+import { EFFECT_GAS } from './probePrivileges.ts';
 
 // How discoverPowers wires its rounds together, against a token simulated in the test (the
 // detector's eth_call answered here): a dozen setters that store anything, a `wake` that works
@@ -36,8 +37,6 @@ const stepsOf = (callData: Hex): Hex[] =>
     ? [...decodeAbiParameters([{ type: 'bytes[]' }], `0x${callData.slice(10)}`)[0]]
     : [callData];
 
-/** The gas the detector gives each step of a token that is not heavy (EFFECT_GAS). */
-const STEP_GAS = 1_200_000n;
 const leg = {
   attempted: true,
   ok: true,
@@ -97,7 +96,7 @@ function fakeClient(seen: { offset: number; steps: Hex[] }[]): PublicClient {
       data: encodeFunctionResult({
         abi: honeypotDetectorAbi,
         functionName: 'probe',
-        result: [{ ...leg, attempted: false }, effect(true), effects, STEP_GAS],
+        result: [{ ...leg, attempted: false }, effect(true), effects, EFFECT_GAS],
       }),
     });
   };
@@ -235,7 +234,7 @@ describe('discoverPowers: the repeat round', () => {
         data: encodeFunctionResult({
           abi: honeypotDetectorAbi,
           functionName: 'probe',
-          result: [{ ...leg, attempted: false }, rampEffect(0, !fromPair), effects, STEP_GAS],
+          result: [{ ...leg, attempted: false }, rampEffect(0, !fromPair), effects, EFFECT_GAS],
         }),
       };
     };
@@ -295,7 +294,7 @@ describe('discoverPowers: the comparison round', () => {
         data: encodeFunctionResult({
           abi: honeypotDetectorAbi,
           functionName: 'probe',
-          result: [{ ...leg, attempted: false }, effect(true), effects, STEP_GAS],
+          result: [{ ...leg, attempted: false }, effect(true), effects, EFFECT_GAS],
         }),
       });
     };
@@ -378,7 +377,7 @@ describe('discoverPowers: the comparison round', () => {
           data: encodeFunctionResult({
             abi: honeypotDetectorAbi,
             functionName: 'probe',
-            result: [{ ...leg, attempted: false }, effect(true), effects, STEP_GAS],
+            result: [{ ...leg, attempted: false }, effect(true), effects, EFFECT_GAS],
           }),
         });
       },
@@ -497,7 +496,7 @@ describe('discoverPowers: the later-block round', () => {
             const steps = stepsOf(callData);
             return answer(actor, steps.at(-1) as Hex, proposed);
           }),
-          STEP_GAS,
+          EFFECT_GAS,
         ],
       });
     };

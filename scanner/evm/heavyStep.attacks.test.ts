@@ -4,7 +4,6 @@ import {
   encodeFunctionData,
   getAddress,
   type Hex,
-  numberToHex,
   parseAbi,
   parseEther,
 } from 'viem';
@@ -18,6 +17,7 @@ import {
   scanInOrder,
   scanOnce,
   sellHalfAs,
+  sentAs,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
 import { CheckStatus } from '../core/schema.ts';
@@ -157,17 +157,8 @@ const onSnapshot = <T>(body: () => Promise<T>) => onDevnetSnapshot(devnet, body)
  * Sends a transaction as `from` (impersonated, funded) with `gas`, in a block of its own: whether
  * it went through, and the gas it used.
  */
-async function sendWithGas(from: Address, to: Address, data: Hex, gas = TX_GAS) {
-  const { client } = devnet;
-  await client.impersonateAccount({ address: from });
-  await client.setBalance({ address: from, value: parseEther('100') });
-  const hash = await client.request({
-    method: 'eth_sendTransaction',
-    params: [{ from, to, data, gas: numberToHex(gas) }],
-  });
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 });
-  return { ok: receipt.status === 'success', gasUsed: receipt.gasUsed };
-}
+const sendWithGas = (from: Address, to: Address, data: Hex, gas = TX_GAS) =>
+  sentAs(devnet, { from, to, data, gas });
 
 const balanceOf = (key: Key, account: Address) =>
   devnet.client.readContract({

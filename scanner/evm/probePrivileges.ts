@@ -40,7 +40,7 @@ const PROBE_GAS = 48_000_000n;
  */
 const STAGED_PROBE_GAS = 25_000_000n;
 /** The gas of one step of the detector's probe, unless the token is heavy (as HoneypotDetector.sol's). */
-const EFFECT_GAS = 1_200_000n;
+export const EFFECT_GAS = 1_200_000n;
 /** What the ordinary holder buys with when no larger buy is asked for, or a larger one is refused. */
 const VICTIM_BUY_WEI = parseEther('0.01');
 

@@ -133,17 +133,31 @@ export function scanOnce(
  */
 export async function sendAs(
   devnet: ListingDevnet,
-  { from, to, data, value = 0n }: { from: Address; to: Address; data: Hex; value?: bigint },
+  transaction: { from: Address; to: Address; data: Hex; value?: bigint },
 ): Promise<boolean> {
+  return (await sentAs(devnet, transaction)).ok;
+}
+
+/** As sendAs, with the gas the transaction carries (3M unless told): whether it worked, and the gas it used. */
+export async function sentAs(
+  devnet: ListingDevnet,
+  {
+    from,
+    to,
+    data,
+    value = 0n,
+    gas = 3_000_000n,
+  }: { from: Address; to: Address; data: Hex; value?: bigint; gas?: bigint },
+): Promise<{ ok: boolean; gasUsed: bigint }> {
   const { client } = devnet;
   await client.impersonateAccount({ address: from });
   await client.setBalance({ address: from, value: parseEther('100') + value });
   const hash = await client.request({
     method: 'eth_sendTransaction',
-    params: [{ from, to, data, value: numberToHex(value), gas: numberToHex(3_000_000) }],
+    params: [{ from, to, data, value: numberToHex(value), gas: numberToHex(gas) }],
   });
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5, timeout: 30_000 });
-  return receipt.status === 'success';
+  return { ok: receipt.status === 'success', gasUsed: receipt.gasUsed };
 }
 
 /** A wallet with no code and no key, derived from a label (in a namespace) so that it looks random. */

@@ -237,7 +237,7 @@ contract HoneypotDetector {
         (whole, baseline) = _step(factory, plan, stepGas);
         // The step with no call did not finish (out of gas): the token's own sends and reads are
         // heavy, and every step gets the larger allowance, or no call's effect would be measured.
-        if (!whole && gasleft() > HEAVY_EFFECT_GAS + HEAVY_EFFECT_GAS / 63 + ANSWER_GAS) {
+        if (!whole && _fits(HEAVY_EFFECT_GAS)) {
             stepGas = HEAVY_EFFECT_GAS;
             (, baseline) = _step(factory, plan, stepGas);
         }
@@ -253,10 +253,8 @@ contract HoneypotDetector {
             // Too little gas left for this step and the answer: the answer holds the steps made so
             // far, and the caller sends the rest again. Running out would revert them all, and the
             // gas spent on them with them.
-            if (gasleft() < gas + gas / 63 + ANSWER_GAS) {
-                assembly {
-                    mstore(effects, i)
-                }
+            if (!_fits(gas)) {
+                _cut(effects, i);
                 break;
             }
             (whole, effects[i]) = _step(factory, plan, gas);
@@ -264,14 +262,24 @@ contract HoneypotDetector {
             // end) is made again with HEAVY_EFFECT_GAS, so a costly power is measured too; where
             // that much is not left, it goes first in the next round trip instead.
             if (!whole && gas < HEAVY_EFFECT_GAS) {
-                if (gasleft() < HEAVY_EFFECT_GAS + HEAVY_EFFECT_GAS / 63 + ANSWER_GAS) {
-                    assembly {
-                        mstore(effects, i)
-                    }
+                if (!_fits(HEAVY_EFFECT_GAS)) {
+                    _cut(effects, i);
                     break;
                 }
                 (, effects[i]) = _step(factory, plan, HEAVY_EFFECT_GAS);
             }
+        }
+    }
+
+    /// Whether a step of `gas` and the answer after it fit in the gas left (a call keeps a 64th back).
+    function _fits(uint256 gas) private view returns (bool) {
+        return gasleft() >= gas + gas / 63 + ANSWER_GAS;
+    }
+
+    /// `effects` cut to its first `length` entries: the answer holds the steps made.
+    function _cut(Effect[] memory effects, uint256 length) private pure {
+        assembly {
+            mstore(effects, length)
         }
     }
 
