@@ -1,12 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type Address,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  parseAbi,
-  parseEther,
-} from 'viem';
+import { type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
