@@ -24,6 +24,12 @@ const ScanLimitsEnv = z.object({
   SCAN_HOLDER_SELL_SAMPLE: IntEnv(0, 50).default(5),
   /** How long a deployer's reputation is reused, in seconds (0: never). */
   SCAN_DEPLOYER_CACHE_SECONDS: IntEnv(0, 86_400).default(60),
+  /**
+   * Wall time power discovery may take, in milliseconds; past it the scan reports what it found and
+   * leaves the checks it could not finish unknown. At most 150 s: a scan's step has 180 s
+   * (workflows/scanToken.ts), and the engine's other reads come before discovery.
+   */
+  SCAN_DISCOVERY_BUDGET_MS: IntEnv(1_000, 150_000).default(120_000),
 });
 export type ScanLimits = z.infer<typeof ScanLimitsEnv>;
 

@@ -57,6 +57,11 @@ export const CHECKS = {
     gate: true,
     green: "No insider call stopped or taxed a holder's sell",
   },
+  discovery_incomplete: {
+    category: contract,
+    severity: Severity.medium,
+    title: 'Hidden powers not ruled out: power discovery did not finish',
+  },
   is_mintable: {
     category: contract,
     severity: Severity.high,

@@ -23,6 +23,7 @@ export const ENGINE_CHECKS = {
     'owner_change_balance',
     'sells_blockable',
     'clone_of_harmful',
+    'discovery_incomplete',
     'is_mintable',
     'is_blacklisted',
     'is_whitelisted',

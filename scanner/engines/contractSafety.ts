@@ -224,6 +224,7 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
     blockNumber,
     blockTimestamp: pinned.timestamp,
     ...(gasPrice === undefined ? {} : { gasPrice }),
+    timeBudgetMs: input.config.limits.SCAN_DISCOVERY_BUDGET_MS,
     readsOrigin: own.hasOrigin || Boolean(impl?.hasOrigin),
     clockBlind,
     ...(balanceSlot ? { balanceSlot } : {}),
@@ -377,6 +378,13 @@ export async function contractSafety(input: EvmEngineInput): Promise<EngineOutpu
         refused_later: discovery.holderBuy.refused,
       },
       heavy_probes: discovery.heavyProbes,
+      out_of_time: discovery.outOfTime
+        ? {
+            after_ms: discovery.outOfTime.afterMs,
+            calls_not_made: discovery.outOfTime.callsNotMade,
+            rounds_left_out: discovery.outOfTime.roundsLeftOut,
+          }
+        : null,
       comparisons: discovery.comparisons,
       later_block: discovery.laterBlock,
       timings_ms: discovery.timingsMs,

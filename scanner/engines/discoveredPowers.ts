@@ -100,14 +100,18 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
       continue;
     }
     if (!measurable || result.failures.length > 0) {
-      if (kind === 'limit' && !out.some((check) => check.id === 'sells_blockable'))
+      // A pass from the dispatcher ("no known function to mint") is no longer vouched for: the
+      // calls that would have found the power under another name did not all run.
+      const existing = out.find((check) => check.id === target.id);
+      const notRun = `Some power-discovery probes could not run (${result.failures.length}, the first: ${result.failures[0]}), so no call that could ${target.power} is ruled out.`;
+      if (measurable && existing?.status === CheckStatus.pass)
+        out = replace(out, unknownCheck(target.id, `${existing.detail} ${notRun}`));
+      if (kind === 'limit' && !existing)
         out = replace(
           out,
           unknownCheck(
             'sells_blockable',
-            measurable
-              ? `Some probes could not run (${result.failures.length}), so no call can be ruled out.`
-              : 'No pool to buy from, so no holder whose sells a call could stop.',
+            measurable ? notRun : 'No pool to buy from, so no holder whose sells a call could stop.',
           ),
         );
       continue;
@@ -136,6 +140,31 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
       });
     }
   }
+  // Whether every planned probe ran: a token whose probes could not all run (a node's refusals, the
+  // time budget spent on a slow node or a deliberately costly token) is not left in the lowest tier
+  // on what the rest of its checks say.
+  out = replace(
+    out,
+    result.failures.length > 0
+      ? makeCheck('discovery_incomplete', {
+          status: 'fail',
+          value: result.failures.length,
+          detail: `Power discovery did not finish: ${result.failures.length} of its probes could not run (the first: ${result.failures[0]}). What it found stands; no power it did not try is ruled out.`,
+          evidence: [
+            ...result.failures.slice(0, MAX_EVIDENCE).map((failure) => ({
+              kind: 'note' as const,
+              summary: failure,
+              block,
+            })),
+            { kind: 'note', summary, block },
+          ],
+        })
+      : makeCheck('discovery_incomplete', {
+          status: 'pass',
+          detail: `Every probe power discovery planned ran (${result.calls} simulated calls).`,
+          evidence: [{ kind: 'note', summary, block }],
+        }),
+  );
   return out;
 }
 

@@ -196,6 +196,12 @@ export interface DiscoveryResult {
   laterBlock: { tried: number; planned: number; calls: number; error: string | null };
   /** Each stage's wall time, one after the other: the accounts explored, the comparison round, the later-block round. */
   timingsMs: Record<string, number>;
+  /**
+   * Set when discovery ran out of its time budget (`timeBudgetMs`): when it stopped, how many
+   * planned calls it did not make, and whether the comparison or later-block round was left out.
+   * What it found until then stands; nothing it did not try is ruled out (a failure says so).
+   */
+  outOfTime: { afterMs: number; callsNotMade: number; roundsLeftOut: string[] } | null;
 }
 
 /**
@@ -607,6 +613,12 @@ export interface DiscoverPowersParameters {
   blockTimestamp: bigint;
   /** The gas price the simulations pay (simulationGasPrice); 0 when omitted. */
   gasPrice?: bigint;
+  /**
+   * Wall time discovery may take, in milliseconds (SCAN_DISCOVERY_BUDGET_MS): past it, no further
+   * round trip starts (those in flight finish), and the result says what was left (`outOfTime`).
+   * Discovery is bounded in calls; on a slow node, calls alone can take longer than a scan's step.
+   */
+  timeBudgetMs?: number;
   /**
    * The code reads tx.origin (the ORIGIN opcode): every account is then also tried inside an
    * ordinary wallet's transaction, where an insider's own transactions may be exempt from a limit
@@ -1437,9 +1449,19 @@ export async function discoverPowers(
     comparisons: { traced: 0, comparisons: 0, calls: 0, timed: 0, wrapped: 0, callers: 0, error: null },
     laterBlock: { tried: 0, planned: 0, calls: 0, error: null },
     timingsMs: {},
+    outOfTime: null,
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
   const mark = lapTimer(result.timingsMs);
+  const started = performance.now();
+  // Whether the budget is spent: from then on every round trip not yet started is left out.
+  const spent = (): boolean => {
+    if (parameters.timeBudgetMs === undefined) return false;
+    const elapsed = performance.now() - started;
+    if (elapsed <= parameters.timeBudgetMs) return false;
+    result.outOfTime ??= { afterMs: Math.round(elapsed), callsNotMade: 0, roundsLeftOut: [] };
+    return true;
+  };
 
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
@@ -1736,6 +1758,10 @@ export async function discoverPowers(
         chunks.push(unique.slice(start, start + perTrip));
       while (chunks.length > 0) {
         const chunk = chunks.shift() as Planned[];
+        if (spent()) {
+          (result.outOfTime as NonNullable<DiscoveryResult['outOfTime']>).callsNotMade += chunk.length;
+          continue;
+        }
         result.calls += chunk.length;
         result.roundTrips++;
         const probe = await probePrivileges(client, {
@@ -1777,7 +1803,7 @@ export async function discoverPowers(
             continue;
           }
           result.failures.push(
-            `${candidate.address}${candidate.origin ? ` (sent by ${candidate.origin})` : ''} at +${offset}s: ${String(probe.error).slice(0, 200)}`,
+            `${candidate.address}${candidate.origin ? ` (sent by ${candidate.origin})` : ''} at +${offset}s: ${scrubUrls(String(probe.error)).slice(0, 200)}`,
           );
           continue;
         }
@@ -1813,15 +1839,28 @@ export async function discoverPowers(
   };
   await Promise.all(candidates.map((candidate) => explore(candidate)));
   mark('explore');
-  await Promise.all([
-    comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
-    forwarderRound(parameters, { explored, known: candidates }),
-    forgedSignatureRound(client, parameters, { explored, explore, known: candidates }),
-  ]);
+  // A round left out once the budget is spent is named: its traces and simulations are not calls
+  // counted in `callsNotMade`, and nothing they might have shown is ruled out.
+  const leftOut = (round: string): boolean => {
+    if (!spent()) return false;
+    result.outOfTime?.roundsLeftOut.push(round);
+    return true;
+  };
+  if (!leftOut('comparisons'))
+    await Promise.all([
+      comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
+      forwarderRound(parameters, { explored, known: candidates }),
+      forgedSignatureRound(client, parameters, { explored, explore, known: candidates }),
+    ]);
   mark('comparisons');
   // After the comparison round: the accounts it named are explored by then.
-  await laterBlockRound(client, parameters, { explored, known: candidates, result, openings });
+  if (!leftOut('later_block'))
+    await laterBlockRound(client, parameters, { explored, known: candidates, result, openings, spent });
   mark('later_block');
+  if (result.outOfTime)
+    result.failures.push(
+      `out of time: discovery stopped after ${result.outOfTime.afterMs} ms (budget ${parameters.timeBudgetMs} ms), ${result.outOfTime.callsNotMade} planned calls not made${result.outOfTime.roundsLeftOut.length > 0 ? `, ${result.outOfTime.roundsLeftOut.join(' and ')} round left out` : ''}`,
+    );
   // The clock alone: the holder could sell at the block and cannot (or is taxed) later.
   for (const offset of TIME_OFFSETS_SECONDS) {
     const later = openings.get(offset);
@@ -2210,6 +2249,8 @@ async function laterBlockRound(
     result: DiscoveryResult;
     /** The holder's opening (no call) at the block, and the day-on one (what the clock alone does). */
     openings: ReadonlyMap<number, CallEffect>;
+    /** Whether discovery's time budget is spent: no simulation starts after it. */
+    spent: () => boolean;
   },
 ): Promise<void> {
   const { result } = state;
@@ -2238,6 +2279,10 @@ async function laterBlockRound(
     then: Hex[] = [],
     thenBy: PrivilegeCandidate = actor,
   ) => {
+    if (state.spent()) {
+      (result.outOfTime as NonNullable<DiscoveryResult['outOfTime']>).callsNotMade += calls.length;
+      return undefined;
+    }
     round.calls += calls.length;
     try {
       return await probePrivileges(client, {
