@@ -3,8 +3,7 @@ import type { ChainClients } from '../clients/chains/chainClients.ts';
 import { isHistoricalStateError } from '../clients/chains/rpcErrors.ts';
 import { ChainKind, type ChainId, findChain, getChain } from '../core/chains/registry.ts';
 import { allowlistEntry, readScanConfig, type ScanConfig } from './config.ts';
-import { unknownCheck } from './core/checks.ts';
-import { Engine, ENGINE_CHECKS, enginesFor } from './core/engines.ts';
+import { Engine, enginesFor, failedEngineChecks } from './core/engines.ts';
 import { ScanResult, type TokenFacts } from './core/result.ts';
 import { HARM_GATES } from './core/risk/harm.ts';
 import { scoreToken } from './core/risk/score.ts';
@@ -98,11 +97,7 @@ export class TokenScanner {
   }: FinalizeScanInput): Promise<ScanResult> {
     const raw = [
       ...reports.flatMap((report) => report.checks),
-      ...failures.flatMap((failure) =>
-        ENGINE_CHECKS[failure.engine].map((id) =>
-          unknownCheck(id, `The ${failure.engine} engine failed: ${failure.message}`),
-        ),
-      ),
+      ...failures.flatMap((failure) => failedEngineChecks(failure.engine, failure.message)),
     ];
     const allowlist = findChain(target.chain)
       ? allowlistEntry(this.#config, target.chain, target.address)

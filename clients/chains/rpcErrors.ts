@@ -21,6 +21,36 @@ export function isRpcUnreachable(error: unknown): boolean {
   );
 }
 
+/**
+ * JSON-RPC "method not found" (-32601), "invalid params" (-32602: an override or tracer option a node
+ * does not read; a token's code cannot cause it) and "method not supported" (EIP-1474's -32004).
+ */
+const UNSUPPORTED_CODES = new Set([-32601, -32602, -32004]);
+const UNSUPPORTED =
+  /method .*(not found|does not exist|not available|not supported|is not enabled)|unsupported method|unknown method|no such method|(tracer|tracing) .*not (found|supported|available|enabled)|unsupported tracer|unknown tracer|eth_simulateV1 .*(not|unsupported)/i;
+
+/**
+ * True when a node answered that it does not offer a method (or a tracer, or an override): what
+ * the node can do, the same for every token, as opposed to an error this call met (a timeout, a
+ * tracer out of time, a revert).
+ */
+export function isUnsupportedMethod(error: unknown): boolean {
+  return (
+    walkCauses(error, (cause) => {
+      const { code, details } = cause as { code?: unknown; details?: unknown };
+      // A provider refusing the request over HTTP (405, 403: not on this plan), but for a timeout
+      // or a rate limit, which say nothing of what it offers.
+      const status = cause instanceof HttpRequestError ? cause.status : undefined;
+      return (
+        (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) ||
+        (typeof code === 'number' && UNSUPPORTED_CODES.has(code)) ||
+        UNSUPPORTED.test(cause.message) ||
+        (typeof details === 'string' && UNSUPPORTED.test(details))
+      );
+    }) !== undefined
+  );
+}
+
 /** A short message without URLs (viem's long messages embed the RPC URL, which may hold a key). */
 export function describeRpcError(error: unknown, urls: readonly string[]): string {
   const short =

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from './checks.ts';
-import { ENGINE_CHECKS, enginesFor, scannedKinds } from './engines.ts';
+import { ENGINE_CHECKS, enginesFor, failedEngineChecks, scannedKinds } from './engines.ts';
 
 const doc = readFileSync(new URL('../../docs/risk-model.md', import.meta.url), 'utf8');
 const documented = new Map(
@@ -21,5 +21,19 @@ describe('the check catalog', () => {
       const decided = enginesFor(kind).flatMap((engine) => ENGINE_CHECKS[engine]);
       expect(new Set(decided).size, kind).toBe(decided.length);
     }
+  });
+});
+
+describe("a failed engine's checks", () => {
+  it('are unknown, but for discovery_incomplete, which fails: no power was ruled out', () => {
+    const checks = failedEngineChecks('contract_safety', 'every provider timed out');
+    expect(checks.map((check) => check.id)).toEqual([...ENGINE_CHECKS.contract_safety]);
+    for (const check of checks)
+      expect(check.status, check.id).toBe(check.id === 'discovery_incomplete' ? 'fail' : 'unknown');
+    expect(checks.find((check) => check.id === 'discovery_incomplete')?.detail).toContain(
+      'the contract_safety engine failed (every provider timed out)',
+    );
+    // Another engine's failure rules nothing of the contract out or in.
+    expect(failedEngineChecks('holders', 'x').every((check) => check.status === 'unknown')).toBe(true);
   });
 });

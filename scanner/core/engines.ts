@@ -1,5 +1,6 @@
 import { ChainKind } from '../../core/chains/registry.ts';
-import type { CheckId } from './checks.ts';
+import { type CheckId, makeCheck, unknownCheck } from './checks.ts';
+import type { Check } from './schema.ts';
 
 /** Scan engines; each runs as its own activity, in parallel with the others. */
 export const Engine = {
@@ -82,4 +83,21 @@ export function enginesFor(kind: ChainKind): readonly Engine[] {
 /** Chain kinds that have engines, for tests and docs. */
 export function scannedKinds(): ChainKind[] {
   return Object.keys(ENGINES_BY_KIND) as ChainKind[];
+}
+
+/**
+ * The checks of an engine that failed: unknown, but for `discovery_incomplete`, which fails: no
+ * power discovery ran, so none is ruled out, and a token whose contract could not be read is not
+ * left in the lowest tier on its market alone.
+ */
+export function failedEngineChecks(engine: Engine, message: string): Check[] {
+  return ENGINE_CHECKS[engine].map((id: CheckId) =>
+    id === 'discovery_incomplete'
+      ? makeCheck(id, {
+          status: 'fail',
+          detail: `Power discovery did not run: the ${engine} engine failed (${message}). No power is ruled out.`,
+          evidence: [{ kind: 'note', summary: `the ${engine} engine failed: ${message}` }],
+        })
+      : unknownCheck(id, `The ${engine} engine failed: ${message}`),
+  );
 }

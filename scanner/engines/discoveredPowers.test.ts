@@ -31,6 +31,7 @@ const result = (changes: Partial<DiscoveryResult> = {}): DiscoveryResult => ({
   laterBlock: { tried: 0, planned: 0, calls: 0, error: null },
   timingsMs: {},
   outOfTime: null,
+  holderTraded: true,
   ...changes,
 });
 

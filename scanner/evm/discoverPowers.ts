@@ -17,7 +17,8 @@ import {
 import pLimit from 'p-limit';
 import { argumentlessSelectors } from './argumentReads.ts';
 import { lapTimer } from './laps.ts';
-import { isRpcUnreachable, scrubUrls } from '../../clients/chains/rpcErrors.ts';
+import { isRpcUnreachable, isUnsupportedMethod, scrubUrls } from '../../clients/chains/rpcErrors.ts';
+import { isOutOfTime, OutOfTimeError } from './outOfTime.ts';
 import { type BalanceSlot, balanceKey } from './balanceSlot.ts';
 import type { PrivilegeCandidate } from './privilegeCandidates.ts';
 import {
@@ -202,6 +203,8 @@ export interface DiscoveryResult {
    * What it found until then stands; nothing it did not try is ruled out (a failure says so).
    */
   outOfTime: { afterMs: number; callsNotMade: number; roundsLeftOut: string[] } | null;
+  /** Some probe's ordinary holder sent or sold with no call made: a call's effect on holders was measurable. */
+  holderTraded: boolean;
 }
 
 /**
@@ -947,6 +950,9 @@ async function forgedSignatureRound(
     explored: Map<PrivilegeCandidate, Explored>;
     explore: (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>) => Promise<void>;
     known: readonly PrivilegeCandidate[];
+    result: DiscoveryResult;
+    /** Whether discovery's time budget is spent: no trace starts after it. */
+    spent: () => boolean;
   },
 ): Promise<void> {
   const has = (selector: Hex) => parameters.selectors.has(selector);
@@ -968,7 +974,7 @@ async function forgedSignatureRound(
   // The takes a little at a time go beside the trace, in the same round trip's time.
   const [, traced] = await Promise.all([
     little.length > 0 ? explored.runAt(0, little) : undefined,
-    permits.length > 0
+    permits.length > 0 && !leftOut(state.result, state.spent, 'forged-signature traces')
       ? traceCalls(client, {
           blockNumber: parameters.blockNumber,
           calls: permits.map((permit) => ({
@@ -981,6 +987,7 @@ async function forgedSignatureRound(
   ]);
   if (!traced) return;
   const { traces } = traced;
+  noteTraceFailure(state.result, 'forged-signature traces', traced.unexpected);
   const seen = new Set(
     [...state.known.map(({ address }) => address), parameters.token, parameters.victim, parameters.pair]
       .filter((value): value is Address => value !== undefined)
@@ -1197,9 +1204,13 @@ async function comparisonRound(
     explore: (candidate: PrivilegeCandidate, only?: ReadonlySet<Hex>) => Promise<void>;
     result: DiscoveryResult;
     known: readonly PrivilegeCandidate[];
+    /** Whether discovery's time budget is spent: no trace starts after it. */
+    spent: () => boolean;
   },
   depth = 1,
 ): Promise<void> {
+  if (leftOut(state.result, state.spent, depth === 1 ? 'comparisons' : `comparisons at depth ${depth}`))
+    return;
   const queues = state.known
     .filter((candidate) => !candidate.origin && state.explored.has(candidate))
     .map((candidate) => {
@@ -1241,7 +1252,7 @@ async function comparisonRound(
     for (const entry of deniedEverywhere)
       traced.push({ candidate: firstQueue.candidate, entry, denied: true });
   if (traced.length === 0) return;
-  const { traces, error } = await traceCalls(client, {
+  const { traces, error, unexpected } = await traceCalls(client, {
     blockNumber: parameters.blockNumber,
     calls: traced.map(({ candidate, entry }) => ({
       from: candidate.address,
@@ -1251,6 +1262,7 @@ async function comparisonRound(
   });
   const round = state.result.comparisons;
   round.error ??= error;
+  noteTraceFailure(state.result, 'comparison traces', unexpected);
 
   const wantedBy = new Map<PrivilegeCandidate, Map<Hex, Planned>>();
   const seen = new Set<string>();
@@ -1428,7 +1440,6 @@ export async function discoverPowers(
   node: Parameters<typeof probePrivileges>[0],
   parameters: DiscoverPowersParameters,
 ): Promise<DiscoveryResult> {
-  const client = inFlight(node, MAX_REQUESTS_IN_FLIGHT);
   const selectors = [...parameters.selectors].filter((selector) => !HARMLESS.has(selector));
   if (selectors.length > 0 && !selectors.includes(FALLBACK)) selectors.push(FALLBACK);
   const result: DiscoveryResult = {
@@ -1450,6 +1461,7 @@ export async function discoverPowers(
     laterBlock: { tried: 0, planned: 0, calls: 0, error: null },
     timingsMs: {},
     outOfTime: null,
+    holderTraded: false,
   };
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
   const mark = lapTimer(result.timingsMs);
@@ -1462,6 +1474,8 @@ export async function discoverPowers(
     result.outOfTime ??= { afterMs: Math.round(elapsed), callsNotMade: 0, roundsLeftOut: [] };
     return true;
   };
+  // Simulations and traces queued before the budget was spent and not yet sent are refused then.
+  const client = inFlight(node, MAX_REQUESTS_IN_FLIGHT, spent);
 
   // Without any call, at the block and a year on: the holder's transfer and sell as they are,
   // and as the clock alone leaves them.
@@ -1492,7 +1506,7 @@ export async function discoverPowers(
     // trace is a round trip before the first round: made where a token has functions enough to pay
     // for it (a plain token's three functions do not).
     const [argumentless, actorIsWallet] = await Promise.all([
-      candidate.origin || candidate.forwarder || mine.length < MIN_TRACED_SELECTORS
+      candidate.origin || candidate.forwarder || mine.length < MIN_TRACED_SELECTORS || spent()
         ? new Set<Hex>()
         : argumentlessSelectors(client, {
             token: parameters.token,
@@ -1782,16 +1796,25 @@ export async function discoverPowers(
           ...(staged ? { staged } : {}),
           ...(tradingWei ? { tradingWei } : {}),
           ...holderBuyWith(result.holderBuy),
+          stopping: spent,
         }).then(
           (value) => ({ value }),
           (error: unknown) => ({ error }),
         );
         if ('error' in probe) {
           if (isRpcUnreachable(probe.error)) throw probe.error;
+          // Refused while it waited, once the budget was spent: not made, not split.
+          if (isOutOfTime(probe.error)) {
+            (result.outOfTime as NonNullable<DiscoveryResult['outOfTime']>).callsNotMade += chunk.length;
+            result.calls -= chunk.length;
+            result.roundTrips--;
+            continue;
+          }
           // A node without eth_simulateV1 (or one that refuses its overrides) loses the later-block
           // round alone: the scan's other probes stand, and the round says why.
           if (staged) {
-            result.laterBlock.error ??= String(probe.error).slice(0, 200);
+            result.laterBlock.error ??= scrubUrls(String(probe.error)).slice(0, 200);
+            noteLaterBlockFailure(result, probe.error);
             continue;
           }
           // A round trip that failed whole (a node's limit, a step that broke the probe itself; one
@@ -1808,6 +1831,12 @@ export async function discoverPowers(
           continue;
         }
         const done = probe.value;
+        // Stopped by the budget between the round trips of one probe: the calls it did not reach.
+        const unreached = chunk.length - done.effects.length;
+        if (unreached > 0 && result.outOfTime) {
+          result.outOfTime.callsNotMade += unreached;
+          result.calls -= unreached;
+        }
         noteProbe(result, done);
         result.roundTrips += done.roundTrips - 1;
         result.retried.resumed += done.roundTrips - 1;
@@ -1839,24 +1868,30 @@ export async function discoverPowers(
   };
   await Promise.all(candidates.map((candidate) => explore(candidate)));
   mark('explore');
-  // A round left out once the budget is spent is named: its traces and simulations are not calls
-  // counted in `callsNotMade`, and nothing they might have shown is ruled out.
-  const leftOut = (round: string): boolean => {
-    if (!spent()) return false;
-    result.outOfTime?.roundsLeftOut.push(round);
-    return true;
-  };
-  if (!leftOut('comparisons'))
-    await Promise.all([
-      comparisonRound(client, parameters, { explored, explore, result, known: candidates }),
-      forwarderRound(parameters, { explored, known: candidates }),
-      forgedSignatureRound(client, parameters, { explored, explore, known: candidates }),
-    ]);
+  // A round left out once the budget is spent is named (leftOut): its traces and simulations are
+  // not calls counted in `callsNotMade`, and nothing they might have shown is ruled out.
+  await Promise.all([
+    comparisonRound(client, parameters, { explored, explore, result, known: candidates, spent }),
+    forwarderRound(parameters, { explored, known: candidates }),
+    forgedSignatureRound(client, parameters, { explored, explore, known: candidates, result, spent }),
+  ]);
   mark('comparisons');
   // After the comparison round: the accounts it named are explored by then.
-  if (!leftOut('later_block'))
+  if (!leftOut(result, spent, 'later_block'))
     await laterBlockRound(client, parameters, { explored, known: candidates, result, openings, spent });
   mark('later_block');
+  // A token whose ordinary holder could neither send nor sell in any probe, with no call made (its
+  // steps ran out of gas, or reverted), had no leak or limit measured: discovery did not finish.
+  if (
+    parameters.router &&
+    parameters.pair &&
+    result.roundTrips > 0 &&
+    !result.holderTraded &&
+    !result.outOfTime
+  )
+    result.failures.push(
+      "the ordinary holder could neither send nor sell in any probe with no call made, so no call's effect on a holder was measured",
+    );
   if (result.outOfTime)
     result.failures.push(
       `out of time: discovery stopped after ${result.outOfTime.afterMs} ms (budget ${parameters.timeBudgetMs} ms), ${result.outOfTime.callsNotMade} planned calls not made${result.outOfTime.roundsLeftOut.length > 0 ? `, ${result.outOfTime.roundsLeftOut.join(' and ')} round left out` : ''}`,
@@ -2229,7 +2264,39 @@ function holderBuyWith(holderBuy: DiscoveryResult['holderBuy']): { buyWei?: bigi
 function noteProbe(result: DiscoveryResult, done: ProbeResult): ProbeResult {
   if (done.buyRefused) result.holderBuy.refused = true;
   if (done.heavy) result.heavyProbes++;
+  const { victimTransfer, victimSell } = done.baselineEffect;
+  if ((victimTransfer.attempted && victimTransfer.ok) || (victimSell.attempted && victimSell.ok))
+    result.holderTraded = true;
   return done;
+}
+
+/** Whether a round is left out because the budget is spent; the round is named in `outOfTime` once. */
+function leftOut(result: DiscoveryResult, spent: () => boolean, round: string): boolean {
+  if (!spent()) return false;
+  const rounds = result.outOfTime?.roundsLeftOut;
+  if (rounds && !rounds.includes(round)) rounds.push(round);
+  return true;
+}
+
+/**
+ * A trace that failed for a reason other than the node's lack of tracing (a tracer's timeout on a
+ * costly call, which the token chooses) is a round that did not run whole: a failure, once per round.
+ */
+function noteTraceFailure(result: DiscoveryResult, round: string, unexpected: string | null): void {
+  if (!unexpected) return;
+  const failure = `${round}: ${scrubUrls(unexpected).slice(0, 200)}`;
+  if (!result.failures.some((each) => each.startsWith(`${round}: `))) result.failures.push(failure);
+}
+
+/**
+ * A later-block simulation that failed: a node without eth_simulateV1 (or its block overrides)
+ * loses the round as a matter of what it offers; anything else (a timeout, a probe that had no gas
+ * left) is a round that did not run whole: a failure, once.
+ */
+function noteLaterBlockFailure(result: DiscoveryResult, error: unknown): void {
+  if (isUnsupportedMethod(error) || isOutOfTime(error)) return;
+  const message = scrubUrls((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '');
+  noteTraceFailure(result, 'later-block round', message || 'failed');
 }
 
 /**
@@ -2307,8 +2374,10 @@ async function laterBlockRound(
     } catch (error) {
       // Whatever the node answers (no eth_simulateV1, a refusal over HTTP, a timeout), this round
       // alone is lost: the scan's other probes stand, and the round says why.
+      if (isOutOfTime(error)) return undefined;
       const message = error instanceof Error ? error.message : String(error);
       round.error ??= scrubUrls(message.split('\n')[0] ?? '').slice(0, 200);
+      noteLaterBlockFailure(result, error);
       return undefined;
     }
   };
@@ -2977,10 +3046,18 @@ function innerCall(entry: Planned): Hex {
 }
 
 /** The client with its requests (calls, simulations, traces) `limit` at a time; reads alike. */
-function inFlight(client: PublicClient, limit: number): PublicClient {
+function inFlight(client: PublicClient, limit: number, spent: () => boolean): PublicClient {
   const queue = pLimit(limit);
-  const call: PublicClient['call'] = (args) => queue(() => client.call(args));
+  // A simulation or trace that gets its slot after the budget is spent is refused there, unsent.
+  const gate = <T>(method: string, send: () => Promise<T>) =>
+    queue(() =>
+      BUDGETED_METHODS.has(method) && spent() ? Promise.reject(new OutOfTimeError(method)) : send(),
+    );
+  const call: PublicClient['call'] = (args) => gate('eth_call', () => client.call(args));
   const request = ((args: Parameters<PublicClient['request']>[0]) =>
-    queue(() => client.request(args))) as PublicClient['request'];
+    gate((args as { method: string }).method, () => client.request(args))) as PublicClient['request'];
   return { ...client, call, request };
 }
+
+/** The requests discovery's budget stops: its simulations and traces (reads of code and storage go on). */
+const BUDGETED_METHODS = new Set(['eth_call', 'eth_simulateV1', 'debug_traceCall']);

@@ -48,7 +48,7 @@ const scan = async (key: keyof typeof tokens, url: string, env: NodeJS.ProcessEn
     client: createDevnetClient(url),
     chain: getChain('devnet'),
     address: tokens[key],
-    blockNumber: await devnet.client.getBlockNumber(),
+    blockNumber: await devnet.client.getBlockNumber({ cacheTime: 0 }),
     creation: null,
     config: readScanConfig(env),
   });

@@ -117,7 +117,8 @@ const JUDGED: Record<Key, readonly string[]> = {
   lightHeavySetter: ['sells_blockable', 'owner_change_balance'],
   bandControl: ['sells_blockable'],
   band: ['sells_blockable'],
-  bandHigh: ['sells_blockable'],
+  // No holder of bandHigh's ever trades, so its sells_blockable is unknown (vigil-risk/56), below.
+  bandHigh: [],
   honestHistory: ['sells_blockable', 'owner_change_balance', 'is_mintable'],
   honestHistoryLong: ['sells_blockable', 'owner_change_balance', 'is_mintable'],
   epochMint: ['is_mintable'],
@@ -178,9 +179,21 @@ describe('the scans themselves', () => {
   it('every token scanned within the per-scan budget, every probe ran, each judged check has a verdict', async () => {
     for (const key of Object.keys(DEPLOYS) as Key[]) {
       const output = await scan(key);
-      expect(output.facts.discovery, key).toMatchObject({ failures: [], later_block: { error: null } });
+      // bandHigh's holder never trades (its approve spins out in every step): since vigil-risk/56 that
+      // is a failure of its own (discovery_incomplete), not a discovery that ran whole.
+      expect(output.facts.discovery, key).toMatchObject({
+        failures:
+          key === 'bandHigh'
+            ? [expect.stringMatching(/^the ordinary holder could neither send nor sell/)]
+            : [],
+        later_block: { error: null },
+      });
       for (const id of JUDGED[key])
         expect([CheckStatus.pass, CheckStatus.fail], `${key} ${id}`).toContain(await status(key, id));
+      if (key === 'bandHigh') {
+        expect(await status(key, 'sells_blockable')).toBe(CheckStatus.unknown);
+        expect(await status(key, 'discovery_incomplete')).toBe(CheckStatus.fail);
+      }
       expect(scanTimes.get(key), key).toBeLessThan(SCAN_TIMEOUT);
     }
   });

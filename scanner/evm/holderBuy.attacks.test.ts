@@ -287,11 +287,16 @@ describe('attack 4: sizes the pool cannot give', () => {
     'a token refusing every buy scans, pays one round trip per size tried, and says so',
     async () => {
       const output = await scan('closed');
+      // No holder could buy, so no call's effect on holders was measured: since vigil-risk/56 a
+      // failure of discovery's own (discovery_incomplete), not a pass of sells_blockable.
       expect(output.facts.discovery).toMatchObject({
         holder_buy: { wei: null, sizes_tried: 2, refused_later: false },
-        failures: [],
+        failures: [expect.stringMatching(/^the ordinary holder could neither send nor sell/)],
         retried_round_trips: { resumed: 0 },
       });
+      expect(output.checks.find((check) => check.id === 'discovery_incomplete')?.status).toBe(
+        CheckStatus.fail,
+      );
     },
     SCAN_TIMEOUT,
   );

@@ -196,6 +196,11 @@ export async function probePrivileges(
      * buy (a launch cap on a transaction or a wallet) is probed again with VICTIM_BUY_WEI.
      */
     buyWei?: bigint;
+    /**
+     * Asked before each further round trip of calls that did not fit the first (discovery's time
+     * budget): once true, the probe answers with the effects it has, fewer than its calls.
+     */
+    stopping?: () => boolean;
   },
 ): Promise<ProbePrivilegesReturnType> {
   // The pair's own probe has the detector's code in the pair's place: no buy goes through it.
@@ -292,7 +297,7 @@ export async function probeBuyingWith(
   const { victimBuy, baseline } = first;
   const effects = [...first.effects];
   let roundTrips = 1;
-  while (effects.length < calls.length) {
+  while (effects.length < calls.length && !parameters.stopping?.()) {
     const more = await once(calls.slice(effects.length));
     roundTrips++;
     if (more.effects.length === 0)

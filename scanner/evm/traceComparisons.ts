@@ -1,5 +1,7 @@
 import type { Address, Hex, PublicClient } from 'viem';
 import { encodeFunctionData, erc20Abi, getAddress, numberToHex } from 'viem';
+import { isUnsupportedMethod } from '../../clients/chains/rpcErrors.ts';
+import { isOutOfTime } from './outOfTime.ts';
 
 /**
  * What a refused call wanted, read from its own execution: input-to-state correspondence, the idea
@@ -318,6 +320,11 @@ export interface TraceCallsResult {
   traces: (CallTrace | null)[];
   /** The first error a trace answered (the node has no debug_traceCall, say); null when none. */
   error: string | null;
+  /**
+   * The first error that was not the node's lack of tracing (isUnsupportedMethod): a trace this
+   * call could not finish (a tracer out of time on a costly call); null when none.
+   */
+  unexpected: string | null;
 }
 
 /** Traces each call at `blockNumber`, a few at a time. Never throws: a failed trace is null. */
@@ -330,6 +337,7 @@ export async function traceCalls(
     params: unknown[];
   }) => Promise<unknown>;
   let error: string | null = null;
+  let unexpected: string | null = null;
   const traces: (CallTrace | null)[] = [];
   for (let start = 0; start < calls.length; start += TRACES_PER_BATCH) {
     const batch = calls.slice(start, start + TRACES_PER_BATCH);
@@ -364,6 +372,7 @@ export async function traceCalls(
             return trace;
           } catch (failure) {
             error ??= messageOf(failure);
+            if (!isUnsupportedMethod(failure) && !isOutOfTime(failure)) unexpected ??= messageOf(failure);
             return null;
           }
         }),
@@ -375,7 +384,7 @@ export async function traceCalls(
       break;
     }
   }
-  return { traces, error };
+  return { traces, error, unexpected };
 }
 
 function messageOf(failure: unknown): string {

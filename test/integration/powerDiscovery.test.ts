@@ -34,7 +34,7 @@ const check = (result: ScanResult, id: string) => result.checks.find((entry) => 
 const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
-describe('power discovery (vigil-risk/55)', () => {
+describe('power discovery (vigil-risk/56)', () => {
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });

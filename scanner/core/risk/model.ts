@@ -5,7 +5,7 @@ import { RiskCategory, Severity } from '../schema.ts';
  * confidence thresholds. docs/risk-model.md explains how every point of a score arises; change
  * both together and bump MODEL_VERSION.
  */
-export const MODEL_VERSION = 'vigil-risk/55';
+export const MODEL_VERSION = 'vigil-risk/56';
 
 /** Weights of the five categories; they sum to 1. */
 export const CATEGORY_WEIGHTS = {
