@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCheck } from '../core/checks.ts';
 import { type Check, CheckStatus } from '../core/schema.ts';
-import type { DiscoveryResult, PowerFinding } from '../evm/discoverPowers.ts';
+import { type DiscoveryResult, emptyDiscovery, type PowerFinding } from '../evm/discoverPowers.ts';
 import { applyDiscovery } from './discoveredPowers.ts';
 
 // How discovery's result decides the class checks when some of its probes did not run (a node's
@@ -13,24 +13,9 @@ const OUT_OF_TIME =
   'out of time: discovery stopped after 1204 ms (budget 1000 ms), 40 planned calls not made';
 
 const result = (changes: Partial<DiscoveryResult> = {}): DiscoveryResult => ({
-  findings: [],
-  selectorsTried: 4,
+  ...emptyDiscovery(4),
   calls: 12,
   roundTrips: 3,
-  retried: { split: 0, resumed: 0 },
-  sameCalls: { functions: 0, calls: 0 },
-  failures: [],
-  holderBuy: { wei: null, share: null, tried: 0, refused: false },
-  heavyProbes: 0,
-  pairs: { tried: 0, planned: 0 },
-  triples: { tried: 0, planned: 0 },
-  rescaled: 0,
-  repeated: 0,
-  toggled: 0,
-  comparisons: { traced: 0, comparisons: 0, calls: 0, timed: 0, wrapped: 0, callers: 0, error: null },
-  laterBlock: { tried: 0, planned: 0, calls: 0, error: null },
-  timingsMs: {},
-  outOfTime: null,
   holderTraded: true,
   ...changes,
 });

@@ -149,7 +149,7 @@ export function applyDiscovery(checks: Check[], facts: DiscoveryFacts): Check[] 
       ? makeCheck('discovery_incomplete', {
           status: 'fail',
           value: result.failures.length,
-          detail: `Power discovery did not finish: ${result.failures.length} of its probes could not run (the first: ${result.failures[0]}). What it found stands; no power it did not try is ruled out.`,
+          detail: `Power discovery did not finish (${result.failures.length === 1 ? 'one reason' : `${result.failures.length} reasons`}; the first: ${result.failures[0]}). What it found stands; no power it did not try is ruled out.`,
           evidence: [
             ...result.failures.slice(0, MAX_EVIDENCE).map((failure) => ({
               kind: 'note' as const,

@@ -1435,16 +1435,11 @@ async function comparisonRound(
     );
 }
 
-/** Runs the probes (a few eth_calls per account) and returns what they demonstrated. */
-export async function discoverPowers(
-  node: Parameters<typeof probePrivileges>[0],
-  parameters: DiscoverPowersParameters,
-): Promise<DiscoveryResult> {
-  const selectors = [...parameters.selectors].filter((selector) => !HARMLESS.has(selector));
-  if (selectors.length > 0 && !selectors.includes(FALLBACK)) selectors.push(FALLBACK);
-  const result: DiscoveryResult = {
+/** A discovery that has made no call yet, of `selectorsTried` selectors. */
+export function emptyDiscovery(selectorsTried: number): DiscoveryResult {
+  return {
     findings: [],
-    selectorsTried: selectors.length,
+    selectorsTried,
     calls: 0,
     roundTrips: 0,
     retried: { split: 0, resumed: 0 },
@@ -1463,6 +1458,16 @@ export async function discoverPowers(
     outOfTime: null,
     holderTraded: false,
   };
+}
+
+/** Runs the probes (a few eth_calls per account) and returns what they demonstrated. */
+export async function discoverPowers(
+  node: Parameters<typeof probePrivileges>[0],
+  parameters: DiscoverPowersParameters,
+): Promise<DiscoveryResult> {
+  const selectors = [...parameters.selectors].filter((selector) => !HARMLESS.has(selector));
+  if (selectors.length > 0 && !selectors.includes(FALLBACK)) selectors.push(FALLBACK);
+  const result = emptyDiscovery(selectors.length);
   if (selectors.length === 0 || parameters.candidates.length === 0) return result;
   const mark = lapTimer(result.timingsMs);
   const started = performance.now();
@@ -1773,7 +1778,7 @@ export async function discoverPowers(
       while (chunks.length > 0) {
         const chunk = chunks.shift() as Planned[];
         if (spent()) {
-          (result.outOfTime as NonNullable<DiscoveryResult['outOfTime']>).callsNotMade += chunk.length;
+          notMade(result, chunk.length);
           continue;
         }
         result.calls += chunk.length;
@@ -1805,7 +1810,7 @@ export async function discoverPowers(
           if (isRpcUnreachable(probe.error)) throw probe.error;
           // Refused while it waited, once the budget was spent: not made, not split.
           if (isOutOfTime(probe.error)) {
-            (result.outOfTime as NonNullable<DiscoveryResult['outOfTime']>).callsNotMade += chunk.length;
+            notMade(result, chunk.length);
             result.calls -= chunk.length;
             result.roundTrips--;
             continue;
@@ -1833,8 +1838,8 @@ export async function discoverPowers(
         const done = probe.value;
         // Stopped by the budget between the round trips of one probe: the calls it did not reach.
         const unreached = chunk.length - done.effects.length;
-        if (unreached > 0 && result.outOfTime) {
-          result.outOfTime.callsNotMade += unreached;
+        if (unreached > 0) {
+          notMade(result, unreached);
           result.calls -= unreached;
         }
         noteProbe(result, done);
@@ -2270,6 +2275,11 @@ function noteProbe(result: DiscoveryResult, done: ProbeResult): ProbeResult {
   return done;
 }
 
+/** Calls left unmade because the budget is spent (which set `outOfTime`). */
+function notMade(result: DiscoveryResult, calls: number): void {
+  if (result.outOfTime) result.outOfTime.callsNotMade += calls;
+}
+
 /** Whether a round is left out because the budget is spent; the round is named in `outOfTime` once. */
 function leftOut(result: DiscoveryResult, spent: () => boolean, round: string): boolean {
   if (!spent()) return false;
@@ -2347,7 +2357,7 @@ async function laterBlockRound(
     thenBy: PrivilegeCandidate = actor,
   ) => {
     if (state.spent()) {
-      (result.outOfTime as NonNullable<DiscoveryResult['outOfTime']>).callsNotMade += calls.length;
+      notMade(result, calls.length);
       return undefined;
     }
     round.calls += calls.length;

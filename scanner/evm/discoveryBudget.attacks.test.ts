@@ -1,83 +1,28 @@
-import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { type Address, encodeFunctionData, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevnetClient } from '../../infra/devnet/client.ts';
-import { getChain } from '../../core/chains/registry.ts';
 import {
   type ListingDevnet,
   buyAs,
   labelledWallet,
   listWithPair,
   onSnapshot,
+  scanContractSafety,
   sellHalfAs,
   sendAs,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
-import { readScanConfig } from '../config.ts';
 import { Tier } from '../core/risk/model.ts';
 import { scoreToken } from '../core/risk/score.ts';
 import { CheckStatus } from '../core/schema.ts';
-import { contractSafety } from '../engines/contractSafety.ts';
 import { PROBE_ORIGIN } from './probePrivileges.ts';
+import {
+  type RpcFault as Fault,
+  type SeenRequest as Seen,
+  startSlowRpc,
+} from '../../test/support/slowRpc.ts';
 
 const SUPPLY = 10n ** 27n;
-
-interface Seen {
-  at: number;
-  method: string;
-  params: unknown[];
-}
-type Fault = (request: {
-  method: string;
-  params: unknown[];
-}) => { code: number; message: string } | undefined;
-
-/**
- * A JSON-RPC proxy in front of the devnet: every request `delayMs` late (as slowRpc.ts), each
- * request's arrival noted, and `fault` answering a request with a node's error instead of passing
- * it on (fault injection: what a slow or rate-limited node answers).
- */
-async function startFaultyRpc(
-  upstream: string,
-  { delayMs = 0, fault }: { delayMs?: number; fault?: Fault } = {},
-): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
-  const seen: Seen[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const parsed = JSON.parse(body.toString()) as { id: unknown; method: string; params?: unknown[] };
-      seen.push({ at: performance.now(), method: parsed.method, params: parsed.params ?? [] });
-      setTimeout(() => {
-        const error = fault?.({ method: parsed.method, params: parsed.params ?? [] });
-        if (error) {
-          response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error }));
-          return;
-        }
-        fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-          .then(async (answer) => {
-            response.writeHead(answer.status, { 'content-type': 'application/json' });
-            response.end(Buffer.from(await answer.arrayBuffer()));
-          })
-          .catch(() => {
-            response.writeHead(502);
-            response.end();
-          });
-      }, delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let devnet: ListingDevnet;
 const tokens = {} as Record<'magic' | 'later' | 'crowd' | 'banded' | 'reward', Address>;
@@ -104,15 +49,8 @@ afterAll(async () => {
   await devnet?.node.stop();
 });
 
-const scan = async (key: keyof typeof tokens, url: string, env: NodeJS.ProcessEnv = {}) =>
-  contractSafety({
-    client: createDevnetClient(url),
-    chain: getChain('devnet'),
-    address: tokens[key],
-    blockNumber: await devnet.client.getBlockNumber({ cacheTime: 0 }),
-    creation: null,
-    config: readScanConfig(env),
-  });
+const scan = (key: keyof typeof tokens, url: string, env: NodeJS.ProcessEnv = {}) =>
+  scanContractSafety(devnet, tokens[key], { url, env });
 type Output = Awaited<ReturnType<typeof scan>>;
 const check = (output: Output, id: string) => output.checks.find((each) => each.id === id);
 const discoveryOf = (output: Output) =>
@@ -155,7 +93,7 @@ describe('attack 1: a slow node, many candidates and many functions (an honest t
   let output: Output;
   let seen: Seen[];
   beforeAll(async () => {
-    const proxy = await startFaultyRpc(devnet.node.url, { delayMs: DELAY_MS });
+    const proxy = await startSlowRpc(devnet.node.url, DELAY_MS);
     output = await scan('crowd', proxy.url, { SCAN_DISCOVERY_BUDGET_MS: String(BUDGET_MS) });
     seen = proxy.seen;
     await proxy.close();
@@ -254,7 +192,7 @@ for (const { key, fault, round, name } of [
     let normal: Output;
     let faulted: Output;
     beforeAll(async () => {
-      const proxy = await startFaultyRpc(devnet.node.url, { fault });
+      const proxy = await startSlowRpc(devnet.node.url, 0, { fault });
       [normal, faulted] = await Promise.all([scan(key, devnet.node.url), scan(key, proxy.url)]);
       await proxy.close();
     }, 120_000);
@@ -339,7 +277,7 @@ describe('attack 5: a heavy token on a slow node: chunks already started run all
   let seen: Seen[];
   const budget = 1_500;
   beforeAll(async () => {
-    const proxy = await startFaultyRpc(devnet.node.url, { delayMs: DELAY_MS });
+    const proxy = await startSlowRpc(devnet.node.url, DELAY_MS);
     output = await scan('banded', proxy.url, { SCAN_DISCOVERY_BUDGET_MS: String(budget) });
     seen = proxy.seen;
     await proxy.close();
@@ -368,7 +306,7 @@ describe('attack 5: a heavy token on a slow node: chunks already started run all
 describe('attack 6: a stop after the first round trips (a node 250 ms slow, a budget of 1.5 s)', () => {
   let output: Output;
   beforeAll(async () => {
-    const proxy = await startFaultyRpc(devnet.node.url, { delayMs: DELAY_MS });
+    const proxy = await startSlowRpc(devnet.node.url, DELAY_MS);
     output = await scan('reward', proxy.url, { SCAN_DISCOVERY_BUDGET_MS: '1500' });
     await proxy.close();
   }, 120_000);

@@ -1,15 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { type Address, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevnetClient } from '../../infra/devnet/client.ts';
-import { getChain } from '../../core/chains/registry.ts';
 import { startSlowRpc } from '../../test/support/slowRpc.ts';
-import { type ListingDevnet, listWithPair, startListingDevnet } from '../../test/support/listedTokens.ts';
-import { readScanConfig } from '../config.ts';
+import {
+  type ListingDevnet,
+  listWithPair,
+  scanContractSafety,
+  startListingDevnet,
+} from '../../test/support/listedTokens.ts';
 import { Tier } from '../core/risk/model.ts';
 import { scoreToken } from '../core/risk/score.ts';
 import { CheckStatus } from '../core/schema.ts';
-import { contractSafety } from '../engines/contractSafety.ts';
 
 // Power discovery is bounded in calls, not time: on a slow node its calls alone can outlast a
 // scan's step, and the whole scan would be lost. SCAN_DISCOVERY_BUDGET_MS bounds its wall time:
@@ -43,15 +44,8 @@ afterAll(async () => {
   await devnet?.node.stop();
 });
 
-const scan = async (key: keyof typeof tokens, url: string, env: NodeJS.ProcessEnv = {}) =>
-  contractSafety({
-    client: createDevnetClient(url),
-    chain: getChain('devnet'),
-    address: tokens[key],
-    blockNumber: await devnet.client.getBlockNumber({ cacheTime: 0 }),
-    creation: null,
-    config: readScanConfig(env),
-  });
+const scan = (key: keyof typeof tokens, url: string, env: NodeJS.ProcessEnv = {}) =>
+  scanContractSafety(devnet, tokens[key], { url, env });
 const check = (output: Awaited<ReturnType<typeof scan>>, id: string) =>
   output.checks.find((each) => each.id === id);
 const discoveryOf = (output: Awaited<ReturnType<typeof scan>>) =>

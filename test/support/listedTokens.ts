@@ -97,15 +97,24 @@ export async function probeAsOwner(
   });
 }
 
-/** The contract-safety engine on a listed token at the latest block, as a worker runs it. */
-export async function scanContractSafety(devnet: ListingDevnet, address: Address) {
+/**
+ * The contract-safety engine on a listed token at the latest block, as a worker runs it: through
+ * the devnet's node, or another `url` in front of it (a slow or faulty proxy), with `env` as the
+ * worker's environment.
+ */
+export async function scanContractSafety(
+  devnet: ListingDevnet,
+  address: Address,
+  { url, env = {} }: { url?: string; env?: NodeJS.ProcessEnv } = {},
+) {
   return contractSafety({
-    client: devnet.client,
+    client: url ? createDevnetClient(url) : devnet.client,
     chain: getChain('devnet'),
     address,
-    blockNumber: await devnet.client.getBlockNumber(),
+    // Not the client's cached number: a snapshot reverted since may have taken that block away.
+    blockNumber: await devnet.client.getBlockNumber({ cacheTime: 0 }),
     creation: null,
-    config: readScanConfig({}),
+    config: readScanConfig(env),
   });
 }
 

@@ -1,22 +1,51 @@
 import { createServer, type Server } from 'node:http';
 
+/** A request the proxy received: when (performance.now()), and what. */
+export interface SeenRequest {
+  at: number;
+  method: string;
+  params: unknown[];
+}
+
+/** A node's error to answer a request with instead of passing it on; undefined passes it on. */
+export type RpcFault = (request: {
+  method: string;
+  params: unknown[];
+}) => { code: number; message: string } | undefined;
+
 /**
  * A JSON-RPC proxy that answers every request `delayMs` late: latency injected in front of a real
- * node, so a test can catch work in flight without touching the code under test.
+ * node, so a test can catch work in flight without touching the code under test. Each request's
+ * arrival is noted (`seen`; a batch's requests each), and `fault` may answer a single request with
+ * a node's error instead (what a slow or rate-limited node answers).
  */
 export async function startSlowRpc(
   upstream: string,
   delayMs: number,
-): Promise<{ url: string; close(): Promise<void> }> {
+  { fault }: { fault?: RpcFault } = {},
+): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
+  const seen: SeenRequest[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const parsed = parse(body);
+      for (const each of Array.isArray(parsed) ? parsed : [parsed])
+        seen.push({ at: performance.now(), method: each.method, params: each.params ?? [] });
       setTimeout(() => {
+        const error = Array.isArray(parsed)
+          ? undefined
+          : fault?.({ method: parsed.method, params: parsed.params ?? [] });
+        if (error && !Array.isArray(parsed)) {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error }));
+          return;
+        }
         fetch(upstream, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: Buffer.concat(chunks),
+          body,
         })
           .then(async (answer) => {
             response.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -34,6 +63,21 @@ export async function startSlowRpc(
   if (typeof address !== 'object' || !address) throw new Error('no address');
   return {
     url: `http://127.0.0.1:${address.port}`,
+    seen,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+interface JsonRpcRequest {
+  id: unknown;
+  method: string;
+  params?: unknown[];
+}
+
+function parse(body: Buffer): JsonRpcRequest | JsonRpcRequest[] {
+  try {
+    return JSON.parse(body.toString()) as JsonRpcRequest | JsonRpcRequest[];
+  } catch {
+    return { id: null, method: '(not JSON)' };
+  }
 }
