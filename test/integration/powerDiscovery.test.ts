@@ -19,12 +19,17 @@ const scanner = new TokenScanner({
   config: testScanConfig(),
 });
 
-async function scan(key: string): Promise<ScanResult> {
+/** A corpus token's scan; `failing` engines are reported failed instead of run (an injected fault). */
+async function scan(key: string, failing: readonly string[] = []): Promise<ScanResult> {
   const token = testStack().scenario.corpus[key];
   if (!token) throw new Error(`no corpus token ${key}`);
   const { target, engines } = await scanner.prepare({ chain: 'devnet', address: token.address });
-  const reports = await Promise.all(engines.map((engine) => scanner.runEngine(engine, target)));
-  return scanner.finalize({ jobId: `discovery:${key}`, target, reports, failures: [] });
+  const run = engines.filter((engine) => !failing.includes(engine));
+  const reports = await Promise.all(run.map((engine) => scanner.runEngine(engine, target)));
+  const failures = engines
+    .filter((engine) => failing.includes(engine))
+    .map((engine) => ({ engine, reason: 'chain_unavailable', message: 'every provider timed out' }));
+  return scanner.finalize({ jobId: `discovery:${key}:${failing.join(',')}`, target, reports, failures });
 }
 
 /** What discovery read and tried, for a failure's message. */
@@ -35,6 +40,20 @@ const simulations = (result: ScanResult, id: string) =>
   (check(result, id)?.evidence ?? []).filter((evidence) => evidence.kind === 'simulation');
 
 describe('power discovery (vigil-risk/56)', () => {
+  it('keeps a token whose contract could not be read out of the lowest tier (vigil-risk/56)', async () => {
+    // A benign token with a healthy market: low when scanned whole.
+    const whole = await scan('t_burn_on_transfer');
+    expect(whole.tier).toBe('low');
+    expect(check(whole, 'discovery_incomplete')?.status).toBe('pass');
+    // Its contract-safety engine failed: every one of its checks unknown but discovery_incomplete,
+    // which fails, so the market alone does not vouch for the contract.
+    const blind = await scan('t_burn_on_transfer', ['contract_safety']);
+    expect(blind.engines.contract_safety?.status).toBe('failed');
+    expect(check(blind, 'discovery_incomplete')).toMatchObject({ status: 'fail', severity: 'medium' });
+    expect(check(blind, 'is_mintable')?.status).toBe('unknown');
+    expect(blind.tier).toBe('medium');
+  });
+
   it('finds a mint under an innocuous name, held by a keeper no getter names', async () => {
     const result = await scan('t_harvest');
     expect(harmClasses(result.checks)).toEqual({ mint: true, leak: false, limit: false });
