@@ -987,7 +987,7 @@ async function forgedSignatureRound(
   ]);
   if (!traced) return;
   const { traces } = traced;
-  noteTraceFailure(state.result, 'forged-signature traces', traced.unexpected);
+  noteRoundFailure(state.result, 'forged-signature traces', traced.unexpected);
   const seen = new Set(
     [...state.known.map(({ address }) => address), parameters.token, parameters.victim, parameters.pair]
       .filter((value): value is Address => value !== undefined)
@@ -1262,7 +1262,7 @@ async function comparisonRound(
   });
   const round = state.result.comparisons;
   round.error ??= error;
-  noteTraceFailure(state.result, 'comparison traces', unexpected);
+  noteRoundFailure(state.result, 'comparison traces', unexpected);
 
   const wantedBy = new Map<PrivilegeCandidate, Map<Hex, Planned>>();
   const seen = new Set<string>();
@@ -2289,10 +2289,11 @@ function leftOut(result: DiscoveryResult, spent: () => boolean, round: string): 
 }
 
 /**
- * A trace that failed for a reason other than the node's lack of tracing (a tracer's timeout on a
- * costly call, which the token chooses) is a round that did not run whole: a failure, once per round.
+ * A round that did not run whole: a trace that failed for a reason other than the node's lack of
+ * tracing (a tracer's timeout on a costly call, which the token chooses), or a later-block
+ * simulation's like failure (noteLaterBlockFailure). A failure, once per round.
  */
-function noteTraceFailure(result: DiscoveryResult, round: string, unexpected: string | null): void {
+function noteRoundFailure(result: DiscoveryResult, round: string, unexpected: string | null): void {
   if (!unexpected) return;
   const failure = `${round}: ${scrubUrls(unexpected).slice(0, 200)}`;
   if (!result.failures.some((each) => each.startsWith(`${round}: `))) result.failures.push(failure);
@@ -2306,7 +2307,7 @@ function noteTraceFailure(result: DiscoveryResult, round: string, unexpected: st
 function noteLaterBlockFailure(result: DiscoveryResult, error: unknown): void {
   if (isUnsupportedMethod(error) || isOutOfTime(error)) return;
   const message = scrubUrls((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '');
-  noteTraceFailure(result, 'later-block round', message || 'failed');
+  noteRoundFailure(result, 'later-block round', message || 'failed');
 }
 
 /**

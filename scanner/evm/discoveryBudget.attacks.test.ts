@@ -5,7 +5,7 @@ import {
   type ListingDevnet,
   buyAs,
   labelledWallet,
-  listWithPair,
+  listAll,
   onSnapshot,
   scanContractSafety,
   sellHalfAs,
@@ -25,33 +25,46 @@ import {
 const SUPPLY = 10n ** 27n;
 
 let devnet: ListingDevnet;
-const tokens = {} as Record<'magic' | 'later' | 'crowd' | 'banded' | 'reward', Address>;
-const pairs = {} as Record<keyof typeof tokens, Address>;
+let tokens: Record<'magic' | 'later' | 'crowd' | 'banded' | 'reward', { address: Address; pair: Address }>;
 const CROWD = Array.from({ length: 11 }, (_, index) => labelledWallet('dx', `crowd-${index}`));
 
 beforeAll(async () => {
   devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  for (const [key, contract, args] of [
-    ['magic', 'DxMagicMint', [SUPPLY]],
-    ['later', 'DxLaterMint', [SUPPLY]],
-    ['crowd', 'DxCrowd', [SUPPLY, CROWD]],
-    ['banded', 'DxBandedFee', [SUPPLY]],
-    // DiscoveryBudget.sol's (same folder): the owner's claimRewards(amount) mints any amount.
-    ['reward', 'DbRewardToken', [SUPPLY]],
-  ] as const)
-    ({ address: tokens[key], pair: pairs[key] } = await listWithPair(devnet, contract, {
-      args,
-      tokens: SUPPLY / 2n,
-      eth: 10n ** 19n,
-    }));
+  tokens = await listAll(
+    devnet,
+    {
+      magic: { contract: 'DxMagicMint', args: [SUPPLY] },
+      later: { contract: 'DxLaterMint', args: [SUPPLY] },
+      crowd: { contract: 'DxCrowd', args: [SUPPLY, CROWD] },
+      banded: { contract: 'DxBandedFee', args: [SUPPLY] },
+      // DiscoveryBudget.sol's (same folder): the owner's claimRewards(amount) mints any amount.
+      reward: { contract: 'DbRewardToken', args: [SUPPLY] },
+    },
+    { tokens: SUPPLY / 2n, eth: 10n ** 19n },
+  );
 }, 120_000);
 afterAll(async () => {
   await devnet?.node.stop();
 });
 
 const scan = (key: keyof typeof tokens, url: string, env: NodeJS.ProcessEnv = {}) =>
-  scanContractSafety(devnet, tokens[key], { url, env });
+  scanContractSafety(devnet, tokens[key].address, { url, env });
 type Output = Awaited<ReturnType<typeof scan>>;
+/** A scan through a node DELAY_MS slow with a budget of `budgetMs`, and the requests the node saw. */
+async function slowScan(
+  key: keyof typeof tokens,
+  budgetMs: number,
+): Promise<{ output: Output; seen: Seen[] }> {
+  const proxy = await startSlowRpc(devnet.node.url, DELAY_MS);
+  try {
+    return {
+      output: await scan(key, proxy.url, { SCAN_DISCOVERY_BUDGET_MS: String(budgetMs) }),
+      seen: proxy.seen,
+    };
+  } finally {
+    await proxy.close();
+  }
+}
 const check = (output: Output, id: string) => output.checks.find((each) => each.id === id);
 const discoveryOf = (output: Output) =>
   output.facts.discovery as {
@@ -93,10 +106,7 @@ describe('attack 1: a slow node, many candidates and many functions (an honest t
   let output: Output;
   let seen: Seen[];
   beforeAll(async () => {
-    const proxy = await startSlowRpc(devnet.node.url, DELAY_MS);
-    output = await scan('crowd', proxy.url, { SCAN_DISCOVERY_BUDGET_MS: String(BUDGET_MS) });
-    seen = proxy.seen;
-    await proxy.close();
+    ({ output, seen } = await slowScan('crowd', BUDGET_MS));
   }, 120_000);
   /** When discovery began, on the proxy's clock: its first request, chooseHolderBuy's probe (as PROBE_ORIGIN). */
   const discoveryStart = () =>
@@ -240,19 +250,15 @@ describe('attack 4: every probe step runs out of gas whole (a healthy node)', ()
     });
     const trader = labelledWallet('dx', 'trader');
     await onSnapshot(devnet, async () => {
-      expect((await buyAs(devnet, trader, tokens.banded)).bought).toBe(true);
-      expect(
-        (await sellHalfAs(devnet, trader, { address: tokens.banded, pair: pairs.banded })).keptBps,
-      ).toBeLessThanOrEqual(300);
+      expect((await buyAs(devnet, trader, tokens.banded.address)).bought).toBe(true);
+      expect((await sellHalfAs(devnet, trader, tokens.banded)).keptBps).toBeLessThanOrEqual(300);
       const tune = encodeFunctionData({
         abi: parseAbi(['function tune(uint256)']),
         functionName: 'tune',
         args: [10_000n],
       });
-      expect(await sendAs(devnet, { from: devnet.owner, to: tokens.banded, data: tune })).toBe(true);
-      expect(
-        (await sellHalfAs(devnet, trader, { address: tokens.banded, pair: pairs.banded })).keptBps,
-      ).toBeGreaterThanOrEqual(9_000);
+      expect(await sendAs(devnet, { from: devnet.owner, to: tokens.banded.address, data: tune })).toBe(true);
+      expect((await sellHalfAs(devnet, trader, tokens.banded)).keptBps).toBeGreaterThanOrEqual(9_000);
     });
   });
 
@@ -277,10 +283,7 @@ describe('attack 5: a heavy token on a slow node: chunks already started run all
   let seen: Seen[];
   const budget = 1_500;
   beforeAll(async () => {
-    const proxy = await startSlowRpc(devnet.node.url, DELAY_MS);
-    output = await scan('banded', proxy.url, { SCAN_DISCOVERY_BUDGET_MS: String(budget) });
-    seen = proxy.seen;
-    await proxy.close();
+    ({ output, seen } = await slowScan('banded', budget));
   }, 120_000);
 
   it('stops, and says so', () => {
@@ -306,9 +309,7 @@ describe('attack 5: a heavy token on a slow node: chunks already started run all
 describe('attack 6: a stop after the first round trips (a node 250 ms slow, a budget of 1.5 s)', () => {
   let output: Output;
   beforeAll(async () => {
-    const proxy = await startSlowRpc(devnet.node.url, DELAY_MS);
-    output = await scan('reward', proxy.url, { SCAN_DISCOVERY_BUDGET_MS: '1500' });
-    await proxy.close();
+    ({ output } = await slowScan('reward', 1_500));
   }, 120_000);
 
   it('keeps the mint found before the stop, and says the rest was not tried', () => {

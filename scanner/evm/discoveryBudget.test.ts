@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlowRpc } from '../../test/support/slowRpc.ts';
 import {
   type ListingDevnet,
-  listWithPair,
+  listAll,
   scanContractSafety,
   startListingDevnet,
 } from '../../test/support/listedTokens.ts';
@@ -24,19 +24,18 @@ const BUDGET_MS = 1_000;
 
 let devnet: ListingDevnet;
 let slow: { url: string; close(): Promise<void> };
-const tokens = {} as Record<'plain' | 'reward', Address>;
+let tokens: Record<'plain' | 'reward', { address: Address; pair: Address }>;
 
 beforeAll(async () => {
   devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
-  for (const [key, contract] of [
-    ['plain', 'DbPlainToken'],
-    ['reward', 'DbRewardToken'],
-  ] as const)
-    ({ address: tokens[key] } = await listWithPair(devnet, contract, {
-      args: [SUPPLY],
-      tokens: SUPPLY / 2n,
-      eth: 10n ** 19n,
-    }));
+  tokens = await listAll(
+    devnet,
+    {
+      plain: { contract: 'DbPlainToken', args: [SUPPLY] },
+      reward: { contract: 'DbRewardToken', args: [SUPPLY] },
+    },
+    { tokens: SUPPLY / 2n, eth: 10n ** 19n },
+  );
   slow = await startSlowRpc(devnet.node.url, DELAY_MS);
 }, 120_000);
 afterAll(async () => {
@@ -45,7 +44,7 @@ afterAll(async () => {
 });
 
 const scan = (key: keyof typeof tokens, url: string, env: NodeJS.ProcessEnv = {}) =>
-  scanContractSafety(devnet, tokens[key], { url, env });
+  scanContractSafety(devnet, tokens[key].address, { url, env });
 const check = (output: Awaited<ReturnType<typeof scan>>, id: string) =>
   output.checks.find((each) => each.id === id);
 const discoveryOf = (output: Awaited<ReturnType<typeof scan>>) =>

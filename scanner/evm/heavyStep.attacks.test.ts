@@ -3,7 +3,7 @@ import { type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parse
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ListingDevnet,
-  listWithPair,
+  listAll,
   buyAs,
   labelledWallet,
   onSnapshot as onDevnetSnapshot,
@@ -127,15 +127,14 @@ const JUDGED: Record<Key, readonly string[]> = {
 let devnet: ListingDevnet;
 /** An ordinary trader: the node's second account, no insider of any token. */
 let trader: Address;
-const tokens = {} as Record<Key, { address: Address; pair: Address }>;
+let tokens: Record<Key, { address: Address; pair: Address }>;
 let scanTimes: Map<Key, number>;
 
 beforeAll(async () => {
   devnet = await startListingDevnet(fileURLToPath(new URL('./testContracts/', import.meta.url)));
   const accounts = await devnet.client.request({ method: 'eth_accounts' });
   trader = getAddress(accounts[1] as Address);
-  for (const [key, { contract, args }] of Object.entries(DEPLOYS) as [Key, (typeof DEPLOYS)[Key]][])
-    tokens[key] = await listWithPair(devnet, contract, { args, tokens: POOL_TOKENS, eth: POOL_ETH });
+  tokens = await listAll(devnet, DEPLOYS, { tokens: POOL_TOKENS, eth: POOL_ETH });
   scanTimes = await scanInOrder(Object.keys(DEPLOYS) as Key[], scan);
 }, 900_000);
 afterAll(() => devnet.node.stop());

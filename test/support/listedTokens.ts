@@ -79,6 +79,18 @@ export async function listWithPair(
   return { address, pair };
 }
 
+/** Every token of `deploys` listed as listWithPair lists one, one after the other (the owner's nonces). */
+export async function listAll<K extends string>(
+  devnet: ListingDevnet,
+  deploys: Record<K, { contract: string; args: readonly unknown[] }>,
+  pool: { tokens: bigint; eth: bigint },
+): Promise<Record<K, { address: Address; pair: Address }>> {
+  const listed = {} as Record<K, { address: Address; pair: Address }>;
+  for (const [key, { contract, args }] of Object.entries(deploys) as [K, (typeof deploys)[K]][])
+    listed[key] = await listWithPair(devnet, contract, { args, ...pool });
+  return listed;
+}
+
 /** The owner's calls probed at the latest block, the holder buying `buyWei` (the probe's default when omitted). */
 export async function probeAsOwner(
   devnet: ListingDevnet,

@@ -34,12 +34,12 @@ export async function startSlowRpc(
       for (const each of Array.isArray(parsed) ? parsed : [parsed])
         seen.push({ at: performance.now(), method: each.method, params: each.params ?? [] });
       setTimeout(() => {
-        const error = Array.isArray(parsed)
-          ? undefined
-          : fault?.({ method: parsed.method, params: parsed.params ?? [] });
-        if (error && !Array.isArray(parsed)) {
+        // A batch passes on whole; a single request may be answered with the fault's error.
+        const single = Array.isArray(parsed) ? undefined : parsed;
+        const error = single && fault?.({ method: single.method, params: single.params ?? [] });
+        if (single && error) {
           response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error }));
+          response.end(JSON.stringify({ jsonrpc: '2.0', id: single.id, error }));
           return;
         }
         fetch(upstream, {
